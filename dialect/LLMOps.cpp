@@ -1,0 +1,311 @@
+// Verifiers and builders of the `llm` dialect's ops.
+#include "dialect/LLMOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::llm;
+
+namespace {
+/// Two extents agree when either is dynamic or both are equal.
+bool extentsAgree(int64_t a, int64_t b) {
+  return ShapedType::isDynamic(a) || ShapedType::isDynamic(b) || a == b;
+}
+
+std::string extentString(int64_t extent) {
+  return ShapedType::isDynamic(extent) ? "?" : std::to_string(extent);
+}
+
+/// Emits "<what> (<a>) does not match <other> (<b>)" unless the extents agree.
+LogicalResult requireSameExtent(Operation *op, int64_t a, StringRef what,
+                                int64_t b, StringRef other) {
+  if (extentsAgree(a, b))
+    return success();
+  return op->emitOpError() << what << " (" << extentString(a)
+                           << ") does not match " << other << " ("
+                           << extentString(b) << ")";
+}
+
+LogicalResult requireRank(Operation *op, ShapedType type, int64_t rank,
+                          StringRef name) {
+  if (type.getRank() == rank)
+    return success();
+  return op->emitOpError() << name << " must have rank " << rank << ", got "
+                           << type.getRank();
+}
+
+/// `result` must be `x` with its last dimension replaced by `lastExtent`.
+LogicalResult requireLeadingDimsThen(Operation *op, ShapedType x,
+                                     ShapedType result, int64_t lastExtent,
+                                     StringRef lastName) {
+  if (result.getRank() != x.getRank())
+    return op->emitOpError() << "result rank (" << result.getRank()
+                             << ") does not match input rank (" << x.getRank()
+                             << ")";
+  for (int64_t i = 0, e = x.getRank() - 1; i < e; ++i)
+    if (!extentsAgree(x.getDimSize(i), result.getDimSize(i)))
+      return op->emitOpError()
+             << "result dimension " << i << " ("
+             << extentString(result.getDimSize(i))
+             << ") does not match input dimension " << i << " ("
+             << extentString(x.getDimSize(i)) << ")";
+  return requireSameExtent(op, result.getShape().back(),
+                           "result last dimension", lastExtent, lastName);
+}
+
+LogicalResult requirePositive(Operation *op, double value, StringRef name) {
+  if (value > 0.0)
+    return success();
+  return op->emitOpError() << name << " must be positive, got " << value;
+}
+
+/// Shared by rms_norm and layer_norm: weight/bias are vectors over x's last
+/// dimension and the result has x's shape.
+LogicalResult verifyNorm(Operation *op, ShapedType x, ShapedType weight,
+                         ShapedType bias, ShapedType result, double eps) {
+  if (failed(requirePositive(op, eps, "eps")))
+    return failure();
+  if (x.getRank() < 1)
+    return op->emitOpError("input must have rank >= 1");
+  if (failed(requireRank(op, weight, 1, "weight")) ||
+      failed(requireSameExtent(op, weight.getDimSize(0), "weight size",
+                               x.getShape().back(), "input last dimension")))
+    return failure();
+  if (bias && (failed(requireRank(op, bias, 1, "bias")) ||
+               failed(requireSameExtent(op, bias.getDimSize(0), "bias size",
+                                        x.getShape().back(),
+                                        "input last dimension"))))
+    return failure();
+  if (result.getShape() != x.getShape() ||
+      result.getElementType() != x.getElementType())
+    return op->emitOpError("result type must equal the input type");
+  return success();
+}
+
+/// Shared by linear and logits: x[..., K] · W[N, K]ᵀ (+ bias[N]) → [..., N].
+LogicalResult verifyProjection(Operation *op, ShapedType x, ShapedType weight,
+                               ShapedType bias, ShapedType result) {
+  if (x.getRank() < 1)
+    return op->emitOpError("input must have rank >= 1");
+  if (failed(requireRank(op, weight, 2, "weight")) ||
+      failed(requireSameExtent(op, weight.getDimSize(1),
+                               "weight input dimension", x.getShape().back(),
+                               "input last dimension")))
+    return failure();
+  if (bias && (failed(requireRank(op, bias, 1, "bias")) ||
+               failed(requireSameExtent(op, bias.getDimSize(0), "bias size",
+                                        weight.getDimSize(0),
+                                        "weight output dimension"))))
+    return failure();
+  if (result.getElementType() != x.getElementType())
+    return op->emitOpError(
+        "result element type must equal the input element type");
+  return requireLeadingDimsThen(op, x, result, weight.getDimSize(0),
+                                "weight output dimension");
+}
+
+/// positions must be an integer (B, T) tensor matching x's first two dims.
+LogicalResult verifyPositions(Operation *op, ShapedType positions,
+                              ShapedType x, StringRef xName) {
+  if (failed(requireRank(op, positions, 2, "positions")))
+    return failure();
+  if (failed(requireSameExtent(op, positions.getDimSize(0),
+                               "positions batch", x.getDimSize(0),
+                               (xName + " batch").str())) ||
+      failed(requireSameExtent(op, positions.getDimSize(1),
+                               "positions length", x.getDimSize(1),
+                               (xName + " length").str())))
+    return failure();
+  return success();
+}
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// EmbeddingOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult EmbeddingOp::verify() {
+  auto tokens = getTokens().getType();
+  auto table = getTable().getType();
+  auto result = getResult().getType();
+  if (failed(requireRank(*this, table, 2, "table")))
+    return failure();
+  if (result.getRank() != tokens.getRank() + 1)
+    return emitOpError() << "result rank (" << result.getRank()
+                         << ") must be tokens rank + 1 ("
+                         << tokens.getRank() + 1 << ")";
+  for (int64_t i = 0, e = tokens.getRank(); i < e; ++i)
+    if (failed(requireSameExtent(*this, result.getDimSize(i),
+                                 "result dimension " + std::to_string(i),
+                                 tokens.getDimSize(i),
+                                 "tokens dimension " + std::to_string(i))))
+      return failure();
+  return requireSameExtent(*this, result.getShape().back(),
+                           "result last dimension", table.getDimSize(1),
+                           "table embedding size");
+}
+
+//===----------------------------------------------------------------------===//
+// Norms and projections
+//===----------------------------------------------------------------------===//
+
+LogicalResult RMSNormOp::verify() {
+  return verifyNorm(*this, getX().getType(), getWeight().getType(),
+                    ShapedType(), getResult().getType(),
+                    getEps().convertToDouble());
+}
+
+LogicalResult LayerNormOp::verify() {
+  ShapedType bias = getBias() ? getBias().getType() : ShapedType();
+  return verifyNorm(*this, getX().getType(), getWeight().getType(), bias,
+                    getResult().getType(), getEps().convertToDouble());
+}
+
+LogicalResult LinearOp::verify() {
+  ShapedType bias = getBias() ? getBias().getType() : ShapedType();
+  return verifyProjection(*this, getX().getType(), getWeight().getType(), bias,
+                          getResult().getType());
+}
+
+LogicalResult LogitsOp::verify() {
+  return verifyProjection(*this, getX().getType(), getWeight().getType(),
+                          ShapedType(), getResult().getType());
+}
+
+//===----------------------------------------------------------------------===//
+// RopeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult RopeOp::verify() {
+  auto x = getX().getType();
+  if (failed(requireRank(*this, x, 4, "input")) ||
+      failed(verifyPositions(*this, getPositions().getType(), x, "input")))
+    return failure();
+  if (failed(requirePositive(*this, getTheta().convertToDouble(), "theta")))
+    return failure();
+  int64_t rotaryDim = getRotaryDim();
+  if (rotaryDim <= 0 || rotaryDim % 2 != 0)
+    return emitOpError() << "rotary_dim must be positive and even, got "
+                         << rotaryDim;
+  int64_t headDim = x.getDimSize(3);
+  if (!ShapedType::isDynamic(headDim) && headDim % 2 != 0)
+    return emitOpError() << "head dimension must be even, got " << headDim;
+  if (!ShapedType::isDynamic(headDim) && rotaryDim > headDim)
+    return emitOpError() << "rotary_dim (" << rotaryDim
+                         << ") exceeds the head dimension (" << headDim << ")";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// AttentionOp
+//===----------------------------------------------------------------------===//
+
+double AttentionOp::getEffectiveScale() {
+  if (auto scale = getScale())
+    return scale->convertToDouble();
+  return 1.0 / std::sqrt(static_cast<double>(getQ().getType().getDimSize(3)));
+}
+
+LogicalResult AttentionOp::verify() {
+  auto q = getQ().getType();
+  auto k = getK().getType();
+  auto v = getV().getType();
+  if (failed(requireRank(*this, q, 4, "q")) ||
+      failed(requireRank(*this, k, 4, "k")) ||
+      failed(requireRank(*this, v, 4, "v")))
+    return failure();
+  if (k != v)
+    return emitOpError("k and v must have the same type");
+  int64_t heads = getNumHeads(), kvHeads = getNumKvHeads();
+  if (heads <= 0 || kvHeads <= 0)
+    return emitOpError() << "num_heads (" << heads << ") and num_kv_heads ("
+                         << kvHeads << ") must be positive";
+  if (heads % kvHeads != 0)
+    return emitOpError() << "num_heads (" << heads
+                         << ") must be a multiple of num_kv_heads (" << kvHeads
+                         << ")";
+  if (failed(requireSameExtent(*this, q.getDimSize(2), "q heads", heads,
+                               "num_heads")) ||
+      failed(requireSameExtent(*this, k.getDimSize(2), "k heads", kvHeads,
+                               "num_kv_heads")) ||
+      failed(requireSameExtent(*this, k.getDimSize(0), "k batch",
+                               q.getDimSize(0), "q batch")) ||
+      failed(requireSameExtent(*this, k.getDimSize(3), "k head dimension",
+                               q.getDimSize(3), "q head dimension")))
+    return failure();
+  if (getPositions() &&
+      failed(verifyPositions(*this, getPositions().getType(), q, "q")))
+    return failure();
+  if (auto window = getSlidingWindow()) {
+    if (*window <= 0)
+      return emitOpError() << "sliding_window must be positive, got "
+                           << *window;
+    if (!getCausal())
+      return emitOpError("sliding_window requires causal attention");
+  }
+  if (auto scale = getScale())
+    if (failed(requirePositive(*this, scale->convertToDouble(), "scale")))
+      return failure();
+  if (getResult().getType() != q)
+    return emitOpError("result type must equal the type of q");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// KV cache
+//===----------------------------------------------------------------------===//
+
+namespace {
+LogicalResult verifyLayerIndex(Operation *op, KVCacheType cache,
+                               int64_t layer) {
+  if (layer >= 0 && layer < cache.getLayers())
+    return success();
+  return op->emitOpError() << "layer " << layer << " is out of range [0, "
+                           << cache.getLayers() << ")";
+}
+} // namespace
+
+LogicalResult KVAppendOp::verify() {
+  KVCacheType cache = getCache().getType();
+  if (failed(verifyLayerIndex(*this, cache, getLayer())))
+    return failure();
+  auto keys = getKeys().getType();
+  if (getValues().getType() != keys)
+    return emitOpError("keys and values must have the same type");
+  if (failed(requireRank(*this, keys, 4, "keys")))
+    return failure();
+  if (keys.getElementType() != cache.getElementType())
+    return emitOpError() << "keys element type " << keys.getElementType()
+                         << " does not match the cache element type "
+                         << cache.getElementType();
+  if (failed(requireSameExtent(*this, keys.getDimSize(0), "keys batch",
+                               cache.getBatch(), "cache batch")) ||
+      failed(requireSameExtent(*this, keys.getDimSize(2), "keys heads",
+                               cache.getKvHeads(), "cache kv_heads")) ||
+      failed(requireSameExtent(*this, keys.getDimSize(3), "keys head dimension",
+                               cache.getHeadDim(), "cache head_dim")))
+    return failure();
+  return verifyPositions(*this, getPositions().getType(), keys, "keys");
+}
+
+void KVViewOp::build(OpBuilder &builder, OperationState &state, Value cache,
+                     int64_t layer) {
+  auto viewType = cast<KVCacheType>(cache.getType()).getLayerViewType();
+  build(builder, state, viewType, viewType, cache, layer);
+}
+
+LogicalResult KVViewOp::verify() {
+  KVCacheType cache = getCache().getType();
+  if (failed(verifyLayerIndex(*this, cache, getLayer())))
+    return failure();
+  RankedTensorType expected = cache.getLayerViewType();
+  if (getKeys().getType() != expected || getValues().getType() != expected)
+    return emitOpError() << "results must both be " << expected;
+  return success();
+}
+
+#define GET_OP_CLASSES
+#include "dialect/LLMOps.cpp.inc"

@@ -1,0 +1,283 @@
+// Ops of the `llm` dialect. Shapes in comments: B batch, T new tokens, S key
+// positions, D model dim, H/Hkv query/KV heads, Dh head dim, V vocab.
+#ifndef LLMC_DIALECT_LLMOPS_TD
+#define LLMC_DIALECT_LLMOPS_TD
+
+include "dialect/LLMTypes.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/IR/BuiltinAttributeInterfaces.td"
+
+def LLM_FloatTensor : RankedTensorOf<[AnyFloat]>;
+def LLM_IntTensor : RankedTensorOf<[AnySignlessInteger]>;
+
+//===----------------------------------------------------------------------===//
+// Embedding, norms, projections
+//===----------------------------------------------------------------------===//
+
+def LLM_EmbeddingOp : LLM_Op<"embedding", [Pure]> {
+  let summary = "token embedding lookup";
+  let description = [{
+    Gathers row `tokens[b, t]` of `table` (V, D) for every token. Token ids
+    outside [0, V) are undefined behaviour here; the runtime checks them.
+
+    ```mlir
+    %h = llm.embedding %tokens, %table : tensor<1x?xi32>, tensor<512x64xf32> -> tensor<1x?x64xf32>
+    ```
+  }];
+  let arguments = (ins LLM_IntTensor:$tokens, LLM_FloatTensor:$table);
+  let results = (outs LLM_FloatTensor:$result);
+  let assemblyFormat = [{
+    $tokens `,` $table attr-dict `:` type($tokens) `,` type($table) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def LLM_RMSNormOp : LLM_Op<"rms_norm", [Pure]> {
+  let summary = "root-mean-square normalization over the last dimension";
+  let description = [{
+    `result = weight · x / sqrt(mean(x², last dim) + eps)`, computed in f32.
+
+    ```mlir
+    %n = llm.rms_norm %x, %w {eps = 1.0e-05 : f64} : tensor<1x?x64xf32>, tensor<64xf32> -> tensor<1x?x64xf32>
+    ```
+  }];
+  let arguments = (ins LLM_FloatTensor:$x, LLM_FloatTensor:$weight, F64Attr:$eps);
+  let results = (outs LLM_FloatTensor:$result);
+  let assemblyFormat = [{
+    $x `,` $weight attr-dict `:` type($x) `,` type($weight) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def LLM_LayerNormOp : LLM_Op<"layer_norm", [Pure]> {
+  let summary = "layer normalization over the last dimension";
+  let description = [{
+    `result = weight · (x − mean) / sqrt(var + eps) + bias`, statistics over
+    the last dimension, computed in f32; `bias` is optional.
+
+    ```mlir
+    %n = llm.layer_norm %x, %w, %b {eps = 1.0e-05 : f64} : tensor<2x64xf32>, tensor<64xf32>, tensor<64xf32> -> tensor<2x64xf32>
+    ```
+  }];
+  let arguments = (ins LLM_FloatTensor:$x, LLM_FloatTensor:$weight,
+                       Optional<LLM_FloatTensor>:$bias, F64Attr:$eps);
+  let results = (outs LLM_FloatTensor:$result);
+  let assemblyFormat = [{
+    $x `,` $weight (`,` $bias^)? attr-dict `:` type($x) `,` type($weight)
+    (`,` type($bias)^)? `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def LLM_LinearOp : LLM_Op<"linear", [Pure]> {
+  let summary = "x · Wᵀ (+ bias) with W stored (N, K)";
+  let description = [{
+    Projects the last dimension: `result[..., n] = Σ_k x[..., k] · weight[n, k]
+    (+ bias[n])`. The weight is stored output-major as in Hugging Face
+    checkpoints; its element type may be narrower than the activations
+    (accumulation is in the result's element type or wider).
+
+    ```mlir
+    %q = llm.linear %x, %wq : tensor<1x?x64xf32>, tensor<64x64xf32> -> tensor<1x?x64xf32>
+    %k = llm.linear %x, %wk, %bk : tensor<1x?x896xf32>, tensor<128x896xbf16>, tensor<128xbf16> -> tensor<1x?x128xf32>
+    ```
+  }];
+  let arguments = (ins LLM_FloatTensor:$x, LLM_FloatTensor:$weight,
+                       Optional<LLM_FloatTensor>:$bias);
+  let results = (outs LLM_FloatTensor:$result);
+  let assemblyFormat = [{
+    $x `,` $weight (`,` $bias^)? attr-dict `:` type($x) `,` type($weight)
+    (`,` type($bias)^)? `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def LLM_AddOp : LLM_Op<"add", [Pure, SameOperandsAndResultType]> {
+  let summary = "residual addition";
+  let description = [{
+    Element-wise sum of two tensors of one type; kept as its own op so that
+    fusion can merge it with the following normalization.
+
+    ```mlir
+    %h2 = llm.add %h, %attn : tensor<1x?x64xf32>
+    ```
+  }];
+  let arguments = (ins LLM_FloatTensor:$lhs, LLM_FloatTensor:$rhs);
+  let results = (outs LLM_FloatTensor:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($result)";
+}
+
+def LLM_LogitsOp : LLM_Op<"logits", [Pure]> {
+  let summary = "final projection from hidden states to vocabulary logits";
+  let description = [{
+    `result[..., v] = Σ_d x[..., d] · weight[v, d]`. With `tied` the weight is
+    the token-embedding table (no separate `lm_head`), which the runtime uses
+    to bind one buffer to both arguments.
+
+    ```mlir
+    %logits = llm.logits %h, %table {tied} : tensor<1x?x64xf32>, tensor<512x64xf32> -> tensor<1x?x512xf32>
+    ```
+  }];
+  let arguments = (ins LLM_FloatTensor:$x, LLM_FloatTensor:$weight, UnitAttr:$tied);
+  let results = (outs LLM_FloatTensor:$result);
+  let assemblyFormat = [{
+    $x `,` $weight attr-dict `:` type($x) `,` type($weight) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// RoPE and attention
+//===----------------------------------------------------------------------===//
+
+def LLM_RopeOp : LLM_Op<"rope", [Pure, AllTypesMatch<["x", "result"]>]> {
+  let summary = "rotary position embedding";
+  let description = [{
+    Rotates the first `rotary_dim` elements of every head of `x` (B, T, H, Dh)
+    by angle `positions[b, t] · inv_freq[i]` with
+    `inv_freq[i] = theta^(-2i/rotary_dim)` modified by `scaling`; elements past
+    `rotary_dim` pass through (partial rotary). `half` pairs element i with
+    i + rotary_dim/2 (Hugging Face rotate_half); `interleaved` pairs 2i with
+    2i+1 (Meta, llama2.c and GGUF checkpoints, whose Q/K rows are permuted to
+    match).
+
+    ```mlir
+    %qr = llm.rope interleaved %q, %pos {theta = 1.0e+04 : f64, rotary_dim = 8 : i64}
+        : tensor<1x?x8x8xf32>, tensor<1x?xi32>
+    %kr = llm.rope half %k, %pos {theta = 5.0e+05 : f64, rotary_dim = 128 : i64,
+        scaling = #llm.rope_scaling<kind = llama3, factor = 8.0, original_max_position_embeddings = 8192>}
+        : tensor<1x?x8x128xf32>, tensor<1x?xi32>
+    ```
+  }];
+  let arguments = (ins LLM_FloatTensor:$x, LLM_IntTensor:$positions,
+                       LLM_RopeStyleAttr:$style, F64Attr:$theta, I64Attr:$rotary_dim,
+                       DefaultValuedAttr<LLM_RopeScalingAttr,
+                         "::mlir::llm::RopeScalingAttr::getNone($_builder.getContext())">:$scaling);
+  let results = (outs LLM_FloatTensor:$result);
+  let assemblyFormat = [{
+    $style $x `,` $positions attr-dict `:` type($x) `,` type($positions)
+  }];
+  let hasVerifier = 1;
+}
+
+def LLM_AttentionOp : LLM_Op<"attention", [Pure]> {
+  let summary = "scaled dot-product attention (MHA, GQA, MQA; causal, sliding window)";
+  let description = [{
+    `result[b, t, h] = Σ_s softmax_s(scale · q[b, t, h] · k[b, s, g]) · v[b, s, g]`
+    with `g = ⌊h · num_kv_heads / num_heads⌋`: query heads share KV heads in
+    groups of num_heads / num_kv_heads (1 group member: MHA; num_kv_heads = 1:
+    MQA). The softmax is computed in f32. `scale` defaults to 1/√Dh.
+
+    Masking. Query t sits at position `p = positions[b, t]` when `positions`
+    is given (keys then come from a cache view indexed by position), else at
+    `p = t + S − T`. With `causal`, key s is visible iff `s ≤ p`; with
+    `sliding_window = W` additionally iff `p − s < W`.
+
+    ```mlir
+    %o = llm.attention %q, %k, %v, %pos {num_heads = 8 : i64, num_kv_heads = 4 : i64, causal}
+        : tensor<1x?x8x8xf32>, tensor<1x512x4x8xf32>, tensor<1x512x4x8xf32>, tensor<1x?xi32> -> tensor<1x?x8x8xf32>
+    ```
+  }];
+  let arguments = (ins LLM_FloatTensor:$q, LLM_FloatTensor:$k, LLM_FloatTensor:$v,
+                       Optional<LLM_IntTensor>:$positions,
+                       I64Attr:$num_heads, I64Attr:$num_kv_heads, UnitAttr:$causal,
+                       OptionalAttr<I64Attr>:$sliding_window, OptionalAttr<F64Attr>:$scale);
+  let results = (outs LLM_FloatTensor:$result);
+  let assemblyFormat = [{
+    $q `,` $k `,` $v (`,` $positions^)? attr-dict `:` type($q) `,` type($k) `,` type($v)
+    (`,` type($positions)^)? `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The softmax scale: the `scale` attribute, else 1/√Dh.
+    double getEffectiveScale();
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Feed-forward
+//===----------------------------------------------------------------------===//
+
+def LLM_GLUOp : LLM_Op<"glu", [Pure, SameOperandsAndResultType]> {
+  let summary = "gated linear unit: act(gate) · up";
+  let description = [{
+    The gated FFN's element-wise core: SwiGLU with `silu`, GeGLU with `gelu`
+    or `gelu_tanh`, ReGLU with `relu`.
+
+    ```mlir
+    %a = llm.glu silu %gate, %up : tensor<1x?x172xf32>
+    ```
+  }];
+  let arguments = (ins LLM_ActivationAttr:$activation, LLM_FloatTensor:$gate,
+                       LLM_FloatTensor:$up);
+  let results = (outs LLM_FloatTensor:$result);
+  let assemblyFormat = "$activation $gate `,` $up attr-dict `:` type($result)";
+}
+
+def LLM_ActivationOp : LLM_Op<"activation", [Pure, SameOperandsAndResultType]> {
+  let summary = "element-wise activation of a non-gated FFN";
+  let description = [{
+    ```mlir
+    %a = llm.activation gelu_tanh %x : tensor<1x?x256xf32>
+    ```
+  }];
+  let arguments = (ins LLM_ActivationAttr:$activation, LLM_FloatTensor:$x);
+  let results = (outs LLM_FloatTensor:$result);
+  let assemblyFormat = "$activation $x attr-dict `:` type($result)";
+}
+
+//===----------------------------------------------------------------------===//
+// KV cache
+//===----------------------------------------------------------------------===//
+
+def LLM_KVAppendOp : LLM_Op<"kv_append", [Pure, AllTypesMatch<["cache", "result"]>]> {
+  let summary = "write new keys and values of one layer into the cache";
+  let description = [{
+    Stores `keys[b, t]` and `values[b, t]` (B, T, Hkv, Dh) at position
+    `positions[b, t]` of layer `layer` and yields the updated cache. After
+    bufferization the cache is updated in place. Positions outside
+    [0, capacity) are undefined here; the runtime checks context length.
+
+    ```mlir
+    %c1 = llm.kv_append %c0[0], %k, %v, %pos
+        : !llm.kv_cache<layers = 5, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = f32>,
+          tensor<1x?x4x8xf32>, tensor<1x?x4x8xf32>, tensor<1x?xi32>
+    ```
+  }];
+  let arguments = (ins LLM_KVCacheType:$cache, LLM_FloatTensor:$keys,
+                       LLM_FloatTensor:$values, LLM_IntTensor:$positions,
+                       I64Attr:$layer);
+  let results = (outs LLM_KVCacheType:$result);
+  let assemblyFormat = [{
+    $cache `[` $layer `]` `,` $keys `,` $values `,` $positions attr-dict `:`
+    type($cache) `,` type($keys) `,` type($values) `,` type($positions)
+  }];
+  let hasVerifier = 1;
+}
+
+def LLM_KVViewOp : LLM_Op<"kv_view", [Pure]> {
+  let summary = "one layer's cached keys and values as tensors";
+  let description = [{
+    Returns the keys and values of layer `layer`, each (B, capacity, Hkv, Dh).
+    Slots not yet written hold unspecified values; `llm.attention` with
+    `causal` and `positions` never reads them.
+
+    ```mlir
+    %k, %v = llm.kv_view %c1[0]
+        : !llm.kv_cache<layers = 5, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = f32>
+          -> tensor<1x512x4x8xf32>, tensor<1x512x4x8xf32>
+    ```
+  }];
+  let arguments = (ins LLM_KVCacheType:$cache, I64Attr:$layer);
+  let results = (outs LLM_FloatTensor:$keys, LLM_FloatTensor:$values);
+  let assemblyFormat = [{
+    $cache `[` $layer `]` attr-dict `:` type($cache) `->` type($keys) `,` type($values)
+  }];
+  let hasVerifier = 1;
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$cache, "int64_t":$layer)>
+  ];
+}
+
+#endif // LLMC_DIALECT_LLMOPS_TD

@@ -1,0 +1,61 @@
+// Types of the `llm` dialect: KV cache verification and derived shapes.
+#include "dialect/LLMTypes.h"
+#include "dialect/LLMDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::llm;
+
+#define GET_TYPEDEF_CLASSES
+#include "dialect/LLMTypes.cpp.inc"
+
+void LLMDialect::registerTypes() {
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "dialect/LLMTypes.cpp.inc"
+      >();
+}
+
+LogicalResult
+KVCacheType::verify(function_ref<InFlightDiagnostic()> emitError,
+                    int64_t layers, int64_t batch, int64_t kvHeads,
+                    int64_t headDim, int64_t capacity, Type elementType,
+                    KVCacheLayout layout, int64_t pageSize) {
+  auto requirePositive = [&](int64_t value, StringRef name) -> LogicalResult {
+    if (value > 0)
+      return success();
+    return emitError() << "kv_cache " << name << " must be positive, got "
+                       << value;
+  };
+  if (failed(requirePositive(layers, "layers")) ||
+      failed(requirePositive(batch, "batch")) ||
+      failed(requirePositive(kvHeads, "kv_heads")) ||
+      failed(requirePositive(headDim, "head_dim")) ||
+      failed(requirePositive(capacity, "capacity")) ||
+      failed(requirePositive(pageSize, "page_size")))
+    return failure();
+  if (!isa<FloatType>(elementType))
+    return emitError() << "kv_cache element_type must be a float type, got "
+                       << elementType;
+  if (layout == KVCacheLayout::contiguous && pageSize != kDefaultKVPageSize)
+    return emitError() << "kv_cache page_size applies only to the paged layout";
+  if (layout == KVCacheLayout::paged && capacity % pageSize != 0)
+    return emitError() << "kv_cache capacity (" << capacity
+                       << ") must be a multiple of page_size (" << pageSize
+                       << ")";
+  return success();
+}
+
+RankedTensorType KVCacheType::getLayerViewType() const {
+  return RankedTensorType::get({getBatch(), getCapacity(), getKvHeads(),
+                                getHeadDim()},
+                               getElementType());
+}
+
+int64_t KVCacheType::getSizeInBytes() const {
+  int64_t elementBytes = getElementType().getIntOrFloatBitWidth() / 8;
+  return 2 * getLayers() * getBatch() * getCapacity() * getKvHeads() *
+         getHeadDim() * elementBytes;
+}

@@ -1,0 +1,75 @@
+//===- ConfigPrinter.cpp - The `--compile-to=config` dump of a ModelConfig ===//
+//
+// One `key: value` per line, always the same keys in the same order (rope
+// scaling parameters only for the kinds that use them), so lit tests can
+// FileCheck it and diffs between models read line by line.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ModelConfig.h"
+
+using namespace llvm;
+
+namespace llmc {
+
+static StringRef boolName(bool value) { return value ? "true" : "false"; }
+
+static void printRopeScaling(const RopeScaling &scaling, raw_ostream &os) {
+  os << "rope_scaling: " << toString(scaling.kind) << "\n";
+  if (scaling.kind == RopeScalingKind::None)
+    return;
+  os << "rope_scaling.factor: " << formatDouble(scaling.factor) << "\n";
+  bool hasOriginal = scaling.kind == RopeScalingKind::Dynamic ||
+                     scaling.kind == RopeScalingKind::Yarn ||
+                     scaling.kind == RopeScalingKind::Llama3;
+  if (hasOriginal)
+    os << "rope_scaling.original_max_position_embeddings: "
+       << scaling.originalMaxPositionEmbeddings << "\n";
+  if (scaling.kind == RopeScalingKind::Llama3) {
+    os << "rope_scaling.low_freq_factor: "
+       << formatDouble(scaling.lowFreqFactor) << "\n";
+    os << "rope_scaling.high_freq_factor: "
+       << formatDouble(scaling.highFreqFactor) << "\n";
+  }
+  if (scaling.kind == RopeScalingKind::Yarn) {
+    os << "rope_scaling.beta_fast: " << formatDouble(scaling.betaFast) << "\n";
+    os << "rope_scaling.beta_slow: " << formatDouble(scaling.betaSlow) << "\n";
+    os << "rope_scaling.attention_factor: "
+       << (scaling.attentionFactor ? formatDouble(*scaling.attentionFactor)
+                                   : std::string("default"))
+       << "\n";
+  }
+}
+
+void printModelConfig(const ModelConfig &config, raw_ostream &os) {
+  os << "name: " << config.name << "\n";
+  os << "architecture: " << config.architecture << "\n";
+  os << "hidden_size: " << config.hiddenSize << "\n";
+  os << "intermediate_size: " << config.intermediateSize << "\n";
+  os << "num_layers: " << config.numLayers << "\n";
+  os << "num_heads: " << config.numHeads << "\n";
+  os << "num_kv_heads: " << config.numKVHeads << "\n";
+  os << "head_dim: " << config.headDim << "\n";
+  os << "vocab_size: " << config.vocabSize << "\n";
+  os << "max_position_embeddings: " << config.maxPositionEmbeddings << "\n";
+  os << "rms_norm_eps: " << formatDouble(config.rmsNormEps) << "\n";
+  os << "rope_theta: " << formatDouble(config.ropeTheta) << "\n";
+  os << "rotary_dim: " << config.rotaryDim << "\n";
+  os << "rope_style: " << toString(config.ropeStyle) << "\n";
+  printRopeScaling(config.ropeScaling, os);
+  os << "tie_word_embeddings: " << boolName(config.tieWordEmbeddings) << "\n";
+  os << "sliding_window: ";
+  if (config.slidingWindow)
+    os << *config.slidingWindow << "\n";
+  else
+    os << "none\n";
+  os << "qkv_bias: " << boolName(config.qkvBias) << "\n";
+  os << "output_bias: " << boolName(config.outputBias) << "\n";
+  os << "mlp_bias: " << boolName(config.mlpBias) << "\n";
+  os << "hidden_act: " << toString(config.hiddenAct) << "\n";
+  os << "dtype: " << toString(config.dtype) << "\n";
+  os << "bos_token_id: " << config.bosTokenId << "\n";
+  os << "eos_token_id: " << config.eosTokenId << "\n";
+}
+
+} // namespace llmc

@@ -1,0 +1,712 @@
+//===- GGUFMetadata.cpp - Read GGUF metadata and map it to ModelConfig ----===//
+
+#include "GGUFMetadata.h"
+
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/Endian.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+#include <limits>
+
+using namespace llvm;
+
+namespace llmc {
+
+/// The four bytes every GGUF file starts with.
+static constexpr StringLiteral kMagic = "GGUF";
+/// v1 used 32-bit counts and lengths; v2 and v3 differ only in that v3 may
+/// be big-endian, which this little-endian reader rejects via the version.
+static constexpr uint32_t kMinVersion = 2, kMaxVersion = 3;
+/// GGML_MAX_DIMS: tensors have at most four dimensions.
+static constexpr uint32_t kMaxTensorDims = 4;
+/// Tensor data starts at this alignment unless general.alignment says else.
+static constexpr uint64_t kDefaultAlignment = 32;
+/// Arrays of arrays are legal; deeper nesting than this is taken as
+/// corruption rather than recursed into.
+static constexpr unsigned kMaxArrayNesting = 8;
+/// llama.cpp's defaults when a file omits the key.
+static constexpr double kDefaultFreqBase = 10000.0;
+static constexpr int64_t kDefaultBosTokenId = 1, kDefaultEosTokenId = 2;
+
+StringRef toString(GGUFValueType type) {
+  switch (type) {
+  case GGUFValueType::UInt8:
+    return "uint8";
+  case GGUFValueType::Int8:
+    return "int8";
+  case GGUFValueType::UInt16:
+    return "uint16";
+  case GGUFValueType::Int16:
+    return "int16";
+  case GGUFValueType::UInt32:
+    return "uint32";
+  case GGUFValueType::Int32:
+    return "int32";
+  case GGUFValueType::Float32:
+    return "float32";
+  case GGUFValueType::Bool:
+    return "bool";
+  case GGUFValueType::String:
+    return "string";
+  case GGUFValueType::Array:
+    return "array";
+  case GGUFValueType::UInt64:
+    return "uint64";
+  case GGUFValueType::Int64:
+    return "int64";
+  case GGUFValueType::Float64:
+    return "float64";
+  }
+  return "unknown";
+}
+
+bool GGUFValue::isInteger() const {
+  switch (type) {
+  case GGUFValueType::UInt8:
+  case GGUFValueType::Int8:
+  case GGUFValueType::UInt16:
+  case GGUFValueType::Int16:
+  case GGUFValueType::UInt32:
+  case GGUFValueType::Int32:
+  case GGUFValueType::UInt64:
+  case GGUFValueType::Int64:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// Byte size of a fixed-size value type; 0 for string and array.
+static uint64_t fixedSize(GGUFValueType type) {
+  switch (type) {
+  case GGUFValueType::UInt8:
+  case GGUFValueType::Int8:
+  case GGUFValueType::Bool:
+    return 1;
+  case GGUFValueType::UInt16:
+  case GGUFValueType::Int16:
+    return 2;
+  case GGUFValueType::UInt32:
+  case GGUFValueType::Int32:
+  case GGUFValueType::Float32:
+    return 4;
+  case GGUFValueType::UInt64:
+  case GGUFValueType::Int64:
+  case GGUFValueType::Float64:
+    return 8;
+  case GGUFValueType::String:
+  case GGUFValueType::Array:
+    return 0;
+  }
+  return 0;
+}
+
+static constexpr uint32_t kMaxValueType =
+    static_cast<uint32_t>(GGUFValueType::Float64);
+
+namespace {
+/// Bounds-checked little-endian reads over the whole file.
+class Cursor {
+public:
+  Cursor(StringRef path, StringRef data) : path(path), data(data) {}
+
+  uint64_t offset() const { return pos; }
+
+  Error fail(uint64_t at, const Twine &message) const {
+    return createStringError(inconvertibleErrorCode(),
+                             path + ": at offset " + Twine(at) + ": " +
+                                 message);
+  }
+
+  /// Fails unless `size` more bytes are available for `what`.
+  Error need(uint64_t size, const Twine &what) const {
+    if (size > data.size() - pos)
+      return fail(pos, "expected " + what + " (" + Twine(size) +
+                           " bytes), but the file ends at " +
+                           Twine(data.size()) + " bytes");
+    return Error::success();
+  }
+
+  template <typename T> Expected<T> read(const Twine &what) {
+    if (Error err = need(sizeof(T), what))
+      return err;
+    T value = support::endian::read<T, llvm::endianness::little>(
+        data.data() + pos);
+    pos += sizeof(T);
+    return value;
+  }
+
+  Error skip(uint64_t size, const Twine &what) {
+    if (Error err = need(size, what))
+      return err;
+    pos += size;
+    return Error::success();
+  }
+
+  /// A GGUF string: uint64 length, then that many bytes (no terminator).
+  Expected<StringRef> readString(const Twine &what) {
+    uint64_t start = pos;
+    auto length = read<uint64_t>("the length of " + what);
+    if (!length)
+      return length.takeError();
+    if (*length > data.size() - pos)
+      return fail(start, what + " has length " + Twine(*length) +
+                             ", which runs past the end of the file (" +
+                             Twine(data.size()) + " bytes)");
+    StringRef result = data.substr(pos, *length);
+    pos += *length;
+    return result;
+  }
+
+private:
+  StringRef path;
+  StringRef data;
+  uint64_t pos = 0;
+};
+} // namespace
+
+static Expected<GGUFValueType> readValueType(Cursor &cursor,
+                                             const Twine &what) {
+  uint64_t at = cursor.offset();
+  auto raw = cursor.read<uint32_t>(what);
+  if (!raw)
+    return raw.takeError();
+  if (*raw > kMaxValueType)
+    return cursor.fail(at, "unknown metadata value type " + Twine(*raw) +
+                               " for " + what);
+  return static_cast<GGUFValueType>(*raw);
+}
+
+/// Walks an array's elements without storing them.
+static Error skipArray(Cursor &cursor, GGUFValueType elementType,
+                       uint64_t length, const Twine &what, unsigned depth) {
+  if (uint64_t size = fixedSize(elementType)) {
+    if (length > std::numeric_limits<uint64_t>::max() / size)
+      return cursor.fail(cursor.offset(), what + " has an impossible length " +
+                                              Twine(length));
+    return cursor.skip(length * size, Twine(length) + " elements of " + what);
+  }
+  for (uint64_t i = 0; i < length; ++i) {
+    if (elementType == GGUFValueType::String) {
+      if (auto s = cursor.readString("element " + Twine(i) + " of " + what);
+          !s)
+        return s.takeError();
+      continue;
+    }
+    // Nested array.
+    if (depth >= kMaxArrayNesting)
+      return cursor.fail(cursor.offset(),
+                         what + " nests arrays deeper than " +
+                             Twine(kMaxArrayNesting) + " levels");
+    auto innerType = readValueType(cursor, "the element type of " + what);
+    if (!innerType)
+      return innerType.takeError();
+    auto innerLength = cursor.read<uint64_t>("the length of " + what);
+    if (!innerLength)
+      return innerLength.takeError();
+    if (Error err =
+            skipArray(cursor, *innerType, *innerLength, what, depth + 1))
+      return err;
+  }
+  return Error::success();
+}
+
+static Expected<GGUFValue> readValue(Cursor &cursor, GGUFValueType type,
+                                     const Twine &what) {
+  GGUFValue value;
+  value.type = type;
+  auto asInt = [&](auto read) -> Error {
+    if (!read)
+      return read.takeError();
+    value.intValue = static_cast<int64_t>(*read);
+    return Error::success();
+  };
+  Error err = Error::success();
+  switch (type) {
+  case GGUFValueType::UInt8:
+    err = asInt(cursor.read<uint8_t>(what));
+    break;
+  case GGUFValueType::Int8:
+    err = asInt(cursor.read<int8_t>(what));
+    break;
+  case GGUFValueType::UInt16:
+    err = asInt(cursor.read<uint16_t>(what));
+    break;
+  case GGUFValueType::Int16:
+    err = asInt(cursor.read<int16_t>(what));
+    break;
+  case GGUFValueType::UInt32:
+    err = asInt(cursor.read<uint32_t>(what));
+    break;
+  case GGUFValueType::Int32:
+    err = asInt(cursor.read<int32_t>(what));
+    break;
+  case GGUFValueType::Int64:
+    err = asInt(cursor.read<int64_t>(what));
+    break;
+  case GGUFValueType::Bool:
+    err = asInt(cursor.read<uint8_t>(what));
+    break;
+  case GGUFValueType::UInt64: {
+    auto read = cursor.read<uint64_t>(what);
+    if (!read)
+      return read.takeError();
+    value.intValue = *read > uint64_t(std::numeric_limits<int64_t>::max())
+                         ? std::numeric_limits<int64_t>::max()
+                         : static_cast<int64_t>(*read);
+    break;
+  }
+  case GGUFValueType::Float32: {
+    auto read = cursor.read<uint32_t>(what);
+    if (!read)
+      return read.takeError();
+    float f = llvm::bit_cast<float>(*read);
+    // Keep the decimal the writer meant (1e-5f prints as 1e-05, not
+    // 9.99999974737875e-06): the shortest decimal that round-trips as float.
+    value.floatValue = f;
+    for (int digits = 1; digits <= std::numeric_limits<float>::max_digits10;
+         ++digits) {
+      char buffer[32];
+      std::snprintf(buffer, sizeof(buffer), "%.*g", digits,
+                    static_cast<double>(f));
+      if (std::strtof(buffer, nullptr) == f) {
+        value.floatValue = std::strtod(buffer, nullptr);
+        break;
+      }
+    }
+    break;
+  }
+  case GGUFValueType::Float64: {
+    auto read = cursor.read<uint64_t>(what);
+    if (!read)
+      return read.takeError();
+    value.floatValue = llvm::bit_cast<double>(*read);
+    break;
+  }
+  case GGUFValueType::String: {
+    auto s = cursor.readString(what);
+    if (!s)
+      return s.takeError();
+    value.stringValue = s->str();
+    break;
+  }
+  case GGUFValueType::Array: {
+    auto elementType = readValueType(cursor, "the element type of " + what);
+    if (!elementType)
+      return elementType.takeError();
+    auto length = cursor.read<uint64_t>("the length of " + what);
+    if (!length)
+      return length.takeError();
+    value.arrayElementType = *elementType;
+    value.arrayLength = *length;
+    if (Error e = skipArray(cursor, *elementType, *length, what, 1))
+      return e;
+    break;
+  }
+  }
+  if (err)
+    return err;
+  return value;
+}
+
+Expected<GGUFHeader> readGGUFHeader(StringRef path) {
+  auto buffer = MemoryBuffer::getFile(path, /*IsText=*/false,
+                                      /*RequiresNullTerminator=*/false);
+  if (!buffer)
+    return createStringError(inconvertibleErrorCode(),
+                             path + ": cannot open file: " +
+                                 buffer.getError().message());
+  Cursor cursor(path, (*buffer)->getBuffer());
+
+  auto magic = cursor.read<uint32_t>("the GGUF magic");
+  if (!magic)
+    return magic.takeError();
+  if (*magic != support::endian::read32le(kMagic.data()))
+    return cursor.fail(0, "not a GGUF file (bad magic)");
+
+  GGUFHeader header;
+  auto version = cursor.read<uint32_t>("the GGUF version");
+  if (!version)
+    return version.takeError();
+  if (*version < kMinVersion || *version > kMaxVersion)
+    return cursor.fail(4, "unsupported GGUF version " + Twine(*version) +
+                              " (expected 2 or 3, little-endian)");
+  header.version = *version;
+
+  auto tensorCount = cursor.read<uint64_t>("the tensor count");
+  if (!tensorCount)
+    return tensorCount.takeError();
+  auto kvCount = cursor.read<uint64_t>("the metadata key/value count");
+  if (!kvCount)
+    return kvCount.takeError();
+
+  for (uint64_t i = 0; i < *kvCount; ++i) {
+    uint64_t keyOffset = cursor.offset();
+    auto key = cursor.readString("metadata key " + Twine(i));
+    if (!key)
+      return key.takeError();
+    std::string what = ("the value of metadata key '" + *key + "'").str();
+    auto type = readValueType(cursor, "metadata key '" + *key + "'");
+    if (!type)
+      return type.takeError();
+    auto value = readValue(cursor, *type, what);
+    if (!value)
+      return value.takeError();
+    if (!header.metadata.try_emplace(*key, std::move(*value)).second)
+      return cursor.fail(keyOffset,
+                         "duplicate metadata key '" + *key + "'");
+  }
+
+  for (uint64_t i = 0; i < *tensorCount; ++i) {
+    GGUFTensorInfo info;
+    auto name = cursor.readString("the name of tensor " + Twine(i));
+    if (!name)
+      return name.takeError();
+    info.name = name->str();
+    uint64_t dimsOffset = cursor.offset();
+    auto numDims = cursor.read<uint32_t>("the dimension count of tensor '" +
+                                         info.name + "'");
+    if (!numDims)
+      return numDims.takeError();
+    if (*numDims > kMaxTensorDims)
+      return cursor.fail(dimsOffset, "tensor '" + info.name + "' has " +
+                                         Twine(*numDims) +
+                                         " dimensions (at most " +
+                                         Twine(kMaxTensorDims) + ")");
+    for (uint32_t d = 0; d < *numDims; ++d) {
+      auto dim = cursor.read<uint64_t>("dimension " + Twine(d) +
+                                       " of tensor '" + info.name + "'");
+      if (!dim)
+        return dim.takeError();
+      info.dims.push_back(*dim);
+    }
+    auto type = cursor.read<uint32_t>("the type of tensor '" + info.name + "'");
+    if (!type)
+      return type.takeError();
+    info.type = *type;
+    auto offset =
+        cursor.read<uint64_t>("the data offset of tensor '" + info.name + "'");
+    if (!offset)
+      return offset.takeError();
+    info.offset = *offset;
+    header.tensors.push_back(std::move(info));
+  }
+
+  uint64_t alignment = kDefaultAlignment;
+  auto it = header.metadata.find("general.alignment");
+  if (it != header.metadata.end() && it->second.isInteger() &&
+      it->second.intValue > 0)
+    alignment = static_cast<uint64_t>(it->second.intValue);
+  header.dataOffset = alignTo(cursor.offset(), alignment);
+  return header;
+}
+
+namespace {
+/// Typed access to `<arch>.*` metadata with messages naming the key.
+class MetadataReader {
+public:
+  MetadataReader(const GGUFHeader &header, StringRef path)
+      : header(header), path(path) {}
+
+  Error fail(const Twine &message) const {
+    return createStringError(inconvertibleErrorCode(), path + ": " + message);
+  }
+
+  const GGUFValue *lookup(StringRef key) const {
+    auto it = header.metadata.find(key);
+    return it == header.metadata.end() ? nullptr : &it->second;
+  }
+
+  Error typeError(StringRef key, StringRef expected,
+                  const GGUFValue &value) const {
+    return fail("metadata key '" + key + "' must be " + expected + " (got " +
+                toString(value.type) + ")");
+  }
+
+  Expected<std::optional<int64_t>> getInt(StringRef key) const {
+    const GGUFValue *value = lookup(key);
+    if (!value)
+      return std::nullopt;
+    if (!value->isInteger())
+      return typeError(key, "an integer", *value);
+    return value->intValue;
+  }
+
+  Expected<std::optional<double>> getFloat(StringRef key) const {
+    const GGUFValue *value = lookup(key);
+    if (!value)
+      return std::nullopt;
+    if (value->isFloat())
+      return value->floatValue;
+    if (value->isInteger())
+      return static_cast<double>(value->intValue);
+    return typeError(key, "a number", *value);
+  }
+
+  Expected<std::optional<std::string>> getString(StringRef key) const {
+    const GGUFValue *value = lookup(key);
+    if (!value)
+      return std::nullopt;
+    if (value->type != GGUFValueType::String)
+      return typeError(key, "a string", *value);
+    return value->stringValue;
+  }
+
+  Expected<int64_t> requireInt(StringRef key) const {
+    auto value = getInt(key);
+    if (!value)
+      return value.takeError();
+    if (!*value)
+      return fail("missing required metadata key '" + key + "'");
+    return **value;
+  }
+
+  Expected<double> requireFloat(StringRef key) const {
+    auto value = getFloat(key);
+    if (!value)
+      return value.takeError();
+    if (!*value)
+      return fail("missing required metadata key '" + key + "'");
+    return **value;
+  }
+
+  template <typename T, typename U>
+  static Error assign(Expected<std::optional<T>> value, U &out) {
+    if (!value)
+      return value.takeError();
+    if (*value)
+      out = static_cast<U>(**value);
+    return Error::success();
+  }
+
+  const GGUFHeader &header;
+  StringRef path;
+};
+} // namespace
+
+static Error readRopeScaling(const MetadataReader &reader, StringRef arch,
+                             ModelConfig &config) {
+  std::string prefix = (arch + ".rope.").str();
+  RopeScaling &scaling = config.ropeScaling;
+  // Pre-2024 files spell linear scaling as a single key.
+  auto legacyLinear = reader.getFloat(prefix + "scale_linear");
+  if (!legacyLinear)
+    return legacyLinear.takeError();
+  if (*legacyLinear && **legacyLinear != 1.0) {
+    scaling.kind = RopeScalingKind::Linear;
+    scaling.factor = **legacyLinear;
+  }
+
+  std::string typeKey = prefix + "scaling.type";
+  auto type = reader.getString(typeKey);
+  if (!type)
+    return type.takeError();
+  if (!*type)
+    return Error::success();
+  std::optional<RopeScalingKind> kind =
+      StringSwitch<std::optional<RopeScalingKind>>(**type)
+          .Case("none", RopeScalingKind::None)
+          .Case("linear", RopeScalingKind::Linear)
+          .Case("yarn", RopeScalingKind::Yarn)
+          .Default(std::nullopt);
+  if (!kind)
+    return reader.fail("metadata key '" + typeKey + "' has unsupported value '" +
+                       **type + "' (expected none, linear or yarn)");
+  scaling = RopeScaling();
+  scaling.kind = *kind;
+  if (scaling.kind == RopeScalingKind::None)
+    return Error::success();
+  auto factor = reader.requireFloat(prefix + "scaling.factor");
+  if (!factor)
+    return factor.takeError();
+  scaling.factor = *factor;
+  if (scaling.kind != RopeScalingKind::Yarn)
+    return Error::success();
+  // llama.cpp falls back to the training context for yarn.
+  scaling.originalMaxPositionEmbeddings = config.maxPositionEmbeddings;
+  if (Error err = MetadataReader::assign(
+          reader.getInt(prefix + "scaling.original_context_length"),
+          scaling.originalMaxPositionEmbeddings))
+    return err;
+  if (Error err = MetadataReader::assign(
+          reader.getFloat(prefix + "scaling.yarn_beta_fast"),
+          scaling.betaFast))
+    return err;
+  if (Error err = MetadataReader::assign(
+          reader.getFloat(prefix + "scaling.yarn_beta_slow"),
+          scaling.betaSlow))
+    return err;
+  auto attention = reader.getFloat(prefix + "scaling.attn_factor");
+  if (!attention)
+    return attention.takeError();
+  scaling.attentionFactor = *attention;
+  return Error::success();
+}
+
+/// Weights llmc can load: F32, F16, BF16 (no quantized formats).
+static std::optional<DType> dtypeOf(uint32_t ggmlType) {
+  switch (static_cast<GGMLType>(ggmlType)) {
+  case GGMLType::F32:
+    return DType::F32;
+  case GGMLType::F16:
+    return DType::F16;
+  case GGMLType::BF16:
+    return DType::BF16;
+  }
+  return std::nullopt;
+}
+
+Expected<ModelConfig> modelConfigFromGGUF(const GGUFHeader &header,
+                                          StringRef path) {
+  MetadataReader reader(header, path);
+  ModelConfig config;
+  config.name = sys::path::stem(path).str();
+
+  auto arch = reader.getString("general.architecture");
+  if (!arch)
+    return arch.takeError();
+  if (!*arch)
+    return reader.fail("missing required metadata key 'general.architecture'");
+  // llama.cpp writes Mistral models as "llama"; qwen2 keeps its own name and
+  // the same key layout under "qwen2.".
+  if (**arch != "llama" && **arch != "qwen2")
+    return reader.fail("unsupported general.architecture '" + **arch +
+                       "' (expected llama or qwen2)");
+  config.architecture = **arch;
+  // llama.cpp permutes llama Q/K rows for adjacent-pair RoPE (LLAMA_ROPE_TYPE
+  // NORM); qwen2 is converted unpermuted and rotated by halves (NEOX).
+  config.ropeStyle =
+      **arch == "llama" ? RopeStyle::Interleaved : RopeStyle::Half;
+  std::string prefix = **arch + ".";
+
+  struct RequiredInt {
+    StringRef suffix;
+    int64_t *out;
+  };
+  for (RequiredInt field :
+       {RequiredInt{"block_count", &config.numLayers},
+        {"embedding_length", &config.hiddenSize},
+        {"feed_forward_length", &config.intermediateSize},
+        {"attention.head_count", &config.numHeads},
+        {"context_length", &config.maxPositionEmbeddings}}) {
+    auto value = reader.requireInt(prefix + field.suffix.str());
+    if (!value)
+      return value.takeError();
+    *field.out = *value;
+  }
+  auto eps = reader.requireFloat(prefix + "attention.layer_norm_rms_epsilon");
+  if (!eps)
+    return eps.takeError();
+  config.rmsNormEps = *eps;
+
+  config.numKVHeads = config.numHeads;
+  if (Error err = MetadataReader::assign(
+          reader.getInt(prefix + "attention.head_count_kv"), config.numKVHeads))
+    return err;
+
+  std::string keyLengthKey = prefix + "attention.key_length";
+  auto keyLength = reader.getInt(keyLengthKey);
+  if (!keyLength)
+    return keyLength.takeError();
+  if (*keyLength) {
+    config.headDim = **keyLength;
+  } else if (config.numHeads > 0 && config.hiddenSize > 0) {
+    if (config.hiddenSize % config.numHeads != 0)
+      return reader.fail("metadata key '" + prefix + "embedding_length' (" +
+                         Twine(config.hiddenSize) +
+                         ") is not divisible by '" + prefix +
+                         "attention.head_count' (" + Twine(config.numHeads) +
+                         ") and '" + keyLengthKey + "' is not given");
+    config.headDim = config.hiddenSize / config.numHeads;
+  }
+  std::string valueLengthKey = prefix + "attention.value_length";
+  auto valueLength = reader.getInt(valueLengthKey);
+  if (!valueLength)
+    return valueLength.takeError();
+  if (*valueLength && **valueLength != config.headDim)
+    return reader.fail("metadata key '" + valueLengthKey + "' (" +
+                       Twine(**valueLength) + ") differs from the key head "
+                       "size (" + Twine(config.headDim) +
+                       "), which is not supported");
+
+  config.ropeTheta = kDefaultFreqBase;
+  if (Error err = MetadataReader::assign(
+          reader.getFloat(prefix + "rope.freq_base"), config.ropeTheta))
+    return err;
+  config.rotaryDim = config.headDim;
+  if (Error err = MetadataReader::assign(
+          reader.getInt(prefix + "rope.dimension_count"), config.rotaryDim))
+    return err;
+  if (Error err = readRopeScaling(reader, **arch, config))
+    return err;
+
+  auto window = reader.getInt(prefix + "attention.sliding_window");
+  if (!window)
+    return window.takeError();
+  config.slidingWindow = *window;
+
+  auto vocab = reader.getInt(prefix + "vocab_size");
+  if (!vocab)
+    return vocab.takeError();
+  if (*vocab) {
+    config.vocabSize = **vocab;
+  } else if (const GGUFValue *tokens = reader.lookup("tokenizer.ggml.tokens");
+             tokens && tokens->type == GGUFValueType::Array) {
+    config.vocabSize = static_cast<int64_t>(tokens->arrayLength);
+  } else {
+    return reader.fail("neither metadata key '" + prefix +
+                       "vocab_size' nor the array 'tokenizer.ggml.tokens' "
+                       "gives the vocabulary size");
+  }
+
+  config.bosTokenId = kDefaultBosTokenId;
+  config.eosTokenId = kDefaultEosTokenId;
+  if (Error err = MetadataReader::assign(
+          reader.getInt("tokenizer.ggml.bos_token_id"), config.bosTokenId))
+    return err;
+  if (Error err = MetadataReader::assign(
+          reader.getInt("tokenizer.ggml.eos_token_id"), config.eosTokenId))
+    return err;
+
+  // The tensor names decide what metadata does not say.
+  StringSet<> names;
+  for (const GGUFTensorInfo &tensor : header.tensors) {
+    if (!dtypeOf(tensor.type))
+      return reader.fail("tensor '" + tensor.name + "' has GGML type " +
+                         Twine(tensor.type) +
+                         ", which llmc cannot load (expected F32 (0), F16 "
+                         "(1) or BF16 (30))");
+    names.insert(tensor.name);
+  }
+  auto embedding = llvm::find_if(header.tensors, [](const auto &t) {
+    return t.name == "token_embd.weight";
+  });
+  if (embedding == header.tensors.end())
+    return reader.fail("no 'token_embd.weight' tensor");
+  config.dtype = *dtypeOf(embedding->type);
+  // Llama 3.1 GGUFs bake llama3 rope scaling into a tensor of frequency
+  // factors; honouring it would need the tensor data.
+  if (names.contains("rope_freqs.weight"))
+    return reader.fail("tensor 'rope_freqs.weight' (precomputed RoPE "
+                       "frequency factors) is not supported");
+  config.tieWordEmbeddings = !names.contains("output.weight");
+  config.qkvBias = names.contains("blk.0.attn_q.bias");
+  config.outputBias = names.contains("blk.0.attn_output.bias");
+  config.mlpBias = names.contains("blk.0.ffn_up.bias");
+  config.hiddenAct = Activation::SiLU; // Both architectures use SwiGLU.
+
+  if (Error err = validateModelConfig(config, ConfigSyntax::GGUF))
+    return reader.fail(toString(std::move(err)));
+  return config;
+}
+
+Expected<ModelConfig> parseGGUFMetadata(StringRef path) {
+  Expected<GGUFHeader> header = readGGUFHeader(path);
+  if (!header)
+    return header.takeError();
+  return modelConfigFromGGUF(*header, path);
+}
+
+} // namespace llmc

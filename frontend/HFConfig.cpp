@@ -1,0 +1,504 @@
+//===- HFConfig.cpp - Hugging Face config.json to ModelConfig --------------===//
+//
+// Follows transformers' LlamaConfig / MistralConfig / Qwen2Config: the same
+// defaults for absent (or null) fields, the same derived values (head_dim,
+// num_key_value_heads, rotary dimension), and both rope_scaling spellings.
+// Core sizes have no default here: a config without hidden_size is a
+// mistake, not a request for LLaMA-7B's shape.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ModelConfig.h"
+
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+
+#include <cmath>
+
+using namespace llvm;
+
+namespace llmc {
+
+namespace {
+
+/// Per-model_type defaults that transformers' config classes apply.
+struct ArchDefaults {
+  /// LlamaConfig 2048, MistralConfig 4096 * 32, Qwen2Config 32768.
+  int64_t maxPositionEmbeddings;
+  /// MistralConfig defaults sliding_window to 4096; the others have none.
+  std::optional<int64_t> slidingWindow;
+};
+
+/// transformers' default rms_norm_eps for all three classes.
+constexpr double kDefaultRmsNormEps = 1e-6;
+/// transformers' default rope_theta for all three classes.
+constexpr double kDefaultRopeTheta = 10000.0;
+/// Qwen2Config's default sliding_window and max_window_layers.
+constexpr int64_t kQwen2DefaultSlidingWindow = 4096;
+constexpr int64_t kQwen2DefaultMaxWindowLayers = 28;
+
+StringRef jsonKindName(const json::Value &value) {
+  switch (value.kind()) {
+  case json::Value::Null:
+    return "null";
+  case json::Value::Boolean:
+    return "boolean";
+  case json::Value::Number:
+    return "number";
+  case json::Value::String:
+    return "string";
+  case json::Value::Array:
+    return "array";
+  case json::Value::Object:
+    return "object";
+  }
+  llvm_unreachable("unknown json kind");
+}
+
+/// Typed, error-reporting access to one JSON object of the config.
+/// `prefix` is prepended to field names in messages ("rope_scaling.").
+class FieldReader {
+public:
+  FieldReader(StringRef source, const json::Object &object, StringRef prefix)
+      : source(source), object(object), prefix(prefix) {}
+
+  Error fail(const Twine &message) const {
+    return createStringError(inconvertibleErrorCode(),
+                             source + ": " + message);
+  }
+
+  std::string name(StringRef key) const { return (prefix + key).str(); }
+
+  /// The value of `key`, or null when it is absent or JSON null (HF treats
+  /// both as "use the default").
+  const json::Value *lookup(StringRef key) const {
+    const json::Value *value = object.get(key);
+    if (!value || value->kind() == json::Value::Null)
+      return nullptr;
+    return value;
+  }
+
+  Error typeError(StringRef key, StringRef expected,
+                  const json::Value &value) const {
+    return fail("field '" + name(key) + "' must be " + expected + " (got " +
+                jsonKindName(value) + ")");
+  }
+
+  Error missing(StringRef key) const {
+    return fail("missing required field '" + name(key) + "'");
+  }
+
+  Expected<std::optional<int64_t>> getInt(StringRef key) const {
+    const json::Value *value = lookup(key);
+    if (!value)
+      return std::nullopt;
+    if (std::optional<int64_t> i = value->getAsInteger())
+      return i;
+    return typeError(key, "an integer", *value);
+  }
+
+  Expected<std::optional<double>> getNumber(StringRef key) const {
+    const json::Value *value = lookup(key);
+    if (!value)
+      return std::nullopt;
+    if (std::optional<double> d = value->getAsNumber())
+      return d;
+    return typeError(key, "a number", *value);
+  }
+
+  Expected<std::optional<bool>> getBool(StringRef key) const {
+    const json::Value *value = lookup(key);
+    if (!value)
+      return std::nullopt;
+    if (std::optional<bool> b = value->getAsBoolean())
+      return b;
+    return typeError(key, "a boolean", *value);
+  }
+
+  Expected<std::optional<StringRef>> getString(StringRef key) const {
+    const json::Value *value = lookup(key);
+    if (!value)
+      return std::nullopt;
+    if (std::optional<StringRef> s = value->getAsString())
+      return s;
+    return typeError(key, "a string", *value);
+  }
+
+  Expected<int64_t> requireInt(StringRef key) const {
+    auto value = getInt(key);
+    if (!value)
+      return value.takeError();
+    if (!*value)
+      return missing(key);
+    return **value;
+  }
+
+  Expected<double> requireNumber(StringRef key) const {
+    auto value = getNumber(key);
+    if (!value)
+      return value.takeError();
+    if (!*value)
+      return missing(key);
+    return **value;
+  }
+
+  /// A token id: an integer, or a list of them whose first entry is taken
+  /// (Llama 3.1 lists several EOS ids; the first is the end-of-text one).
+  Error getTokenId(StringRef key, int64_t &out) const {
+    const json::Value *value = lookup(key);
+    if (!value)
+      return Error::success();
+    if (const json::Array *array = value->getAsArray()) {
+      if (array->empty())
+        return Error::success();
+      value = &array->front();
+    }
+    if (std::optional<int64_t> i = value->getAsInteger()) {
+      out = *i;
+      return Error::success();
+    }
+    return typeError(key, "an integer or a list of integers", *value);
+  }
+
+  StringRef source;
+  const json::Object &object;
+  StringRef prefix;
+};
+
+/// Assigns the optional's value when present; propagates a type error.
+template <typename T, typename U>
+Error assignIfPresent(Expected<std::optional<T>> value, U &out) {
+  if (!value)
+    return value.takeError();
+  if (*value)
+    out = static_cast<U>(**value);
+  return Error::success();
+}
+
+Expected<Activation> parseActivation(const FieldReader &reader) {
+  auto act = reader.getString("hidden_act");
+  if (!act)
+    return act.takeError();
+  if (!*act)
+    return Activation::SiLU; // All three config classes default to silu.
+  std::optional<Activation> result =
+      StringSwitch<std::optional<Activation>>(**act)
+          .Cases({"silu", "swish"}, Activation::SiLU)
+          .Case("gelu", Activation::GELU)
+          .Cases({"gelu_pytorch_tanh", "gelu_new"}, Activation::GELUTanh)
+          .Case("relu", Activation::ReLU)
+          .Default(std::nullopt);
+  if (!result)
+    return reader.fail("field 'hidden_act' has unsupported value '" + **act +
+                       "' (expected silu, swish, gelu, gelu_pytorch_tanh, "
+                       "gelu_new or relu)");
+  return *result;
+}
+
+Expected<DType> parseDType(const FieldReader &reader) {
+  // transformers >= 4.56 writes "dtype"; older versions "torch_dtype".
+  StringRef key = reader.lookup("torch_dtype") ? "torch_dtype" : "dtype";
+  auto dtype = reader.getString(key);
+  if (!dtype)
+    return dtype.takeError();
+  if (!*dtype)
+    return DType::F32; // from_pretrained's default without a dtype.
+  std::optional<DType> result = StringSwitch<std::optional<DType>>(**dtype)
+                                    .Cases({"float32", "float"}, DType::F32)
+                                    .Cases({"float16", "half"}, DType::F16)
+                                    .Case("bfloat16", DType::BF16)
+                                    .Default(std::nullopt);
+  if (!result)
+    return reader.fail("field '" + key + "' has unsupported value '" +
+                       **dtype + "' (expected float32, float16 or bfloat16)");
+  return *result;
+}
+
+/// Parses `rope_scaling` (or transformers v5's `rope_parameters`, which
+/// uses the same keys plus rope_theta).
+Error parseRopeScaling(const FieldReader &top, StringRef key,
+                       ModelConfig &config) {
+  const json::Value *value = top.lookup(key);
+  if (!value)
+    return Error::success();
+  const json::Object *object = value->getAsObject();
+  if (!object)
+    return top.typeError(key, "an object or null", *value);
+  std::string prefix = (key + ".").str();
+  FieldReader reader(top.source, *object, prefix);
+
+  if (Error err = assignIfPresent(reader.getNumber("rope_theta"),
+                                  config.ropeTheta))
+    return err;
+
+  // HF standardises the legacy "type" spelling to "rope_type".
+  StringRef typeKey = reader.lookup("rope_type") ? "rope_type" : "type";
+  auto type = reader.getString(typeKey);
+  if (!type)
+    return type.takeError();
+  if (!*type)
+    return reader.fail("field '" + key +
+                       "' has neither 'rope_type' nor 'type'");
+  if (**type == "su" || **type == "longrope")
+    return reader.fail("field '" + reader.name(typeKey) + "': rope type '" +
+                       **type + "' is not supported");
+  std::optional<RopeScalingKind> kind =
+      StringSwitch<std::optional<RopeScalingKind>>(**type)
+          .Case("default", RopeScalingKind::None)
+          .Case("linear", RopeScalingKind::Linear)
+          .Case("ntk", RopeScalingKind::NTK)
+          .Case("dynamic", RopeScalingKind::Dynamic)
+          .Case("yarn", RopeScalingKind::Yarn)
+          .Case("llama3", RopeScalingKind::Llama3)
+          .Default(std::nullopt);
+  if (!kind)
+    return reader.fail("field '" + reader.name(typeKey) +
+                       "' has unknown value '" + **type +
+                       "' (expected default, linear, ntk, dynamic, yarn or "
+                       "llama3)");
+  RopeScaling &scaling = config.ropeScaling;
+  scaling = RopeScaling();
+  scaling.kind = *kind;
+  if (scaling.kind == RopeScalingKind::None)
+    return Error::success();
+
+  auto factor = reader.requireNumber("factor");
+  if (!factor)
+    return factor.takeError();
+  scaling.factor = *factor;
+
+  bool isLlama3 = scaling.kind == RopeScalingKind::Llama3;
+  if (isLlama3) {
+    // HF's _validate_llama3_parameters requires all four keys.
+    auto original = reader.requireInt("original_max_position_embeddings");
+    if (!original)
+      return original.takeError();
+    scaling.originalMaxPositionEmbeddings = *original;
+    auto low = reader.requireNumber("low_freq_factor");
+    if (!low)
+      return low.takeError();
+    scaling.lowFreqFactor = *low;
+    auto high = reader.requireNumber("high_freq_factor");
+    if (!high)
+      return high.takeError();
+    scaling.highFreqFactor = *high;
+  } else if (scaling.kind == RopeScalingKind::Yarn ||
+             scaling.kind == RopeScalingKind::Dynamic) {
+    scaling.originalMaxPositionEmbeddings = config.maxPositionEmbeddings;
+    if (Error err =
+            assignIfPresent(reader.getInt("original_max_position_embeddings"),
+                            scaling.originalMaxPositionEmbeddings))
+      return err;
+  }
+
+  if (scaling.kind == RopeScalingKind::Yarn) {
+    if (Error err =
+            assignIfPresent(reader.getNumber("beta_fast"), scaling.betaFast))
+      return err;
+    if (Error err =
+            assignIfPresent(reader.getNumber("beta_slow"), scaling.betaSlow))
+      return err;
+    auto attention = reader.getNumber("attention_factor");
+    if (!attention)
+      return attention.takeError();
+    scaling.attentionFactor = *attention;
+    // DeepSeek-style magnitude scaling changes the numerics; refuse rather
+    // than silently ignore it.
+    for (StringRef unsupported : {"mscale", "mscale_all_dim"})
+      if (reader.lookup(unsupported))
+        return reader.fail("field '" + reader.name(unsupported) +
+                           "' is not supported");
+  }
+  return Error::success();
+}
+
+/// Sliding window per model_type: mistral's sliding_window applies to every
+/// layer; qwen2's only when use_sliding_window, and then only to layers
+/// >= max_window_layers (a per-layer window, which llmc does not model).
+Error parseSlidingWindow(const FieldReader &reader, const ArchDefaults &arch,
+                         ModelConfig &config) {
+  if (config.architecture == "llama")
+    return Error::success();
+  const json::Value *present = reader.object.get("sliding_window");
+  std::optional<int64_t> window = arch.slidingWindow;
+  if (present) {
+    auto value = reader.getInt("sliding_window");
+    if (!value)
+      return value.takeError();
+    window = *value; // JSON null means no window.
+  }
+  if (config.architecture == "mistral") {
+    config.slidingWindow = window;
+    return Error::success();
+  }
+
+  auto use = reader.getBool("use_sliding_window");
+  if (!use)
+    return use.takeError();
+  if (!use->value_or(false) || !window)
+    return Error::success();
+  int64_t maxWindowLayers = kQwen2DefaultMaxWindowLayers;
+  if (Error err =
+          assignIfPresent(reader.getInt("max_window_layers"), maxWindowLayers))
+    return err;
+  if (maxWindowLayers >= config.numLayers)
+    return Error::success(); // No layer reaches the window.
+  if (maxWindowLayers > 0)
+    return reader.fail("per-layer sliding window (field 'max_window_layers' "
+                       "is " +
+                       Twine(maxWindowLayers) + " of " +
+                       Twine(config.numLayers) +
+                       " layers) is not supported");
+  config.slidingWindow = window;
+  return Error::success();
+}
+
+/// "dir/config.json" -> "dir"; "path/llama-2-7b.json" -> "llama-2-7b".
+std::string modelNameFromPath(StringRef path) {
+  StringRef file = sys::path::filename(path);
+  if (file == "config.json") {
+    StringRef dir = sys::path::filename(sys::path::parent_path(path));
+    if (!dir.empty() && dir != "." && dir != "..")
+      return dir.str();
+  }
+  return sys::path::stem(path).str();
+}
+
+} // namespace
+
+Expected<ModelConfig> parseHFConfig(StringRef jsonText, StringRef sourceName) {
+  auto fail = [&](const Twine &message) -> Error {
+    return createStringError(inconvertibleErrorCode(),
+                             sourceName + ": " + message);
+  };
+  Expected<json::Value> root = json::parse(jsonText);
+  if (!root)
+    return fail("invalid JSON: " + toString(root.takeError()));
+  const json::Object *object = root->getAsObject();
+  if (!object)
+    return fail("expected a JSON object at the top level (got " +
+                jsonKindName(*root) + ")");
+  FieldReader reader(sourceName, *object, "");
+
+  ModelConfig config;
+  config.name = modelNameFromPath(sourceName);
+  config.ropeStyle = RopeStyle::Half; // safetensors checkpoints rotate halves.
+
+  auto modelType = reader.getString("model_type");
+  if (!modelType)
+    return modelType.takeError();
+  if (!*modelType)
+    return reader.missing("model_type");
+  std::optional<ArchDefaults> arch =
+      StringSwitch<std::optional<ArchDefaults>>(**modelType)
+          .Case("llama", ArchDefaults{2048, std::nullopt})
+          .Case("mistral", ArchDefaults{4096 * 32, 4096})
+          .Case("qwen2", ArchDefaults{32768, kQwen2DefaultSlidingWindow})
+          .Default(std::nullopt);
+  if (!arch)
+    return fail("unsupported model_type '" + **modelType +
+                "' (expected llama, mistral or qwen2)");
+  config.architecture = (*modelType)->str();
+
+  struct RequiredInt {
+    StringRef key;
+    int64_t *out;
+  };
+  for (RequiredInt field : {RequiredInt{"hidden_size", &config.hiddenSize},
+                            {"intermediate_size", &config.intermediateSize},
+                            {"num_hidden_layers", &config.numLayers},
+                            {"num_attention_heads", &config.numHeads},
+                            {"vocab_size", &config.vocabSize}}) {
+    auto value = reader.requireInt(field.key);
+    if (!value)
+      return value.takeError();
+    *field.out = *value;
+  }
+
+  config.numKVHeads = config.numHeads;
+  if (Error err = assignIfPresent(reader.getInt("num_key_value_heads"),
+                                  config.numKVHeads))
+    return err;
+
+  auto headDim = reader.getInt("head_dim");
+  if (!headDim)
+    return headDim.takeError();
+  if (*headDim) {
+    config.headDim = **headDim;
+  } else if (config.numHeads > 0 && config.hiddenSize > 0) {
+    if (config.hiddenSize % config.numHeads != 0)
+      return fail("field 'hidden_size' (" + Twine(config.hiddenSize) +
+                  ") is not divisible by 'num_attention_heads' (" +
+                  Twine(config.numHeads) + ") and 'head_dim' is not given");
+    config.headDim = config.hiddenSize / config.numHeads;
+  }
+
+  config.maxPositionEmbeddings = arch->maxPositionEmbeddings;
+  if (Error err = assignIfPresent(reader.getInt("max_position_embeddings"),
+                                  config.maxPositionEmbeddings))
+    return err;
+  config.rmsNormEps = kDefaultRmsNormEps;
+  if (Error err =
+          assignIfPresent(reader.getNumber("rms_norm_eps"), config.rmsNormEps))
+    return err;
+  config.ropeTheta = kDefaultRopeTheta;
+  if (Error err =
+          assignIfPresent(reader.getNumber("rope_theta"), config.ropeTheta))
+    return err;
+
+  // transformers v5 folds rope_theta and rope_scaling into rope_parameters.
+  StringRef ropeKey =
+      reader.lookup("rope_parameters") ? "rope_parameters" : "rope_scaling";
+  if (Error err = parseRopeScaling(reader, ropeKey, config))
+    return err;
+
+  double partialRotary = 1.0;
+  if (Error err = assignIfPresent(reader.getNumber("partial_rotary_factor"),
+                                  partialRotary))
+    return err;
+  if (!(partialRotary > 0.0 && partialRotary <= 1.0))
+    return fail("field 'partial_rotary_factor' (" +
+                formatDouble(partialRotary) + ") must be in (0, 1]");
+  // HF: int(head_dim * partial_rotary_factor), truncating.
+  config.rotaryDim =
+      static_cast<int64_t>(static_cast<double>(config.headDim) * partialRotary);
+
+  if (Error err = assignIfPresent(reader.getBool("tie_word_embeddings"),
+                                  config.tieWordEmbeddings))
+    return err;
+  if (Error err = parseSlidingWindow(reader, *arch, config))
+    return err;
+
+  if (config.architecture == "qwen2") {
+    config.qkvBias = true; // Qwen2Attention hard-codes bias on q/k/v only.
+  } else if (config.architecture == "llama") {
+    bool attentionBias = false;
+    if (Error err = assignIfPresent(reader.getBool("attention_bias"),
+                                    attentionBias))
+      return err;
+    config.qkvBias = config.outputBias = attentionBias;
+    if (Error err =
+            assignIfPresent(reader.getBool("mlp_bias"), config.mlpBias))
+      return err;
+  }
+
+  auto act = parseActivation(reader);
+  if (!act)
+    return act.takeError();
+  config.hiddenAct = *act;
+  auto dtype = parseDType(reader);
+  if (!dtype)
+    return dtype.takeError();
+  config.dtype = *dtype;
+  if (Error err = reader.getTokenId("bos_token_id", config.bosTokenId))
+    return err;
+  if (Error err = reader.getTokenId("eos_token_id", config.eosTokenId))
+    return err;
+
+  if (Error err = validateModelConfig(config, ConfigSyntax::HuggingFace))
+    return fail(toString(std::move(err)));
+  return config;
+}
+
+} // namespace llmc

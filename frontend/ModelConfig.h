@@ -1,0 +1,143 @@
+//===- ModelConfig.h - Typed, validated description of a LLaMA-family model ===//
+//
+// The one structure every later phase reads: the `llm` module builder, the
+// artifact manifest and `llmc info`. Parsers (Hugging Face config.json, GGUF
+// metadata) fill it and then call validateModelConfig, so code downstream may
+// assume every invariant listed on the fields below.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LLMC_FRONTEND_MODELCONFIG_H
+#define LLMC_FRONTEND_MODELCONFIG_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace llmc {
+
+/// Which elements RoPE rotates together. The weight source decides it, not
+/// the architecture: Hugging Face safetensors checkpoints rotate halves
+/// (rotate_half); llama.cpp's GGUF converter permutes the Q/K rows of llama
+/// models so that adjacent pairs must be rotated (llama2.c does the same).
+enum class RopeStyle { Half, Interleaved };
+
+/// RoPE frequency scaling, following transformers' modeling_rope_utils.py.
+/// NTK is static NTK-aware base scaling (not an HF rope_type; accepted as
+/// "ntk"); Dynamic is HF's "dynamic" (dynamic NTK).
+enum class RopeScalingKind { None, Linear, NTK, Dynamic, Yarn, Llama3 };
+
+struct RopeScaling {
+  RopeScalingKind kind = RopeScalingKind::None;
+  /// Context extension factor; >= 1 for every kind but None.
+  double factor = 1.0;
+  /// Pre-training context length that the scaled frequencies refer to.
+  /// HF: rope_scaling.original_max_position_embeddings, falling back to
+  /// max_position_embeddings for yarn and dynamic; required for llama3.
+  /// 0 when kind is None or Linear (unused there).
+  int64_t originalMaxPositionEmbeddings = 0;
+  /// llama3 only: wavelength band edges (high > low).
+  double lowFreqFactor = 1.0, highFreqFactor = 4.0;
+  /// yarn only: correction range in rotations (fast > slow).
+  double betaFast = 32.0, betaSlow = 1.0;
+  /// yarn only (HF "attention_factor", GGUF rope.scaling.attn_factor).
+  /// Absent means HF's default 0.1 * ln(factor) + 1, computed by the lowering.
+  std::optional<double> attentionFactor;
+};
+
+/// hidden_act: silu/swish, gelu, gelu_pytorch_tanh/gelu_new, relu.
+enum class Activation { SiLU, GELU, GELUTanh, ReLU };
+
+/// Storage type of the weights (HF torch_dtype / dtype; GGUF tensor type).
+enum class DType { F32, F16, BF16 };
+
+/// Where a ModelConfig came from; only used to name fields in error
+/// messages the way the user wrote them.
+enum class ConfigSyntax { HuggingFace, GGUF };
+
+struct ModelConfig {
+  /// Artifact name: the file stem, or the directory name for
+  /// `<dir>/config.json`.
+  std::string name;
+  /// "llama" | "mistral" | "qwen2".
+  std::string architecture;
+
+  // Shapes. All positive; numHeads % numKVHeads == 0; headDim even.
+  // hiddenSize == numHeads * headDim is NOT required (q_proj maps
+  // hiddenSize -> numHeads*headDim and o_proj maps it back).
+  int64_t hiddenSize = 0;
+  int64_t intermediateSize = 0;
+  int64_t numLayers = 0;
+  int64_t numHeads = 0;
+  int64_t numKVHeads = 0;
+  int64_t headDim = 0;
+  int64_t vocabSize = 0;
+  int64_t maxPositionEmbeddings = 0;
+
+  double rmsNormEps = 1e-6;
+  double ropeTheta = 10000.0;
+  /// Leading elements of each head that RoPE rotates: even, <= headDim.
+  /// HF: int(head_dim * partial_rotary_factor); GGUF: rope.dimension_count.
+  int64_t rotaryDim = 0;
+  RopeStyle ropeStyle = RopeStyle::Half;
+  RopeScaling ropeScaling;
+
+  /// True when the LM head reuses the token embedding matrix.
+  bool tieWordEmbeddings = false;
+  /// Attention window in tokens (> 0); std::nullopt = full causal attention.
+  std::optional<int64_t> slidingWindow;
+  /// Bias on q/k/v projections (llama attention_bias; always for qwen2).
+  bool qkvBias = false;
+  /// Bias on o_proj (llama attention_bias sets both qkv and output bias).
+  bool outputBias = false;
+  /// Bias on gate/up/down projections (llama mlp_bias).
+  bool mlpBias = false;
+  Activation hiddenAct = Activation::SiLU;
+  /// Defaults to F32 when the config does not say: that is what
+  /// transformers' from_pretrained loads without an explicit dtype.
+  DType dtype = DType::F32;
+
+  /// In [0, vocabSize). When HF gives a list (Llama 3.1 eos), the first.
+  int64_t bosTokenId = 1, eosTokenId = 2;
+};
+
+/// Parses a Hugging Face config.json. `sourceName` prefixes every error
+/// message and gives the model name (file stem or parent directory).
+llvm::Expected<ModelConfig> parseHFConfig(llvm::StringRef jsonText,
+                                          llvm::StringRef sourceName);
+
+/// Reads a GGUF file's header, metadata and tensor names (GGUFMetadata.cpp).
+llvm::Expected<ModelConfig> parseGGUFMetadata(llvm::StringRef path);
+
+/// Loads `path`: a directory holding config.json, a GGUF file (recognised by
+/// its magic, not its extension) or else a JSON config file.
+llvm::Expected<ModelConfig> loadModelConfig(llvm::StringRef path);
+
+/// Checks every invariant documented on ModelConfig. Messages name fields
+/// as `syntax` spells them and carry no file name (parsers prefix it).
+llvm::Error validateModelConfig(const ModelConfig &config,
+                                ConfigSyntax syntax = ConfigSyntax::HuggingFace);
+
+/// Stable `key: value` dump, one per line (the `--compile-to=config` output).
+void printModelConfig(const ModelConfig &config, llvm::raw_ostream &os);
+
+/// Lowercase names, shared with the IR attributes.
+llvm::StringRef toString(RopeStyle style);
+llvm::StringRef toString(RopeScalingKind kind);
+llvm::StringRef toString(Activation act);
+llvm::StringRef toString(DType dtype);
+
+/// Bytes per element of `dtype`.
+int64_t getDTypeSize(DType dtype);
+
+/// Formats a double the same way everywhere (config dump, stats): integral
+/// values as integers, others with the fewest digits that round-trip.
+std::string formatDouble(double value);
+
+} // namespace llmc
+
+#endif // LLMC_FRONTEND_MODELCONFIG_H

@@ -1,0 +1,168 @@
+//===- ModelStats.cpp - Parameter, KV-cache and FLOP counts ----------------===//
+
+#include "ModelStats.h"
+
+#include "llvm/Support/MathExtras.h"
+
+#include <cstdio>
+#include <limits>
+
+using namespace llvm;
+
+namespace llmc {
+
+/// K and V: the cache stores two tensors per layer.
+static constexpr int64_t kKVTensors = 2;
+/// One multiply-add = 2 FLOPs.
+static constexpr int64_t kFlopsPerMAC = 2;
+/// Attention does two matmuls per head and position: QK^T and PV.
+static constexpr int64_t kAttentionMatmuls = 2;
+/// Every decoder layer has two RMSNorms (attention and FFN input).
+static constexpr int64_t kNormsPerLayer = 2;
+
+/// Products of validated sizes fit int64 for every real model; corrupt
+/// but valid-looking configs saturate instead of wrapping.
+static int64_t mul(std::initializer_list<int64_t> factors) {
+  int64_t result = 1;
+  for (int64_t f : factors)
+    if (MulOverflow(result, f, result))
+      return std::numeric_limits<int64_t>::max();
+  return result;
+}
+
+int64_t ModelStats::attendedPositions(int64_t n) const {
+  return slidingWindow ? std::min(n, *slidingWindow) : n;
+}
+
+int64_t ModelStats::flopsPerToken(int64_t position) const {
+  return flopsPerTokenMatmul +
+         mul({attentionFlopsPerPosition, attendedPositions(position)});
+}
+
+ModelStats computeModelStats(const ModelConfig &c, DType kvDType) {
+  ModelStats s;
+  const int64_t qDim = c.numHeads * c.headDim;
+  const int64_t kvDim = c.numKVHeads * c.headDim;
+
+  // q: [H*Dh, D], k/v: [Hkv*Dh, D], o: [D, H*Dh].
+  int64_t attentionWeights = 2 * mul({c.hiddenSize, qDim}) +
+                             2 * mul({c.hiddenSize, kvDim});
+  int64_t attentionBiases = (c.qkvBias ? qDim + 2 * kvDim : 0) +
+                            (c.outputBias ? c.hiddenSize : 0);
+  // gate/up: [I, D], down: [D, I].
+  int64_t mlpWeights = 3 * mul({c.hiddenSize, c.intermediateSize});
+  int64_t mlpBiases = c.mlpBias ? 2 * c.intermediateSize + c.hiddenSize : 0;
+  int64_t vocabMatrix = mul({c.vocabSize, c.hiddenSize});
+
+  ParameterCounts &p = s.parameters;
+  p.embedding = vocabMatrix;
+  p.attention = mul({c.numLayers, attentionWeights + attentionBiases});
+  p.mlp = mul({c.numLayers, mlpWeights + mlpBiases});
+  p.norms = mul({c.numLayers, kNormsPerLayer, c.hiddenSize}) + c.hiddenSize;
+  p.lmHead = c.tieWordEmbeddings ? 0 : vocabMatrix;
+
+  s.matmulParameters =
+      mul({c.numLayers, attentionWeights + mlpWeights}) + vocabMatrix;
+
+  s.kvDType = kvDType;
+  s.kvBytesPerToken =
+      mul({kKVTensors, c.numLayers, kvDim, getDTypeSize(kvDType)});
+  s.kvBytesFullContext = mul({s.kvBytesPerToken, c.maxPositionEmbeddings});
+  s.slidingWindow = c.slidingWindow;
+  if (c.slidingWindow && *c.slidingWindow < c.maxPositionEmbeddings)
+    s.kvBytesWindow = mul({s.kvBytesPerToken, *c.slidingWindow});
+
+  s.flopsPerTokenMatmul = mul({kFlopsPerMAC, s.matmulParameters});
+  s.attentionFlopsPerPosition =
+      mul({kFlopsPerMAC, kAttentionMatmuls, c.numLayers, qDim});
+  return s;
+}
+
+/// "6.74 B" style: decimal units, two decimals, for counts.
+static std::string humanCount(int64_t value) {
+  struct Unit {
+    double scale;
+    const char *suffix;
+  };
+  static constexpr Unit kUnits[] = {
+      {1e12, "T"}, {1e9, "B"}, {1e6, "M"}, {1e3, "K"}};
+  char buffer[64];
+  for (const Unit &unit : kUnits)
+    if (static_cast<double>(value) >= unit.scale) {
+      std::snprintf(buffer, sizeof(buffer), "%.2f %s",
+                    static_cast<double>(value) / unit.scale, unit.suffix);
+      return buffer;
+    }
+  return std::to_string(value);
+}
+
+/// "2.00 GiB" style: binary units, two decimals, for byte sizes.
+static std::string humanBytes(int64_t value) {
+  static constexpr const char *kUnits[] = {"TiB", "GiB", "MiB", "KiB"};
+  static constexpr int kLargestShift = 40, kShiftStep = 10;
+  char buffer[64];
+  int shift = kLargestShift;
+  for (const char *unit : kUnits) {
+    double scale = static_cast<double>(int64_t(1) << shift);
+    if (static_cast<double>(value) >= scale) {
+      std::snprintf(buffer, sizeof(buffer), "%.2f %s",
+                    static_cast<double>(value) / scale, unit);
+      return buffer;
+    }
+    shift -= kShiftStep;
+  }
+  return std::to_string(value) + " B";
+}
+
+void printModelStats(const ModelConfig &c, const ModelStats &s,
+                     raw_ostream &os) {
+  const ParameterCounts &p = s.parameters;
+  auto line = [&](StringRef key, int64_t value, const std::string &human) {
+    os << key << ": " << value << " (" << human << ")\n";
+  };
+  os << "model: " << c.name << "\n";
+  os << "architecture: " << c.architecture << "\n";
+  line("parameters", p.total(), humanCount(p.total()));
+  line("parameters.embedding", p.embedding, humanCount(p.embedding));
+  line("parameters.attention", p.attention, humanCount(p.attention));
+  line("parameters.mlp", p.mlp, humanCount(p.mlp));
+  line("parameters.norms", p.norms, humanCount(p.norms));
+  line("parameters.lm_head", p.lmHead,
+       c.tieWordEmbeddings ? std::string("tied to embedding")
+                           : humanCount(p.lmHead));
+
+  os << "kv_cache.dtype: " << toString(s.kvDType) << "\n";
+  os << "kv_cache.formula: 2 * layers * kv_heads * head_dim * sizeof(dtype)"
+     << " = 2 * " << c.numLayers << " * " << c.numKVHeads << " * "
+     << c.headDim << " * " << getDTypeSize(s.kvDType) << "\n";
+  line("kv_cache.bytes_per_token", s.kvBytesPerToken,
+       humanBytes(s.kvBytesPerToken));
+  line("kv_cache.bytes_full_context", s.kvBytesFullContext,
+       humanBytes(s.kvBytesFullContext) + " for " +
+           std::to_string(c.maxPositionEmbeddings) + " tokens");
+  if (s.kvBytesWindow)
+    line("kv_cache.bytes_sliding_window", *s.kvBytesWindow,
+         humanBytes(*s.kvBytesWindow) + " for " +
+             std::to_string(*c.slidingWindow) + " tokens");
+
+  os << "flops_per_token.formula: 2 * matmul_params + 4 * layers * heads * "
+        "head_dim * n (n = attended positions"
+     << (c.slidingWindow ? ", at most sliding_window" : "") << ")\n";
+  line("flops_per_token.matmul_params", s.matmulParameters,
+       humanCount(s.matmulParameters));
+  line("flops_per_token.attention_per_position", s.attentionFlopsPerPosition,
+       humanCount(s.attentionFlopsPerPosition));
+  int64_t atOne = s.flopsPerToken(1);
+  int64_t atMax = s.flopsPerToken(c.maxPositionEmbeddings);
+  line("flops_per_token.at_n_1", atOne, humanCount(atOne));
+  line(("flops_per_token.at_n_" + Twine(c.maxPositionEmbeddings)).str(), atMax,
+       humanCount(atMax));
+
+  for (DType dtype : {DType::F32, DType::F16, DType::BF16}) {
+    int64_t bytes = mul({p.total(), getDTypeSize(dtype)});
+    line(("weight_bytes." + toString(dtype)).str(), bytes, humanBytes(bytes));
+  }
+  os << "weight_bytes.dtype: " << toString(c.dtype) << "\n";
+}
+
+} // namespace llmc

@@ -1,0 +1,67 @@
+//===- ModelStats.h - Parameter, KV-cache and FLOP counts for `llmc info` ==//
+//
+// Exact integer counts derived from a ModelConfig alone (no weights), so
+// they can be checked against published figures and sized before loading.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LLMC_FRONTEND_MODELSTATS_H
+#define LLMC_FRONTEND_MODELSTATS_H
+
+#include "ModelConfig.h"
+
+namespace llmc {
+
+/// Parameters by group; biases count with the projection they belong to.
+struct ParameterCounts {
+  int64_t embedding = 0; // token embedding table [V, D]
+  int64_t attention = 0; // q/k/v/o weights (+ biases), all layers
+  int64_t mlp = 0;       // gate/up/down weights (+ biases), all layers
+  int64_t norms = 0;     // two RMSNorm weights per layer + the final one
+  int64_t lmHead = 0;    // [V, D]; 0 when tied to the embedding
+
+  int64_t total() const { return embedding + attention + mlp + norms + lmHead; }
+};
+
+struct ModelStats {
+  ParameterCounts parameters;
+
+  /// Weights multiplied once per token: every projection plus the LM head,
+  /// which is a matmul even when its matrix is shared with the embedding.
+  int64_t matmulParameters = 0;
+
+  DType kvDType = DType::F16;
+  /// 2 (K and V) * layers * kv_heads * head_dim * sizeof(kvDType).
+  int64_t kvBytesPerToken = 0;
+  /// kvBytesPerToken * max_position_embeddings.
+  int64_t kvBytesFullContext = 0;
+  /// kvBytesPerToken * sliding_window when a window bounds the cache.
+  std::optional<int64_t> kvBytesWindow;
+
+  /// Forward FLOPs for one token attending to n positions:
+  ///   2 * matmulParameters  +  4 * layers * heads * head_dim * n
+  /// (the first term: one multiply-add per weight; the second: QK^T and PV,
+  /// head_dim multiply-adds each per head and attended position; n is capped
+  /// by the sliding window). Norms, RoPE, softmax and SwiGLU are omitted:
+  /// they are O(hidden) per token, under 0.1% for these models.
+  int64_t flopsPerTokenMatmul = 0;
+  int64_t attentionFlopsPerPosition = 0;
+
+  int64_t flopsPerToken(int64_t position) const;
+  /// Positions attended at context length n (the sliding window caps it).
+  int64_t attendedPositions(int64_t n) const;
+
+  std::optional<int64_t> slidingWindow;
+};
+
+/// Counts for `config` with a KV cache stored as `kvDType`.
+ModelStats computeModelStats(const ModelConfig &config, DType kvDType);
+
+/// Stable `key: value` lines (exact integers, then a readable form in
+/// parentheses) as `llmc info` prints them.
+void printModelStats(const ModelConfig &config, const ModelStats &stats,
+                     llvm::raw_ostream &os);
+
+} // namespace llmc
+
+#endif // LLMC_FRONTEND_MODELSTATS_H

@@ -1,0 +1,309 @@
+// Builds the `llm` dialect module of a ModelConfig: one decoder body, emitted
+// twice (prefill over T tokens, decode over one).
+#include "graph/ModelBuilder.h"
+#include "graph/WeightTable.h"
+
+#include "dialect/LLMOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Builders.h"
+
+#include <map>
+
+using namespace mlir;
+using namespace llmc;
+
+namespace {
+
+Type getElementType(MLIRContext &context, DType dtype) {
+  switch (dtype) {
+  case DType::F32:
+    return Float32Type::get(&context);
+  case DType::F16:
+    return Float16Type::get(&context);
+  case DType::BF16:
+    return BFloat16Type::get(&context);
+  }
+  llvm_unreachable("unknown dtype");
+}
+
+llm::RopeStyle toIR(RopeStyle style) {
+  return style == RopeStyle::Half ? llm::RopeStyle::half
+                                  : llm::RopeStyle::interleaved;
+}
+
+llm::Activation toIR(Activation act) {
+  switch (act) {
+  case Activation::SiLU:
+    return llm::Activation::silu;
+  case Activation::GELU:
+    return llm::Activation::gelu;
+  case Activation::GELUTanh:
+    return llm::Activation::gelu_tanh;
+  case Activation::ReLU:
+    return llm::Activation::relu;
+  }
+  llvm_unreachable("unknown activation");
+}
+
+llm::RopeScalingAttr toIR(MLIRContext &context, const RopeScaling &scaling) {
+  llm::RopeScalingKind kind = llm::RopeScalingKind::none;
+  switch (scaling.kind) {
+  case RopeScalingKind::None:
+    return llm::RopeScalingAttr::getNone(&context);
+  case RopeScalingKind::Linear:
+    kind = llm::RopeScalingKind::linear;
+    break;
+  case RopeScalingKind::NTK:
+    kind = llm::RopeScalingKind::ntk;
+    break;
+  case RopeScalingKind::Dynamic:
+    kind = llm::RopeScalingKind::dynamic;
+    break;
+  case RopeScalingKind::Yarn:
+    kind = llm::RopeScalingKind::yarn;
+    break;
+  case RopeScalingKind::Llama3:
+    kind = llm::RopeScalingKind::llama3;
+    break;
+  }
+  // Parameters that do not apply to `kind` keep the attribute's defaults so
+  // that the attribute verifier accepts them and printing elides them.
+  llm::RopeScalingAttr defaults = llm::RopeScalingAttr::get(&context, kind);
+  bool isLlama3 = kind == llm::RopeScalingKind::llama3;
+  bool isYarn = kind == llm::RopeScalingKind::yarn;
+  bool usesOriginalMax = isLlama3 || isYarn ||
+                         kind == llm::RopeScalingKind::dynamic;
+  return llm::RopeScalingAttr::get(
+      &context, kind, scaling.factor,
+      usesOriginalMax ? scaling.originalMaxPositionEmbeddings
+                      : defaults.getOriginalMaxPositionEmbeddings(),
+      isLlama3 ? scaling.lowFreqFactor : defaults.getLowFreqFactor().convertToDouble(),
+      isLlama3 ? scaling.highFreqFactor : defaults.getHighFreqFactor().convertToDouble(),
+      isYarn ? scaling.betaFast : defaults.getBetaFast().convertToDouble(),
+      isYarn ? scaling.betaSlow : defaults.getBetaSlow().convertToDouble(),
+      isYarn ? scaling.attentionFactor.value_or(defaults.getAttentionFactor().convertToDouble())
+             : defaults.getAttentionFactor().convertToDouble());
+}
+
+/// Emits one function of the decoder. Activations are f32 tensors shaped
+/// (B, T, ...); T is dynamic for prefill and 1 for decode.
+class DecoderEmitter {
+public:
+  DecoderEmitter(MLIRContext &context, const ModelConfig &config,
+                 const ModelBuildOptions &options, ModuleOp module)
+      : context(context), config(config), options(options),
+        builder(OpBuilder::atBlockEnd(module.getBody())), loc(builder.getUnknownLoc()),
+        weightTable(getWeightTable(config)) {
+    f32 = builder.getF32Type();
+    weightType = getElementType(
+        context, options.weightType.value_or(config.dtype));
+    kvType = getElementType(context, options.kvType);
+    int64_t capacity = options.contextLength > 0
+                           ? options.contextLength
+                           : config.maxPositionEmbeddings;
+    cacheType = llm::KVCacheType::get(
+        &context, config.numLayers, options.batch, config.numKVHeads,
+        config.headDim, capacity, kvType,
+        options.pagedKVCache ? llm::KVCacheLayout::paged
+                             : llm::KVCacheLayout::contiguous,
+        llm::kDefaultKVPageSize);
+    ropeScaling = toIR(context, config.ropeScaling);
+  }
+
+  void emitFunction(StringRef name, int64_t seqLen) {
+    const int64_t batch = options.batch;
+    auto i32 = builder.getI32Type();
+    SmallVector<Type> argTypes = {tensor({batch, seqLen}, i32),
+                                  tensor({batch, seqLen}, i32), cacheType};
+    for (const WeightSpec &spec : weightTable)
+      argTypes.push_back(tensor(spec.shape, weightType));
+    Type logitsType = tensor({batch, seqLen, config.vocabSize}, f32);
+    auto funcType = builder.getFunctionType(argTypes, {logitsType, cacheType});
+
+    OpBuilder::InsertionGuard guard(builder);
+    auto func = func::FuncOp::create(builder, loc, name, funcType);
+    func.setArgAttr(0, "llm.input", builder.getStringAttr("tokens"));
+    func.setArgAttr(1, "llm.input", builder.getStringAttr("positions"));
+    func.setArgAttr(2, "llm.input", builder.getStringAttr("kv_cache"));
+    Block *entry = func.addEntryBlock();
+    builder.setInsertionPointToStart(entry);
+
+    weights.clear();
+    for (auto [index, spec] : llvm::enumerate(weightTable)) {
+      func.setArgAttr(3 + index, "llm.weight",
+                      builder.getStringAttr(spec.name));
+      weights[{spec.layer, spec.role}] = entry->getArgument(3 + index);
+    }
+    Value tokens = entry->getArgument(0);
+    positions = entry->getArgument(1);
+    // T as the reshapes need it: a constant for decode, read once from the
+    // tokens for prefill.
+    if (ShapedType::isDynamic(seqLen))
+      seqLenExtent = tensor::DimOp::create(builder, loc, tokens, 1).getResult();
+    else
+      seqLenExtent = builder.getIndexAttr(seqLen);
+    cache = entry->getArgument(2);
+
+    Type hiddenType = tensor({batch, seqLen, config.hiddenSize}, f32);
+    Value hidden = llm::EmbeddingOp::create(builder, loc, hiddenType, tokens,
+                                            weight(-1, WeightRole::Embedding));
+    for (int64_t layer = 0; layer < config.numLayers; ++layer) {
+      hidden = emitAttentionBlock(layer, hidden);
+      hidden = emitFeedForwardBlock(layer, hidden);
+    }
+    Value normed = rmsNorm(hidden, weight(-1, WeightRole::FinalNorm));
+    Value head = config.tieWordEmbeddings ? weight(-1, WeightRole::Embedding)
+                                          : weight(-1, WeightRole::LMHead);
+    auto logits = llm::LogitsOp::create(builder, loc, logitsType, normed, head,
+                                        config.tieWordEmbeddings);
+    func::ReturnOp::create(builder, loc, ValueRange{logits, cache});
+  }
+
+private:
+  RankedTensorType tensor(ArrayRef<int64_t> shape, Type elementType) {
+    return RankedTensorType::get(shape, elementType);
+  }
+
+  /// `type` with its last dimension replaced.
+  RankedTensorType withLastDim(Value value, int64_t last) {
+    auto type = cast<RankedTensorType>(value.getType());
+    SmallVector<int64_t> shape(type.getShape());
+    shape.back() = last;
+    return tensor(shape, f32);
+  }
+
+  Value weight(int64_t layer, WeightRole role) {
+    auto it = weights.find({layer, role});
+    return it == weights.end() ? Value() : it->second;
+  }
+
+  Value rmsNorm(Value x, Value w) {
+    return llm::RMSNormOp::create(builder, loc, x.getType(), x, w,
+                                  builder.getF64FloatAttr(config.rmsNormEps));
+  }
+
+  /// llm.linear with the bias of `biasRole` when the model has one.
+  Value linear(Value x, int64_t layer, WeightRole weightRole,
+               WeightRole biasRole) {
+    Value w = weight(layer, weightRole);
+    int64_t outDim = cast<RankedTensorType>(w.getType()).getDimSize(0);
+    return llm::LinearOp::create(builder, loc, withLastDim(x, outDim), x, w,
+                                 weight(layer, biasRole));
+  }
+
+  /// (B, T, heads·Dh) → (B, T, heads, Dh).
+  Value splitHeads(Value x, int64_t heads) {
+    auto type = cast<RankedTensorType>(x.getType());
+    auto resultType = tensor({type.getDimSize(0), type.getDimSize(1), heads,
+                              config.headDim},
+                             type.getElementType());
+    SmallVector<OpFoldResult> outputShape = {
+        builder.getIndexAttr(type.getDimSize(0)), seqLenExtent,
+        builder.getIndexAttr(heads), builder.getIndexAttr(config.headDim)};
+    return tensor::ExpandShapeOp::create(
+        builder, loc, resultType, x,
+        ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}}, outputShape);
+  }
+
+  /// (B, T, heads, Dh) → (B, T, heads·Dh).
+  Value mergeHeads(Value x) {
+    auto type = cast<RankedTensorType>(x.getType());
+    auto resultType =
+        tensor({type.getDimSize(0), type.getDimSize(1),
+                type.getDimSize(2) * type.getDimSize(3)},
+               type.getElementType());
+    return tensor::CollapseShapeOp::create(
+        builder, loc, resultType, x,
+        ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
+  }
+
+  Value rope(Value x) {
+    return llm::RopeOp::create(
+        builder, loc, x.getType(), x, positions,
+        llm::RopeStyleAttr::get(&context, toIR(config.ropeStyle)),
+        builder.getF64FloatAttr(config.ropeTheta),
+        builder.getI64IntegerAttr(config.rotaryDim), ropeScaling);
+  }
+
+  /// Rounds f32 keys/values to the cache's element type.
+  Value toCacheType(Value x) {
+    if (kvType == f32)
+      return x;
+    auto type = cast<RankedTensorType>(x.getType());
+    return arith::TruncFOp::create(builder, loc, type.clone(kvType), x);
+  }
+
+  Value emitAttentionBlock(int64_t layer, Value hidden) {
+    Value normed = rmsNorm(hidden, weight(layer, WeightRole::AttnNorm));
+    Value q = splitHeads(
+        linear(normed, layer, WeightRole::QProj, WeightRole::QBias),
+        config.numHeads);
+    Value k = splitHeads(
+        linear(normed, layer, WeightRole::KProj, WeightRole::KBias),
+        config.numKVHeads);
+    Value v = splitHeads(
+        linear(normed, layer, WeightRole::VProj, WeightRole::VBias),
+        config.numKVHeads);
+    q = rope(q);
+    k = rope(k);
+    Value cachedKeys = toCacheType(k);
+    Value cachedValues = toCacheType(v);
+    cache = llm::KVAppendOp::create(builder, loc, cacheType, cache, cachedKeys,
+                                    cachedValues, positions, layer);
+    auto view = llm::KVViewOp::create(builder, loc, cache, layer);
+    IntegerAttr window;
+    if (config.slidingWindow)
+      window = builder.getI64IntegerAttr(*config.slidingWindow);
+    Value attended = llm::AttentionOp::create(
+        builder, loc, q.getType(), q, view.getKeys(), view.getValues(),
+        positions, config.numHeads, config.numKVHeads, /*causal=*/true,
+        window, /*scale=*/FloatAttr());
+    Value projected = linear(mergeHeads(attended), layer, WeightRole::OProj,
+                             WeightRole::OBias);
+    return llm::AddOp::create(builder, loc, hidden, projected);
+  }
+
+  Value emitFeedForwardBlock(int64_t layer, Value hidden) {
+    Value normed = rmsNorm(hidden, weight(layer, WeightRole::FFNNorm));
+    Value gate =
+        linear(normed, layer, WeightRole::GateProj, WeightRole::GateBias);
+    Value up = linear(normed, layer, WeightRole::UpProj, WeightRole::UpBias);
+    auto activation = llm::ActivationAttr::get(&context, toIR(config.hiddenAct));
+    Value gated = llm::GLUOp::create(builder, loc, activation, gate, up);
+    Value down =
+        linear(gated, layer, WeightRole::DownProj, WeightRole::DownBias);
+    return llm::AddOp::create(builder, loc, hidden, down);
+  }
+
+  MLIRContext &context;
+  const ModelConfig &config;
+  const ModelBuildOptions &options;
+  OpBuilder builder;
+  Location loc;
+  std::vector<WeightSpec> weightTable;
+  Type f32, weightType, kvType;
+  llm::KVCacheType cacheType;
+  llm::RopeScalingAttr ropeScaling;
+
+  // State of the function being emitted.
+  std::map<std::pair<int64_t, WeightRole>, Value> weights;
+  Value positions, cache;
+  OpFoldResult seqLenExtent;
+};
+
+} // namespace
+
+OwningOpRef<ModuleOp> llmc::buildModelModule(MLIRContext &context,
+                                             const ModelConfig &config,
+                                             const ModelBuildOptions &options) {
+  OpBuilder builder(&context);
+  OwningOpRef<ModuleOp> module = ModuleOp::create(builder.getUnknownLoc());
+  (*module)->setAttr("llm.model", builder.getStringAttr(config.name));
+  DecoderEmitter emitter(context, config, options, *module);
+  emitter.emitFunction("prefill", ShapedType::kDynamic);
+  emitter.emitFunction("decode", 1);
+  return module;
+}

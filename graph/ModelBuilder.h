@@ -1,0 +1,39 @@
+// Builds the `llm` dialect module (prefill and decode functions) of a ModelConfig.
+#ifndef LLMC_GRAPH_MODELBUILDER_H
+#define LLMC_GRAPH_MODELBUILDER_H
+
+#include "frontend/ModelConfig.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+
+#include <optional>
+
+namespace llmc {
+
+/// Choices made at compile time that the model description leaves open.
+struct ModelBuildOptions {
+  /// Sequences decoded together (the KV cache's batch).
+  int64_t batch = 1;
+  /// KV-cache capacity in positions; 0 means max_position_embeddings.
+  int64_t contextLength = 0;
+  /// Element type of the weights; unset means the config's dtype.
+  std::optional<DType> weightType;
+  /// Element type of the KV cache; activations are always f32.
+  DType kvType = DType::F32;
+  /// Store the cache in 16-position pages instead of one block per sequence.
+  bool pagedKVCache = false;
+};
+
+/// Builds a module with `func.func @prefill` (T new tokens) and
+/// `func.func @decode` (one token). Both take (tokens, positions, kv_cache,
+/// weights...) and return (logits, updated kv_cache); weights follow
+/// getWeightTable's order and carry their names as `llm.weight` argument
+/// attributes. The caller loads the needed dialects into `context`.
+mlir::OwningOpRef<mlir::ModuleOp>
+buildModelModule(mlir::MLIRContext &context, const ModelConfig &config,
+                 const ModelBuildOptions &options);
+
+} // namespace llmc
+
+#endif // LLMC_GRAPH_MODELBUILDER_H

@@ -1,0 +1,39 @@
+// The phases of llmc's compilation pipeline, shared by every tool and test.
+#ifndef LLMC_PASSES_PIPELINE_H
+#define LLMC_PASSES_PIPELINE_H
+
+#include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+#include <string>
+
+namespace llmc {
+
+/// Where `llmc --compile-to=<phase>` stops and prints. Phases run in this
+/// order; each later phase is added here by the work that implements it.
+enum class Phase {
+  /// The parsed, validated ModelConfig.
+  Config,
+  /// The model graph in the `llm` dialect (prefill + decode).
+  LLM,
+};
+
+/// Parses a phase name as spelled on the command line.
+std::optional<Phase> parsePhase(llvm::StringRef name);
+llvm::StringRef getPhaseName(Phase phase);
+/// Comma-separated list of every phase name, for help and error messages.
+std::string getPhaseNames();
+
+struct PipelineOptions {
+  /// Last phase to run.
+  Phase stopAfter = Phase::LLM;
+};
+
+/// Adds the passes that take a module from the `llm` phase to
+/// `options.stopAfter`. Up to `llm` nothing runs beyond verification.
+void buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &options);
+
+} // namespace llmc
+
+#endif // LLMC_PASSES_PIPELINE_H

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs the Debian packages llmc needs (idempotent; silent when all present).
+set -euo pipefail
+
+packages=(
+  cmake ninja-build ccache lld g++ python3
+  llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
+)
+
+missing=()
+for pkg in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$pkg")
+  fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "setup: installing ${missing[*]}"
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,569 @@
+// Every verifier message of the `llm` dialect, one case each.
+// RUN: llmc-opt %s -split-input-file -verify-diagnostics
+
+// expected-error @+1 {{rope scaling 'none' does not take parameter 'factor'}}
+func.func private @f() attributes {s = #llm.rope_scaling<kind = none, factor = 2.0>}
+
+// -----
+
+// expected-error @+1 {{rope scaling 'linear' does not take parameter 'original_max_position_embeddings'}}
+func.func private @f() attributes {s = #llm.rope_scaling<kind = linear, factor = 2.0, original_max_position_embeddings = 10>}
+
+// -----
+
+// expected-error @+1 {{rope scaling 'yarn' does not take parameter 'low_freq_factor'}}
+func.func private @f() attributes {s = #llm.rope_scaling<kind = yarn, factor = 2.0, original_max_position_embeddings = 10, low_freq_factor = 2.0>}
+
+// -----
+
+// expected-error @+1 {{rope scaling 'yarn' does not take parameter 'high_freq_factor'}}
+func.func private @f() attributes {s = #llm.rope_scaling<kind = yarn, factor = 2.0, original_max_position_embeddings = 10, high_freq_factor = 2.0>}
+
+// -----
+
+// expected-error @+1 {{rope scaling 'llama3' does not take parameter 'beta_fast'}}
+func.func private @f() attributes {s = #llm.rope_scaling<kind = llama3, factor = 8.0, original_max_position_embeddings = 8192, beta_fast = 4.0>}
+
+// -----
+
+// expected-error @+1 {{rope scaling 'ntk' does not take parameter 'beta_slow'}}
+func.func private @f() attributes {s = #llm.rope_scaling<kind = ntk, factor = 2.0, beta_slow = 2.0>}
+
+// -----
+
+// expected-error @+1 {{rope scaling 'dynamic' does not take parameter 'attention_factor'}}
+func.func private @f() attributes {s = #llm.rope_scaling<kind = dynamic, factor = 2.0, original_max_position_embeddings = 10, attention_factor = 1.0>}
+
+// -----
+
+// expected-error @+1 {{rope scaling 'linear' needs factor >= 1, got 5.000000e-01}}
+func.func private @f() attributes {s = #llm.rope_scaling<kind = linear, factor = 0.5>}
+
+// -----
+
+// expected-error @+1 {{rope scaling 'dynamic' needs original_max_position_embeddings > 0}}
+func.func private @f() attributes {s = #llm.rope_scaling<kind = dynamic, factor = 2.0>}
+
+// -----
+
+// expected-error @+1 {{rope scaling 'llama3' needs low_freq_factor > 0}}
+func.func private @f() attributes {s = #llm.rope_scaling<kind = llama3, factor = 8.0, original_max_position_embeddings = 8192, low_freq_factor = -1.0>}
+
+// -----
+
+// expected-error @+1 {{rope scaling 'llama3' needs high_freq_factor > low_freq_factor}}
+func.func private @f() attributes {s = #llm.rope_scaling<kind = llama3, factor = 8.0, original_max_position_embeddings = 8192, low_freq_factor = 4.0, high_freq_factor = 2.0>}
+
+// -----
+
+// expected-error @+1 {{rope scaling 'yarn' needs beta_fast > beta_slow > 0}}
+func.func private @f() attributes {s = #llm.rope_scaling<kind = yarn, factor = 4.0, original_max_position_embeddings = 4096, beta_fast = 1.0, beta_slow = 2.0>}
+
+// -----
+
+// expected-error @+1 {{rope scaling 'yarn' needs attention_factor >= 0}}
+func.func private @f() attributes {s = #llm.rope_scaling<kind = yarn, factor = 4.0, original_max_position_embeddings = 4096, attention_factor = -1.0>}
+
+// -----
+
+// expected-error @+1 {{kv_cache layers must be positive, got 0}}
+func.func private @f(!llm.kv_cache<layers = 0, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = f32>)
+
+// -----
+
+// expected-error @+1 {{kv_cache batch must be positive, got -1}}
+func.func private @f(!llm.kv_cache<layers = 1, batch = -1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = f32>)
+
+// -----
+
+// expected-error @+1 {{kv_cache kv_heads must be positive, got 0}}
+func.func private @f(!llm.kv_cache<layers = 1, batch = 1, kv_heads = 0, head_dim = 8, capacity = 512, element_type = f32>)
+
+// -----
+
+// expected-error @+1 {{kv_cache head_dim must be positive, got 0}}
+func.func private @f(!llm.kv_cache<layers = 1, batch = 1, kv_heads = 4, head_dim = 0, capacity = 512, element_type = f32>)
+
+// -----
+
+// expected-error @+1 {{kv_cache capacity must be positive, got 0}}
+func.func private @f(!llm.kv_cache<layers = 1, batch = 1, kv_heads = 4, head_dim = 8, capacity = 0, element_type = f32>)
+
+// -----
+
+// expected-error @+1 {{kv_cache page_size must be positive, got 0}}
+func.func private @f(!llm.kv_cache<layers = 1, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = f32, layout = paged, page_size = 0>)
+
+// -----
+
+// expected-error @+1 {{kv_cache element_type must be a float type, got 'i8'}}
+func.func private @f(!llm.kv_cache<layers = 1, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = i8>)
+
+// -----
+
+// expected-error @+1 {{kv_cache page_size applies only to the paged layout}}
+func.func private @f(!llm.kv_cache<layers = 1, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = f32, page_size = 32>)
+
+// -----
+
+// expected-error @+1 {{kv_cache capacity (500) must be a multiple of page_size (16)}}
+func.func private @f(!llm.kv_cache<layers = 1, batch = 1, kv_heads = 4, head_dim = 8, capacity = 500, element_type = f32, layout = paged>)
+
+// -----
+
+func.func @f(%t: tensor<1x?xi32>, %table: tensor<512xf32>) {
+  // expected-error @+1 {{table must have rank 2, got 1}}
+  %0 = llm.embedding %t, %table : tensor<1x?xi32>, tensor<512xf32> -> tensor<1x?x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%t: tensor<1x?xi32>, %table: tensor<512x64xf32>) {
+  // expected-error @+1 {{result rank (2) must be tokens rank + 1 (3)}}
+  %0 = llm.embedding %t, %table : tensor<1x?xi32>, tensor<512x64xf32> -> tensor<1x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%t: tensor<1x5xi32>, %table: tensor<512x64xf32>) {
+  // expected-error @+1 {{result dimension 1 (6) does not match tokens dimension 1 (5)}}
+  %0 = llm.embedding %t, %table : tensor<1x5xi32>, tensor<512x64xf32> -> tensor<1x6x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%t: tensor<1x?xi32>, %table: tensor<512x64xf32>) {
+  // expected-error @+1 {{result last dimension (32) does not match table embedding size (64)}}
+  %0 = llm.embedding %t, %table : tensor<1x?xi32>, tensor<512x64xf32> -> tensor<1x?x32xf32>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x?x64xf32>, %w: tensor<64xf32>) {
+  // expected-error @+1 {{eps must be positive, got 0}}
+  %0 = llm.rms_norm %x, %w {eps = 0.0 : f64} : tensor<1x?x64xf32>, tensor<64xf32> -> tensor<1x?x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<f32>, %w: tensor<64xf32>) {
+  // expected-error @+1 {{input must have rank >= 1}}
+  %0 = llm.rms_norm %x, %w {eps = 1.0e-5 : f64} : tensor<f32>, tensor<64xf32> -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x?x64xf32>, %w: tensor<1x64xf32>) {
+  // expected-error @+1 {{weight must have rank 1, got 2}}
+  %0 = llm.rms_norm %x, %w {eps = 1.0e-5 : f64} : tensor<1x?x64xf32>, tensor<1x64xf32> -> tensor<1x?x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x?x64xf32>, %w: tensor<32xf32>) {
+  // expected-error @+1 {{weight size (32) does not match input last dimension (64)}}
+  %0 = llm.rms_norm %x, %w {eps = 1.0e-5 : f64} : tensor<1x?x64xf32>, tensor<32xf32> -> tensor<1x?x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x?x64xf32>, %w: tensor<64xf32>) {
+  // expected-error @+1 {{result type must equal the input type}}
+  %0 = llm.rms_norm %x, %w {eps = 1.0e-5 : f64} : tensor<1x?x64xf32>, tensor<64xf32> -> tensor<1x?x64xf16>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x?x64xf32>, %w: tensor<64xf32>, %b: tensor<2x64xf32>) {
+  // expected-error @+1 {{bias must have rank 1, got 2}}
+  %0 = llm.layer_norm %x, %w, %b {eps = 1.0e-5 : f64} : tensor<1x?x64xf32>, tensor<64xf32>, tensor<2x64xf32> -> tensor<1x?x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x?x64xf32>, %w: tensor<64xf32>, %b: tensor<63xf32>) {
+  // expected-error @+1 {{bias size (63) does not match input last dimension (64)}}
+  %0 = llm.layer_norm %x, %w, %b {eps = 1.0e-5 : f64} : tensor<1x?x64xf32>, tensor<64xf32>, tensor<63xf32> -> tensor<1x?x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x?x64xf32>, %w: tensor<128xf32>) {
+  // expected-error @+1 {{weight must have rank 2, got 1}}
+  %0 = llm.linear %x, %w : tensor<1x?x64xf32>, tensor<128xf32> -> tensor<1x?x128xf32>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<f32>, %w: tensor<128x64xf32>) {
+  // expected-error @+1 {{input must have rank >= 1}}
+  %0 = llm.linear %x, %w : tensor<f32>, tensor<128x64xf32> -> tensor<128xf32>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x?x64xf32>, %w: tensor<128x32xf32>) {
+  // expected-error @+1 {{weight input dimension (32) does not match input last dimension (64)}}
+  %0 = llm.linear %x, %w : tensor<1x?x64xf32>, tensor<128x32xf32> -> tensor<1x?x128xf32>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x?x64xf32>, %w: tensor<128x64xf32>, %b: tensor<64xf32>) {
+  // expected-error @+1 {{bias size (64) does not match weight output dimension (128)}}
+  %0 = llm.linear %x, %w, %b : tensor<1x?x64xf32>, tensor<128x64xf32>, tensor<64xf32> -> tensor<1x?x128xf32>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x?x64xf32>, %w: tensor<128x64xf32>, %b: tensor<1x128xf32>) {
+  // expected-error @+1 {{bias must have rank 1, got 2}}
+  %0 = llm.linear %x, %w, %b : tensor<1x?x64xf32>, tensor<128x64xf32>, tensor<1x128xf32> -> tensor<1x?x128xf32>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x?x64xf32>, %w: tensor<128x64xf32>) {
+  // expected-error @+1 {{result element type must equal the input element type}}
+  %0 = llm.linear %x, %w : tensor<1x?x64xf32>, tensor<128x64xf32> -> tensor<1x?x128xf16>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x?x64xf32>, %w: tensor<128x64xf32>) {
+  // expected-error @+1 {{result rank (2) does not match input rank (3)}}
+  %0 = llm.linear %x, %w : tensor<1x?x64xf32>, tensor<128x64xf32> -> tensor<1x128xf32>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<2x?x64xf32>, %w: tensor<128x64xf32>) {
+  // expected-error @+1 {{result dimension 0 (3) does not match input dimension 0 (2)}}
+  %0 = llm.linear %x, %w : tensor<2x?x64xf32>, tensor<128x64xf32> -> tensor<3x?x128xf32>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x?x64xf32>, %w: tensor<128x64xf32>) {
+  // expected-error @+1 {{result last dimension (64) does not match weight output dimension (128)}}
+  %0 = llm.linear %x, %w : tensor<1x?x64xf32>, tensor<128x64xf32> -> tensor<1x?x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x?x64xf32>, %w: tensor<512x64xf32>) {
+  // expected-error @+1 {{result last dimension (500) does not match weight output dimension (512)}}
+  %0 = llm.logits %x, %w {tied} : tensor<1x?x64xf32>, tensor<512x64xf32> -> tensor<1x?x500xf32>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x?x64xf32>, %pos: tensor<1x?xi32>) {
+  // expected-error @+1 {{input must have rank 4, got 3}}
+  %0 = llm.rope half %x, %pos {theta = 1.0e+04 : f64, rotary_dim = 8 : i64} : tensor<1x?x64xf32>, tensor<1x?xi32>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x?x8x8xf32>, %pos: tensor<?xi32>) {
+  // expected-error @+1 {{positions must have rank 2, got 1}}
+  %0 = llm.rope half %x, %pos {theta = 1.0e+04 : f64, rotary_dim = 8 : i64} : tensor<1x?x8x8xf32>, tensor<?xi32>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x?x8x8xf32>, %pos: tensor<2x?xi32>) {
+  // expected-error @+1 {{positions batch (2) does not match input batch (1)}}
+  %0 = llm.rope half %x, %pos {theta = 1.0e+04 : f64, rotary_dim = 8 : i64} : tensor<1x?x8x8xf32>, tensor<2x?xi32>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x4x8x8xf32>, %pos: tensor<1x5xi32>) {
+  // expected-error @+1 {{positions length (5) does not match input length (4)}}
+  %0 = llm.rope half %x, %pos {theta = 1.0e+04 : f64, rotary_dim = 8 : i64} : tensor<1x4x8x8xf32>, tensor<1x5xi32>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x?x8x8xf32>, %pos: tensor<1x?xi32>) {
+  // expected-error @+1 {{theta must be positive, got -1}}
+  %0 = llm.rope half %x, %pos {theta = -1.0 : f64, rotary_dim = 8 : i64} : tensor<1x?x8x8xf32>, tensor<1x?xi32>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x?x8x8xf32>, %pos: tensor<1x?xi32>) {
+  // expected-error @+1 {{rotary_dim must be positive and even, got 7}}
+  %0 = llm.rope half %x, %pos {theta = 1.0e+04 : f64, rotary_dim = 7 : i64} : tensor<1x?x8x8xf32>, tensor<1x?xi32>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x?x8x9xf32>, %pos: tensor<1x?xi32>) {
+  // expected-error @+1 {{head dimension must be even, got 9}}
+  %0 = llm.rope half %x, %pos {theta = 1.0e+04 : f64, rotary_dim = 8 : i64} : tensor<1x?x8x9xf32>, tensor<1x?xi32>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x?x8x8xf32>, %pos: tensor<1x?xi32>) {
+  // expected-error @+1 {{rotary_dim (16) exceeds the head dimension (8)}}
+  %0 = llm.rope half %x, %pos {theta = 1.0e+04 : f64, rotary_dim = 16 : i64} : tensor<1x?x8x8xf32>, tensor<1x?xi32>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x?x8x8xf32>, %pos: tensor<1x?xf32>) {
+  // expected-error @+1 {{operand #1 must be ranked tensor of signless integer values}}
+  %0 = llm.rope half %x, %pos {theta = 1.0e+04 : f64, rotary_dim = 8 : i64} : tensor<1x?x8x8xf32>, tensor<1x?xf32>
+  return
+}
+
+// -----
+
+func.func @f(%q: tensor<1x?x64xf32>, %k: tensor<1x9x4x8xf32>) {
+  // expected-error @+1 {{q must have rank 4, got 3}}
+  %0 = llm.attention %q, %k, %k {num_heads = 8 : i64, num_kv_heads = 4 : i64, causal} : tensor<1x?x64xf32>, tensor<1x9x4x8xf32>, tensor<1x9x4x8xf32> -> tensor<1x?x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%q: tensor<1x?x8x8xf32>, %k: tensor<1x9x32xf32>) {
+  // expected-error @+1 {{k must have rank 4, got 3}}
+  %0 = llm.attention %q, %k, %k {num_heads = 8 : i64, num_kv_heads = 4 : i64, causal} : tensor<1x?x8x8xf32>, tensor<1x9x32xf32>, tensor<1x9x32xf32> -> tensor<1x?x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @f(%q: tensor<1x?x8x8xf32>, %k: tensor<1x9x4x8xf32>, %v: tensor<1x9x32xf32>) {
+  // expected-error @+1 {{v must have rank 4, got 3}}
+  %0 = llm.attention %q, %k, %v {num_heads = 8 : i64, num_kv_heads = 4 : i64, causal} : tensor<1x?x8x8xf32>, tensor<1x9x4x8xf32>, tensor<1x9x32xf32> -> tensor<1x?x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @f(%q: tensor<1x?x8x8xf32>, %k: tensor<1x9x4x8xf32>, %v: tensor<1x8x4x8xf32>) {
+  // expected-error @+1 {{k and v must have the same type}}
+  %0 = llm.attention %q, %k, %v {num_heads = 8 : i64, num_kv_heads = 4 : i64, causal} : tensor<1x?x8x8xf32>, tensor<1x9x4x8xf32>, tensor<1x8x4x8xf32> -> tensor<1x?x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @f(%q: tensor<1x?x8x8xf32>, %k: tensor<1x9x4x8xf32>) {
+  // expected-error @+1 {{num_heads (8) and num_kv_heads (0) must be positive}}
+  %0 = llm.attention %q, %k, %k {num_heads = 8 : i64, num_kv_heads = 0 : i64, causal} : tensor<1x?x8x8xf32>, tensor<1x9x4x8xf32>, tensor<1x9x4x8xf32> -> tensor<1x?x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @f(%q: tensor<1x?x8x8xf32>, %k: tensor<1x9x3x8xf32>) {
+  // expected-error @+1 {{num_heads (8) must be a multiple of num_kv_heads (3)}}
+  %0 = llm.attention %q, %k, %k {num_heads = 8 : i64, num_kv_heads = 3 : i64, causal} : tensor<1x?x8x8xf32>, tensor<1x9x3x8xf32>, tensor<1x9x3x8xf32> -> tensor<1x?x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @f(%q: tensor<1x?x8x8xf32>, %k: tensor<1x9x4x8xf32>) {
+  // expected-error @+1 {{q heads (8) does not match num_heads (16)}}
+  %0 = llm.attention %q, %k, %k {num_heads = 16 : i64, num_kv_heads = 4 : i64, causal} : tensor<1x?x8x8xf32>, tensor<1x9x4x8xf32>, tensor<1x9x4x8xf32> -> tensor<1x?x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @f(%q: tensor<1x?x8x8xf32>, %k: tensor<1x9x4x8xf32>) {
+  // expected-error @+1 {{k heads (4) does not match num_kv_heads (2)}}
+  %0 = llm.attention %q, %k, %k {num_heads = 8 : i64, num_kv_heads = 2 : i64, causal} : tensor<1x?x8x8xf32>, tensor<1x9x4x8xf32>, tensor<1x9x4x8xf32> -> tensor<1x?x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @f(%q: tensor<1x?x8x8xf32>, %k: tensor<2x9x4x8xf32>) {
+  // expected-error @+1 {{k batch (2) does not match q batch (1)}}
+  %0 = llm.attention %q, %k, %k {num_heads = 8 : i64, num_kv_heads = 4 : i64, causal} : tensor<1x?x8x8xf32>, tensor<2x9x4x8xf32>, tensor<2x9x4x8xf32> -> tensor<1x?x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @f(%q: tensor<1x?x8x8xf32>, %k: tensor<1x9x4x16xf32>) {
+  // expected-error @+1 {{k head dimension (16) does not match q head dimension (8)}}
+  %0 = llm.attention %q, %k, %k {num_heads = 8 : i64, num_kv_heads = 4 : i64, causal} : tensor<1x?x8x8xf32>, tensor<1x9x4x16xf32>, tensor<1x9x4x16xf32> -> tensor<1x?x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @f(%q: tensor<1x3x8x8xf32>, %k: tensor<1x9x4x8xf32>, %pos: tensor<1x4xi32>) {
+  // expected-error @+1 {{positions length (4) does not match q length (3)}}
+  %0 = llm.attention %q, %k, %k, %pos {num_heads = 8 : i64, num_kv_heads = 4 : i64, causal} : tensor<1x3x8x8xf32>, tensor<1x9x4x8xf32>, tensor<1x9x4x8xf32>, tensor<1x4xi32> -> tensor<1x3x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @f(%q: tensor<1x?x8x8xf32>, %k: tensor<1x9x4x8xf32>) {
+  // expected-error @+1 {{sliding_window must be positive, got 0}}
+  %0 = llm.attention %q, %k, %k {num_heads = 8 : i64, num_kv_heads = 4 : i64, causal, sliding_window = 0 : i64} : tensor<1x?x8x8xf32>, tensor<1x9x4x8xf32>, tensor<1x9x4x8xf32> -> tensor<1x?x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @f(%q: tensor<1x?x8x8xf32>, %k: tensor<1x9x4x8xf32>) {
+  // expected-error @+1 {{sliding_window requires causal attention}}
+  %0 = llm.attention %q, %k, %k {num_heads = 8 : i64, num_kv_heads = 4 : i64, sliding_window = 4 : i64} : tensor<1x?x8x8xf32>, tensor<1x9x4x8xf32>, tensor<1x9x4x8xf32> -> tensor<1x?x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @f(%q: tensor<1x?x8x8xf32>, %k: tensor<1x9x4x8xf32>) {
+  // expected-error @+1 {{scale must be positive, got -5.000000e-01}}
+  %0 = llm.attention %q, %k, %k {num_heads = 8 : i64, num_kv_heads = 4 : i64, causal, scale = -0.5 : f64} : tensor<1x?x8x8xf32>, tensor<1x9x4x8xf32>, tensor<1x9x4x8xf32> -> tensor<1x?x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @f(%q: tensor<1x?x8x8xf32>, %k: tensor<1x9x4x8xf32>) {
+  // expected-error @+1 {{result type must equal the type of q}}
+  %0 = llm.attention %q, %k, %k {num_heads = 8 : i64, num_kv_heads = 4 : i64, causal} : tensor<1x?x8x8xf32>, tensor<1x9x4x8xf32>, tensor<1x9x4x8xf32> -> tensor<1x?x8x8xf16>
+  return
+}
+
+// -----
+
+func.func @f(%g: tensor<1x?x172xf32>) {
+  // expected-error @+2 {{expected one of [silu, gelu, gelu_tanh, relu] for FFN activation function, got: swish}}
+  // expected-error @+1 {{failed to parse LLM_ActivationAttr parameter 'value'}}
+  %0 = llm.glu swish %g, %g : tensor<1x?x172xf32>
+  return
+}
+
+// -----
+
+!cache = !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = f32>
+func.func @f(%c: !cache, %k: tensor<1x?x4x8xf32>, %pos: tensor<1x?xi32>) {
+  // expected-error @+1 {{layer 2 is out of range [0, 2)}}
+  %0 = llm.kv_append %c[2], %k, %k, %pos : !cache, tensor<1x?x4x8xf32>, tensor<1x?x4x8xf32>, tensor<1x?xi32>
+  return
+}
+
+// -----
+
+!cache = !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = f32>
+func.func @f(%c: !cache, %k: tensor<1x?x4x8xf32>, %v: tensor<1x?x4x8xf16>, %pos: tensor<1x?xi32>) {
+  // expected-error @+1 {{keys and values must have the same type}}
+  %0 = llm.kv_append %c[0], %k, %v, %pos : !cache, tensor<1x?x4x8xf32>, tensor<1x?x4x8xf16>, tensor<1x?xi32>
+  return
+}
+
+// -----
+
+!cache = !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = f32>
+func.func @f(%c: !cache, %k: tensor<1x?x32xf32>, %pos: tensor<1x?xi32>) {
+  // expected-error @+1 {{keys must have rank 4, got 3}}
+  %0 = llm.kv_append %c[0], %k, %k, %pos : !cache, tensor<1x?x32xf32>, tensor<1x?x32xf32>, tensor<1x?xi32>
+  return
+}
+
+// -----
+
+!cache = !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = bf16>
+func.func @f(%c: !cache, %k: tensor<1x?x4x8xf32>, %pos: tensor<1x?xi32>) {
+  // expected-error @+1 {{keys element type 'f32' does not match the cache element type 'bf16'}}
+  %0 = llm.kv_append %c[0], %k, %k, %pos : !cache, tensor<1x?x4x8xf32>, tensor<1x?x4x8xf32>, tensor<1x?xi32>
+  return
+}
+
+// -----
+
+!cache = !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = f32>
+func.func @f(%c: !cache, %k: tensor<2x?x4x8xf32>, %pos: tensor<2x?xi32>) {
+  // expected-error @+1 {{keys batch (2) does not match cache batch (1)}}
+  %0 = llm.kv_append %c[0], %k, %k, %pos : !cache, tensor<2x?x4x8xf32>, tensor<2x?x4x8xf32>, tensor<2x?xi32>
+  return
+}
+
+// -----
+
+!cache = !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = f32>
+func.func @f(%c: !cache, %k: tensor<1x?x2x8xf32>, %pos: tensor<1x?xi32>) {
+  // expected-error @+1 {{keys heads (2) does not match cache kv_heads (4)}}
+  %0 = llm.kv_append %c[0], %k, %k, %pos : !cache, tensor<1x?x2x8xf32>, tensor<1x?x2x8xf32>, tensor<1x?xi32>
+  return
+}
+
+// -----
+
+!cache = !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = f32>
+func.func @f(%c: !cache, %k: tensor<1x?x4x16xf32>, %pos: tensor<1x?xi32>) {
+  // expected-error @+1 {{keys head dimension (16) does not match cache head_dim (8)}}
+  %0 = llm.kv_append %c[0], %k, %k, %pos : !cache, tensor<1x?x4x16xf32>, tensor<1x?x4x16xf32>, tensor<1x?xi32>
+  return
+}
+
+// -----
+
+!cache = !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = f32>
+func.func @f(%c: !cache, %k: tensor<1x3x4x8xf32>, %pos: tensor<1x2xi32>) {
+  // expected-error @+1 {{positions length (2) does not match keys length (3)}}
+  %0 = llm.kv_append %c[0], %k, %k, %pos : !cache, tensor<1x3x4x8xf32>, tensor<1x3x4x8xf32>, tensor<1x2xi32>
+  return
+}
+
+// -----
+
+!cache = !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = f32>
+func.func @f(%c: !cache) {
+  // expected-error @+1 {{layer -1 is out of range [0, 2)}}
+  %k, %v = llm.kv_view %c[-1] : !cache -> tensor<1x512x4x8xf32>, tensor<1x512x4x8xf32>
+  return
+}
+
+// -----
+
+!cache = !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = f32>
+func.func @f(%c: !cache) {
+  // expected-error @+1 {{results must both be 'tensor<1x512x4x8xf32>'}}
+  %k, %v = llm.kv_view %c[0] : !cache -> tensor<1x256x4x8xf32>, tensor<1x512x4x8xf32>
+  return
+}

@@ -1,0 +1,112 @@
+// Every `llm` op, attribute and type prints and parses back unchanged, in the
+// custom and in the generic form.
+// RUN: llmc-opt %s | llmc-opt | FileCheck %s
+// RUN: llmc-opt %s --mlir-print-op-generic | llmc-opt | FileCheck %s
+
+// CHECK: !kv_cache = !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = f32>
+// CHECK: !kv_cache1 = !llm.kv_cache<layers = 32, batch = 4, kv_heads = 8, head_dim = 128, capacity = 8192, element_type = bf16, layout = paged>
+// CHECK: !kv_cache2 = !llm.kv_cache<layers = 1, batch = 1, kv_heads = 1, head_dim = 64, capacity = 4096, element_type = f16, layout = paged, page_size = 64>
+!cache = !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = f32>
+!paged = !llm.kv_cache<layers = 32, batch = 4, kv_heads = 8, head_dim = 128, capacity = 8192, element_type = bf16, layout = paged>
+!paged64 = !llm.kv_cache<layers = 1, batch = 1, kv_heads = 1, head_dim = 64, capacity = 4096, element_type = f16, layout = paged, page_size = 64>
+
+// CHECK-LABEL: func @embedding
+func.func @embedding(%tokens: tensor<1x?xi32>, %table: tensor<512x64xf32>, %bf16: tensor<32000x4096xbf16>, %t2: tensor<4x7xi64>) {
+  // CHECK: llm.embedding %{{.*}}, %{{.*}} : tensor<1x?xi32>, tensor<512x64xf32> -> tensor<1x?x64xf32>
+  %0 = llm.embedding %tokens, %table : tensor<1x?xi32>, tensor<512x64xf32> -> tensor<1x?x64xf32>
+  // CHECK: llm.embedding %{{.*}}, %{{.*}} : tensor<4x7xi64>, tensor<32000x4096xbf16> -> tensor<4x7x4096xf32>
+  %1 = llm.embedding %t2, %bf16 : tensor<4x7xi64>, tensor<32000x4096xbf16> -> tensor<4x7x4096xf32>
+  return
+}
+
+// CHECK-LABEL: func @norms
+func.func @norms(%x: tensor<1x?x64xf32>, %w: tensor<64xf32>, %b: tensor<64xf32>, %wbf: tensor<64xbf16>) {
+  // CHECK: llm.rms_norm %{{.*}}, %{{.*}} {eps = 9.9999999999999995E-7 : f64} : tensor<1x?x64xf32>, tensor<64xf32> -> tensor<1x?x64xf32>
+  %0 = llm.rms_norm %x, %w {eps = 1.0e-06 : f64} : tensor<1x?x64xf32>, tensor<64xf32> -> tensor<1x?x64xf32>
+  // CHECK: llm.rms_norm %{{.*}}, %{{.*}} {eps = 1.000000e-05 : f64} : tensor<1x?x64xf32>, tensor<64xbf16> -> tensor<1x?x64xf32>
+  %1 = llm.rms_norm %x, %wbf {eps = 1.0e-05 : f64} : tensor<1x?x64xf32>, tensor<64xbf16> -> tensor<1x?x64xf32>
+  // CHECK: llm.layer_norm %{{.*}}, %{{.*}}, %{{.*}} {eps = 1.000000e-05 : f64} : tensor<1x?x64xf32>, tensor<64xf32>, tensor<64xf32> -> tensor<1x?x64xf32>
+  %2 = llm.layer_norm %x, %w, %b {eps = 1.0e-05 : f64} : tensor<1x?x64xf32>, tensor<64xf32>, tensor<64xf32> -> tensor<1x?x64xf32>
+  // CHECK: llm.layer_norm %{{.*}}, %{{.*}} {eps = 1.000000e-05 : f64} : tensor<1x?x64xf32>, tensor<64xf32> -> tensor<1x?x64xf32>
+  %3 = llm.layer_norm %x, %w {eps = 1.0e-05 : f64} : tensor<1x?x64xf32>, tensor<64xf32> -> tensor<1x?x64xf32>
+  return
+}
+
+// CHECK-LABEL: func @projections
+func.func @projections(%x: tensor<1x?x896xf32>, %wk: tensor<128x896xbf16>, %bk: tensor<128xbf16>, %table: tensor<151936x896xbf16>, %h: tensor<3x896xf32>) {
+  // CHECK: llm.linear %{{.*}}, %{{.*}} : tensor<1x?x896xf32>, tensor<128x896xbf16> -> tensor<1x?x128xf32>
+  %0 = llm.linear %x, %wk : tensor<1x?x896xf32>, tensor<128x896xbf16> -> tensor<1x?x128xf32>
+  // CHECK: llm.linear %{{.*}}, %{{.*}}, %{{.*}} : tensor<1x?x896xf32>, tensor<128x896xbf16>, tensor<128xbf16> -> tensor<1x?x128xf32>
+  %1 = llm.linear %x, %wk, %bk : tensor<1x?x896xf32>, tensor<128x896xbf16>, tensor<128xbf16> -> tensor<1x?x128xf32>
+  // CHECK: llm.logits %{{.*}}, %{{.*}} {tied} : tensor<1x?x896xf32>, tensor<151936x896xbf16> -> tensor<1x?x151936xf32>
+  %2 = llm.logits %x, %table {tied} : tensor<1x?x896xf32>, tensor<151936x896xbf16> -> tensor<1x?x151936xf32>
+  // CHECK: llm.logits %{{.*}}, %{{.*}} : tensor<3x896xf32>, tensor<151936x896xbf16> -> tensor<3x151936xf32>
+  %3 = llm.logits %h, %table : tensor<3x896xf32>, tensor<151936x896xbf16> -> tensor<3x151936xf32>
+  // CHECK: llm.add %{{.*}}, %{{.*}} : tensor<1x?x896xf32>
+  %4 = llm.add %x, %x : tensor<1x?x896xf32>
+  return
+}
+
+// CHECK-LABEL: func @rope
+func.func @rope(%q: tensor<1x?x8x8xf32>, %k: tensor<2x?x8x128xf32>, %pos: tensor<1x?xi32>, %pos2: tensor<2x?xi64>) {
+  // CHECK: llm.rope interleaved %{{.*}}, %{{.*}} {rotary_dim = 8 : i64, theta = 1.000000e+04 : f64} : tensor<1x?x8x8xf32>, tensor<1x?xi32>
+  %0 = llm.rope interleaved %q, %pos {theta = 1.0e+04 : f64, rotary_dim = 8 : i64} : tensor<1x?x8x8xf32>, tensor<1x?xi32>
+  // The default (no scaling) is elided when spelled out.
+  // CHECK: llm.rope half %{{.*}}, %{{.*}} {rotary_dim = 4 : i64, theta = 1.000000e+04 : f64} : tensor<1x?x8x8xf32>, tensor<1x?xi32>
+  %1 = llm.rope half %q, %pos {theta = 1.0e+04 : f64, rotary_dim = 4 : i64, scaling = #llm.rope_scaling<kind = none>} : tensor<1x?x8x8xf32>, tensor<1x?xi32>
+  // CHECK: scaling = #llm.rope_scaling<kind = linear, factor = 4.000000e+00>
+  %2 = llm.rope half %k, %pos2 {theta = 1.0e+04 : f64, rotary_dim = 128 : i64, scaling = #llm.rope_scaling<kind = linear, factor = 4.0>} : tensor<2x?x8x128xf32>, tensor<2x?xi64>
+  // CHECK: scaling = #llm.rope_scaling<kind = ntk, factor = 2.000000e+00>
+  %3 = llm.rope half %k, %pos2 {theta = 1.0e+04 : f64, rotary_dim = 128 : i64, scaling = #llm.rope_scaling<kind = ntk, factor = 2.0>} : tensor<2x?x8x128xf32>, tensor<2x?xi64>
+  // CHECK: scaling = #llm.rope_scaling<kind = dynamic, factor = 2.000000e+00, original_max_position_embeddings = 4096>
+  %4 = llm.rope half %k, %pos2 {theta = 1.0e+04 : f64, rotary_dim = 128 : i64, scaling = #llm.rope_scaling<kind = dynamic, factor = 2.0, original_max_position_embeddings = 4096>} : tensor<2x?x8x128xf32>, tensor<2x?xi64>
+  // CHECK: scaling = #llm.rope_scaling<kind = yarn, factor = 4.000000e+00, original_max_position_embeddings = 32768, beta_fast = 1.600000e+01, beta_slow = 2.000000e+00, attention_factor = 1.100000e+00>
+  %5 = llm.rope half %k, %pos2 {theta = 1.0e+06 : f64, rotary_dim = 128 : i64, scaling = #llm.rope_scaling<kind = yarn, factor = 4.0, original_max_position_embeddings = 32768, beta_fast = 16.0, beta_slow = 2.0, attention_factor = 1.1>} : tensor<2x?x8x128xf32>, tensor<2x?xi64>
+  // CHECK: scaling = #llm.rope_scaling<kind = llama3, factor = 8.000000e+00, original_max_position_embeddings = 8192, low_freq_factor = 2.000000e+00, high_freq_factor = 6.000000e+00>
+  %6 = llm.rope half %k, %pos2 {theta = 5.0e+05 : f64, rotary_dim = 128 : i64, scaling = #llm.rope_scaling<kind = llama3, factor = 8.0, original_max_position_embeddings = 8192, low_freq_factor = 2.0, high_freq_factor = 6.0>} : tensor<2x?x8x128xf32>, tensor<2x?xi64>
+  return
+}
+
+// CHECK-LABEL: func @attention
+func.func @attention(%q: tensor<1x?x8x8xf32>, %k: tensor<1x512x4x8xf32>, %pos: tensor<1x?xi32>, %q32: tensor<2x16x32x64xf32>, %k1: tensor<2x16x1x64xf16>, %kself: tensor<1x?x8x8xf32>) {
+  // GQA over a cache view, queries placed by position.
+  // CHECK: llm.attention %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {causal, num_heads = 8 : i64, num_kv_heads = 4 : i64} : tensor<1x?x8x8xf32>, tensor<1x512x4x8xf32>, tensor<1x512x4x8xf32>, tensor<1x?xi32> -> tensor<1x?x8x8xf32>
+  %0 = llm.attention %q, %k, %k, %pos {num_heads = 8 : i64, num_kv_heads = 4 : i64, causal} : tensor<1x?x8x8xf32>, tensor<1x512x4x8xf32>, tensor<1x512x4x8xf32>, tensor<1x?xi32> -> tensor<1x?x8x8xf32>
+  // MQA, sliding window, explicit scale, f16 keys.
+  // CHECK: llm.attention %{{.*}}, %{{.*}}, %{{.*}} {causal, num_heads = 32 : i64, num_kv_heads = 1 : i64, scale = 1.250000e-01 : f64, sliding_window = 4096 : i64} : tensor<2x16x32x64xf32>, tensor<2x16x1x64xf16>, tensor<2x16x1x64xf16> -> tensor<2x16x32x64xf32>
+  %1 = llm.attention %q32, %k1, %k1 {num_heads = 32 : i64, num_kv_heads = 1 : i64, causal, sliding_window = 4096 : i64, scale = 0.125 : f64} : tensor<2x16x32x64xf32>, tensor<2x16x1x64xf16>, tensor<2x16x1x64xf16> -> tensor<2x16x32x64xf32>
+  // MHA, bidirectional.
+  // CHECK: llm.attention %{{.*}}, %{{.*}}, %{{.*}} {num_heads = 8 : i64, num_kv_heads = 8 : i64} : tensor<1x?x8x8xf32>, tensor<1x?x8x8xf32>, tensor<1x?x8x8xf32> -> tensor<1x?x8x8xf32>
+  %2 = llm.attention %kself, %kself, %kself {num_heads = 8 : i64, num_kv_heads = 8 : i64} : tensor<1x?x8x8xf32>, tensor<1x?x8x8xf32>, tensor<1x?x8x8xf32> -> tensor<1x?x8x8xf32>
+  return
+}
+
+// CHECK-LABEL: func @ffn
+func.func @ffn(%g: tensor<1x?x172xf32>, %u: tensor<1x?x172xf32>) {
+  // CHECK: llm.glu silu %{{.*}}, %{{.*}} : tensor<1x?x172xf32>
+  %0 = llm.glu silu %g, %u : tensor<1x?x172xf32>
+  // CHECK: llm.glu gelu %{{.*}}, %{{.*}} : tensor<1x?x172xf32>
+  %1 = llm.glu gelu %g, %u : tensor<1x?x172xf32>
+  // CHECK: llm.glu gelu_tanh %{{.*}}, %{{.*}} : tensor<1x?x172xf32>
+  %2 = llm.glu gelu_tanh %g, %u : tensor<1x?x172xf32>
+  // CHECK: llm.glu relu %{{.*}}, %{{.*}} : tensor<1x?x172xf32>
+  %3 = llm.glu relu %g, %u : tensor<1x?x172xf32>
+  // CHECK: llm.activation gelu_tanh %{{.*}} : tensor<1x?x172xf32>
+  %4 = llm.activation gelu_tanh %g : tensor<1x?x172xf32>
+  // CHECK: llm.activation relu %{{.*}} : tensor<1x?x172xf32>
+  %5 = llm.activation relu %g : tensor<1x?x172xf32>
+  return
+}
+
+// CHECK-LABEL: func @kv_cache
+func.func @kv_cache(%c: !cache, %k: tensor<1x?x4x8xf32>, %pos: tensor<1x?xi32>, %p: !paged, %kb: tensor<4x1x8x128xbf16>, %pos4: tensor<4x1xi32>, %p64: !paged64) -> (!cache, !paged, !paged64) {
+  // CHECK: %[[C1:.*]] = llm.kv_append %{{.*}}[1], %{{.*}}, %{{.*}}, %{{.*}} : !kv_cache, tensor<1x?x4x8xf32>, tensor<1x?x4x8xf32>, tensor<1x?xi32>
+  %c1 = llm.kv_append %c[1], %k, %k, %pos : !cache, tensor<1x?x4x8xf32>, tensor<1x?x4x8xf32>, tensor<1x?xi32>
+  // CHECK: llm.kv_view %[[C1]][1] : !kv_cache -> tensor<1x512x4x8xf32>, tensor<1x512x4x8xf32>
+  %kv:2 = llm.kv_view %c1[1] : !cache -> tensor<1x512x4x8xf32>, tensor<1x512x4x8xf32>
+  // CHECK: llm.kv_append %{{.*}}[31], %{{.*}}, %{{.*}}, %{{.*}} : !kv_cache1, tensor<4x1x8x128xbf16>, tensor<4x1x8x128xbf16>, tensor<4x1xi32>
+  %p1 = llm.kv_append %p[31], %kb, %kb, %pos4 : !paged, tensor<4x1x8x128xbf16>, tensor<4x1x8x128xbf16>, tensor<4x1xi32>
+  // CHECK: llm.kv_view %{{.*}}[0] : !kv_cache1 -> tensor<4x8192x8x128xbf16>, tensor<4x8192x8x128xbf16>
+  %pv:2 = llm.kv_view %p1[0] : !paged -> tensor<4x8192x8x128xbf16>, tensor<4x8192x8x128xbf16>
+  return %c1, %p1, %p64 : !cache, !paged, !paged64
+}

@@ -1,0 +1,37 @@
+# lit configuration of the llmc test suite.
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "llmc"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.excludes = ["Inputs", "CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.llmc_obj_root, "test")
+
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llmc_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+config.substitutions.append(("%configs", os.path.join(config.llmc_src_root, "configs")))
+config.substitutions.append(("%python", config.python_executable))
+
+# Real model files live outside the repository (../shared/models beside the
+# clone); tests that need them say `REQUIRES: shared-models` and are reported
+# UNSUPPORTED when a user's clone does not have them.
+shared_models = os.environ.get(
+    "LLMC_SHARED_MODELS",
+    os.path.join(os.path.dirname(config.llmc_src_root), "shared", "models"))
+config.substitutions.append(("%shared_models", shared_models))
+if os.path.isdir(os.path.join(shared_models, "stories260K")):
+    config.available_features.add("shared-models")
+else:
+    lit_config.note("shared models not found at %s: tests that need them are "
+                    "UNSUPPORTED" % shared_models)
+
+tools = ["llmc", "llmc-opt"]
+if os.path.exists(os.path.join(config.llmc_tools_dir, "llmc-runtime-test")):
+    tools.append("llmc-runtime-test")
+llvm_config.add_tool_substitutions(tools, [config.llmc_tools_dir])

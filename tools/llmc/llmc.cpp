@@ -1,0 +1,196 @@
+// llmc: the ahead-of-time compiler driver (phases, model info, artifacts).
+#include "dialect/LLMOps.h"
+#include "graph/ModelBuilder.h"
+#include "frontend/ModelConfig.h"
+#include "frontend/ModelStats.h"
+#include "passes/Pipeline.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Pass/PassManager.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace llmc;
+
+namespace {
+
+cl::SubCommand infoCommand("info", "Print parameter count, KV-cache size, "
+                                   "FLOPs per token and weight bytes");
+cl::SubCommand compileCommand("compile",
+                              "Compile a model into a linkable artifact");
+
+cl::OptionCategory compilerCategory("llmc options");
+
+cl::opt<std::string> modelPath(cl::Positional, cl::desc("<model>"),
+                               cl::sub(cl::SubCommand::getTopLevel()),
+                               cl::sub(infoCommand), cl::sub(compileCommand),
+                               cl::cat(compilerCategory));
+
+cl::opt<std::string>
+    compileTo("compile-to",
+              cl::desc("Stop after this phase and print its output"),
+              cl::value_desc("phase"), cl::init("llm"),
+              cl::cat(compilerCategory));
+
+cl::opt<int64_t> batchSize("batch", cl::desc("Sequences decoded together"),
+                           cl::init(1), cl::cat(compilerCategory));
+cl::opt<int64_t>
+    contextLength("context",
+                  cl::desc("KV-cache capacity in positions (default: the "
+                           "model's max_position_embeddings)"),
+                  cl::init(0), cl::cat(compilerCategory));
+cl::opt<std::string>
+    weightTypeName("weight-type",
+                   cl::desc("Weight element type: f32, f16 or bf16 (default: "
+                            "the model's dtype)"),
+                   cl::init(""), cl::cat(compilerCategory));
+cl::opt<std::string>
+    kvTypeName("kv-type",
+               cl::desc("KV-cache element type: f32, f16 or bf16 (default: "
+                        "f32 when compiling; the model's dtype for 'info')"),
+               cl::init(""), cl::sub(cl::SubCommand::getTopLevel()),
+               cl::sub(infoCommand), cl::sub(compileCommand),
+               cl::cat(compilerCategory));
+cl::opt<bool> pagedKVCache("paged-kv-cache",
+                           cl::desc("Store the KV cache in 16-position pages"),
+                           cl::init(false), cl::cat(compilerCategory));
+
+cl::opt<std::string> targetName("target", cl::desc("cpu | cuda:sm_80 | "
+                                                   "cuda:sm_90"),
+                                cl::sub(compileCommand), cl::init("cpu"));
+cl::opt<std::string> outputDir("o", cl::desc("Output directory"),
+                               cl::value_desc("dir"), cl::sub(compileCommand));
+
+int fail(const Twine &message) {
+  WithColor::error(errs(), "llmc") << message << "\n";
+  return 1;
+}
+
+int fail(Error error) {
+  std::string message = toString(std::move(error));
+  return fail(message);
+}
+
+std::optional<DType> parseDType(StringRef name) {
+  if (name == "f32")
+    return DType::F32;
+  if (name == "f16")
+    return DType::F16;
+  if (name == "bf16")
+    return DType::BF16;
+  return std::nullopt;
+}
+
+/// The --kv-type flag, or `fallback` when it is not given.
+Expected<DType> getKVType(DType fallback) {
+  if (kvTypeName.empty())
+    return fallback;
+  if (std::optional<DType> dtype = parseDType(kvTypeName))
+    return *dtype;
+  return createStringError("--kv-type must be f32, f16 or bf16, got '" +
+                           kvTypeName + "'");
+}
+
+/// Reads the command line's build options; fails with a message naming the
+/// bad flag.
+Expected<ModelBuildOptions> getBuildOptions() {
+  ModelBuildOptions options;
+  if (batchSize <= 0)
+    return createStringError("--batch must be positive, got " +
+                             Twine(batchSize.getValue()));
+  options.batch = batchSize;
+  if (contextLength < 0)
+    return createStringError("--context must be positive, got " +
+                             Twine(contextLength.getValue()));
+  options.contextLength = contextLength;
+  if (!weightTypeName.empty()) {
+    options.weightType = parseDType(weightTypeName);
+    if (!options.weightType)
+      return createStringError("--weight-type must be f32, f16 or bf16, got '" +
+                               weightTypeName + "'");
+  }
+  Expected<DType> kvType = getKVType(DType::F32);
+  if (!kvType)
+    return kvType.takeError();
+  options.kvType = *kvType;
+  options.pagedKVCache = pagedKVCache;
+  return options;
+}
+
+int runInfo(const ModelConfig &config) {
+  Expected<DType> kvType = getKVType(config.dtype);
+  if (!kvType)
+    return fail(kvType.takeError());
+  printModelStats(config, computeModelStats(config, *kvType), outs());
+  return 0;
+}
+
+int runCompileTo(const ModelConfig &config) {
+  std::optional<Phase> phase = parsePhase(compileTo);
+  if (!phase)
+    return fail("unknown phase '" + compileTo +
+                "' for --compile-to; expected one of: " + getPhaseNames());
+  if (*phase == Phase::Config) {
+    printModelConfig(config, outs());
+    return 0;
+  }
+  Expected<ModelBuildOptions> options = getBuildOptions();
+  if (!options)
+    return fail(options.takeError());
+
+  mlir::MLIRContext context;
+  context.loadDialect<mlir::llm::LLMDialect, mlir::func::FuncDialect,
+                      mlir::arith::ArithDialect, mlir::tensor::TensorDialect>();
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      buildModelModule(context, config, *options);
+  if (failed(mlir::verify(*module)))
+    return fail("internal error: the generated `llm` module does not verify");
+
+  mlir::PassManager pm(&context);
+  PipelineOptions pipelineOptions;
+  pipelineOptions.stopAfter = *phase;
+  buildPipeline(pm, pipelineOptions);
+  if (failed(pm.run(*module)))
+    return fail("compilation failed in phase '" + compileTo + "'");
+  module->print(outs());
+  outs() << "\n";
+  return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  InitLLVM initLLVM(argc, argv);
+  cl::HideUnrelatedOptions(compilerCategory);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "llmc: ahead-of-time compiler for LLaMA-family transformers\n\n"
+      "  llmc [--compile-to=<phase>] <model>   print one phase's output\n"
+      "  llmc info <model>                     model statistics\n"
+      "  llmc compile <model> --target=<t> -o <dir>\n\n"
+      "<model> is a Hugging Face config.json, a directory holding one, or a "
+      "GGUF file.\n");
+
+  if (modelPath.empty())
+    return fail("no model given; pass a config.json, a model directory or a "
+                "GGUF file");
+  Expected<ModelConfig> config = loadModelConfig(modelPath);
+  if (!config)
+    return fail(config.takeError());
+
+  if (infoCommand)
+    return runInfo(*config);
+  if (compileCommand)
+    return fail("'llmc compile' cannot write artifacts yet: no lowering "
+                "below the 'llm' phase exists (target '" +
+                targetName + "')");
+  return runCompileTo(*config);
+}
