@@ -7,7 +7,7 @@ from lit.llvm import llvm_config
 config.name = "llmc"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".test"]
-config.excludes = ["Inputs", "CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py"]
+config.excludes = {"Inputs", "CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py"}
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.llmc_obj_root, "test")
 
@@ -30,6 +30,23 @@ if os.path.isdir(os.path.join(shared_models, "stories260K")):
 else:
     lit_config.note("shared models not found at %s: tests that need them are "
                     "UNSUPPORTED" % shared_models)
+
+# Numeric tests run lowered IR with mlir-runner and compare with numpy
+# (test/lib/llmc_numeric.py). Debian's python3 has numpy (python3-numpy);
+# the interpreter first on PATH may not.
+numpy_python = "/usr/bin/python3"
+import subprocess
+if subprocess.call([numpy_python, "-c", "import numpy"],
+                   stderr=subprocess.DEVNULL) == 0:
+    config.available_features.add("numpy")
+else:
+    lit_config.note("numpy not importable by %s: numeric tests are "
+                    "UNSUPPORTED (apt-get install python3-numpy)" % numpy_python)
+config.substitutions.append(("%numpy_python", numpy_python))
+config.environment["PYTHONPATH"] = os.path.join(config.test_source_root, "lib")
+config.environment["LLMC_LLVM_LIB_DIR"] = os.path.join(
+    os.path.dirname(config.llvm_tools_dir), "lib")
+config.excludes.add("lib")
 
 tools = ["llmc", "llmc-opt"]
 if os.path.exists(os.path.join(config.llmc_tools_dir, "llmc-runtime-test")):
