@@ -1,0 +1,32 @@
+// Storage dtypes of tensors: names, block sizes, byte sizes and conversion to f32.
+#ifndef LLMC_RUNTIME_DTYPE_H
+#define LLMC_RUNTIME_DTYPE_H
+
+#include "llmc/runtime.h"
+
+#include <cstdint>
+
+namespace llmc::rt {
+
+/// Plain types are blocks of one element; quantized types pack a fixed
+/// number of elements per block, which constrains valid row lengths.
+struct DTypeTraits {
+  const char *name;
+  uint32_t block_elems;
+  uint32_t block_bytes;
+};
+
+const DTypeTraits &dtype_traits(llmc_dtype dtype);
+
+/// Bytes needed to store `n_elements`; false on overflow or when the count is
+/// not a whole number of blocks.
+bool dtype_storage_bytes(llmc_dtype dtype, uint64_t n_elements, uint64_t *bytes);
+
+/// Converts `n_elements` stored as `dtype` at `src` (any alignment) to f32.
+/// `n_elements` must be a whole number of blocks.
+void convert_to_f32(llmc_dtype dtype, const uint8_t *src, uint64_t n_elements,
+                    float *dst);
+
+} // namespace llmc::rt
+
+#endif // LLMC_RUNTIME_DTYPE_H

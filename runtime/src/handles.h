@@ -1,0 +1,24 @@
+// Definitions of the opaque C handles declared in runtime.h.
+#ifndef LLMC_RUNTIME_HANDLES_H
+#define LLMC_RUNTIME_HANDLES_H
+
+#include "llmc/runtime.h"
+#include "sampler.h"
+#include "tokenizer.h"
+#include "weight_set.h"
+
+/// Each handle wraps one C++ object; defined in one place because more than
+/// one API file needs to see inside (the tokenizer reads weights metadata).
+struct llmc_weights {
+  llmc::rt::WeightSet set;
+};
+
+struct llmc_tokenizer {
+  llmc::rt::Tokenizer tok;
+};
+
+struct llmc_sampler {
+  llmc::rt::Sampler s;
+};
+
+#endif // LLMC_RUNTIME_HANDLES_H

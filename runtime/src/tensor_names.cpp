@@ -1,0 +1,80 @@
+// GGUF llama tensor names rewritten to Hugging Face names (table in tensor_names.h).
+#include "tensor_names.h"
+
+#include <cctype>
+
+namespace llmc::rt {
+
+namespace {
+struct NamePair {
+  std::string_view gguf;
+  std::string_view hf;
+};
+
+/// Model-level tensors (full name without the .weight/.bias suffix).
+constexpr NamePair kGlobal[] = {
+    {"token_embd", "model.embed_tokens"},
+    {"output_norm", "model.norm"},
+    {"output", "lm_head"},
+};
+
+/// Per-block tensors (the part after "blk.N.", without the suffix).
+constexpr NamePair kBlock[] = {
+    {"attn_q", "self_attn.q_proj"},
+    {"attn_k", "self_attn.k_proj"},
+    {"attn_v", "self_attn.v_proj"},
+    {"attn_output", "self_attn.o_proj"},
+    {"attn_norm", "input_layernorm"},
+    {"ffn_gate", "mlp.gate_proj"},
+    {"ffn_up", "mlp.up_proj"},
+    {"ffn_down", "mlp.down_proj"},
+    {"ffn_norm", "post_attention_layernorm"},
+};
+
+/// Splits "stem.weight" / "stem.bias"; false for any other suffix.
+bool split_suffix(std::string_view name, std::string_view *stem,
+                  std::string_view *suffix) {
+  for (std::string_view s : {std::string_view(".weight"), std::string_view(".bias")}) {
+    if (name.size() > s.size() && name.substr(name.size() - s.size()) == s) {
+      *stem = name.substr(0, name.size() - s.size());
+      *suffix = s;
+      return true;
+    }
+  }
+  return false;
+}
+} // namespace
+
+std::string layer_tensor_name(int layer, std::string_view suffix) {
+  std::string out = "model.layers." + std::to_string(layer) + ".";
+  out.append(suffix);
+  return out;
+}
+
+std::string canonical_from_gguf(std::string_view name) {
+  std::string_view stem, suffix;
+  if (!split_suffix(name, &stem, &suffix))
+    return std::string(name);
+  for (const NamePair &p : kGlobal)
+    if (stem == p.gguf)
+      return std::string(p.hf) + std::string(suffix);
+
+  constexpr std::string_view kBlk = "blk.";
+  if (stem.substr(0, kBlk.size()) != kBlk)
+    return std::string(name);
+  std::string_view rest = stem.substr(kBlk.size());
+  size_t digits = 0;
+  while (digits < rest.size() && std::isdigit(static_cast<unsigned char>(rest[digits])))
+    ++digits;
+  if (digits == 0 || digits >= rest.size() || rest[digits] != '.')
+    return std::string(name);
+  std::string_view layer = rest.substr(0, digits);
+  std::string_view part = rest.substr(digits + 1);
+  for (const NamePair &p : kBlock)
+    if (part == p.gguf)
+      return "model.layers." + std::string(layer) + "." + std::string(p.hf) +
+             std::string(suffix);
+  return std::string(name);
+}
+
+} // namespace llmc::rt

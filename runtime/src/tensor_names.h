@@ -1,0 +1,31 @@
+// Canonical (Hugging Face) tensor naming and the GGUF/llama2.c-to-canonical mapping.
+#ifndef LLMC_RUNTIME_TENSOR_NAMES_H
+#define LLMC_RUNTIME_TENSOR_NAMES_H
+
+#include <string>
+#include <string_view>
+
+namespace llmc::rt {
+
+/// Hugging Face names are canonical because safetensors checkpoints (the
+/// most common source) already use them and the compiler's manifest is
+/// derived from HF configs. GGUF names are mapped onto them:
+///   token_embd.weight        -> model.embed_tokens.weight
+///   output_norm.weight       -> model.norm.weight
+///   output.weight            -> lm_head.weight
+///   blk.N.attn_q / attn_k / attn_v / attn_output
+///                            -> model.layers.N.self_attn.{q,k,v,o}_proj
+///   blk.N.attn_norm          -> model.layers.N.input_layernorm
+///   blk.N.ffn_gate / ffn_up / ffn_down
+///                            -> model.layers.N.mlp.{gate,up,down}_proj
+///   blk.N.ffn_norm           -> model.layers.N.post_attention_layernorm
+/// keeping the ".weight" / ".bias" suffix. Names with no mapping are
+/// returned unchanged (they stay reachable under their GGUF name).
+std::string canonical_from_gguf(std::string_view gguf_name);
+
+/// Canonical names of per-layer tensors, used by the llama2.c loader.
+std::string layer_tensor_name(int layer, std::string_view suffix);
+
+} // namespace llmc::rt
+
+#endif // LLMC_RUNTIME_TENSOR_NAMES_H

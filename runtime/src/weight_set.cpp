@@ -1,0 +1,87 @@
+// WeightSet: tensor/metadata registry with name aliases and the lazy f32 conversion cache.
+#include "weight_set.h"
+
+#include "dtype.h"
+#include "error.h"
+
+namespace llmc::rt {
+
+void WeightSet::keep_file(std::shared_ptr<MappedFile> file) {
+  files_.push_back(std::move(file));
+}
+
+std::string_view WeightSet::own_string(std::string s) {
+  owned_strings_.push_back(std::move(s));
+  return owned_strings_.back();
+}
+
+void WeightSet::add_tensor(TensorEntry entry) {
+  size_t index = tensors_.size();
+  auto [it, inserted] = tensor_index_.emplace(entry.name, index);
+  if (!inserted)
+    fail(LLMC_ERR_FORMAT, context_, ": duplicate tensor '", entry.name, "'",
+         entry.source_name != entry.name
+             ? cat(" (from '", entry.source_name, "')")
+             : std::string());
+  if (entry.source_name != entry.name) {
+    auto [it2, inserted2] = tensor_index_.emplace(entry.source_name, index);
+    if (!inserted2)
+      fail(LLMC_ERR_FORMAT, context_, ": tensor name '", entry.source_name,
+           "' is used twice (as a source and as a canonical name)");
+  }
+  tensors_.push_back(std::move(entry));
+}
+
+void WeightSet::add_meta(std::string key, MetaValue value) {
+  auto [it, inserted] = meta_index_.emplace(key, meta_.size());
+  if (!inserted)
+    fail(LLMC_ERR_FORMAT, context_, ": duplicate metadata key '", key, "'");
+  meta_.emplace_back(std::move(key), std::move(value));
+}
+
+bool WeightSet::try_find_tensor(std::string_view name, size_t *index) const {
+  auto it = tensor_index_.find(std::string(name));
+  if (it == tensor_index_.end())
+    return false;
+  *index = it->second;
+  return true;
+}
+
+size_t WeightSet::find_tensor(std::string_view name) const {
+  size_t index;
+  if (!try_find_tensor(name, &index))
+    fail(LLMC_ERR_NOT_FOUND, "no tensor named '", name, "'");
+  return index;
+}
+
+const MetaValue *WeightSet::find_meta(std::string_view key) const {
+  auto it = meta_index_.find(std::string(key));
+  return it == meta_index_.end() ? nullptr : &meta_[it->second].second;
+}
+
+const MetaValue &WeightSet::meta(std::string_view key) const {
+  const MetaValue *v = find_meta(key);
+  if (!v)
+    fail(LLMC_ERR_NOT_FOUND, "no metadata key '", key, "'");
+  return *v;
+}
+
+const float *WeightSet::tensor_f32(size_t index) {
+  const TensorEntry &t = tensors_[index];
+  if (t.dtype == LLMC_DTYPE_F32 &&
+      reinterpret_cast<uintptr_t>(t.data) % alignof(float) == 0)
+    return reinterpret_cast<const float *>(t.data);
+
+  std::lock_guard<std::mutex> lock(cache_mutex_);
+  auto it = f32_cache_.find(index);
+  if (it != f32_cache_.end())
+    return it->second.get();
+  std::unique_ptr<float[]> buf(new float[t.n_elements ? t.n_elements : 1]);
+  convert_to_f32(t.dtype, t.data, static_cast<uint64_t>(t.n_elements),
+                 buf.get());
+  const float *result = buf.get();
+  f32_cache_.emplace(index, std::move(buf));
+  return result;
+}
+
+} // namespace llmc::rt

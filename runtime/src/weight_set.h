@@ -1,0 +1,91 @@
+// The format-independent weight set: named tensors over mapped files plus metadata.
+#ifndef LLMC_RUNTIME_WEIGHT_SET_H
+#define LLMC_RUNTIME_WEIGHT_SET_H
+
+#include "llmc/runtime.h"
+#include "mapped_file.h"
+#include "metadata.h"
+
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace llmc::rt {
+
+/// One tensor as stored in a file. `data` points into a mapping owned by the
+/// WeightSet; loaders have already checked that [data, data + n_bytes) lies
+/// inside it and that n_bytes matches shape x dtype.
+struct TensorEntry {
+  std::string name;        // canonical (Hugging Face) name
+  std::string source_name; // name as written in the file
+  int32_t n_dims = 0;
+  int64_t shape[LLMC_MAX_DIMS] = {1, 1, 1, 1}; // outermost first
+  int64_t n_elements = 1;
+  llmc_dtype dtype = LLMC_DTYPE_F32;
+  const uint8_t *data = nullptr;
+  uint64_t n_bytes = 0;
+};
+
+/// What every loader produces. Loaders fill it through add_tensor/add_meta,
+/// which enforce name uniqueness; after loading it is only read, except for
+/// the f32 conversion cache, which has its own lock.
+class WeightSet {
+public:
+  llmc_weights_format format = LLMC_WEIGHTS_AUTO;
+  llmc_rope_layout rope_layout = LLMC_ROPE_INTERLEAVED;
+
+  /// Prefix for registry errors (duplicates), e.g. "<path>: GGUF"; loaders
+  /// set it to the file being parsed so every message names its file.
+  void set_context(std::string context) { context_ = std::move(context); }
+
+  /// Keeps a mapping alive for as long as tensors or metadata point into it.
+  void keep_file(std::shared_ptr<MappedFile> file);
+  /// Stores a string the set must own (synthesized metadata) and returns a
+  /// view that stays valid for the set's lifetime.
+  std::string_view own_string(std::string s);
+
+  void add_tensor(TensorEntry entry);
+  void add_meta(std::string key, MetaValue value);
+
+  size_t tensor_count() const { return tensors_.size(); }
+  const TensorEntry &tensor(size_t index) const { return tensors_[index]; }
+  /// Index of the tensor with this canonical or source name; throws
+  /// LLMC_ERR_NOT_FOUND.
+  size_t find_tensor(std::string_view name) const;
+  /// Same, but returns false instead of throwing.
+  bool try_find_tensor(std::string_view name, size_t *index) const;
+
+  size_t meta_count() const { return meta_.size(); }
+  const std::pair<std::string, MetaValue> &meta_at(size_t i) const {
+    return meta_[i];
+  }
+  /// nullptr when absent.
+  const MetaValue *find_meta(std::string_view key) const;
+  /// Throws LLMC_ERR_NOT_FOUND when absent.
+  const MetaValue &meta(std::string_view key) const;
+
+  /// f32 view of a tensor: zero-copy for aligned F32, otherwise converted
+  /// once and cached. Thread-safe.
+  const float *tensor_f32(size_t index);
+
+private:
+  std::string context_ = "weights";
+  std::vector<std::shared_ptr<MappedFile>> files_;
+  std::deque<std::string> owned_strings_; // deque: stable addresses
+  std::vector<TensorEntry> tensors_;
+  std::unordered_map<std::string, size_t> tensor_index_; // both names
+  std::vector<std::pair<std::string, MetaValue>> meta_;
+  std::unordered_map<std::string, size_t> meta_index_;
+
+  std::mutex cache_mutex_;
+  std::unordered_map<size_t, std::unique_ptr<float[]>> f32_cache_;
+};
+
+} // namespace llmc::rt
+
+#endif // LLMC_RUNTIME_WEIGHT_SET_H

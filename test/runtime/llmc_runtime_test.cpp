@@ -1,0 +1,703 @@
+// llmc-runtime-test: subcommands that exercise the runtime's C API for the lit tests.
+//
+// Every subcommand prints results on stdout; any failing API call prints
+// "error: <STATUS>: <message>" on stderr and exits 1, so lit tests check
+// error paths with `not llmc-runtime-test ... 2>&1 | FileCheck`.
+#include "llmc/runtime.h"
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+extern "C" int llmc_test_header_is_c(void);
+
+namespace {
+
+[[noreturn]] void die_status(llmc_status st) {
+  std::fprintf(stderr, "error: %s: %s\n", llmc_status_name(st), llmc_last_error());
+  std::exit(1);
+}
+
+void check(llmc_status st) {
+  if (st != LLMC_OK)
+    die_status(st);
+}
+
+[[noreturn]] void die(const std::string &msg) {
+  std::fprintf(stderr, "error: %s\n", msg.c_str());
+  std::exit(1);
+}
+
+bool ends_with(const std::string &s, const std::string &suffix) {
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+const char *dtype_name(llmc_dtype d) {
+  switch (d) {
+  case LLMC_DTYPE_F32: return "F32";
+  case LLMC_DTYPE_F16: return "F16";
+  case LLMC_DTYPE_BF16: return "BF16";
+  case LLMC_DTYPE_Q8_0: return "Q8_0";
+  case LLMC_DTYPE_Q4_0: return "Q4_0";
+  case LLMC_DTYPE_Q4_1: return "Q4_1";
+  }
+  return "?";
+}
+
+const char *format_name(llmc_weights_format f) {
+  switch (f) {
+  case LLMC_WEIGHTS_GGUF: return "gguf";
+  case LLMC_WEIGHTS_SAFETENSORS: return "safetensors";
+  case LLMC_WEIGHTS_LLAMA2C: return "llama2c";
+  case LLMC_WEIGHTS_AUTO: return "auto";
+  }
+  return "?";
+}
+
+llmc_weights_format parse_format(const std::string &s) {
+  if (s == "gguf") return LLMC_WEIGHTS_GGUF;
+  if (s == "safetensors") return LLMC_WEIGHTS_SAFETENSORS;
+  if (s == "llama2c") return LLMC_WEIGHTS_LLAMA2C;
+  if (s == "auto") return LLMC_WEIGHTS_AUTO;
+  die("unknown format '" + s + "'");
+}
+
+/// RAII owners so early exits in checks do not matter.
+struct Weights {
+  llmc_weights *w = nullptr;
+  explicit Weights(const std::string &path,
+                   llmc_weights_format f = LLMC_WEIGHTS_AUTO) {
+    check(llmc_weights_open(path.c_str(), f, &w));
+  }
+  ~Weights() { llmc_weights_destroy(w); }
+};
+
+struct Tokenizer {
+  llmc_tokenizer *t = nullptr;
+  /// A .gguf path loads the vocabulary from metadata; anything else is a
+  /// llama2.c tokenizer file.
+  explicit Tokenizer(const std::string &path) {
+    if (ends_with(path, ".gguf")) {
+      Weights w(path);
+      check(llmc_tokenizer_from_weights(w.w, &t));
+    } else {
+      check(llmc_tokenizer_load_llama2c(path.c_str(), 0, &t));
+    }
+  }
+  ~Tokenizer() { llmc_tokenizer_destroy(t); }
+};
+
+std::string shape_string(const llmc_tensor_info &info) {
+  std::string s = "[";
+  for (int d = 0; d < info.n_dims; ++d)
+    s += (d ? "," : "") + std::to_string(info.shape[d]);
+  return s + "]";
+}
+
+std::string read_file(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    die("cannot read " + path);
+  std::ostringstream os;
+  os << in.rdbuf();
+  return os.str();
+}
+
+std::vector<int32_t> read_tokens(const std::string &path) {
+  std::istringstream in(read_file(path));
+  std::vector<int32_t> ids;
+  long long v;
+  while (in >> v)
+    ids.push_back(static_cast<int32_t>(v));
+  return ids;
+}
+
+std::string meta_value_string(llmc_weights *w, const char *key) {
+  llmc_meta_type type, elem;
+  uint64_t len;
+  check(llmc_weights_meta_type(w, key, &type, &elem, &len));
+  char buf[64];
+  switch (type) {
+  case LLMC_META_STRING: {
+    const char *s;
+    size_t n;
+    check(llmc_weights_meta_string(w, key, &s, &n));
+    return "\"" + std::string(s, n) + "\"";
+  }
+  case LLMC_META_FLOAT32:
+  case LLMC_META_FLOAT64: {
+    double v;
+    check(llmc_weights_meta_float(w, key, &v));
+    std::snprintf(buf, sizeof buf, "%.9g", v);
+    return buf;
+  }
+  case LLMC_META_UINT64: {
+    int64_t v;
+    llmc_status st = llmc_weights_meta_int(w, key, &v);
+    if (st == LLMC_ERR_OUT_OF_RANGE)
+      return "(uint64 above int64 range)";
+    check(st);
+    return std::to_string(v);
+  }
+  case LLMC_META_ARRAY: {
+    std::string s = "array[" + std::to_string(len) + "]";
+    uint64_t show = len < 4 ? len : 4;
+    for (uint64_t i = 0; i < show; ++i) {
+      s += i ? ", " : " ";
+      if (elem == LLMC_META_STRING) {
+        const char *p;
+        size_t n;
+        check(llmc_weights_meta_array_string(w, key, i, &p, &n));
+        s += "\"" + std::string(p, n) + "\"";
+      } else if (elem == LLMC_META_FLOAT32 || elem == LLMC_META_FLOAT64) {
+        double v;
+        check(llmc_weights_meta_array_float(w, key, i, &v));
+        std::snprintf(buf, sizeof buf, "%.9g", v);
+        s += buf;
+      } else if (elem == LLMC_META_ARRAY) {
+        s += "array";
+      } else {
+        int64_t v;
+        check(llmc_weights_meta_array_int(w, key, i, &v));
+        s += std::to_string(v);
+      }
+    }
+    return s;
+  }
+  default: {
+    int64_t v;
+    check(llmc_weights_meta_int(w, key, &v));
+    return std::to_string(v);
+  }
+  }
+}
+
+const char *meta_type_name(llmc_meta_type t) {
+  static const char *const kNames[] = {"u8",   "i8",     "u16",   "i16", "u32",
+                                       "i32",  "f32",    "bool",  "str", "arr",
+                                       "u64",  "i64",    "f64"};
+  return t <= LLMC_META_FLOAT64 ? kNames[t] : "?";
+}
+
+// --- weights ---------------------------------------------------------------
+
+/// Prints format, tensors and metadata; also checks that the zero-copy /
+/// cached f32 view and the caller-buffer copy agree for every tensor.
+int cmd_info(const std::vector<std::string> &args) {
+  if (args.empty())
+    die("usage: info <path> [format]");
+  Weights w(args[0], args.size() > 1 ? parse_format(args[1]) : LLMC_WEIGHTS_AUTO);
+  std::printf("format: %s\n", format_name(llmc_weights_get_format(w.w)));
+  std::printf("rope: %s\n", llmc_weights_rope_layout(w.w) == LLMC_ROPE_HALF
+                                 ? "half" : "interleaved");
+  size_t n = llmc_weights_tensor_count(w.w);
+  std::printf("tensors: %zu\n", n);
+  for (size_t i = 0; i < n; ++i) {
+    llmc_tensor_info info;
+    check(llmc_weights_tensor_info(w.w, i, &info));
+    std::printf("tensor %s (%s) %s %s %llu\n", info.name, info.source_name,
+                shape_string(info).c_str(), dtype_name(info.dtype),
+                static_cast<unsigned long long>(info.n_bytes));
+    const float *view;
+    size_t count;
+    check(llmc_weights_tensor_f32(w.w, info.name, &view, &count));
+    std::vector<float> copy(count);
+    check(llmc_weights_copy_f32(w.w, info.source_name, copy.data(), count, &count));
+    if (count != static_cast<size_t>(info.n_elements) ||
+        (count && std::memcmp(view, copy.data(), count * sizeof(float)) != 0))
+      die(std::string("f32 view and copy differ for ") + info.name);
+  }
+  size_t m = llmc_weights_meta_count(w.w);
+  std::printf("metadata: %zu\n", m);
+  for (size_t i = 0; i < m; ++i) {
+    const char *key;
+    check(llmc_weights_meta_key(w.w, i, &key));
+    llmc_meta_type type, elem;
+    check(llmc_weights_meta_type(w.w, key, &type, &elem, nullptr));
+    std::string t = meta_type_name(type);
+    if (type == LLMC_META_ARRAY)
+      t += std::string("<") + meta_type_name(elem) + ">";
+    std::printf("meta %s %s = %s\n", key, t.c_str(), meta_value_string(w.w, key).c_str());
+  }
+  return 0;
+}
+
+/// Prints a tensor's f32 values, space-separated, "%.9g" (round-trip exact).
+int cmd_dump(const std::vector<std::string> &args) {
+  if (args.size() < 2)
+    die("usage: dump <path> <tensor>...");
+  Weights w(args[0]);
+  for (size_t k = 1; k < args.size(); ++k) {
+    const float *data;
+    size_t n;
+    check(llmc_weights_tensor_f32(w.w, args[k].c_str(), &data, &n));
+    std::printf("%s:", args[k].c_str());
+    for (size_t i = 0; i < n; ++i)
+      std::printf(" %.9g", data[i]);
+    std::printf("\n");
+  }
+  return 0;
+}
+
+/// llama.cpp's convert script permutes Q/K rows of HF checkpoints so that
+/// interleaved RoPE equals HF's half rotation: within each head, row
+/// j*(Dh/2) + i moves to i*2 + j.
+bool equals_permuted(const float *a, const float *b, int64_t rows, int64_t cols,
+                     int64_t heads) {
+  if (heads <= 0 || rows % heads != 0 || (rows / heads) % 2 != 0)
+    return false;
+  int64_t dh = rows / heads;
+  for (int64_t h = 0; h < heads; ++h)
+    for (int64_t i = 0; i < dh / 2; ++i)
+      for (int64_t j = 0; j < 2; ++j) {
+        const float *src = a + (h * dh + j * (dh / 2) + i) * cols;
+        const float *dst = b + (h * dh + i * 2 + j) * cols;
+        if (std::memcmp(src, dst, cols * sizeof(float)) != 0)
+          return false;
+      }
+  return true;
+}
+
+/// Compares every tensor of A with the tensor of the same canonical name in
+/// B, bit for bit; reports those present on one side only.
+int cmd_compare(const std::vector<std::string> &args) {
+  if (args.size() != 2)
+    die("usage: compare <a> <b>");
+  Weights a(args[0]), b(args[1]);
+  int64_t heads = 0, kv_heads = 0;
+  llmc_weights_meta_int(a.w, "llama.attention.head_count", &heads);
+  llmc_weights_meta_int(a.w, "llama.attention.head_count_kv", &kv_heads);
+  size_t identical = 0, differ = 0, only_a = 0;
+  size_t n = llmc_weights_tensor_count(a.w);
+  std::map<std::string, bool> seen;
+  for (size_t i = 0; i < n; ++i) {
+    llmc_tensor_info ia, ib;
+    check(llmc_weights_tensor_info(a.w, i, &ia));
+    size_t j;
+    if (llmc_weights_find(b.w, ia.name, &j) != LLMC_OK) {
+      // A classifier tied to the embedding is stored once by llama2.c but
+      // twice by some GGUF writers: say whether the copy is exact.
+      const char *tied = "";
+      size_t e;
+      if (std::strcmp(ia.name, "lm_head.weight") == 0 &&
+          llmc_weights_find(b.w, "model.embed_tokens.weight", &e) == LLMC_OK) {
+        const float *da, *db;
+        size_t na, nb;
+        check(llmc_weights_tensor_f32(a.w, ia.name, &da, &na));
+        check(llmc_weights_tensor_f32(b.w, "model.embed_tokens.weight", &db, &nb));
+        tied = na == nb && std::memcmp(da, db, na * sizeof(float)) == 0
+                   ? " (identical to B's tied model.embed_tokens.weight)"
+                   : " (differs from B's model.embed_tokens.weight)";
+      }
+      std::printf("only-in-a %s%s\n", ia.name, tied);
+      ++only_a;
+      continue;
+    }
+    check(llmc_weights_tensor_info(b.w, j, &ib));
+    seen[ib.name] = true;
+    if (shape_string(ia) != shape_string(ib)) {
+      std::printf("shape-differs %s %s vs %s\n", ia.name, shape_string(ia).c_str(),
+                  shape_string(ib).c_str());
+      ++differ;
+      continue;
+    }
+    const float *da, *db;
+    size_t count;
+    check(llmc_weights_tensor_f32(a.w, ia.name, &da, &count));
+    check(llmc_weights_tensor_f32(b.w, ib.name, &db, &count));
+    if (std::memcmp(da, db, count * sizeof(float)) == 0) {
+      ++identical;
+      continue;
+    }
+    ++differ;
+    bool is_q = std::strstr(ia.name, "q_proj") != nullptr;
+    bool is_k = std::strstr(ia.name, "k_proj") != nullptr;
+    const char *why = "";
+    if ((is_q || is_k) && ia.n_dims == 2) {
+      int64_t h = is_q ? heads : kv_heads;
+      if (equals_permuted(da, db, ia.shape[0], ia.shape[1], h))
+        why = " (B = A with the GGUF Q/K row permutation)";
+      else if (equals_permuted(db, da, ia.shape[0], ia.shape[1], h))
+        why = " (A = B with the GGUF Q/K row permutation)";
+    }
+    std::printf("differs %s%s\n", ia.name, why);
+  }
+  size_t only_b = 0;
+  for (size_t j = 0, m = llmc_weights_tensor_count(b.w); j < m; ++j) {
+    llmc_tensor_info ib;
+    check(llmc_weights_tensor_info(b.w, j, &ib));
+    if (!seen.count(ib.name)) {
+      std::printf("only-in-b %s\n", ib.name);
+      ++only_b;
+    }
+  }
+  std::printf("compared %zu, identical %zu, differ %zu, only-in-a %zu, only-in-b %zu\n",
+              identical + differ, identical, differ, only_a, only_b);
+  return differ == 0 ? 0 : 1;
+}
+
+/// Opens weights and stops: the error paths' entry point.
+int cmd_open(const std::vector<std::string> &args) {
+  if (args.empty())
+    die("usage: open <path> [format]");
+  Weights w(args[0], args.size() > 1 ? parse_format(args[1]) : LLMC_WEIGHTS_AUTO);
+  std::printf("ok: %zu tensors\n", llmc_weights_tensor_count(w.w));
+  return 0;
+}
+
+int cmd_meta(const std::vector<std::string> &args) {
+  if (args.size() != 2)
+    die("usage: meta <path> <key>");
+  Weights w(args[0]);
+  std::printf("%s = %s\n", args[1].c_str(), meta_value_string(w.w, args[1].c_str()).c_str());
+  return 0;
+}
+
+// --- tokenizer -------------------------------------------------------------
+
+int cmd_tok_info(const std::vector<std::string> &args) {
+  if (args.size() != 1)
+    die("usage: tok-info <tokenizer>");
+  Tokenizer t(args[0]);
+  std::printf("vocab %d bos %d eos %d\n", llmc_tokenizer_vocab_size(t.t),
+              llmc_tokenizer_bos_id(t.t), llmc_tokenizer_eos_id(t.t));
+  return 0;
+}
+
+/// Decodes a whitespace-separated token-id file into `out` (raw bytes).
+int cmd_tok_decode(const std::vector<std::string> &args) {
+  if (args.size() != 3)
+    die("usage: tok-decode <tokenizer> <ids-file> <out-file>");
+  Tokenizer t(args[0]);
+  std::vector<int32_t> ids = read_tokens(args[1]);
+  size_t len = 0;
+  llmc_status st = llmc_tokenizer_decode_all(t.t, ids.data(), ids.size(), nullptr, 0, &len);
+  if (st != LLMC_OK && st != LLMC_ERR_BUFFER_TOO_SMALL)
+    die_status(st);
+  std::string out(len, '\0');
+  check(llmc_tokenizer_decode_all(t.t, ids.data(), ids.size(), out.data(), out.size(), &len));
+  // Piecewise decode must agree with decode_all.
+  std::string pieces;
+  for (size_t i = 0; i < ids.size(); ++i) {
+    const char *p;
+    size_t n;
+    check(llmc_tokenizer_decode(t.t, i ? ids[i - 1] : -1, ids[i], &p, &n));
+    pieces.append(p, n);
+  }
+  if (pieces != out)
+    die("decode and decode_all disagree");
+  std::ofstream f(args[2], std::ios::binary);
+  f.write(out.data(), static_cast<std::streamsize>(out.size()));
+  std::printf("decoded %zu tokens into %zu bytes\n", ids.size(), out.size());
+  return 0;
+}
+
+std::vector<int32_t> encode(llmc_tokenizer *t, const std::string &text, uint32_t flags) {
+  size_t n = 0;
+  llmc_status st = llmc_tokenizer_encode(t, text.data(), text.size(), flags, nullptr, 0, &n);
+  if (st != LLMC_OK && st != LLMC_ERR_BUFFER_TOO_SMALL)
+    die_status(st);
+  if (n > text.size() + 2)
+    die("encode produced more than len + 2 tokens");
+  std::vector<int32_t> ids(n);
+  check(llmc_tokenizer_encode(t, text.data(), text.size(), flags, ids.data(), ids.size(), &n));
+  return ids;
+}
+
+/// The C++ escapes \n, \t, \\ and \xHH in command-line text, so lit RUN
+/// lines can pass newlines and arbitrary bytes.
+std::string unescape(const std::string &s) {
+  std::string out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] != '\\' || i + 1 == s.size()) {
+      out += s[i];
+      continue;
+    }
+    char c = s[++i];
+    if (c == 'n') out += '\n';
+    else if (c == 't') out += '\t';
+    else if (c == 'x' && i + 2 < s.size() + 0) {
+      out += static_cast<char>(std::strtol(s.substr(i + 1, 2).c_str(), nullptr, 16));
+      i += 2;
+    } else out += c;
+  }
+  return out;
+}
+
+/// Prints the ids of `text`; flags: --bos, --no-prefix.
+int cmd_tok_encode(const std::vector<std::string> &args) {
+  if (args.size() < 2)
+    die("usage: tok-encode <tokenizer> <text> [--bos] [--no-prefix]");
+  Tokenizer t(args[0]);
+  uint32_t flags = 0;
+  for (size_t i = 2; i < args.size(); ++i) {
+    if (args[i] == "--bos") flags |= LLMC_ENCODE_ADD_BOS;
+    else if (args[i] == "--no-prefix") flags |= LLMC_ENCODE_NO_SPACE_PREFIX;
+    else die("unknown flag " + args[i]);
+  }
+  std::vector<int32_t> ids = encode(t.t, unescape(args[1]), flags);
+  std::printf("ids:");
+  for (int32_t id : ids)
+    std::printf(" %d", id);
+  std::printf("\n");
+  return 0;
+}
+
+/// encode(text, BOS) then decode must give back the text, byte for byte.
+int cmd_tok_roundtrip(const std::vector<std::string> &args) {
+  if (args.size() < 2)
+    die("usage: tok-roundtrip <tokenizer> <text>...");
+  Tokenizer t(args[0]);
+  int failures = 0;
+  for (size_t k = 1; k < args.size(); ++k) {
+    std::string text = unescape(args[k]);
+    std::vector<int32_t> ids = encode(t.t, text, LLMC_ENCODE_ADD_BOS);
+    size_t len = 0;
+    llmc_status st = llmc_tokenizer_decode_all(t.t, ids.data(), ids.size(), nullptr, 0, &len);
+    if (st != LLMC_OK && st != LLMC_ERR_BUFFER_TOO_SMALL)
+      die_status(st);
+    std::string back(len, '\0');
+    check(llmc_tokenizer_decode_all(t.t, ids.data(), ids.size(), back.data(), len, &len));
+    bool ok = back == text;
+    failures += !ok;
+    std::printf("%s %zu tokens: %s\n", ok ? "roundtrip-ok" : "ROUNDTRIP-FAIL",
+                ids.size(), args[k].c_str());
+  }
+  return failures ? 1 : 0;
+}
+
+/// Encodes the text file with BOS and compares with the id file: prints how
+/// many leading ids agree and whether the sequences are equal.
+int cmd_tok_match(const std::vector<std::string> &args) {
+  if (args.size() != 3)
+    die("usage: tok-match <tokenizer> <text-file> <ids-file>");
+  Tokenizer t(args[0]);
+  std::string text = read_file(args[1]);
+  std::vector<int32_t> want = read_tokens(args[2]);
+  std::vector<int32_t> got = encode(t.t, text, LLMC_ENCODE_ADD_BOS);
+  size_t same = 0;
+  while (same < got.size() && same < want.size() && got[same] == want[same])
+    ++same;
+  std::printf("encoded %zu tokens, reference %zu, common prefix %zu, %s\n",
+              got.size(), want.size(), same,
+              got == want ? "identical" : "different");
+  std::printf("encoded-after-prefix:");
+  for (size_t i = same; i < got.size(); ++i)
+    std::printf(" %d", got[i]);
+  std::printf("\nreference-after-prefix:");
+  for (size_t i = same; i < want.size(); ++i)
+    std::printf(" %d", want[i]);
+  std::printf("\n");
+  return 0;
+}
+
+// --- sampler ---------------------------------------------------------------
+
+struct Sampler {
+  llmc_sampler *s = nullptr;
+  Sampler(const llmc_sampler_config &c, int32_t vocab) {
+    check(llmc_sampler_create(&c, vocab, &s));
+  }
+  ~Sampler() { llmc_sampler_destroy(s); }
+  int32_t sample(const std::vector<float> &logits, const std::vector<int32_t> &history = {}) {
+    int32_t tok;
+    check(llmc_sampler_sample(s, logits.data(), history.data(), history.size(), &tok));
+    return tok;
+  }
+};
+
+/// Deterministic test logits (a fixed LCG, independent of the runtime's RNG).
+std::vector<float> test_logits(uint32_t seed, int32_t vocab) {
+  std::vector<float> v(vocab);
+  uint32_t x = seed * 2654435761u + 1;
+  for (float &f : v) {
+    x = x * 1664525u + 1013904223u;
+    f = static_cast<float>(x >> 8) / 16777216.0f * 8.0f - 4.0f;
+  }
+  return v;
+}
+
+int32_t argmax(const std::vector<float> &v) {
+  int32_t best = 0;
+  for (int32_t i = 1; i < static_cast<int32_t>(v.size()); ++i)
+    if (v[i] > v[best])
+      best = i;
+  return best;
+}
+
+/// Sampler properties; prints "ok <name>" per property, exits 1 on a failure.
+int cmd_sampler(const std::vector<std::string> &) {
+  /// Enough random logits vectors that an accidental agreement is unlikely.
+  constexpr int kTrials = 200;
+  constexpr int32_t kVocab = 512;
+  int failures = 0;
+  auto report = [&](const char *name, bool ok) {
+    std::printf("%s %s\n", ok ? "ok" : "FAIL", name);
+    failures += !ok;
+  };
+  llmc_sampler_config base;
+  llmc_sampler_config_default(&base);
+
+  {
+    llmc_sampler_config c = base;
+    c.temperature = 0;
+    Sampler s(c, kVocab);
+    bool ok = true;
+    for (int i = 0; i < kTrials; ++i) {
+      std::vector<float> l = test_logits(i, kVocab);
+      ok = ok && s.sample(l) == argmax(l);
+    }
+    std::vector<float> ties(kVocab, 1.0f);
+    ties[7] = ties[300] = 5.0f;
+    ok = ok && s.sample(ties) == 7;
+    report("temperature-0-is-argmax", ok);
+  }
+  for (int mode = 0; mode < 2; ++mode) {
+    llmc_sampler_config c = base;
+    c.temperature = 1.5f;
+    if (mode == 0) c.top_k = 1;
+    else c.top_p = 1e-6f;
+    c.seed = 99;
+    Sampler s(c, kVocab);
+    bool ok = true;
+    for (int i = 0; i < kTrials; ++i) {
+      std::vector<float> l = test_logits(i, kVocab);
+      ok = ok && s.sample(l) == argmax(l);
+    }
+    report(mode == 0 ? "top-k-1-is-greedy" : "top-p-tiny-is-greedy", ok);
+  }
+  {
+    llmc_sampler_config c = base;
+    c.seed = 42;
+    c.top_k = 40;
+    c.top_p = 0.9f;
+    Sampler a(c, kVocab), b(c, kVocab);
+    c.seed = 43;
+    Sampler other(c, kVocab);
+    std::vector<int32_t> sa, sb, so;
+    for (int i = 0; i < kTrials; ++i) {
+      std::vector<float> l = test_logits(i % 3, kVocab);
+      sa.push_back(a.sample(l));
+      sb.push_back(b.sample(l));
+      so.push_back(other.sample(l));
+    }
+    report("same-seed-same-tokens", sa == sb);
+    report("different-seed-different-tokens", sa != so);
+    llmc_sampler_reseed(a.s, 42);
+    std::vector<int32_t> again;
+    for (int i = 0; i < kTrials; ++i)
+      again.push_back(a.sample(test_logits(i % 3, kVocab)));
+    report("reseed-restarts-stream", again == sa);
+  }
+  {
+    // Golden sequence: pins PCG32 + the sampling order across platforms.
+    llmc_sampler_config c = base;
+    c.seed = 1234;
+    Sampler s(c, kVocab);
+    std::printf("seed-1234:");
+    for (int i = 0; i < 8; ++i)
+      std::printf(" %d", s.sample(test_logits(5, kVocab)));
+    std::printf("\n");
+  }
+  {
+    // Frequencies at T = 1 follow softmax: p = 0.5, 0.25, 0.25.
+    /// 40000 draws: the standard error of a frequency is ~0.0025, so a
+    /// 0.015 tolerance is six sigma.
+    constexpr int kDraws = 40000;
+    constexpr double kTolerance = 0.015;
+    llmc_sampler_config c = base;
+    c.seed = 7;
+    Sampler s(c, 3);
+    std::vector<float> l = {std::log(0.5f), std::log(0.25f), std::log(0.25f)};
+    int counts[3] = {0, 0, 0};
+    for (int i = 0; i < kDraws; ++i)
+      ++counts[s.sample(l)];
+    bool ok = std::fabs(counts[0] / double(kDraws) - 0.5) < kTolerance &&
+              std::fabs(counts[1] / double(kDraws) - 0.25) < kTolerance &&
+              std::fabs(counts[2] / double(kDraws) - 0.25) < kTolerance;
+    report("softmax-frequencies", ok);
+
+    c.top_p = 0.6f; // nucleus {0, 1}: 0.5 < 0.6 <= 0.75
+    Sampler p(c, 3);
+    std::vector<float> l2 = {std::log(0.5f), std::log(0.3f), std::log(0.2f)};
+    bool only01 = true, saw1 = false;
+    for (int i = 0; i < 2000; ++i) {
+      int32_t t = p.sample(l2);
+      only01 = only01 && t != 2;
+      saw1 = saw1 || t == 1;
+    }
+    report("top-p-keeps-nucleus", only01 && saw1);
+
+    c.top_p = 1.0f;
+    c.top_k = 2;
+    Sampler k(c, 3);
+    bool only_top2 = true;
+    for (int i = 0; i < 2000; ++i)
+      only_top2 = only_top2 && k.sample(l2) != 2;
+    report("top-k-keeps-k", only_top2);
+  }
+  {
+    llmc_sampler_config c = base;
+    c.temperature = 0;
+    c.repetition_penalty = 1.5f;
+    Sampler s(c, 2);
+    bool ok = s.sample({2.0f, 1.9f}, {0}) == 1 &&  // 2.0/1.5 < 1.9
+              s.sample({-1.0f, -1.2f}, {0, 0}) == 1 && // -1.5 < -1.2, once
+              s.sample({2.0f, 1.9f}, {}) == 0;
+    report("repetition-penalty", ok);
+    int32_t tok;
+    std::vector<float> l = {1.0f, 2.0f};
+    int32_t bad = 5;
+    report("repetition-history-out-of-range",
+           llmc_sampler_sample(s.s, l.data(), &bad, 1, &tok) == LLMC_ERR_OUT_OF_RANGE);
+  }
+  {
+    llmc_sampler_config c = base;
+    Sampler s(c, 3);
+    bool ok = true;
+    for (int i = 0; i < 100; ++i)
+      ok = ok && s.sample({NAN, 0.0f, NAN}) == 1;
+    report("nan-never-wins", ok);
+  }
+  {
+    llmc_sampler_config c = base;
+    llmc_sampler *s = nullptr;
+    report("zero-vocab-rejected", llmc_sampler_create(&c, 0, &s) == LLMC_ERR_INVALID_ARGUMENT);
+    c.repetition_penalty = 0;
+    report("bad-penalty-rejected", llmc_sampler_create(&c, 4, &s) == LLMC_ERR_INVALID_ARGUMENT);
+  }
+  report("header-compiles-as-c", llmc_test_header_is_c() == 1);
+  return failures ? 1 : 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  static const std::map<std::string, std::function<int(const std::vector<std::string> &)>>
+      kCommands = {
+          {"info", cmd_info},           {"dump", cmd_dump},
+          {"compare", cmd_compare},     {"open", cmd_open},
+          {"meta", cmd_meta},           {"tok-info", cmd_tok_info},
+          {"tok-decode", cmd_tok_decode}, {"tok-encode", cmd_tok_encode},
+          {"tok-roundtrip", cmd_tok_roundtrip}, {"tok-match", cmd_tok_match},
+          {"sampler", cmd_sampler},
+      };
+  if (argc < 2 || !kCommands.count(argv[1])) {
+    std::fprintf(stderr, "usage: llmc-runtime-test <command> [args]; commands:");
+    for (const auto &c : kCommands)
+      std::fprintf(stderr, " %s", c.first.c_str());
+    std::fprintf(stderr, "\n");
+    return 2;
+  }
+  std::vector<std::string> args(argv + 2, argv + argc);
+  return kCommands.at(argv[1])(args);
+}
