@@ -125,6 +125,10 @@ public:
 
     OpBuilder::InsertionGuard guard(builder);
     auto func = func::FuncOp::create(builder, loc, name, funcType);
+    // Internal to the model: the artifact's C entry points call it
+    // (llm-cpu-entry-points), which lets bufferization update the KV cache
+    // in place instead of returning a copy.
+    func.setPrivate();
     func.setArgAttr(0, "llm.input", builder.getStringAttr("tokens"));
     func.setArgAttr(1, "llm.input", builder.getStringAttr("positions"));
     func.setArgAttr(2, "llm.input", builder.getStringAttr("kv_cache"));
@@ -147,6 +151,7 @@ public:
       seqLenExtent = builder.getIndexAttr(seqLen);
     cache = entry->getArgument(2);
 
+    setLocation("model.embed_tokens");
     Type hiddenType = tensor({batch, seqLen, config.hiddenSize}, f32);
     Value hidden = llm::EmbeddingOp::create(builder, loc, hiddenType, tokens,
                                             weight(-1, WeightRole::Embedding));
@@ -154,12 +159,15 @@ public:
       hidden = emitAttentionBlock(layer, hidden);
       hidden = emitFeedForwardBlock(layer, hidden);
     }
+    setLocation("model.norm");
     Value normed = rmsNorm(hidden, weight(-1, WeightRole::FinalNorm));
     Value head = config.tieWordEmbeddings ? weight(-1, WeightRole::Embedding)
                                           : weight(-1, WeightRole::LMHead);
+    setLocation("lm_head");
     auto logits = llm::LogitsOp::create(builder, loc, logitsType, normed, head,
                                         config.tieWordEmbeddings);
     func::ReturnOp::create(builder, loc, ValueRange{logits, cache});
+    loc = builder.getUnknownLoc();
   }
 
 private:
@@ -236,7 +244,14 @@ private:
     return arith::TruncFOp::create(builder, loc, type.clone(kvType), x);
   }
 
+  /// Names the location of the ops emitted next, so that diagnostics from
+  /// later phases say which part of the model they come from.
+  void setLocation(const Twine &name) {
+    loc = NameLoc::get(builder.getStringAttr(name));
+  }
+
   Value emitAttentionBlock(int64_t layer, Value hidden) {
+    setLocation("model.layers." + Twine(layer) + ".self_attn");
     Value normed = rmsNorm(hidden, weight(layer, WeightRole::AttnNorm));
     Value q = splitHeads(
         linear(normed, layer, WeightRole::QProj, WeightRole::QBias),
@@ -267,6 +282,7 @@ private:
   }
 
   Value emitFeedForwardBlock(int64_t layer, Value hidden) {
+    setLocation("model.layers." + Twine(layer) + ".mlp");
     Value normed = rmsNorm(hidden, weight(layer, WeightRole::FFNNorm));
     Value gate =
         linear(normed, layer, WeightRole::GateProj, WeightRole::GateBias);

@@ -25,7 +25,7 @@ struct ModelBuildOptions {
   bool pagedKVCache = false;
 };
 
-/// Builds a module with `func.func @prefill` (T new tokens) and
+/// Builds a module with private `func.func @prefill` (T new tokens) and
 /// `func.func @decode` (one token). Both take (tokens, positions, kv_cache,
 /// weights...) and return (logits, updated kv_cache); weights follow
 /// getWeightTable's order and carry their names as `llm.weight` argument

@@ -1,46 +1,106 @@
 // The phases of llmc's compilation pipeline and the passes each one adds.
 #include "passes/Pipeline.h"
 
-#include "llvm/ADT/StringSwitch.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/ErrorHandling.h"
 
 using namespace llmc;
 
 namespace {
-struct PhaseName {
+struct PhaseInfo {
   Phase phase;
   const char *name;
+  /// Textual pass pipeline from the previous phase to this one.
+  const char *passes;
 };
-constexpr PhaseName kPhaseNames[] = {{Phase::Config, "config"},
-                                     {Phase::LLM, "llm"}};
+
+/// `llm` → CPU kernels: lower the ops on tensors, bufferize across function
+/// boundaries (identity layouts, so the C ABI sees plain strided buffers),
+/// fold loops that carry a buffer through unchanged, drop results that are
+/// the caller's own buffers, free intermediate buffers, lower linalg to loops.
+/// The KV cache is written in place; drop-equivalent-buffer-results only
+/// rewrites private functions, so the public @prefill/@decode still return a
+/// copy of it until the artifact phase wraps them in ABI entry points.
+constexpr const char *kCPUKernelsPasses =
+    "llm-lower-to-linalg,canonicalize,cse,"
+    "one-shot-bufferize{bufferize-function-boundaries "
+    "function-boundary-type-conversion=identity-layout-map},"
+    "canonicalize,drop-equivalent-buffer-results,buffer-deallocation-pipeline,"
+    "convert-bufferization-to-memref,llm-cpu-entry-points,"
+    "convert-linalg-to-loops,canonicalize";
+
+/// Kernels → LLVM dialect. scf.parallel loops (the projection kernels' row
+/// blocks) become OpenMP worksharing loops run by libomp; the memref
+/// lowering must follow at once because that conversion wraps loop bodies in
+/// memref.alloca_scope, which later passes do not lower. Vector reductions
+/// may reassociate (tree sums; a serial chain of 16 adds otherwise). math ops
+/// without an LLVM intrinsic (erf) become libm calls. omp ops are translated
+/// to LLVM IR (__kmpc_* calls) by mlir-translate.
+constexpr const char *kCPULLVMPasses =
+    "convert-scf-to-openmp,finalize-memref-to-llvm,"
+    "convert-scf-to-cf,expand-strided-metadata,lower-affine,"
+    "finalize-memref-to-llvm,"
+    "convert-vector-to-llvm{reassociate-fp-reductions},"
+    "convert-math-to-llvm,convert-math-to-libm,"
+    "convert-arith-to-llvm,convert-index-to-llvm,convert-cf-to-llvm,"
+    "convert-func-to-llvm,convert-openmp-to-llvm,reconcile-unrealized-casts";
+
+constexpr PhaseInfo kPhases[] = {
+    {Phase::Config, "config", ""},
+    {Phase::LLM, "llm", ""},
+    {Phase::Kernels, "kernels", kCPUKernelsPasses},
+    {Phase::LLVM, "llvm", kCPULLVMPasses},
+};
+
+/// Adds the passes of every phase after `llm` up to and including `last`.
+void addPhasesUpTo(mlir::OpPassManager &pm, Phase last) {
+  for (const PhaseInfo &info : kPhases) {
+    if (info.phase > last)
+      break;
+    if (*info.passes == '\0')
+      continue;
+    if (mlir::failed(mlir::parsePassPipeline(info.passes, pm)))
+      llvm::report_fatal_error(llvm::Twine("llmc: malformed built-in pass "
+                                           "pipeline for phase '") +
+                               info.name + "'");
+  }
+}
 } // namespace
 
 std::optional<Phase> llmc::parsePhase(llvm::StringRef name) {
-  for (const PhaseName &entry : kPhaseNames)
-    if (name == entry.name)
-      return entry.phase;
+  for (const PhaseInfo &info : kPhases)
+    if (name == info.name)
+      return info.phase;
   return std::nullopt;
 }
 
 llvm::StringRef llmc::getPhaseName(Phase phase) {
-  for (const PhaseName &entry : kPhaseNames)
-    if (entry.phase == phase)
-      return entry.name;
+  for (const PhaseInfo &info : kPhases)
+    if (info.phase == phase)
+      return info.name;
   llvm_unreachable("unknown phase");
 }
 
 std::string llmc::getPhaseNames() {
   std::string names;
-  for (const PhaseName &entry : kPhaseNames) {
+  for (const PhaseInfo &info : kPhases) {
     if (!names.empty())
       names += ", ";
-    names += entry.name;
+    names += info.name;
   }
   return names;
 }
 
 void llmc::buildPipeline(mlir::OpPassManager &pm,
                          const PipelineOptions &options) {
-  // `config` and `llm` are produced by the frontend; no pass runs yet.
-  (void)pm;
-  (void)options;
+  addPhasesUpTo(pm, options.stopAfter);
+}
+
+void llmc::registerLLMCPipelines() {
+  mlir::PassPipelineRegistration<>(
+      "llmc-cpu-kernels", "llmc's phases from `llm` to CPU kernels",
+      [](mlir::OpPassManager &pm) { addPhasesUpTo(pm, Phase::Kernels); });
+  mlir::PassPipelineRegistration<>(
+      "llmc-cpu-to-llvm", "llmc's phases from `llm` to the LLVM dialect",
+      [](mlir::OpPassManager &pm) { addPhasesUpTo(pm, Phase::LLVM); });
 }

@@ -17,6 +17,10 @@ enum class Phase {
   Config,
   /// The model graph in the `llm` dialect (prefill + decode).
   LLM,
+  /// CPU kernels: loops over memrefs (linalg lowered, bufferized).
+  Kernels,
+  /// The LLVM dialect, ready for translation to LLVM IR.
+  LLVM,
 };
 
 /// Parses a phase name as spelled on the command line.
@@ -31,8 +35,13 @@ struct PipelineOptions {
 };
 
 /// Adds the passes that take a module from the `llm` phase to
-/// `options.stopAfter`. Up to `llm` nothing runs beyond verification.
+/// `options.stopAfter` (nothing for `config` and `llm`).
 void buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &options);
+
+/// Registers the phases as llmc-opt pipelines: `llmc-cpu-kernels` (llm →
+/// kernels) and `llmc-cpu-to-llvm` (llm → llvm), so that lit tests run
+/// exactly what `llmc` runs.
+void registerLLMCPipelines();
 
 } // namespace llmc
 

@@ -47,8 +47,22 @@ config.environment["PYTHONPATH"] = os.path.join(config.test_source_root, "lib")
 config.environment["LLMC_LLVM_LIB_DIR"] = os.path.join(
     os.path.dirname(config.llvm_tools_dir), "lib")
 config.excludes.add("lib")
+# Programs linking an artifact's static library add what its manifest's
+# "link_libraries" names: libm, and libomp for multi-threaded kernels.
+config.substitutions.append((
+    "%artifact_link_flags",
+    "-L{0} -Wl,-rpath,{0} -lomp -lm".format(config.environment["LLMC_LLVM_LIB_DIR"])))
 
 tools = ["llmc", "llmc-opt"]
-if os.path.exists(os.path.join(config.llmc_tools_dir, "llmc-runtime-test")):
-    tools.append("llmc-runtime-test")
+for optional_tool in ("llmc-runtime-test", "llmc-run"):
+    if os.path.exists(os.path.join(config.llmc_tools_dir, optional_tool)):
+        tools.append(optional_tool)
+
+# Tests that build C programs against the runtime (mock artifacts, the
+# examples) use the host C compiler and the runtime's static library.
+config.substitutions.append(("%cc", "cc"))
+config.substitutions.append(("%llmc_runtime_include",
+                             os.path.join(config.llmc_src_root, "runtime", "include")))
+config.substitutions.append(("%llmc_runtime_lib",
+                             os.path.join(config.llmc_obj_root, "runtime", "libllmc_runtime.a")))
 llvm_config.add_tool_substitutions(tools, [config.llmc_tools_dir])

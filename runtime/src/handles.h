@@ -3,9 +3,13 @@
 #define LLMC_RUNTIME_HANDLES_H
 
 #include "llmc/runtime.h"
+#include "model.h"
 #include "sampler.h"
+#include "session.h"
 #include "tokenizer.h"
 #include "weight_set.h"
+
+#include <memory>
 
 /// Each handle wraps one C++ object; defined in one place because more than
 /// one API file needs to see inside (the tokenizer reads weights metadata).
@@ -19,6 +23,16 @@ struct llmc_tokenizer {
 
 struct llmc_sampler {
   llmc::rt::Sampler s;
+};
+
+/// Shared ownership: every session holds the model (and its loaded library)
+/// alive, so destroying the model handle first is safe.
+struct llmc_model {
+  std::shared_ptr<const llmc::rt::Model> model;
+};
+
+struct llmc_session {
+  llmc::rt::Session session;
 };
 
 #endif // LLMC_RUNTIME_HANDLES_H

@@ -13,25 +13,16 @@ import sys
 
 import numpy as np
 
-# Passes that take a module from `llm` ops on tensors to the LLVM dialect.
-CPU_LOWERING = [
-    "--llm-lower-to-linalg",
-    "--canonicalize",
-    "--one-shot-bufferize=bufferize-function-boundaries",
-    "--convert-linalg-to-loops",
-    "--convert-scf-to-cf",
-    "--expand-strided-metadata",
-    "--lower-affine",
-    "--finalize-memref-to-llvm",
-    "--convert-math-to-llvm",
-    "--convert-arith-to-llvm",
-    "--convert-index-to-llvm",
-    "--convert-cf-to-llvm",
-    "--convert-func-to-llvm",
-    "--reconcile-unrealized-casts",
-]
+# llmc's own CPU pipeline from `llm` ops on tensors to the LLVM dialect
+# (passes/Pipeline.cpp), so the numbers checked here are those of the code
+# llmc emits: vector kernels, bufferization, OpenMP threads.
+CPU_LOWERING = ["--llmc-cpu-to-llvm"]
 
 LLVM_LIB_DIR = os.environ.get("LLMC_LLVM_LIB_DIR", "/usr/lib/llvm-22/lib")
+
+# Printing helpers, and libomp for the __kmpc_* calls of scf.parallel loops.
+RUNNER_LIBS = ("libmlir_c_runner_utils.so", "libmlir_runner_utils.so",
+               "libomp.so")
 
 PRINT_DECL = "func.func private @printMemrefF32(memref<*xf32>)\n"
 
@@ -52,14 +43,18 @@ def dense(array, element_type="f32"):
 
 
 def print_tensor(value, tensor_type, counter=[0]):
-    """MLIR lines that print the f32 tensor `value` of static `tensor_type`."""
+    """MLIR lines that print the f32 tensor `value` of static `tensor_type`.
+
+    Each to_buffer carries its own `llmc.print` number: CSE must not merge
+    two prints of one tensor into the first, whose buffer bufferization may
+    reuse in between (it cannot see reads through the memref)."""
     counter[0] += 1
     n = counter[0]
     memref_type = tensor_type.replace("tensor<", "memref<")
-    return ("  %%pb%d = bufferization.to_buffer %s : %s to %s\n"
+    return ("  %%pb%d = bufferization.to_buffer %s {llmc.print = %d} : %s to %s\n"
             "  %%pu%d = memref.cast %%pb%d : %s to memref<*xf32>\n"
             "  call @printMemrefF32(%%pu%d) : (memref<*xf32>) -> ()\n"
-            % (n, value, tensor_type, memref_type, n, n, memref_type, n))
+            % (n, value, n, tensor_type, memref_type, n, n, memref_type, n))
 
 
 def run(module_text):
@@ -69,8 +64,7 @@ def run(module_text):
     if lowered.returncode != 0:
         sys.stderr.write(module_text)
         sys.exit("llmc-opt failed:\n" + lowered.stderr)
-    libs = ",".join(os.path.join(LLVM_LIB_DIR, lib) for lib in
-                    ("libmlir_c_runner_utils.so", "libmlir_runner_utils.so"))
+    libs = ",".join(os.path.join(LLVM_LIB_DIR, lib) for lib in RUNNER_LIBS)
     executed = subprocess.run(
         ["mlir-runner", "-e", "main", "-entry-point-result=void",
          "-shared-libs=" + libs], input=lowered.stdout, capture_output=True,

@@ -679,6 +679,111 @@ int cmd_sampler(const std::vector<std::string> &) {
   return failures ? 1 : 0;
 }
 
+/// rope-permute: reorders a tiny [n_heads * head_dim, row_len] tensor whose
+/// element (r, c) is 100 * r + c, and prints, per destination row, the source
+/// row it came from; then checks a round trip and the argument errors.
+int cmd_rope_permute(const std::vector<std::string> &) {
+  const int64_t heads = 2, head_dim = 8, row_len = 2, rows = heads * head_dim;
+  std::vector<float> src(rows * row_len), mid(src.size()), back(src.size());
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < row_len; ++c)
+      src[r * row_len + c] = static_cast<float>(100 * r + c);
+  auto print = [&](const char *label, const std::vector<float> &t) {
+    std::printf("%s:", label);
+    for (int64_t r = 0; r < rows; ++r) {
+      bool row_intact = t[r * row_len + 1] == t[r * row_len] + 1;
+      std::printf(" %d%s", static_cast<int>(t[r * row_len]) / 100, row_intact ? "" : "!");
+    }
+    std::printf("\n");
+  };
+  check(llmc_rope_permute_rows(src.data(), mid.data(), heads, head_dim, row_len,
+                               LLMC_ROPE_INTERLEAVED, LLMC_ROPE_HALF));
+  print("interleaved->half", mid);
+  check(llmc_rope_permute_rows(src.data(), back.data(), heads, head_dim, row_len,
+                               LLMC_ROPE_HALF, LLMC_ROPE_INTERLEAVED));
+  print("half->interleaved", back);
+  check(llmc_rope_permute_rows(mid.data(), back.data(), heads, head_dim, row_len,
+                               LLMC_ROPE_HALF, LLMC_ROPE_INTERLEAVED));
+  std::printf("round trip: %s\n", back == src ? "identical" : "DIFFERENT");
+  check(llmc_rope_permute_rows(src.data(), back.data(), heads, head_dim, row_len,
+                               LLMC_ROPE_HALF, LLMC_ROPE_HALF));
+  std::printf("same layout: %s\n", back == src ? "copy" : "DIFFERENT");
+  llmc_status st = llmc_rope_permute_rows(src.data(), back.data(), 2, 7, 2,
+                                          LLMC_ROPE_INTERLEAVED, LLMC_ROPE_HALF);
+  std::printf("odd head_dim: %s: %s\n", llmc_status_name(st), llmc_last_error());
+  return 0;
+}
+
+/// session <artifact> <weights> <op>...: drives the session API directly and
+/// prints one line per op, so tests can check status codes the command-line
+/// tool hides. Ops: prefill:1,2,3  decode:5  reset  position  info.
+/// A failing op prints its status and message and the run continues.
+int cmd_session(const std::vector<std::string> &args) {
+  if (args.size() < 2)
+    die("usage: session <artifact> <weights> <op>...");
+  llmc_model *model = nullptr;
+  check(llmc_model_open(args[0].c_str(), &model));
+  Weights w(args[1]);
+  llmc_session *session = nullptr;
+  check(llmc_session_create(model, w.w, &session));
+  llmc_model_info info;
+  check(llmc_model_get_info(model, &info));
+  // Sessions keep the model alive: destroying the handle here must be safe.
+  llmc_model_destroy(model);
+  auto argmax = [&](const float *row) {
+    int best = 0;
+    for (int i = 1; i < info.vocab_size; ++i)
+      if (row[i] > row[best])
+        best = i;
+    return best;
+  };
+  for (size_t i = 2; i < args.size(); ++i) {
+    const std::string &op = args[i];
+    llmc_status st = LLMC_OK;
+    std::string result;
+    if (op.rfind("prefill:", 0) == 0) {
+      std::vector<int32_t> ids;
+      std::stringstream ss(op.substr(8));
+      std::string item;
+      while (std::getline(ss, item, ','))
+        ids.push_back(std::stoi(item));
+      const float *last = nullptr, *all = nullptr;
+      st = llmc_session_prefill(session, ids.data(), ids.size(), &last, &all);
+      if (st == LLMC_OK) {
+        result = "argmax";
+        for (size_t r = 0; r < ids.size(); ++r)
+          result += " " + std::to_string(argmax(all + r * info.vocab_size));
+        result += last == all + (ids.size() - 1) * info.vocab_size ? " (last ok)" : " (last WRONG)";
+      }
+    } else if (op.rfind("decode:", 0) == 0) {
+      const float *logits = nullptr;
+      st = llmc_session_decode(session, std::stoi(op.substr(7)), &logits);
+      if (st == LLMC_OK)
+        result = "argmax " + std::to_string(argmax(logits));
+    } else if (op == "reset") {
+      llmc_session_reset(session);
+    } else if (op == "position") {
+      result = std::to_string(llmc_session_position(session));
+    } else if (op == "info") {
+      result = std::string(info.name) + " vocab " + std::to_string(info.vocab_size) +
+               " context " + std::to_string(info.context_length) + " layers " +
+               std::to_string(info.num_layers) + " rope " +
+               (info.rope_layout == LLMC_ROPE_HALF ? "half" : "interleaved") +
+               " weights " + std::to_string(info.n_weights) + " kv_bytes " +
+               std::to_string(info.kv_cache_bytes) + " bos " +
+               std::to_string(info.bos_token_id) + " eos " + std::to_string(info.eos_token_id);
+    } else {
+      die("unknown op '" + op + "'");
+    }
+    if (st == LLMC_OK)
+      std::printf("%s: ok%s%s\n", op.c_str(), result.empty() ? "" : " ", result.c_str());
+    else
+      std::printf("%s: %s: %s\n", op.c_str(), llmc_status_name(st), llmc_last_error());
+  }
+  llmc_session_destroy(session);
+  return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -689,7 +794,8 @@ int main(int argc, char **argv) {
           {"meta", cmd_meta},           {"tok-info", cmd_tok_info},
           {"tok-decode", cmd_tok_decode}, {"tok-encode", cmd_tok_encode},
           {"tok-roundtrip", cmd_tok_roundtrip}, {"tok-match", cmd_tok_match},
-          {"sampler", cmd_sampler},
+          {"sampler", cmd_sampler},     {"rope-permute", cmd_rope_permute},
+          {"session", cmd_session},
       };
   if (argc < 2 || !kCommands.count(argv[1])) {
     std::fprintf(stderr, "usage: llmc-runtime-test <command> [args]; commands:");

@@ -1,5 +1,7 @@
 // llmc-opt: mlir-opt with the `llm` dialect registered, for lit tests and IR experiments.
 #include "dialect/LLMOps.h"
+#include "passes/Passes.h"
+#include "passes/Pipeline.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -9,6 +11,8 @@
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
+  llmc::registerLLMCPasses();
+  llmc::registerLLMCPipelines();
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);

@@ -1,14 +1,20 @@
 // llmc: the ahead-of-time compiler driver (phases, model info, artifacts).
+#include "codegen/Artifact.h"
 #include "dialect/LLMOps.h"
 #include "graph/ModelBuilder.h"
 #include "frontend/ModelConfig.h"
 #include "frontend/ModelStats.h"
+#include "passes/Passes.h"
 #include "passes/Pipeline.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
 
@@ -41,17 +47,20 @@ cl::opt<std::string>
               cl::cat(compilerCategory));
 
 cl::opt<int64_t> batchSize("batch", cl::desc("Sequences decoded together"),
-                           cl::init(1), cl::cat(compilerCategory));
+                           cl::init(1), cl::sub(cl::SubCommand::getTopLevel()),
+                           cl::sub(compileCommand), cl::cat(compilerCategory));
 cl::opt<int64_t>
     contextLength("context",
                   cl::desc("KV-cache capacity in positions (default: the "
                            "model's max_position_embeddings)"),
-                  cl::init(0), cl::cat(compilerCategory));
+                  cl::init(0), cl::sub(cl::SubCommand::getTopLevel()),
+                  cl::sub(compileCommand), cl::cat(compilerCategory));
 cl::opt<std::string>
     weightTypeName("weight-type",
                    cl::desc("Weight element type: f32, f16 or bf16 (default: "
                             "the model's dtype)"),
-                   cl::init(""), cl::cat(compilerCategory));
+                   cl::init(""), cl::sub(cl::SubCommand::getTopLevel()),
+                   cl::sub(compileCommand), cl::cat(compilerCategory));
 cl::opt<std::string>
     kvTypeName("kv-type",
                cl::desc("KV-cache element type: f32, f16 or bf16 (default: "
@@ -61,13 +70,20 @@ cl::opt<std::string>
                cl::cat(compilerCategory));
 cl::opt<bool> pagedKVCache("paged-kv-cache",
                            cl::desc("Store the KV cache in 16-position pages"),
-                           cl::init(false), cl::cat(compilerCategory));
+                           cl::init(false),
+                           cl::sub(cl::SubCommand::getTopLevel()),
+                           cl::sub(compileCommand), cl::cat(compilerCategory));
 
 cl::opt<std::string> targetName("target", cl::desc("cpu | cuda:sm_80 | "
                                                    "cuda:sm_90"),
                                 cl::sub(compileCommand), cl::init("cpu"));
 cl::opt<std::string> outputDir("o", cl::desc("Output directory"),
                                cl::value_desc("dir"), cl::sub(compileCommand));
+cl::opt<std::string> cpuName("cpu",
+                             cl::desc("CPU to compile for: 'native' (this "
+                                      "machine, the default) or an LLVM CPU "
+                                      "name such as x86-64-v3"),
+                             cl::init("native"), cl::sub(compileCommand));
 
 int fail(const Twine &message) {
   WithColor::error(errs(), "llmc") << message << "\n";
@@ -133,6 +149,37 @@ int runInfo(const ModelConfig &config) {
   return 0;
 }
 
+/// Builds the `llm` module of `config` and runs the pipeline through
+/// `phase`; diagnostics go to stderr.
+Expected<mlir::OwningOpRef<mlir::ModuleOp>>
+compileModule(mlir::MLIRContext &context, const ModelConfig &config,
+              const ModelBuildOptions &options, Phase phase) {
+  context.loadDialect<mlir::llm::LLMDialect, mlir::func::FuncDialect,
+                      mlir::arith::ArithDialect, mlir::tensor::TensorDialect>();
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      buildModelModule(context, config, options);
+  if (failed(mlir::verify(*module)))
+    return createStringError(
+        "internal error: the generated `llm` module does not verify");
+  mlir::PassManager pm(&context);
+  PipelineOptions pipelineOptions;
+  pipelineOptions.stopAfter = phase;
+  buildPipeline(pm, pipelineOptions);
+  if (failed(pm.run(*module)))
+    return createStringError("compilation failed in phase '" +
+                             getPhaseName(phase) + "'");
+  return std::move(module);
+}
+
+/// Every upstream dialect and extension: the lowering phases bufferize and
+/// convert through many of them.
+mlir::DialectRegistry getRegistry() {
+  mlir::DialectRegistry registry;
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  return registry;
+}
+
 int runCompileTo(const ModelConfig &config) {
   std::optional<Phase> phase = parsePhase(compileTo);
   if (!phase)
@@ -145,23 +192,40 @@ int runCompileTo(const ModelConfig &config) {
   Expected<ModelBuildOptions> options = getBuildOptions();
   if (!options)
     return fail(options.takeError());
-
-  mlir::MLIRContext context;
-  context.loadDialect<mlir::llm::LLMDialect, mlir::func::FuncDialect,
-                      mlir::arith::ArithDialect, mlir::tensor::TensorDialect>();
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      buildModelModule(context, config, *options);
-  if (failed(mlir::verify(*module)))
-    return fail("internal error: the generated `llm` module does not verify");
-
-  mlir::PassManager pm(&context);
-  PipelineOptions pipelineOptions;
-  pipelineOptions.stopAfter = *phase;
-  buildPipeline(pm, pipelineOptions);
-  if (failed(pm.run(*module)))
-    return fail("compilation failed in phase '" + compileTo + "'");
-  module->print(outs());
+  mlir::MLIRContext context(getRegistry());
+  auto module = compileModule(context, config, *options, *phase);
+  if (!module)
+    return fail(module.takeError());
+  (*module)->print(outs());
   outs() << "\n";
+  return 0;
+}
+
+int runCompile(const ModelConfig &config) {
+  if (targetName != "cpu") {
+    if (StringRef(targetName).starts_with("cuda"))
+      return fail("target '" + targetName +
+                  "': the CUDA backend is not implemented yet; use "
+                  "--target=cpu");
+    return fail("unknown target '" + targetName +
+                "'; expected cpu, cuda:sm_80 or cuda:sm_90");
+  }
+  if (outputDir.empty())
+    return fail("'llmc compile' needs an output directory: -o <dir>");
+  Expected<ModelBuildOptions> options = getBuildOptions();
+  if (!options)
+    return fail(options.takeError());
+  mlir::MLIRContext context(getRegistry());
+  auto module = compileModule(context, config, *options, Phase::LLVM);
+  if (!module)
+    return fail(module.takeError());
+  CPUTargetOptions targetOptions;
+  targetOptions.cpu = cpuName;
+  if (Error err = writeCPUArtifact(**module, config, *options, targetOptions,
+                                   outputDir))
+    return fail(std::move(err));
+  outs() << "llmc: wrote " << getModelSymbolPrefix(config.name)
+         << " artifact for " << targetName << " to " << outputDir << "\n";
   return 0;
 }
 
@@ -169,6 +233,8 @@ int runCompileTo(const ModelConfig &config) {
 
 int main(int argc, char **argv) {
   InitLLVM initLLVM(argc, argv);
+  mlir::registerAllPasses();
+  registerLLMCPasses();
   cl::HideUnrelatedOptions(compilerCategory);
   cl::ParseCommandLineOptions(
       argc, argv,
@@ -189,8 +255,6 @@ int main(int argc, char **argv) {
   if (infoCommand)
     return runInfo(*config);
   if (compileCommand)
-    return fail("'llmc compile' cannot write artifacts yet: no lowering "
-                "below the 'llm' phase exists (target '" +
-                targetName + "')");
+    return runCompile(*config);
   return runCompileTo(*config);
 }

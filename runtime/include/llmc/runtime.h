@@ -1,4 +1,4 @@
-/* llmc runtime public C API: weights, tokenizer and sampler (the data layer). */
+/* llmc runtime public C API: weights, tokenizer, sampler, compiled models and sessions. */
 #ifndef LLMC_RUNTIME_H
 #define LLMC_RUNTIME_H
 
@@ -319,6 +319,140 @@ void llmc_sampler_reseed(llmc_sampler *sampler, uint64_t seed);
 llmc_status llmc_sampler_sample(llmc_sampler *sampler, const float *logits,
                                 const int32_t *history, size_t n_history,
                                 int32_t *token);
+
+/* ------------------------------------------------------------------------ */
+/* RoPE row layout                                                          */
+/* ------------------------------------------------------------------------ */
+
+/* Reorders the rows of a q_proj / k_proj weight (or bias: row_len 1) from
+ * one RoPE layout to the other, per head of `head_dim` rows (even):
+ * interleaved -> half moves rows (2i, 2i+1) of each head to (i, i + Dh/2),
+ * the inverse of llama.cpp's HF-to-GGUF permutation; half -> interleaved
+ * undoes it. `src` and `dst` hold n_heads * head_dim * row_len floats and
+ * must not overlap; from == to copies. Thread-safe. */
+llmc_status llmc_rope_permute_rows(const float *src, float *dst,
+                                   int64_t n_heads, int64_t head_dim,
+                                   int64_t row_len, llmc_rope_layout from,
+                                   llmc_rope_layout to);
+
+/* ------------------------------------------------------------------------ */
+/* Compiled models                                                          */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * A model is an artifact written by `llmc compile --target=cpu -o <dir>`:
+ * `<dir>/<name>.json` (the manifest: ABI version, target, config, KV cache
+ * and weight table) and `<dir>/lib<name>.so` exporting the prefill and
+ * decode entry points the manifest names. Opening checks the manifest and
+ * resolves both entry points; no weights are involved yet.
+ * A model is immutable after open: the functions on it are thread-safe on a
+ * shared handle, and any number of sessions may run on it concurrently.
+ */
+typedef struct llmc_model llmc_model;
+
+#define LLMC_ABI_VERSION 1 /* the manifest abi_version this runtime runs */
+
+typedef struct llmc_model_info {
+  const char *name;          /* NUL-terminated, owned by the model */
+  const char *target_triple; /* NUL-terminated, owned by the model */
+  int32_t abi_version;
+  int32_t batch;          /* sequences per call (this runtime runs batch 1) */
+  int32_t context_length; /* positions the KV cache holds */
+  int32_t vocab_size;
+  int32_t hidden_size;
+  int32_t num_layers;
+  int32_t num_heads;
+  int32_t num_kv_heads;
+  int32_t head_dim;
+  int32_t bos_token_id; /* -1: none */
+  int32_t eos_token_id; /* the first EOS id; -1: none */
+  llmc_rope_layout rope_layout; /* Q/K row order the compiled code expects */
+  size_t n_weights;             /* tensors the entry points take */
+  uint64_t kv_cache_bytes;      /* per session */
+} llmc_model_info;
+
+/* Opens an artifact. `path` is the artifact directory (holding exactly one
+ * manifest, or `<basename>.json`) or the manifest file itself. Fails with a
+ * message naming the file and field for a missing directory or manifest,
+ * malformed JSON, a missing/ill-typed field, abi_version != 1
+ * (LLMC_ERR_UNSUPPORTED), a target kind other than "cpu"
+ * (LLMC_ERR_UNSUPPORTED), a library that dlopen rejects or a missing entry
+ * point. Thread-safe (independent calls). */
+llmc_status llmc_model_open(const char *path, llmc_model **out);
+
+/* The entry points of abi_version 1, as declared in the artifact's <name>.h.
+ * tokens, positions: int32[batch * seq_len] (absolute, 0-based positions);
+ * kv_cache: the session's cache, updated in place; weights: one pointer per
+ * manifest weight, in manifest order; logits: float[batch * seq_len * vocab]
+ * written by the call. Return 0 on success. */
+typedef int32_t (*llmc_prefill_fn)(const int32_t *tokens,
+                                   const int32_t *positions, int64_t seq_len,
+                                   void *kv_cache, const void *const *weights,
+                                   float *logits);
+typedef int32_t (*llmc_decode_fn)(const int32_t *tokens,
+                                  const int32_t *positions, void *kv_cache,
+                                  const void *const *weights, float *logits);
+
+/* Same as llmc_model_open, but for a program that links the artifact's
+ * static library (lib<name>.a) itself: the manifest is read and checked as
+ * usual, the library is not loaded, and these entry points are used.
+ * Thread-safe (independent calls). */
+llmc_status llmc_model_open_linked(const char *path, llmc_prefill_fn prefill,
+                                   llmc_decode_fn decode, llmc_model **out);
+
+/* Sessions hold their own reference: a model may be destroyed before its
+ * sessions. Not thread-safe with respect to other calls on the same handle. */
+void llmc_model_destroy(llmc_model *model);
+
+/* Thread-safe. */
+llmc_status llmc_model_get_info(const llmc_model *model, llmc_model_info *out);
+/* 1 if `token` ends generation (any of the config's eos_token_id), else 0.
+ * Thread-safe. */
+int llmc_model_is_eos(const llmc_model *model, int32_t token);
+
+/* ------------------------------------------------------------------------ */
+/* Sessions                                                                 */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * A session is one sequence being decoded: the model's weights bound in
+ * manifest order, a KV cache (zeroed, 64-byte aligned) and the current
+ * position. Calls on one session are NOT thread-safe (the compiled code
+ * updates the cache in place); different sessions run concurrently.
+ */
+typedef struct llmc_session llmc_session;
+
+/* Binds every manifest weight by canonical name, checking shape (LLMC_ERR_
+ * FORMAT) and presence (LLMC_ERR_NOT_FOUND) with one message naming the
+ * tensor; converts to the manifest dtype (f32); reorders q_proj/k_proj rows
+ * when the file's RoPE layout differs from the artifact's; uses
+ * model.embed_tokens.weight for a missing lm_head.weight only when the
+ * config ties them. Unconverted f32 tensors are used in place: `weights`
+ * must stay open until the session is destroyed. Thread-safe (sessions may
+ * be created concurrently from shared model and weights handles). */
+llmc_status llmc_session_create(const llmc_model *model, llmc_weights *weights,
+                                llmc_session **out);
+void llmc_session_destroy(llmc_session *session);
+
+/* Runs `n_tokens` tokens at the next positions and appends them to the
+ * cache. *last_logits (if non-NULL) receives the vocab_size logits of the
+ * last token; *all_logits (if non-NULL) all of them, row-major
+ * [n_tokens, vocab_size]. Both stay valid until the next call on the session.
+ * LLMC_ERR_OUT_OF_RANGE, with nothing run, for a token id outside
+ * [0, vocab_size) or when position + n_tokens exceeds the context length. */
+llmc_status llmc_session_prefill(llmc_session *session, const int32_t *tokens,
+                                 size_t n_tokens, const float **last_logits,
+                                 const float **all_logits);
+
+/* One token at the next position (the decode entry point); same checks. */
+llmc_status llmc_session_decode(llmc_session *session, int32_t token,
+                                const float **logits);
+
+/* Empties the cache (position 0). */
+void llmc_session_reset(llmc_session *session);
+
+/* Tokens in the cache = the position the next token takes. */
+int32_t llmc_session_position(const llmc_session *session);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -1,0 +1,264 @@
+// Writes a compiled model as a linkable artifact: object, libraries, header, manifest.
+#include "codegen/Artifact.h"
+
+#include "graph/WeightTable.h"
+#include "passes/Passes.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Object/ArchiveWriter.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llmc;
+
+namespace {
+
+/// Paths of every file of one artifact.
+struct ArtifactPaths {
+  std::string prefix, object, staticLibrary, sharedLibrary, header, manifest;
+
+  ArtifactPaths(llvm::StringRef dir, llvm::StringRef modelName)
+      : prefix(getModelSymbolPrefix(modelName)) {
+    auto join = [&](const llvm::Twine &file) {
+      llvm::SmallString<256> path(dir);
+      llvm::sys::path::append(path, file);
+      return std::string(path);
+    };
+    object = join(prefix + ".o");
+    staticLibrary = join("lib" + prefix + ".a");
+    sharedLibrary = join("lib" + prefix + ".so");
+    header = join(prefix + ".h");
+    manifest = join(prefix + ".json");
+  }
+};
+
+/// (2, layers, batch, capacity, kv_heads, head_dim), as the entry points
+/// expect the cache buffer.
+std::vector<int64_t> getKVCacheShape(const ModelConfig &config,
+                                     const ModelBuildOptions &options) {
+  int64_t capacity = options.contextLength > 0 ? options.contextLength
+                                               : config.maxPositionEmbeddings;
+  return {2, config.numLayers, options.batch, capacity, config.numKVHeads,
+          config.headDim};
+}
+
+int64_t getContextLength(const ModelConfig &config,
+                         const ModelBuildOptions &options) {
+  return getKVCacheShape(config, options)[3];
+}
+
+llvm::Error writeTextFile(llvm::StringRef path,
+                          llvm::function_ref<void(llvm::raw_ostream &)> body) {
+  std::error_code ec;
+  llvm::raw_fd_ostream out(path, ec, llvm::sys::fs::OF_Text);
+  if (ec)
+    return llvm::createStringError("cannot write '" + path +
+                                   "': " + ec.message());
+  body(out);
+  return llvm::Error::success();
+}
+
+llvm::json::Array toJSON(const std::vector<int64_t> &shape) {
+  llvm::json::Array array;
+  for (int64_t extent : shape)
+    array.push_back(extent);
+  return array;
+}
+
+llvm::Error writeManifest(const ArtifactPaths &paths, const ModelConfig &config,
+                          const ModelBuildOptions &options,
+                          const CPUTargetDescription &target, bool openMP) {
+  // What a program linking the static library must add to its link line.
+  llvm::json::Array linkLibraries{"m"};
+  if (openMP)
+    linkLibraries.push_back("omp");
+  DType weightType = options.weightType.value_or(config.dtype);
+  llvm::json::Array weights;
+  for (const WeightSpec &spec : getWeightTable(config))
+    weights.push_back(llvm::json::Object{{"name", spec.name},
+                                         {"shape", toJSON(spec.shape)},
+                                         {"dtype", toString(weightType)}});
+  llvm::json::Object configJSON{
+      {"architecture", config.architecture},
+      {"hidden_size", config.hiddenSize},
+      {"intermediate_size", config.intermediateSize},
+      {"num_layers", config.numLayers},
+      {"num_heads", config.numHeads},
+      {"num_kv_heads", config.numKVHeads},
+      {"head_dim", config.headDim},
+      {"vocab_size", config.vocabSize},
+      {"max_position_embeddings", config.maxPositionEmbeddings},
+      {"rms_norm_eps", config.rmsNormEps},
+      {"rope_theta", config.ropeTheta},
+      {"rotary_dim", config.rotaryDim},
+      {"rope_style", toString(config.ropeStyle)},
+      {"rope_scaling", toString(config.ropeScaling.kind)},
+      {"tie_word_embeddings", config.tieWordEmbeddings},
+      {"bos_token_id", config.bosTokenId},
+      {"eos_token_id", config.eosTokenId},
+  };
+  if (config.slidingWindow)
+    configJSON["sliding_window"] = *config.slidingWindow;
+
+  llvm::json::Object manifest{
+      {"abi_version", kArtifactABIVersion},
+      {"name", config.name},
+      {"target", llvm::json::Object{{"kind", "cpu"},
+                                    {"triple", target.triple},
+                                    {"cpu", target.cpu}}},
+      {"library", llvm::sys::path::filename(paths.sharedLibrary)},
+      {"static_library", llvm::sys::path::filename(paths.staticLibrary)},
+      {"link_libraries", std::move(linkLibraries)},
+      {"library_dirs", llvm::json::Array{LLMC_OPENMP_LIBRARY_DIR}},
+      {"header", llvm::sys::path::filename(paths.header)},
+      {"entry_points",
+       llvm::json::Object{{"prefill", paths.prefix + "_prefill"},
+                          {"decode", paths.prefix + "_decode"}}},
+      {"config", std::move(configJSON)},
+      {"batch", options.batch},
+      {"context_length", getContextLength(config, options)},
+      {"kv_cache",
+       llvm::json::Object{{"layout", "contiguous"},
+                          {"dtype", toString(options.kvType)},
+                          {"shape", toJSON(getKVCacheShape(config, options))}}},
+      {"logits_dtype", "f32"},
+      {"weights", std::move(weights)},
+  };
+  return writeTextFile(paths.manifest, [&](llvm::raw_ostream &os) {
+    os << llvm::formatv("{0:2}", llvm::json::Value(std::move(manifest)))
+       << "\n";
+  });
+}
+
+llvm::Error writeHeader(const ArtifactPaths &paths, const ModelConfig &config,
+                        const ModelBuildOptions &options) {
+  std::string macro = llvm::StringRef(paths.prefix).upper();
+  std::vector<int64_t> cacheShape = getKVCacheShape(config, options);
+  int64_t cacheElements = 1;
+  for (int64_t extent : cacheShape)
+    cacheElements *= extent;
+  size_t numWeights = getWeightTable(config).size();
+  return writeTextFile(paths.header, [&](llvm::raw_ostream &os) {
+    os << "/* " << paths.prefix << ".h: entry points of the llmc artifact for "
+       << "model '" << config.name << "' (generated by llmc). */\n"
+       << "#ifndef LLMC_ARTIFACT_" << macro << "_H\n"
+       << "#define LLMC_ARTIFACT_" << macro << "_H\n\n"
+       << "#include <stdint.h>\n\n"
+       << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n"
+       << "#define " << macro << "_ABI_VERSION " << kArtifactABIVersion << "\n"
+       << "#define " << macro << "_VOCAB_SIZE " << config.vocabSize << "\n"
+       << "#define " << macro << "_BATCH " << options.batch << "\n"
+       << "#define " << macro << "_CONTEXT_LENGTH "
+       << getContextLength(config, options) << "\n"
+       << "/* Weight pointers the entry points take, in the order of the "
+          "manifest's \"weights\". */\n"
+       << "#define " << macro << "_NUM_WEIGHTS " << numWeights << "\n"
+       << "/* KV cache: " << toString(options.kvType)
+       << " elements shaped (2, layers, batch, capacity, kv_heads, head_dim) "
+          "= ("
+       << llvm::join(llvm::map_range(cacheShape,
+                                     [](int64_t e) { return std::to_string(e); }),
+                     ", ")
+       << "), zeroed before the first call. */\n"
+       << "#define " << macro << "_KV_CACHE_ELEMENTS " << cacheElements
+       << "LL\n\n"
+       << "/* Runs the decoder on seq_len new tokens at the given absolute "
+          "positions\n"
+       << "   (batch * seq_len int32 each), appends their keys and values to "
+          "kv_cache in\n"
+       << "   place and writes batch * seq_len * VOCAB_SIZE float logits. "
+          "Returns 0.\n"
+       << "   Calls sharing one kv_cache must not run concurrently. */\n"
+       << "int32_t " << paths.prefix
+       << "_prefill(const int32_t *tokens, const int32_t *positions,\n"
+       << "    int64_t seq_len, void *kv_cache, const void *const *weights, "
+          "float *logits);\n\n"
+       << "/* The same for one token per sequence (seq_len = 1). */\n"
+       << "int32_t " << paths.prefix
+       << "_decode(const int32_t *tokens, const int32_t *positions,\n"
+       << "    void *kv_cache, const void *const *weights, float *logits);\n\n"
+       << "#ifdef __cplusplus\n}\n#endif\n\n"
+       << "#endif /* LLMC_ARTIFACT_" << macro << "_H */\n";
+  });
+}
+
+llvm::Error writeStaticLibrary(const ArtifactPaths &paths) {
+  llvm::Expected<llvm::NewArchiveMember> member =
+      llvm::NewArchiveMember::getFile(paths.object, /*Deterministic=*/true);
+  if (!member)
+    return member.takeError();
+  return llvm::writeArchive(paths.staticLibrary, {std::move(*member)},
+                            llvm::SymtabWritingMode::NormalSymtab,
+                            llvm::object::Archive::K_GNU,
+                            /*Deterministic=*/true, /*Thin=*/false);
+}
+
+/// True when the kernels run on OpenMP threads (omp dialect regions), so
+/// the libraries must be linked with libomp.
+bool usesOpenMP(mlir::ModuleOp module) {
+  bool found = false;
+  module.walk([&](mlir::Operation *op) {
+    if (op->getDialect() && op->getDialect()->getNamespace() == "omp") {
+      found = true;
+      return mlir::WalkResult::interrupt();
+    }
+    return mlir::WalkResult::advance();
+  });
+  return found;
+}
+
+/// Links the object into a shared library with the system C compiler driver
+/// (it knows the platform's libc and crt files). libomp comes from the LLVM
+/// installation llmc was built against; the rpath lets dlopen find it.
+llvm::Error writeSharedLibrary(const ArtifactPaths &paths, bool openMP) {
+  llvm::ErrorOr<std::string> driver = llvm::sys::findProgramByName("cc");
+  for (const char *fallback : {"gcc", "clang"})
+    if (!driver)
+      driver = llvm::sys::findProgramByName(fallback);
+  if (!driver)
+    return llvm::createStringError(
+        "cannot link lib" + paths.prefix +
+        ".so: no C compiler driver (cc, gcc or clang) on PATH");
+  std::string libDir = "-L" LLMC_OPENMP_LIBRARY_DIR;
+  std::string rpath = "-Wl,-rpath," LLMC_OPENMP_LIBRARY_DIR;
+  llvm::SmallVector<llvm::StringRef> args = {
+      *driver, "-shared", "-o", paths.sharedLibrary, paths.object, "-lm"};
+  if (openMP)
+    args.append({libDir, rpath, "-lomp"});
+  std::string message;
+  int status = llvm::sys::ExecuteAndWait(*driver, args, std::nullopt, {}, 0, 0,
+                                         &message);
+  if (status != 0)
+    return llvm::createStringError("linking '" + paths.sharedLibrary +
+                                   "' failed (" + *driver + " exited with " +
+                                   std::to_string(status) + ") " + message);
+  return llvm::Error::success();
+}
+
+} // namespace
+
+llvm::Error llmc::writeCPUArtifact(mlir::ModuleOp module,
+                                   const ModelConfig &config,
+                                   const ModelBuildOptions &buildOptions,
+                                   const CPUTargetOptions &targetOptions,
+                                   llvm::StringRef outputDir) {
+  if (std::error_code ec = llvm::sys::fs::create_directories(outputDir))
+    return llvm::createStringError("cannot create output directory '" +
+                                   outputDir + "': " + ec.message());
+  ArtifactPaths paths(outputDir, config.name);
+  if (llvm::Error err = emitCPUObjectFile(module, targetOptions, paths.object))
+    return err;
+  if (llvm::Error err = writeStaticLibrary(paths))
+    return err;
+  bool openMP = usesOpenMP(module);
+  if (llvm::Error err = writeSharedLibrary(paths, openMP))
+    return err;
+  if (llvm::Error err = writeHeader(paths, config, buildOptions))
+    return err;
+  return writeManifest(paths, config, buildOptions,
+                       describeCPUTarget(targetOptions), openMP);
+}

@@ -1,0 +1,34 @@
+// Writes a compiled model as a linkable artifact: object, libraries, header, manifest.
+#ifndef LLMC_CODEGEN_ARTIFACT_H
+#define LLMC_CODEGEN_ARTIFACT_H
+
+#include "codegen/Target.h"
+#include "frontend/ModelConfig.h"
+#include "graph/ModelBuilder.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/Error.h"
+
+namespace llmc {
+
+/// Version of the entry-point ABI and manifest layout; the runtime refuses
+/// artifacts of another version.
+constexpr int kArtifactABIVersion = 1;
+
+/// Writes into `outputDir` (created if needed), for model prefix P:
+///   P.o        the compiled decoder (PIC object)
+///   libP.a     the same as a static library
+///   libP.so    a shared object for runtimes that dlopen it (linked with `cc`)
+///   P.h        the C declarations of P_prefill / P_decode and sizes
+///   P.json     the manifest: ABI version, target, config, KV-cache shape,
+///              entry points and the weight table (name, shape, dtype) in
+///              argument order
+/// `module` must be in the LLVM dialect (phase `llvm`).
+llvm::Error writeCPUArtifact(mlir::ModuleOp module, const ModelConfig &config,
+                             const ModelBuildOptions &buildOptions,
+                             const CPUTargetOptions &targetOptions,
+                             llvm::StringRef outputDir);
+
+} // namespace llmc
+
+#endif // LLMC_CODEGEN_ARTIFACT_H

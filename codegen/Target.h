@@ -1,0 +1,39 @@
+// LLVM-dialect module → optimized native object file for a CPU.
+#ifndef LLMC_CODEGEN_TARGET_H
+#define LLMC_CODEGEN_TARGET_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+
+namespace llmc {
+
+struct CPUTargetOptions {
+  /// LLVM CPU name; "native" means the CPU of the machine running llmc,
+  /// with its feature set (AVX2, AVX-512, ...).
+  std::string cpu = "native";
+  /// Optimization level of the LLVM pipeline (0-3).
+  unsigned optLevel = 3;
+};
+
+/// What the object was built for, as recorded in the manifest.
+struct CPUTargetDescription {
+  std::string triple;
+  std::string cpu;
+  std::string features;
+};
+
+/// Resolves "native" and returns the triple, CPU and features used.
+CPUTargetDescription describeCPUTarget(const CPUTargetOptions &options);
+
+/// Translates `module` (LLVM dialect only) to LLVM IR, tags every function
+/// with the target CPU and features (without them the code is plain SSE),
+/// optimizes it and writes a position-independent object file to `path`.
+llvm::Error emitCPUObjectFile(mlir::ModuleOp module,
+                              const CPUTargetOptions &options,
+                              llvm::StringRef path);
+
+} // namespace llmc
+
+#endif // LLMC_CODEGEN_TARGET_H

@@ -1,0 +1,484 @@
+// Lowers llm.attention to a key-tiled online softmax (linalg.generic inside scf.for).
+#include "codegen/cpu/LLMToLinalg.h"
+#include "codegen/cpu/LoweringUtils.h"
+
+#include "dialect/LLMOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using llmc::convertFloat;
+using llmc::createFilled;
+
+namespace {
+
+/// Keys per tile of the online softmax: the f32 score and probability tiles
+/// are B·T·Hq·64 whatever S is, a decode step's last tile reads at most 63
+/// keys past max(positions), and 64 is a multiple of every f32 vector width
+/// the CPU path targets (16 lanes with AVX-512).
+constexpr int64_t kKeyTile = 64;
+
+/// Score of a masked key and the initial running maximum. Finite (not -inf)
+/// so that exp(m_old - m_new) is exp(0) = 1, never NaN from (-inf) - (-inf),
+/// while a row has no visible key yet; far below any real score so that
+/// exp(kMaskedScore - m) underflows to 0 once a visible key is seen.
+constexpr double kMaskedScore = -1.0e30;
+
+using utils::IteratorType;
+constexpr IteratorType kPar = IteratorType::parallel;
+constexpr IteratorType kRed = IteratorType::reduction;
+
+/// Emits the IR of one llm.attention: the running state (m, l, acc) is
+/// carried through the tiles; each tile computes its scores, masks them,
+/// updates the running maximum and rescales the sum and the accumulator.
+class AttentionEmitter {
+public:
+  AttentionEmitter(llm::AttentionOp op, Value q, Value k, Value v,
+                   Value positions, OpBuilder &builder)
+      : op(op), loc(op.getLoc()), b(builder), q(q), k(k), v(v),
+        positions(positions), ctx(builder.getContext()),
+        f32(builder.getF32Type()),
+        group(op.getNumHeads() / op.getNumKvHeads()) {}
+
+  Value emit();
+
+private:
+  llm::AttentionOp op;
+  Location loc;
+  OpBuilder &b;
+  Value q, k, v, positions;
+  MLIRContext *ctx;
+  Type f32;
+  /// Query heads per KV head: head h reads KV head h floordiv group.
+  int64_t group;
+  /// (B, T, Hq) of q.
+  SmallVector<OpFoldResult> rowSizes;
+  /// (B, T, Hq, D) of q.
+  SmallVector<OpFoldResult> qSizes;
+  Value scale;
+  /// S, the number of keys (dimension 1 of k).
+  Value keyCount;
+  /// p − t for queries without explicit positions: S − T.
+  Value implicitPositionOffset;
+
+  Value index(int64_t value) {
+    return arith::ConstantIndexOp::create(b, loc, value);
+  }
+  Value f32Constant(double value) {
+    return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(value));
+  }
+  Value emptyF32(ArrayRef<OpFoldResult> sizes) {
+    return tensor::EmptyOp::create(b, loc, sizes, f32);
+  }
+  AffineMap map(unsigned numDims, ArrayRef<AffineExpr> results) {
+    return AffineMap::get(numDims, 0, results, ctx);
+  }
+  AffineExpr dim(unsigned i) { return getAffineDimExpr(i, ctx); }
+
+  Value computeScale();
+  std::pair<Value, Value> computeKeyRange();
+  SmallVector<Value> emitTile(Value tileStart, OpFoldResult tileLength,
+                              ValueRange state);
+  Value emitScores(Value kTile, ArrayRef<OpFoldResult> tileSizes);
+  Value emitMaskAndScale(Value scores, Value tileStart);
+  Value emitOutput(Value acc, Value sum);
+};
+
+Value AttentionEmitter::computeScale() {
+  // getEffectiveScale needs a static head dimension; otherwise 1/√D is
+  // computed at run time.
+  if (op.getScale() || !ShapedType::isDynamic(
+                           op.getQ().getType().getDimSize(3)))
+    return f32Constant(op.getEffectiveScale());
+  Value headDim = tensor::DimOp::create(b, loc, q, 3);
+  Value asInt = arith::IndexCastOp::create(b, loc, b.getI64Type(), headDim);
+  Value asFloat = arith::SIToFPOp::create(b, loc, f32, asInt);
+  return math::RsqrtOp::create(b, loc, asFloat);
+}
+
+/// [begin, end) of the keys any query can see. With causal positions the end
+/// is max(positions) + 1 (clamped to S), so a decode step over a large cache
+/// reads only the written prefix; with a sliding window the begin is
+/// min(p) − W + 1 (clamped to 0). Keys outside the range are masked for
+/// every query, so skipping them changes nothing. Non-causal attention sees
+/// every key, with or without positions: its range is [0, S).
+std::pair<Value, Value> AttentionEmitter::computeKeyRange() {
+  Value zero = index(0);
+  bool causal = op.getCausal();
+  std::optional<int64_t> window = op.getSlidingWindow();
+  if (!causal)
+    return {zero, keyCount};
+
+  Value begin = zero, end = keyCount, minPosition;
+  if (positions) {
+    // One pass over positions (B, T) into two 0-d tensors: min and max.
+    auto intType = cast<IntegerType>(
+        cast<RankedTensorType>(positions.getType()).getElementType());
+    unsigned width = intType.getWidth();
+    auto scalarType = RankedTensorType::get({}, intType);
+    auto filled = [&](const APInt &value) {
+      Value init =
+          tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{}, intType);
+      Value constant = arith::ConstantOp::create(
+          b, loc, b.getIntegerAttr(intType, value));
+      return linalg::FillOp::create(b, loc, constant, init).getResult(0);
+    };
+    Value minInit = filled(APInt::getSignedMaxValue(width));
+    Value maxInit = filled(APInt::getSignedMinValue(width));
+    AffineMap all = map(2, {dim(0), dim(1)});
+    AffineMap scalar = map(2, {});
+    auto reduce = linalg::GenericOp::create(
+        b, loc, TypeRange{scalarType, scalarType}, ValueRange{positions},
+        ValueRange{minInit, maxInit}, ArrayRef<AffineMap>{all, scalar, scalar},
+        ArrayRef<IteratorType>{kRed, kRed},
+        [&](OpBuilder &nb, Location nloc, ValueRange args) {
+          Value lo = arith::MinSIOp::create(nb, nloc, args[0], args[1]);
+          Value hi = arith::MaxSIOp::create(nb, nloc, args[0], args[2]);
+          linalg::YieldOp::create(nb, nloc, ValueRange{lo, hi});
+        });
+    auto toIndex = [&](Value scalarTensor) -> Value {
+      Value element =
+          tensor::ExtractOp::create(b, loc, scalarTensor, ValueRange{});
+      return arith::IndexCastOp::create(b, loc, b.getIndexType(), element);
+    };
+    Value maxPosition = toIndex(reduce.getResult(1));
+    Value afterLast =
+        b.createOrFold<arith::AddIOp>(loc, maxPosition, index(1));
+    end = b.createOrFold<arith::MinSIOp>(loc, afterLast, keyCount);
+    minPosition = toIndex(reduce.getResult(0));
+  } else {
+    // Query t sits at t + S − T: the last query sees every key (end = S),
+    // the first one sits at S − T.
+    minPosition = implicitPositionOffset;
+  }
+  if (window) {
+    Value first = b.createOrFold<arith::SubIOp>(
+        loc, minPosition, index(*window - 1));
+    begin = b.createOrFold<arith::MaxSIOp>(loc, first, zero);
+  }
+  return {begin, end};
+}
+
+/// scores[b, t, h, s] = Σ_d q[b, t, h, d] · k[b, s, h floordiv G, d] in f32;
+/// the floordiv map lets query heads share KV heads without copying K.
+Value AttentionEmitter::emitScores(Value kTile,
+                                   ArrayRef<OpFoldResult> tileSizes) {
+  Value init = createFilled(b, loc, emptyF32(tileSizes), 0.0);
+  // Dims: (b, t, h, s, d).
+  AffineMap qMap = map(5, {dim(0), dim(1), dim(2), dim(4)});
+  AffineMap kMap = map(5, {dim(0), dim(3), dim(2).floorDiv(group), dim(4)});
+  AffineMap outMap = map(5, {dim(0), dim(1), dim(2), dim(3)});
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{init.getType()}, ValueRange{q, kTile},
+             ValueRange{init}, ArrayRef<AffineMap>{qMap, kMap, outMap},
+             ArrayRef<IteratorType>{kPar, kPar, kPar, kPar, kRed},
+             [&](OpBuilder &nb, Location nloc, ValueRange args) {
+               Value qe = convertFloat(nb, nloc, args[0], f32);
+               Value ke = convertFloat(nb, nloc, args[1], f32);
+               Value product = arith::MulFOp::create(nb, nloc, qe, ke);
+               Value sum = arith::AddFOp::create(nb, nloc, args[2], product);
+               linalg::YieldOp::create(nb, nloc, sum);
+             })
+      .getResult(0);
+}
+
+/// Multiplies by the scale and, for causal attention, replaces the score of
+/// each invisible key (s > p, or p − s ≥ W) by kMaskedScore.
+Value AttentionEmitter::emitMaskAndScale(Value scores, Value tileStart) {
+  bool causal = op.getCausal();
+  std::optional<int64_t> window = op.getSlidingWindow();
+  AffineMap identity = b.getMultiDimIdentityMap(4);
+  SmallVector<Value> inputs;
+  SmallVector<AffineMap> maps;
+  if (causal && positions) {
+    inputs.push_back(positions);
+    maps.push_back(map(4, {dim(0), dim(1)}));
+  }
+  maps.push_back(identity);
+  Value windowValue = window ? index(*window) : Value();
+  Value masked = f32Constant(kMaskedScore);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{scores.getType()}, inputs, ValueRange{scores},
+             maps, ArrayRef<IteratorType>{kPar, kPar, kPar, kPar},
+             [&](OpBuilder &nb, Location nloc, ValueRange args) {
+               Value score = args.back();
+               Value scaled = arith::MulFOp::create(nb, nloc, score, scale);
+               if (!causal) {
+                 linalg::YieldOp::create(nb, nloc, scaled);
+                 return;
+               }
+               Value position;
+               if (positions) {
+                 position = arith::IndexCastOp::create(
+                     nb, nloc, nb.getIndexType(), args[0]);
+               } else {
+                 Value t = linalg::IndexOp::create(nb, nloc, 1);
+                 position = arith::AddIOp::create(nb, nloc, t,
+                                                  implicitPositionOffset);
+               }
+               Value s = linalg::IndexOp::create(nb, nloc, 3);
+               Value key = arith::AddIOp::create(nb, nloc, tileStart, s);
+               Value visible = arith::CmpIOp::create(
+                   nb, nloc, arith::CmpIPredicate::sle, key, position);
+               if (window) {
+                 Value distance =
+                     arith::SubIOp::create(nb, nloc, position, key);
+                 Value inWindow = arith::CmpIOp::create(
+                     nb, nloc, arith::CmpIPredicate::slt, distance,
+                     windowValue);
+                 visible = arith::AndIOp::create(nb, nloc, visible, inWindow);
+               }
+               Value result =
+                   arith::SelectOp::create(nb, nloc, visible, scaled, masked);
+               linalg::YieldOp::create(nb, nloc, result);
+             })
+      .getResult(0);
+}
+
+/// One key tile [tileStart, tileStart + tileLength): returns the updated
+/// (m, l, acc).
+SmallVector<Value> AttentionEmitter::emitTile(Value tileStart,
+                                              OpFoldResult tileLength,
+                                              ValueRange state) {
+  Value maxOld = state[0], sumOld = state[1], accOld = state[2];
+  SmallVector<OpFoldResult> kvOffsets = {b.getIndexAttr(0), tileStart,
+                                         b.getIndexAttr(0), b.getIndexAttr(0)};
+  SmallVector<OpFoldResult> kvSizes = tensor::getMixedSizes(b, loc, k);
+  kvSizes[1] = tileLength;
+  SmallVector<OpFoldResult> unitStrides(4, b.getIndexAttr(1));
+  Value kTile = tensor::ExtractSliceOp::create(b, loc, k, kvOffsets, kvSizes,
+                                               unitStrides);
+  Value vTile = tensor::ExtractSliceOp::create(b, loc, v, kvOffsets, kvSizes,
+                                               unitStrides);
+
+  SmallVector<OpFoldResult> tileSizes(rowSizes);
+  tileSizes.push_back(tileLength);
+  Value scores = emitScores(kTile, tileSizes);
+  scores = emitMaskAndScale(scores, tileStart);
+
+  AffineMap full = b.getMultiDimIdentityMap(4);
+  AffineMap row = map(4, {dim(0), dim(1), dim(2)});
+  auto rowType = cast<RankedTensorType>(maxOld.getType());
+
+  // The tile's own row maximum, into a fresh tensor: m_old is still read
+  // below, so it must not be overwritten yet.
+  Value tileMax =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{rowType}, ValueRange{scores},
+          ValueRange{createFilled(b, loc, emptyF32(rowSizes), kMaskedScore)},
+          ArrayRef<AffineMap>{full, row},
+          ArrayRef<IteratorType>{kPar, kPar, kPar, kRed},
+          [&](OpBuilder &nb, Location nloc, ValueRange args) {
+            linalg::YieldOp::create(
+                nb, nloc,
+                arith::MaximumFOp::create(nb, nloc, args[0], args[1])
+                    .getResult());
+          })
+          .getResult(0);
+
+  // m_new = max(m_old, tile max); alpha = exp(m_old − m_new) rescales what
+  // earlier tiles accumulated; l_scaled = l_old · alpha. m and l are
+  // updated in their own (iter_arg) tensors, so that every value the loop
+  // yields bufferizes in place of its iter_arg.
+  AffineMap rowIdentity = b.getMultiDimIdentityMap(3);
+  auto rescale = linalg::GenericOp::create(
+      b, loc, TypeRange{rowType, rowType, rowType}, ValueRange{tileMax},
+      ValueRange{maxOld, emptyF32(rowSizes), sumOld},
+      ArrayRef<AffineMap>{rowIdentity, rowIdentity, rowIdentity, rowIdentity},
+      ArrayRef<IteratorType>{kPar, kPar, kPar},
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        Value oldMax = args[1];
+        Value newMax = arith::MaximumFOp::create(nb, nloc, oldMax, args[0]);
+        Value delta = arith::SubFOp::create(nb, nloc, oldMax, newMax);
+        Value alpha = math::ExpOp::create(nb, nloc, delta);
+        Value scaledSum = arith::MulFOp::create(nb, nloc, args[3], alpha);
+        linalg::YieldOp::create(nb, nloc,
+                                ValueRange{newMax, alpha, scaledSum});
+      });
+  Value maxNew = rescale.getResult(0);
+  Value alpha = rescale.getResult(1);
+
+  // probs = exp(score − m_new), exactly 0 for masked keys: a row whose keys
+  // are all masked so far has m_new = kMaskedScore and would get exp(0).
+  Value maskedScore = f32Constant(kMaskedScore);
+  Value zero = f32Constant(0.0);
+  bool causal = op.getCausal();
+  Value probs =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{scores.getType()}, ValueRange{scores, maxNew},
+          ValueRange{emptyF32(tileSizes)},
+          ArrayRef<AffineMap>{full, row, full},
+          ArrayRef<IteratorType>{kPar, kPar, kPar, kPar},
+          [&](OpBuilder &nb, Location nloc, ValueRange args) {
+            Value shifted = arith::SubFOp::create(nb, nloc, args[0], args[1]);
+            Value prob = math::ExpOp::create(nb, nloc, shifted);
+            if (causal) {
+              Value visible = arith::CmpFOp::create(
+                  nb, nloc, arith::CmpFPredicate::OGT, args[0], maskedScore);
+              prob = arith::SelectOp::create(nb, nloc, visible, prob, zero);
+            }
+            linalg::YieldOp::create(nb, nloc, prob);
+          })
+          .getResult(0);
+
+  // l_new = l_scaled + Σ_s probs.
+  Value sumNew =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{rowType}, ValueRange{probs},
+          ValueRange{rescale.getResult(2)}, ArrayRef<AffineMap>{full, row},
+          ArrayRef<IteratorType>{kPar, kPar, kPar, kRed},
+          [&](OpBuilder &nb, Location nloc, ValueRange args) {
+            linalg::YieldOp::create(
+                nb, nloc,
+                arith::AddFOp::create(nb, nloc, args[0], args[1]).getResult());
+          })
+          .getResult(0);
+
+  // acc_scaled = acc_old · alpha.
+  Value accScaled =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{accOld.getType()}, ValueRange{alpha},
+          ValueRange{accOld}, ArrayRef<AffineMap>{row, full},
+          ArrayRef<IteratorType>{kPar, kPar, kPar, kPar},
+          [&](OpBuilder &nb, Location nloc, ValueRange args) {
+            linalg::YieldOp::create(
+                nb, nloc,
+                arith::MulFOp::create(nb, nloc, args[1], args[0]).getResult());
+          })
+          .getResult(0);
+
+  // acc_new[b, t, h, d] = acc_scaled + Σ_s probs[b, t, h, s] ·
+  // v[b, s, h floordiv G, d]. Dims: (b, t, h, d, s).
+  AffineMap probsMap = map(5, {dim(0), dim(1), dim(2), dim(4)});
+  AffineMap vMap = map(5, {dim(0), dim(4), dim(2).floorDiv(group), dim(3)});
+  AffineMap accMap = map(5, {dim(0), dim(1), dim(2), dim(3)});
+  Value accNew =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{accOld.getType()}, ValueRange{probs, vTile},
+          ValueRange{accScaled}, ArrayRef<AffineMap>{probsMap, vMap, accMap},
+          ArrayRef<IteratorType>{kPar, kPar, kPar, kPar, kRed},
+          [&](OpBuilder &nb, Location nloc, ValueRange args) {
+            Value ve = convertFloat(nb, nloc, args[1], f32);
+            Value product = arith::MulFOp::create(nb, nloc, args[0], ve);
+            // A masked key may be a cache slot never written (unspecified
+            // bits, possibly NaN/Inf): 0 · NaN would poison the row, so
+            // zero-probability keys contribute exactly 0.
+            if (causal) {
+              Value used = arith::CmpFOp::create(
+                  nb, nloc, arith::CmpFPredicate::OGT, args[0], zero);
+              product = arith::SelectOp::create(nb, nloc, used, product, zero);
+            }
+            linalg::YieldOp::create(
+                nb, nloc,
+                arith::AddFOp::create(nb, nloc, args[2], product).getResult());
+          })
+          .getResult(0);
+  return {maxNew, sumNew, accNew};
+}
+
+/// result = acc / l in the result element type; a row that saw no visible
+/// key (l = 0, e.g. a position past every key of its window) yields 0
+/// rather than NaN.
+Value AttentionEmitter::emitOutput(Value acc, Value sum) {
+  auto resultType = cast<RankedTensorType>(op.getResult().getType());
+  Type elementType = resultType.getElementType();
+  Value init = tensor::EmptyOp::create(b, loc, qSizes, elementType);
+  AffineMap full = b.getMultiDimIdentityMap(4);
+  AffineMap row = map(4, {dim(0), dim(1), dim(2)});
+  Value zero = f32Constant(0.0);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{init.getType()}, ValueRange{acc, sum},
+             ValueRange{init}, ArrayRef<AffineMap>{full, row, full},
+             ArrayRef<IteratorType>{kPar, kPar, kPar, kPar},
+             [&](OpBuilder &nb, Location nloc, ValueRange args) {
+               Value quotient =
+                   arith::DivFOp::create(nb, nloc, args[0], args[1]);
+               Value seen = arith::CmpFOp::create(
+                   nb, nloc, arith::CmpFPredicate::OGT, args[1], zero);
+               Value value =
+                   arith::SelectOp::create(nb, nloc, seen, quotient, zero);
+               linalg::YieldOp::create(
+                   nb, nloc, convertFloat(nb, nloc, value, elementType));
+             })
+      .getResult(0);
+}
+
+Value AttentionEmitter::emit() {
+  qSizes = tensor::getMixedSizes(b, loc, q);
+  rowSizes.assign(qSizes.begin(), qSizes.begin() + 3);
+  scale = computeScale();
+  keyCount = b.createOrFold<tensor::DimOp>(loc, k, 1);
+  Value queryCount = b.createOrFold<tensor::DimOp>(loc, q, 1);
+  implicitPositionOffset =
+      b.createOrFold<arith::SubIOp>(loc, keyCount, queryCount);
+
+  SmallVector<Value> state = {
+      createFilled(b, loc, emptyF32(rowSizes), kMaskedScore),
+      createFilled(b, loc, emptyF32(rowSizes), 0.0),
+      createFilled(b, loc, emptyF32(qSizes), 0.0)};
+
+  auto [begin, end] = computeKeyRange();
+  // Split [begin, end) into full tiles of kKeyTile keys (static tile shapes)
+  // and one partial tail tile. Index arithmetic is folded so that static
+  // shapes drop the loop or the tail when they cannot run.
+  Value zero = index(0), tile = index(kKeyTile);
+  Value span = b.createOrFold<arith::MaxSIOp>(
+      loc, b.createOrFold<arith::SubIOp>(loc, end, begin), zero);
+  Value tailLength = b.createOrFold<arith::RemSIOp>(loc, span, tile);
+  Value fullEnd = b.createOrFold<arith::SubIOp>(
+      loc, b.createOrFold<arith::AddIOp>(loc, begin, span), tailLength);
+
+  std::optional<int64_t> staticSpan = getConstantIntValue(span);
+  if (!staticSpan || *staticSpan >= kKeyTile) {
+    auto tileLoop = scf::ForOp::create(
+        b, loc, begin, fullEnd, tile, state,
+        [&](OpBuilder &nb, Location nloc, Value start, ValueRange args) {
+          scf::YieldOp::create(
+              nb, nloc, emitTile(start, b.getIndexAttr(kKeyTile), args));
+        });
+    state.assign(tileLoop.getResults().begin(), tileLoop.getResults().end());
+  }
+
+  std::optional<int64_t> staticTail = getConstantIntValue(tailLength);
+  if (staticTail) {
+    if (*staticTail > 0)
+      state = emitTile(fullEnd, b.getIndexAttr(*staticTail), state);
+  } else {
+    Value hasTail = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
+                                          tailLength, zero);
+    auto tail = scf::IfOp::create(
+        b, loc, hasTail,
+        [&](OpBuilder &nb, Location nloc) {
+          scf::YieldOp::create(nb, nloc, emitTile(fullEnd, tailLength, state));
+        },
+        [&](OpBuilder &nb, Location nloc) {
+          scf::YieldOp::create(nb, nloc, state);
+        });
+    state.assign(tail.getResults().begin(), tail.getResults().end());
+  }
+  return emitOutput(/*acc=*/state[2], /*sum=*/state[1]);
+}
+
+struct AttentionLowering : OpConversionPattern<llm::AttentionOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(llm::AttentionOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    AttentionEmitter emitter(op, adaptor.getQ(), adaptor.getK(),
+                             adaptor.getV(), adaptor.getPositions(), rewriter);
+    rewriter.replaceOp(op, emitter.emit());
+    return success();
+  }
+};
+
+} // namespace
+
+void llmc::populateAttentionToLinalgPatterns(TypeConverter &converter,
+                                             RewritePatternSet &patterns) {
+  patterns.add<AttentionLowering>(converter, patterns.getContext());
+}

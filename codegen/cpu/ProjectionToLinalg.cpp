@@ -1,0 +1,173 @@
+// Lowers llm.linear and llm.logits to a contraction linalg.generic, llm.embedding to a gather generic.
+#include "codegen/cpu/LLMToLinalg.h"
+#include "codegen/cpu/LoweringUtils.h"
+#include "dialect/LLMOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+
+namespace {
+
+/// x[l..., K] · W[N, K]ᵀ (+ bias[N]) → [l..., N] of `resultType`.
+///
+/// One generic whose loops are every leading dimension of x (parallel), n
+/// (parallel) and k (reduction): no reshape is needed, so a dynamic sequence
+/// dimension stays a plain loop bound. Products are accumulated in f32 (or
+/// the result type when wider) with narrow weights widened inside the body,
+/// so bf16/f16 weights are never materialized in f32.
+Value createProjection(OpBuilder &b, Location loc, Value x, Value weight,
+                       Value bias, RankedTensorType resultType) {
+  int64_t rank = resultType.getRank();
+  int64_t numLoops = rank + 1;
+  Type elementType = resultType.getElementType();
+  Type accType = llmc::getComputeType(elementType);
+  MLIRContext *context = b.getContext();
+
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, x);
+  sizes.back() = tensor::getMixedSize(b, loc, weight, 0);
+  Value init = tensor::EmptyOp::create(b, loc, sizes, accType);
+  auto outMap = AffineMap::getMultiDimIdentityMap(rank, context);
+  auto accumulatorType = cast<RankedTensorType>(init.getType());
+
+  // The accumulator starts at the bias (broadcast over rows) or at zero.
+  if (bias) {
+    auto biasMap =
+        AffineMap::get(rank, 0, b.getAffineDimExpr(rank - 1), context);
+    SmallVector<utils::IteratorType> parallel(rank,
+                                              utils::IteratorType::parallel);
+    init = linalg::GenericOp::create(
+               b, loc, TypeRange{accumulatorType}, ValueRange{bias},
+               ValueRange{init}, {biasMap, outMap}, parallel,
+               [&](OpBuilder &nb, Location nloc, ValueRange args) {
+                 linalg::YieldOp::create(
+                     nb, nloc, llmc::convertFloat(nb, nloc, args[0], accType));
+               })
+               .getResult(0);
+  } else {
+    init = llmc::createFilled(b, loc, init, 0.0);
+  }
+
+  // Loops (l..., n, k): x(l..., k), W(n, k), out(l..., n).
+  SmallVector<AffineExpr> xExprs;
+  for (int64_t d = 0; d < rank - 1; ++d)
+    xExprs.push_back(b.getAffineDimExpr(d));
+  xExprs.push_back(b.getAffineDimExpr(rank));
+  auto xMap = AffineMap::get(numLoops, 0, xExprs, context);
+  auto wMap = AffineMap::get(
+      numLoops, 0, {b.getAffineDimExpr(rank - 1), b.getAffineDimExpr(rank)},
+      context);
+  auto accMap = AffineMap::getMultiDimIdentityMap(numLoops, context)
+                    .getMajorSubMap(rank);
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  iterators.push_back(utils::IteratorType::reduction);
+  Value acc =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{accumulatorType}, ValueRange{x, weight},
+          ValueRange{init}, {xMap, wMap, accMap}, iterators,
+          [&](OpBuilder &nb, Location nloc, ValueRange args) {
+            Value xc = llmc::convertFloat(nb, nloc, args[0], accType);
+            Value wc = llmc::convertFloat(nb, nloc, args[1], accType);
+            Value product = arith::MulFOp::create(nb, nloc, xc, wc);
+            linalg::YieldOp::create(
+                nb, nloc,
+                arith::AddFOp::create(nb, nloc, args[2], product).getResult());
+          })
+          .getResult(0);
+  if (accType == elementType)
+    return acc;
+
+  // Narrow activations: round the f32 sums once at the end.
+  Value out = tensor::EmptyOp::create(b, loc, sizes, elementType);
+  SmallVector<utils::IteratorType> parallel(rank,
+                                            utils::IteratorType::parallel);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{resultType}, ValueRange{acc}, ValueRange{out},
+             {outMap, outMap}, parallel,
+             [&](OpBuilder &nb, Location nloc, ValueRange args) {
+               linalg::YieldOp::create(
+                   nb, nloc,
+                   llmc::convertFloat(nb, nloc, args[0], elementType));
+             })
+      .getResult(0);
+}
+
+struct LinearOpLowering : OpConversionPattern<llm::LinearOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(llm::LinearOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(
+        op, createProjection(rewriter, op.getLoc(), adaptor.getX(),
+                             adaptor.getWeight(), adaptor.getBias(),
+                             cast<RankedTensorType>(op.getType())));
+    return success();
+  }
+};
+
+struct LogitsOpLowering : OpConversionPattern<llm::LogitsOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(llm::LogitsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    // `tied` only tells the runtime to bind one buffer twice; the math is the
+    // same.
+    rewriter.replaceOp(
+        op, createProjection(rewriter, op.getLoc(), adaptor.getX(),
+                             adaptor.getWeight(), Value(),
+                             cast<RankedTensorType>(op.getType())));
+    return success();
+  }
+};
+
+struct EmbeddingOpLowering : OpConversionPattern<llm::EmbeddingOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(llm::EmbeddingOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value tokens = adaptor.getTokens(), table = adaptor.getTable();
+    auto type = cast<RankedTensorType>(op.getType());
+    Type elementType = type.getElementType();
+    int64_t rank = type.getRank();
+    MLIRContext *context = rewriter.getContext();
+
+    SmallVector<OpFoldResult> sizes =
+        tensor::getMixedSizes(rewriter, loc, tokens);
+    sizes.push_back(tensor::getMixedSize(rewriter, loc, table, 1));
+    Value init = tensor::EmptyOp::create(rewriter, loc, sizes, elementType);
+
+    // A gather: each output element reads table[token, d], the row chosen by
+    // data, hence tensor.extract rather than an indexing map.
+    auto tokenMap = AffineMap::getMultiDimIdentityMap(rank, context)
+                        .getMajorSubMap(rank - 1);
+    auto outMap = AffineMap::getMultiDimIdentityMap(rank, context);
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{type}, ValueRange{tokens}, ValueRange{init},
+        {tokenMap, outMap}, iterators,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value row =
+              arith::IndexCastOp::create(b, l, b.getIndexType(), args[0]);
+          Value column = linalg::IndexOp::create(b, l, rank - 1);
+          Value element = tensor::ExtractOp::create(b, l, table,
+                                                    ValueRange{row, column});
+          linalg::YieldOp::create(
+              b, l, llmc::convertFloat(b, l, element, elementType));
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+} // namespace
+
+void llmc::populateProjectionToLinalgPatterns(TypeConverter &converter,
+                                              RewritePatternSet &patterns) {
+  patterns.add<LinearOpLowering, LogitsOpLowering, EmbeddingOpLowering>(
+      converter, patterns.getContext());
+}

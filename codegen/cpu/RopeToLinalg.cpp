@@ -1,0 +1,355 @@
+// Lowers llm.rope (half / interleaved, every scaling kind, partial rotary) to linalg.generic ops.
+#include "codegen/cpu/LLMToLinalg.h"
+#include "codegen/cpu/LoweringUtils.h"
+#include "dialect/LLMAttrs.h"
+#include "dialect/LLMOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace mlir;
+
+namespace {
+
+/// 2π, for wavelengths and YaRN's rotation counts.
+constexpr double kTwoPi = 6.28318530717958647692;
+/// YaRN's default attention scale is 0.1·ln(factor) + 1.
+constexpr double kYarnMscaleSlope = 0.1;
+/// YaRN widens an empty ramp (low == high) by this much to avoid 0/0, as
+/// Hugging Face's linear_ramp_factor does.
+constexpr double kYarnEmptyRampWidth = 0.001;
+
+/// The NTK exponent d/(d−2) by which θ grows with the scale (static and
+/// dynamic NTK).
+double ntkExponent(int64_t rotaryDim) {
+  return double(rotaryDim) / double(rotaryDim - 2);
+}
+
+/// inv_freq[i] = θ^(−2i/d) for i ∈ [0, d/2), in double.
+SmallVector<double> plainInverseFrequencies(double theta, int64_t rotaryDim) {
+  SmallVector<double> invFreq(rotaryDim / 2);
+  for (int64_t i = 0, e = rotaryDim / 2; i < e; ++i)
+    invFreq[i] = std::pow(theta, -2.0 * double(i) / double(rotaryDim));
+  return invFreq;
+}
+
+/// YaRN's dimension whose wavelength makes `rotations` turns over M
+/// positions: d·ln(M/(r·2π)) / (2·ln θ).
+double yarnCorrectionDim(double rotations, int64_t rotaryDim, double theta,
+                         double originalMax) {
+  return double(rotaryDim) * std::log(originalMax / (rotations * kTwoPi)) /
+         (2.0 * std::log(theta));
+}
+
+/// YaRN's scale of cos and sin: the attribute when set, else the default.
+double yarnAttentionFactor(llm::RopeScalingAttr scaling) {
+  double given = scaling.getAttentionFactor().convertToDouble();
+  if (given != 0.0)
+    return given;
+  double factor = scaling.getFactor().convertToDouble();
+  return factor > 1.0 ? kYarnMscaleSlope * std::log(factor) + 1.0 : 1.0;
+}
+
+/// The inverse frequencies of every scaling kind known at compile time
+/// (all but `dynamic`), in double, following Hugging Face's
+/// modeling_rope_utils.py.
+SmallVector<double> staticInverseFrequencies(double theta, int64_t rotaryDim,
+                                             llm::RopeScalingAttr scaling) {
+  double factor = scaling.getFactor().convertToDouble();
+  double originalMax = double(scaling.getOriginalMaxPositionEmbeddings());
+  SmallVector<double> invFreq = plainInverseFrequencies(theta, rotaryDim);
+  switch (scaling.getKind()) {
+  case llm::RopeScalingKind::none:
+  case llm::RopeScalingKind::dynamic:
+    break;
+  case llm::RopeScalingKind::linear:
+    for (double &f : invFreq)
+      f /= factor;
+    break;
+  case llm::RopeScalingKind::ntk:
+    invFreq = plainInverseFrequencies(
+        theta * std::pow(factor, ntkExponent(rotaryDim)), rotaryDim);
+    break;
+  case llm::RopeScalingKind::yarn: {
+    double betaFast = scaling.getBetaFast().convertToDouble();
+    double betaSlow = scaling.getBetaSlow().convertToDouble();
+    double low = std::max(
+        std::floor(yarnCorrectionDim(betaFast, rotaryDim, theta, originalMax)),
+        0.0);
+    double high = std::min(
+        std::ceil(yarnCorrectionDim(betaSlow, rotaryDim, theta, originalMax)),
+        double(rotaryDim - 1));
+    if (high == low)
+      high += kYarnEmptyRampWidth;
+    for (int64_t i = 0, e = invFreq.size(); i < e; ++i) {
+      double ramp = std::clamp((double(i) - low) / (high - low), 0.0, 1.0);
+      double extrapolation = 1.0 - ramp;
+      invFreq[i] = invFreq[i] / factor * (1.0 - extrapolation) +
+                   invFreq[i] * extrapolation;
+    }
+    break;
+  }
+  case llm::RopeScalingKind::llama3: {
+    double lowFreqFactor = scaling.getLowFreqFactor().convertToDouble();
+    double highFreqFactor = scaling.getHighFreqFactor().convertToDouble();
+    double lowFreqWavelength = originalMax / lowFreqFactor;
+    double highFreqWavelength = originalMax / highFreqFactor;
+    for (double &f : invFreq) {
+      double wavelength = kTwoPi / f;
+      if (wavelength > lowFreqWavelength) {
+        f /= factor;
+      } else if (wavelength >= highFreqWavelength) {
+        double smooth = (originalMax / wavelength - lowFreqFactor) /
+                        (highFreqFactor - lowFreqFactor);
+        f = (1.0 - smooth) * f / factor + smooth * f;
+      }
+    }
+    break;
+  }
+  }
+  return invFreq;
+}
+
+/// Dynamic NTK's inverse frequencies, computed at run time from the
+/// sequence length L = max(positions) + 1: θ' = θ·(factor·L/M − factor +
+/// 1)^(d/(d−2)) when L > M, θ otherwise; inv_freq[i] = exp(−(2i/d)·ln θ').
+/// Done in f64 (rounded to f32 at the end) like the static tables.
+Value createDynamicInverseFrequencies(OpBuilder &b, Location loc,
+                                      Value positions, double theta,
+                                      int64_t rotaryDim,
+                                      llm::RopeScalingAttr scaling) {
+  MLIRContext *context = b.getContext();
+  auto positionsType = cast<RankedTensorType>(positions.getType());
+  auto intType = cast<IntegerType>(positionsType.getElementType());
+  Type f64 = b.getF64Type(), f32 = b.getF32Type();
+  auto f64Constant = [&](double value) -> Value {
+    return arith::ConstantOp::create(b, loc, b.getF64FloatAttr(value));
+  };
+
+  // max over every position (positions are signed).
+  Value lowest = arith::ConstantOp::create(
+      b, loc,
+      b.getIntegerAttr(intType, APInt::getSignedMinValue(intType.getWidth())));
+  Value maxInit = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{}, intType);
+  maxInit = linalg::FillOp::create(b, loc, lowest, maxInit).getResult(0);
+  auto identity = AffineMap::getMultiDimIdentityMap(2, context);
+  auto scalarMap = AffineMap::get(2, 0, {}, context);
+  Value maxTensor =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{maxInit.getType()}, ValueRange{positions},
+          ValueRange{maxInit}, {identity, scalarMap},
+          {utils::IteratorType::reduction, utils::IteratorType::reduction},
+          [](OpBuilder &nb, Location nloc, ValueRange args) {
+            linalg::YieldOp::create(
+                nb, nloc,
+                arith::MaxSIOp::create(nb, nloc, args[0], args[1]).getResult());
+          })
+          .getResult(0);
+  Value maxPosition = tensor::ExtractOp::create(b, loc, maxTensor, ValueRange{});
+  Value length = arith::AddFOp::create(
+      b, loc, arith::SIToFPOp::create(b, loc, f64, maxPosition),
+      f64Constant(1.0));
+
+  double factor = scaling.getFactor().convertToDouble();
+  double originalMax = double(scaling.getOriginalMaxPositionEmbeddings());
+  // ln θ' = ln θ + d/(d−2) · ln(factor·L/M − (factor − 1)).
+  Value growth = arith::SubFOp::create(
+      b, loc,
+      arith::MulFOp::create(b, loc, length, f64Constant(factor / originalMax)),
+      f64Constant(factor - 1.0));
+  Value scaledLogTheta = arith::AddFOp::create(
+      b, loc, f64Constant(std::log(theta)),
+      arith::MulFOp::create(b, loc, f64Constant(ntkExponent(rotaryDim)),
+                            math::LogOp::create(b, loc, growth)));
+  Value longer = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT,
+                                       length, f64Constant(originalMax));
+  Value logTheta = arith::SelectOp::create(b, loc, longer, scaledLogTheta,
+                                           f64Constant(std::log(theta)));
+
+  int64_t half = rotaryDim / 2;
+  Value init = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{half}, f32);
+  auto vectorMap = AffineMap::getMultiDimIdentityMap(1, context);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{init.getType()}, ValueRange{},
+             ValueRange{init}, {vectorMap}, {utils::IteratorType::parallel},
+             [&](OpBuilder &nb, Location nloc, ValueRange) {
+               Value i = arith::IndexCastOp::create(
+                   nb, nloc, nb.getI64Type(),
+                   linalg::IndexOp::create(nb, nloc, 0));
+               Value exponent = arith::MulFOp::create(
+                   nb, nloc, arith::SIToFPOp::create(nb, nloc, f64, i),
+                   f64Constant(-2.0 / double(rotaryDim)));
+               Value invFreq = math::ExpOp::create(
+                   nb, nloc,
+                   arith::MulFOp::create(nb, nloc, exponent, logTheta));
+               linalg::YieldOp::create(
+                   nb, nloc,
+                   arith::TruncFOp::create(nb, nloc, f32, invFreq).getResult());
+             })
+      .getResult(0);
+}
+
+struct RopeOpLowering : OpConversionPattern<llm::RopeOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(llm::RopeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *context = rewriter.getContext();
+    Value x = adaptor.getX(), positions = adaptor.getPositions();
+    auto type = cast<RankedTensorType>(op.getType());
+    Type elementType = type.getElementType();
+    Type f32 = rewriter.getF32Type();
+    Type computeType = llmc::getComputeType(elementType);
+    double theta = op.getTheta().convertToDouble();
+    int64_t rotaryDim = op.getRotaryDim();
+    int64_t half = rotaryDim / 2;
+    llm::RopeScalingAttr scaling = op.getScaling();
+    llm::RopeScalingKind kind = scaling.getKind();
+    bool interleaved = op.getStyle() == llm::RopeStyle::interleaved;
+
+    // NTK exponents d/(d−2) are infinite for a single rotated pair.
+    if ((kind == llm::RopeScalingKind::ntk ||
+         kind == llm::RopeScalingKind::dynamic) &&
+        rotaryDim == 2)
+      return rewriter.notifyMatchFailure(op, "NTK scaling needs rotary_dim > 2");
+
+    // 1. inv_freq (d/2,) f32: a constant table unless it depends on L.
+    Value invFreq;
+    if (kind == llm::RopeScalingKind::dynamic) {
+      invFreq = createDynamicInverseFrequencies(rewriter, loc, positions,
+                                                theta, rotaryDim, scaling);
+    } else {
+      SmallVector<float> values;
+      for (double f : staticInverseFrequencies(theta, rotaryDim, scaling))
+        values.push_back(static_cast<float>(f));
+      auto tableType = RankedTensorType::get({half}, f32);
+      invFreq = arith::ConstantOp::create(
+          rewriter, loc,
+          DenseElementsAttr::get(tableType, ArrayRef<float>(values)));
+    }
+    double attentionFactor = kind == llm::RopeScalingKind::yarn
+                                 ? yarnAttentionFactor(scaling)
+                                 : 1.0;
+
+    // 2. cos/sin tables (B, T, d/2): one angle per position and frequency,
+    // shared by every head and both members of a pair.
+    SmallVector<OpFoldResult> tableSizes =
+        tensor::getMixedSizes(rewriter, loc, positions);
+    tableSizes.push_back(rewriter.getIndexAttr(half));
+    Value cosInit = tensor::EmptyOp::create(rewriter, loc, tableSizes, f32);
+    Value sinInit = tensor::EmptyOp::create(rewriter, loc, tableSizes, f32);
+    auto tableType = cast<RankedTensorType>(cosInit.getType());
+    auto bt = AffineMap::get(3, 0,
+                             {rewriter.getAffineDimExpr(0),
+                              rewriter.getAffineDimExpr(1)},
+                             context);
+    auto i = AffineMap::get(3, 0, rewriter.getAffineDimExpr(2), context);
+    auto bti = AffineMap::getMultiDimIdentityMap(3, context);
+    auto tables = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{tableType, tableType},
+        ValueRange{positions, invFreq}, ValueRange{cosInit, sinInit},
+        {bt, i, bti, bti}, SmallVector<utils::IteratorType>(
+                               3, utils::IteratorType::parallel),
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value position = arith::SIToFPOp::create(b, l, f32, args[0]);
+          Value angle = arith::MulFOp::create(b, l, position, args[1]);
+          Value cos = math::CosOp::create(b, l, angle);
+          Value sin = math::SinOp::create(b, l, angle);
+          if (attentionFactor != 1.0) {
+            Value scale = arith::ConstantOp::create(
+                b, l, b.getF32FloatAttr(static_cast<float>(attentionFactor)));
+            cos = arith::MulFOp::create(b, l, cos, scale);
+            sin = arith::MulFOp::create(b, l, sin, scale);
+          }
+          linalg::YieldOp::create(b, l, ValueRange{cos, sin});
+        });
+    Value cosTable = tables.getResult(0), sinTable = tables.getResult(1);
+
+    // 3. The rotation, one generic over x: element j pairs with a partner
+    // p(j) read by tensor.extract (the pairing is not an affine map of the
+    // output index for `half` within the rotary part only).
+    bool partial = type.isDynamicDim(3) || type.getDimSize(3) != rotaryDim;
+    Value init = llmc::createEmptyLike(rewriter, loc, type, x);
+    auto identity = AffineMap::getMultiDimIdentityMap(4, context);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{type}, ValueRange{x}, ValueRange{init},
+        {identity, identity},
+        SmallVector<utils::IteratorType>(4, utils::IteratorType::parallel),
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          auto index = [&](int64_t value) -> Value {
+            return arith::ConstantIndexOp::create(b, l, value);
+          };
+          Value bIdx = linalg::IndexOp::create(b, l, 0);
+          Value tIdx = linalg::IndexOp::create(b, l, 1);
+          Value hIdx = linalg::IndexOp::create(b, l, 2);
+          Value j = linalg::IndexOp::create(b, l, 3);
+
+          // first: j is the pair member that subtracts partner·sin.
+          Value first, freq, partner;
+          if (interleaved) {
+            Value one = index(1);
+            first = arith::CmpIOp::create(
+                b, l, arith::CmpIPredicate::eq,
+                arith::AndIOp::create(b, l, j, one), index(0));
+            freq = arith::DivUIOp::create(b, l, j, index(2));
+            partner = arith::XOrIOp::create(b, l, j, one);
+          } else {
+            Value halfIdx = index(half);
+            first = arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, j,
+                                          halfIdx);
+            Value upper = arith::SubIOp::create(b, l, j, halfIdx);
+            freq = arith::SelectOp::create(b, l, first, j, upper);
+            partner = arith::SelectOp::create(
+                b, l, first, arith::AddIOp::create(b, l, j, halfIdx), upper);
+          }
+          Value rotated;
+          if (partial) {
+            // Past rotary_dim: keep table and partner reads in bounds; the
+            // element itself is passed through below.
+            rotated = arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, j,
+                                            index(rotaryDim));
+            freq = arith::SelectOp::create(b, l, rotated, freq, index(0));
+            partner = arith::SelectOp::create(b, l, rotated, partner, j);
+          }
+
+          Value cos = tensor::ExtractOp::create(
+              b, l, cosTable, ValueRange{bIdx, tIdx, freq});
+          Value sin = tensor::ExtractOp::create(
+              b, l, sinTable, ValueRange{bIdx, tIdx, freq});
+          cos = llmc::convertFloat(b, l, cos, computeType);
+          sin = llmc::convertFloat(b, l, sin, computeType);
+          Value self = llmc::convertFloat(b, l, args[0], computeType);
+          Value other = llmc::convertFloat(
+              b, l,
+              tensor::ExtractOp::create(b, l, x,
+                                        ValueRange{bIdx, tIdx, hIdx, partner}),
+              computeType);
+          // out = self·cos ∓ other·sin (minus for the first member).
+          Value signedSin = arith::SelectOp::create(
+              b, l, first, arith::NegFOp::create(b, l, sin), sin);
+          Value out = arith::AddFOp::create(
+              b, l, arith::MulFOp::create(b, l, self, cos),
+              arith::MulFOp::create(b, l, other, signedSin));
+          out = llmc::convertFloat(b, l, out, elementType);
+          if (partial)
+            out = arith::SelectOp::create(b, l, rotated, out, args[0]);
+          linalg::YieldOp::create(b, l, out);
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+} // namespace
+
+void llmc::populateRopeToLinalgPatterns(TypeConverter &converter,
+                                        RewritePatternSet &patterns) {
+  patterns.add<RopeOpLowering>(converter, patterns.getContext());
+}

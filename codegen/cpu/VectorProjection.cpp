@@ -1,0 +1,295 @@
+// The register-tiled vector kernel behind the CPU projection patterns (x · Wᵀ + bias, threaded with scf.parallel).
+#include "codegen/cpu/VectorProjection.h"
+#include "codegen/cpu/LoweringUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace llmc;
+
+namespace {
+
+/// Alignment of the result buffer in bytes: one cache line (and one
+/// AVX-512 vector), like the buffers bufferization allocates.
+constexpr int64_t kResultAlignment = 64;
+
+/// The kernel's operands, x and the result flattened to rows: tensors x
+/// [M, K], weight [N, K], bias [N] (or null) and the result buffer out
+/// [M, N].
+struct KernelOperands {
+  Value x, weight, bias, out;
+  Value rows, outputs, depth;
+  /// K rounded down to a multiple of the vector width: the unmasked loop's
+  /// bound.
+  Value depthMain;
+  /// False only when K is statically a multiple of the vector width.
+  bool hasDepthTail;
+};
+
+/// Types the kernel reads and writes; all of them widen exactly to f32.
+bool isKernelElementType(Type type) {
+  return type.isF32() || type.isBF16() || type.isF16();
+}
+
+Value indexConstant(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantIndexOp::create(b, loc, value);
+}
+
+/// Views `tensor` or `buffer` [l..., last] as [Πl, last].
+SmallVector<ReassociationIndices> getRowsReassociation(int64_t rank) {
+  ReassociationIndices leading;
+  for (int64_t d = 0; d < rank - 1; ++d)
+    leading.push_back(d);
+  return {leading, {rank - 1}};
+}
+
+/// Reads one vector of row `row` of the 2-D tensor `source` from column
+/// `column` and widens it to f32; with `mask`, lanes past the row's end read
+/// as zero. Reads stay on tensors (rather than on a bufferization.to_buffer)
+/// so that bufferization sees them where they happen and never lets an
+/// in-place write clobber the operand first.
+Value readRowVector(OpBuilder &b, Location loc, Value source, Value row,
+                    Value column, Value mask) {
+  Type elementType = cast<ShapedType>(source.getType()).getElementType();
+  auto type = VectorType::get({kProjectionVectorWidth}, elementType);
+  Value padding = arith::ConstantOp::create(b, loc,
+                                            b.getFloatAttr(elementType, 0.0));
+  Value vector = vector::TransferReadOp::create(
+      b, loc, type, source, ValueRange{row, column},
+      AffineMap::getMinorIdentityMap(2, 1, b.getContext()), padding, mask,
+      b.getBoolArrayAttr({true}));
+  if (elementType.isF32())
+    return vector;
+  // Narrow operands are widened per vector, in registers, never in memory.
+  auto wide = VectorType::get({kProjectionVectorWidth}, b.getF32Type());
+  return arith::ExtFOp::create(b, loc, wide, vector);
+}
+
+/// accumulators[i·weightRows + j] += W[weightRow j, k...] · x[xRow i, k...].
+SmallVector<Value> accumulate(OpBuilder &b, Location loc,
+                              const KernelOperands &ops, ArrayRef<Value> xRows,
+                              ArrayRef<Value> weightRows, Value column,
+                              Value mask, ValueRange accumulators) {
+  SmallVector<Value> xs, ws;
+  for (Value row : xRows)
+    xs.push_back(readRowVector(b, loc, ops.x, row, column, mask));
+  for (Value row : weightRows)
+    ws.push_back(readRowVector(b, loc, ops.weight, row, column, mask));
+  SmallVector<Value> updated;
+  for (auto [i, xv] : llvm::enumerate(xs))
+    for (auto [j, wv] : llvm::enumerate(ws))
+      updated.push_back(vector::FMAOp::create(
+          b, loc, wv, xv, accumulators[i * ws.size() + j]));
+  return updated;
+}
+
+/// One tile: out[m0 + i, n0 + j] for i < xRows, j < weightRows.
+void emitTile(OpBuilder &b, Location loc, const KernelOperands &ops, Value m0,
+              Value n0, ProjectionTile tile) {
+  SmallVector<Value> xRows, weightRows;
+  for (int64_t i = 0; i < tile.xRows; ++i)
+    xRows.push_back(i == 0 ? m0
+                           : arith::AddIOp::create(b, loc, m0,
+                                                   indexConstant(b, loc, i)));
+  for (int64_t j = 0; j < tile.weightRows; ++j)
+    weightRows.push_back(
+        j == 0 ? n0
+               : arith::AddIOp::create(b, loc, n0, indexConstant(b, loc, j)));
+
+  auto accType = VectorType::get({kProjectionVectorWidth}, b.getF32Type());
+  Value zero = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(accType, b.getF32FloatAttr(0.0f)));
+  SmallVector<Value> init(tile.xRows * tile.weightRows, zero);
+
+  // Unmasked main loop over whole vectors of K.
+  auto loop = scf::ForOp::create(
+      b, loc, indexConstant(b, loc, 0), ops.depthMain,
+      indexConstant(b, loc, kProjectionVectorWidth), init,
+      [&](OpBuilder &nb, Location nloc, Value k, ValueRange accumulators) {
+        scf::YieldOp::create(nb, nloc,
+                             accumulate(nb, nloc, ops, xRows, weightRows, k,
+                                        Value(), accumulators));
+      });
+  SmallVector<Value> sums(loop.getResults());
+
+  // K % 16 leftover columns: one masked step, inactive lanes add 0 · 0.
+  if (ops.hasDepthTail) {
+    Value remaining = arith::SubIOp::create(b, loc, ops.depth, ops.depthMain);
+    auto maskType = VectorType::get({kProjectionVectorWidth}, b.getI1Type());
+    Value mask = vector::CreateMaskOp::create(b, loc, maskType,
+                                              ValueRange{remaining});
+    sums = accumulate(b, loc, ops, xRows, weightRows, ops.depthMain, mask,
+                      sums);
+  }
+
+  // Horizontal sums. reassoc lets LLVM add the lanes as a tree instead of 16
+  // dependent scalar adds (the summation order differs from a scalar loop's
+  // anyway once K is split across lanes).
+  Type outType = cast<MemRefType>(ops.out.getType()).getElementType();
+  for (auto [i, xRow] : llvm::enumerate(xRows)) {
+    for (auto [j, weightRow] : llvm::enumerate(weightRows)) {
+      Value sum = vector::ReductionOp::create(
+          b, loc, vector::CombiningKind::ADD, sums[i * weightRows.size() + j],
+          arith::FastMathFlags::reassoc);
+      if (ops.bias) {
+        Value bias = tensor::ExtractOp::create(b, loc, ops.bias, weightRow);
+        sum = arith::AddFOp::create(
+            b, loc, sum, convertFloat(b, loc, bias, b.getF32Type()));
+      }
+      memref::StoreOp::create(b, loc, convertFloat(b, loc, sum, outType),
+                              ops.out, ValueRange{xRow, weightRow});
+    }
+  }
+}
+
+/// Statically known trip count of [lower, upper) in steps of `step`.
+std::optional<int64_t> getStaticTripCount(Value lower, Value upper,
+                                          int64_t step) {
+  std::optional<int64_t> lo = getConstantIntValue(lower);
+  std::optional<int64_t> hi = getConstantIntValue(upper);
+  if (!lo || !hi)
+    return std::nullopt;
+  return std::max<int64_t>(0, llvm::divideCeil(*hi - *lo, step));
+}
+
+/// Tiles of `tile` rows over weight rows [nLo, nHi) and x rows [mLo, mHi)
+/// (each range a multiple of its tile size): an scf.parallel over the
+/// dimensions with more than one tile, weight rows outermost so that
+/// OpenMP's static schedule gives each thread a contiguous weight slab.
+/// Emits nothing for an empty range and no loop for a single tile.
+void emitTiles(OpBuilder &b, Location loc, const KernelOperands &ops,
+               Value nLo, Value nHi, Value mLo, Value mHi,
+               ProjectionTile tile) {
+  struct Dim {
+    Value lo, hi;
+    int64_t step;
+  };
+  SmallVector<Dim> dims = {{nLo, nHi, tile.weightRows},
+                           {mLo, mHi, tile.xRows}};
+  SmallVector<Value> lbs, ubs, steps;
+  SmallVector<int> loopOf; // index into the loop's ivs, or -1: fixed at lo
+  for (const Dim &dim : dims) {
+    std::optional<int64_t> trips = getStaticTripCount(dim.lo, dim.hi, dim.step);
+    if (trips && *trips == 0)
+      return;
+    if (trips && *trips == 1) {
+      loopOf.push_back(-1);
+      continue;
+    }
+    loopOf.push_back(lbs.size());
+    lbs.push_back(dim.lo);
+    ubs.push_back(dim.hi);
+    steps.push_back(indexConstant(b, loc, dim.step));
+  }
+  auto body = [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
+    Value n0 = loopOf[0] < 0 ? nLo : ivs[loopOf[0]];
+    Value m0 = loopOf[1] < 0 ? mLo : ivs[loopOf[1]];
+    emitTile(nb, nloc, ops, m0, n0, tile);
+  };
+  if (lbs.empty()) {
+    body(b, loc, {});
+    return;
+  }
+  scf::ParallelOp::create(b, loc, lbs, ubs, steps, body);
+}
+
+/// `value` rounded down to a multiple of `multiple`.
+Value roundDown(OpBuilder &b, Location loc, Value value, int64_t multiple) {
+  if (multiple == 1)
+    return value;
+  Value rem = b.createOrFold<arith::RemUIOp>(loc, value,
+                                             indexConstant(b, loc, multiple));
+  return b.createOrFold<arith::SubIOp>(loc, value, rem);
+}
+
+/// A dimension of `tensor` as an index value (a constant when static).
+Value getDim(OpBuilder &b, Location loc, Value tensor, int64_t dim) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  if (!type.isDynamicDim(dim))
+    return indexConstant(b, loc, type.getDimSize(dim));
+  return tensor::DimOp::create(b, loc, tensor, dim);
+}
+
+} // namespace
+
+bool llmc::isVectorProjectionSupported(RankedTensorType xType,
+                                       RankedTensorType weightType,
+                                       Type biasType,
+                                       RankedTensorType resultType) {
+  if (xType.getRank() < 2)
+    return false;
+  if (biasType &&
+      !isKernelElementType(cast<RankedTensorType>(biasType).getElementType()))
+    return false;
+  return isKernelElementType(xType.getElementType()) &&
+         isKernelElementType(weightType.getElementType()) &&
+         isKernelElementType(resultType.getElementType());
+}
+
+std::optional<int64_t> llmc::getStaticRowCount(RankedTensorType xType) {
+  int64_t rows = 1;
+  for (int64_t size : xType.getShape().drop_back()) {
+    if (ShapedType::isDynamic(size))
+      return std::nullopt;
+    rows *= size;
+  }
+  return rows;
+}
+
+Value llmc::createVectorProjection(OpBuilder &b, Location loc, Value x,
+                                   Value weight, Value bias,
+                                   RankedTensorType resultType,
+                                   ProjectionTile tile) {
+  int64_t rank = resultType.getRank();
+
+  // The result: a fresh buffer, returned as a tensor that bufferization may
+  // write to (restrict: nothing else aliases it).
+  SmallVector<Value> dynamicSizes;
+  for (int64_t d = 0; d < rank; ++d)
+    if (resultType.isDynamicDim(d))
+      dynamicSizes.push_back(getDim(b, loc, d < rank - 1 ? x : weight,
+                                    d < rank - 1 ? d : 0));
+  auto outType =
+      MemRefType::get(resultType.getShape(), resultType.getElementType());
+  Value out = memref::AllocOp::create(b, loc, outType, dynamicSizes,
+                                      b.getI64IntegerAttr(kResultAlignment));
+
+  KernelOperands ops;
+  ops.x = rank == 2 ? x
+                    : tensor::CollapseShapeOp::create(
+                          b, loc, x, getRowsReassociation(rank));
+  ops.weight = weight;
+  ops.bias = bias;
+  ops.out = rank == 2 ? out
+                      : memref::CollapseShapeOp::create(
+                            b, loc, out, getRowsReassociation(rank));
+  ops.rows = getDim(b, loc, ops.x, 0);
+  ops.outputs = getDim(b, loc, weight, 0);
+  ops.depth = getDim(b, loc, weight, 1);
+  ops.depthMain = roundDown(b, loc, ops.depth, kProjectionVectorWidth);
+  std::optional<int64_t> staticDepth = getConstantIntValue(ops.depth);
+  ops.hasDepthTail =
+      !staticDepth || *staticDepth % kProjectionVectorWidth != 0;
+
+  // Full tiles, then the x rows left below a tile (every weight row block),
+  // then the weight rows left below a block (every x row).
+  Value zero = indexConstant(b, loc, 0);
+  Value rowsMain = roundDown(b, loc, ops.rows, tile.xRows);
+  Value outputsMain = roundDown(b, loc, ops.outputs, tile.weightRows);
+  emitTiles(b, loc, ops, zero, outputsMain, zero, rowsMain, tile);
+  if (tile.xRows > 1)
+    emitTiles(b, loc, ops, zero, outputsMain, rowsMain, ops.rows,
+              {1, tile.weightRows});
+  if (tile.weightRows > 1)
+    emitTiles(b, loc, ops, outputsMain, ops.outputs, zero, ops.rows, {1, 1});
+
+  return bufferization::ToTensorOp::create(b, loc, resultType, out,
+                                           /*restrict=*/b.getUnitAttr(),
+                                           /*writable=*/b.getUnitAttr());
+}

@@ -1,0 +1,209 @@
+// The llm-cpu-entry-points pass: fixed C signatures around the model functions.
+#include "passes/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+
+#include <cctype>
+
+namespace llmc {
+#define GEN_PASS_DEF_LLMCPUENTRYPOINTS
+#include "passes/Passes.h.inc"
+} // namespace llmc
+
+using namespace mlir;
+
+namespace {
+
+/// The model functions the entry points wrap; decode has no seq_len.
+struct EntryPointKind {
+  const char *callee;
+  bool takesSeqLen;
+};
+constexpr EntryPointKind kEntryPoints[] = {{"prefill", true},
+                                           {"decode", false}};
+
+std::string getSymbolPrefix(ModuleOp module) {
+  auto name = module->getAttrOfType<StringAttr>("llm.model");
+  return llmc::getModelSymbolPrefix(name ? name.getValue() : "model");
+}
+
+class EntryPointBuilder {
+public:
+  EntryPointBuilder(OpBuilder &builder, Location loc)
+      : builder(builder), loc(loc), i64(builder.getI64Type()),
+        ptr(LLVM::LLVMPointerType::get(builder.getContext())) {}
+
+  Value constant(int64_t value) {
+    return LLVM::ConstantOp::create(builder, loc, i64,
+                                    builder.getI64IntegerAttr(value));
+  }
+
+  /// A memref of `type` over the dense row-major buffer at `base`; the
+  /// dynamic extents (at most one kind: the sequence length) are `seqLen`.
+  FailureOr<Value> viewBuffer(Value base, MemRefType type, Value seqLen) {
+    int64_t rank = type.getRank();
+    SmallVector<Value> sizes;
+    for (int64_t extent : type.getShape()) {
+      if (!ShapedType::isDynamic(extent)) {
+        sizes.push_back(constant(extent));
+        continue;
+      }
+      if (!seqLen)
+        return failure();
+      sizes.push_back(seqLen);
+    }
+    SmallVector<Value> strides(rank);
+    Value stride = constant(1);
+    for (int64_t dim = rank - 1; dim >= 0; --dim) {
+      strides[dim] = stride;
+      stride = LLVM::MulOp::create(builder, loc, stride, sizes[dim]);
+    }
+    auto arrayType = LLVM::LLVMArrayType::get(i64, rank);
+    auto descriptorType = LLVM::LLVMStructType::getLiteral(
+        builder.getContext(), {ptr, ptr, i64, arrayType, arrayType});
+    Value descriptor = LLVM::PoisonOp::create(builder, loc, descriptorType);
+    descriptor = LLVM::InsertValueOp::create(builder, loc, descriptor, base,
+                                             ArrayRef<int64_t>{0});
+    descriptor = LLVM::InsertValueOp::create(builder, loc, descriptor, base,
+                                             ArrayRef<int64_t>{1});
+    descriptor = LLVM::InsertValueOp::create(builder, loc, descriptor,
+                                             constant(0), ArrayRef<int64_t>{2});
+    for (int64_t dim = 0; dim < rank; ++dim) {
+      descriptor = LLVM::InsertValueOp::create(
+          builder, loc, descriptor, sizes[dim], ArrayRef<int64_t>{3, dim});
+      descriptor = LLVM::InsertValueOp::create(
+          builder, loc, descriptor, strides[dim], ArrayRef<int64_t>{4, dim});
+    }
+    return UnrealizedConversionCastOp::create(builder, loc, type, descriptor)
+        .getResult(0);
+  }
+
+  /// Loads entry `index` of the pointer table `table`.
+  Value loadTableEntry(Value table, int64_t index) {
+    Value slot = LLVM::GEPOp::create(builder, loc, ptr, ptr, table,
+                                     ArrayRef<LLVM::GEPArg>{index});
+    return LLVM::LoadOp::create(builder, loc, ptr, slot);
+  }
+
+private:
+  OpBuilder &builder;
+  Location loc;
+  Type i64, ptr;
+};
+
+struct LLMCPUEntryPointsPass
+    : public llmc::impl::LLMCPUEntryPointsBase<LLMCPUEntryPointsPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    std::string prefix = getSymbolPrefix(module);
+    for (const EntryPointKind &kind : kEntryPoints) {
+      auto callee = module.lookupSymbol<func::FuncOp>(kind.callee);
+      if (!callee)
+        continue;
+      if (failed(emitEntryPoint(module, callee, prefix + "_" + kind.callee,
+                                kind.takesSeqLen)))
+        return signalPassFailure();
+    }
+  }
+
+  LogicalResult emitEntryPoint(ModuleOp module, func::FuncOp callee,
+                               StringRef name, bool takesSeqLen) {
+    Location loc = callee.getLoc();
+    if (!callee.isPrivate())
+      return callee.emitOpError(
+          "must be private: a public model function returns a copy of the "
+          "KV cache instead of updating it in place");
+    FunctionType calleeType = callee.getFunctionType();
+    if (calleeType.getNumResults() != 1 ||
+        !isa<MemRefType>(calleeType.getResult(0)))
+      return callee.emitOpError(
+          "expected one memref result (the logits) after bufferization");
+
+    OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
+    MLIRContext *context = builder.getContext();
+    Type ptr = LLVM::LLVMPointerType::get(context);
+    Type i64 = builder.getI64Type();
+    // (tokens, positions[, seq_len], kv_cache, weights, logits) -> status
+    SmallVector<Type> argTypes = {ptr, ptr};
+    if (takesSeqLen)
+      argTypes.push_back(i64);
+    argTypes.append({ptr, ptr, ptr});
+    auto entry = func::FuncOp::create(
+        builder, loc, name,
+        builder.getFunctionType(argTypes, {builder.getI32Type()}));
+    Block *body = entry.addEntryBlock();
+    builder.setInsertionPointToStart(body);
+    unsigned next = 0;
+    Value tokens = body->getArgument(next++);
+    Value positions = body->getArgument(next++);
+    Value seqLen = takesSeqLen ? body->getArgument(next++) : Value();
+    Value cache = body->getArgument(next++);
+    Value weightTable = body->getArgument(next++);
+    Value logits = body->getArgument(next++);
+
+    EntryPointBuilder emitter(builder, loc);
+    SmallVector<Value> operands;
+    int64_t weightIndex = 0;
+    for (auto [index, type] : llvm::enumerate(calleeType.getInputs())) {
+      auto memrefType = dyn_cast<MemRefType>(type);
+      if (!memrefType)
+        return callee.emitOpError() << "argument " << index
+                                    << " is not a memref after bufferization";
+      Value base;
+      if (auto role = callee.getArgAttrOfType<StringAttr>(index, "llm.input")) {
+        if (role == "tokens")
+          base = tokens;
+        else if (role == "positions")
+          base = positions;
+        else if (role == "kv_cache")
+          base = cache;
+      } else if (callee.getArgAttr(index, "llm.weight")) {
+        base = emitter.loadTableEntry(weightTable, weightIndex++);
+      }
+      if (!base)
+        return callee.emitOpError()
+               << "argument " << index
+               << " has neither an `llm.input` nor an `llm.weight` role";
+      FailureOr<Value> view = emitter.viewBuffer(base, memrefType, seqLen);
+      if (failed(view))
+        return callee.emitOpError()
+               << "argument " << index
+               << " has a dynamic extent but the entry point has no seq_len";
+      operands.push_back(*view);
+    }
+    auto call = func::CallOp::create(builder, loc, callee, operands);
+    Value result = call.getResult(0);
+    FailureOr<Value> out = emitter.viewBuffer(
+        logits, cast<MemRefType>(result.getType()), seqLen);
+    if (failed(out))
+      return callee.emitOpError("logits have a dynamic extent without seq_len");
+    memref::CopyOp::create(builder, loc, result, *out);
+    memref::DeallocOp::create(builder, loc, result);
+    Value ok = arith::ConstantOp::create(builder, loc, builder.getI32Type(),
+                                         builder.getI32IntegerAttr(0));
+    func::ReturnOp::create(builder, loc, ok);
+
+    // Only the entry point is visible outside the object: several models
+    // can then be linked into one program.
+    callee->setAttr("llvm.linkage",
+                    LLVM::LinkageAttr::get(context, LLVM::Linkage::Internal));
+    return success();
+  }
+};
+
+} // namespace
+
+std::string llmc::getModelSymbolPrefix(llvm::StringRef modelName) {
+  std::string prefix = modelName.str();
+  for (char &c : prefix)
+    if (!std::isalnum(static_cast<unsigned char>(c)))
+      c = '_';
+  if (prefix.empty() || std::isdigit(static_cast<unsigned char>(prefix[0])))
+    prefix = "_" + prefix;
+  return prefix;
+}

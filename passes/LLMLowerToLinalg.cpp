@@ -1,0 +1,97 @@
+// The llm-lower-to-linalg pass: combines the per-family CPU lowering patterns.
+#include "passes/Passes.h"
+
+#include "codegen/cpu/LLMToLinalg.h"
+#include "dialect/LLMOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Func/Transforms/FuncConversions.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+namespace llmc {
+#define GEN_PASS_DEF_LLMLOWERTOLINALG
+#include "passes/Passes.h.inc"
+} // namespace llmc
+
+using namespace mlir;
+
+namespace {
+/// True when `type` is a paged !llm.kv_cache, which the CPU lowering cannot
+/// represent as a tensor yet.
+bool isPagedCache(Type type) {
+  auto cache = dyn_cast<llm::KVCacheType>(type);
+  return cache && cache.getLayout() == llm::KVCacheLayout::paged;
+}
+
+/// Emits one error on the first function signature or op that carries a
+/// paged cache; without this the conversion would only report an illegal op.
+LogicalResult rejectPagedCaches(ModuleOp module) {
+  WalkResult result = module.walk([](Operation *op) {
+    bool paged = llvm::any_of(op->getOperandTypes(), isPagedCache) ||
+                 llvm::any_of(op->getResultTypes(), isPagedCache);
+    if (auto func = dyn_cast<func::FuncOp>(op))
+      paged |= llvm::any_of(func.getArgumentTypes(), isPagedCache) ||
+               llvm::any_of(func.getResultTypes(), isPagedCache);
+    if (!paged)
+      return WalkResult::advance();
+    op->emitError(
+        "the CPU lowering does not support the paged KV-cache layout yet");
+    return WalkResult::interrupt();
+  });
+  return failure(result.wasInterrupted());
+}
+
+struct LLMLowerToLinalgPass
+    : public llmc::impl::LLMLowerToLinalgBase<LLMLowerToLinalgPass> {
+  using LLMLowerToLinalgBase::LLMLowerToLinalgBase;
+
+  void runOnOperation() override {
+    if (failed(rejectPagedCaches(getOperation())))
+      return signalPassFailure();
+    MLIRContext *context = &getContext();
+    TypeConverter converter;
+    converter.addConversion([](Type type) { return type; });
+    llmc::addKVCacheTypeConversion(converter);
+
+    RewritePatternSet patterns(context);
+    llmc::populateElementwiseToLinalgPatterns(converter, patterns);
+    llmc::populateNormToLinalgPatterns(converter, patterns);
+    llmc::populateProjectionToLinalgPatterns(converter, patterns);
+    if (vectorProjections) {
+      llmc::populateGemvToVectorPatterns(converter, patterns);
+      llmc::populateGemmToVectorPatterns(converter, patterns);
+    }
+    llmc::populateRopeToLinalgPatterns(converter, patterns);
+    llmc::populateAttentionToLinalgPatterns(converter, patterns);
+    llmc::populateKVCacheToLinalgPatterns(converter, patterns);
+    populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
+                                                                   converter);
+    populateReturnOpTypeConversionPattern(patterns, converter);
+    populateCallOpTypeConversionPattern(patterns, converter);
+
+    ConversionTarget target(*context);
+    target.addIllegalDialect<llm::LLMDialect>();
+    target.addLegalDialect<
+        arith::ArithDialect, bufferization::BufferizationDialect,
+        linalg::LinalgDialect, math::MathDialect, memref::MemRefDialect,
+        scf::SCFDialect, tensor::TensorDialect, vector::VectorDialect>();
+    target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp op) {
+      return converter.isSignatureLegal(op.getFunctionType()) &&
+             converter.isLegal(&op.getBody());
+    });
+    target.addDynamicallyLegalOp<func::ReturnOp, func::CallOp>(
+        [&](Operation *op) { return converter.isLegal(op); });
+
+    if (failed(applyPartialConversion(getOperation(), target,
+                                      std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace

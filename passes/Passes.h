@@ -1,0 +1,26 @@
+// Declarations and registration of llmc's passes.
+#ifndef LLMC_PASSES_PASSES_H
+#define LLMC_PASSES_PASSES_H
+
+#include "mlir/Pass/Pass.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <string>
+
+namespace llmc {
+
+#define GEN_PASS_DECL
+#include "passes/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "passes/Passes.h.inc"
+
+/// The C identifier that prefixes a model's entry points
+/// (`<prefix>_prefill`, `<prefix>_decode`) and artifact files: the model
+/// name with every other character replaced by '_' (and a leading '_' before
+/// a digit).
+std::string getModelSymbolPrefix(llvm::StringRef modelName);
+
+} // namespace llmc
+
+#endif // LLMC_PASSES_PASSES_H

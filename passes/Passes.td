@@ -1,0 +1,97 @@
+// llmc's passes: fusion and lowering of the `llm` dialect.
+#ifndef LLMC_PASSES_PASSES_TD
+#define LLMC_PASSES_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def LLMLowerToLinalg : Pass<"llm-lower-to-linalg", "::mlir::ModuleOp"> {
+  let summary = "Lower `llm` ops on tensors to linalg, tensor, scf, vector, arith and math";
+  let description = [{
+    Rewrites every `llm` op into target-independent tensor code that
+    bufferizes and vectorizes: f32/bf16/f16 projections become threaded
+    vector kernels (scf.parallel over weight-row blocks, vector.fma over K;
+    `vector-projections=false` keeps the generic contraction), other
+    projections and norms become `linalg.generic` ops, RoPE computes its angles from the positions and the scaling
+    attribute, attention walks the keys in tiles with an online softmax (no
+    T×S score matrix), and the KV cache becomes a tensor
+    `(2, layers, batch, capacity, kv_heads, head_dim)` updated with
+    `tensor.insert_slice` at the given positions. Function signatures that
+    carry `!llm.kv_cache` are converted with it.
+
+    Before:
+    ```mlir
+    %n = llm.rms_norm %x, %w {eps = 1.0e-05 : f64} : tensor<1x?x64xf32>, tensor<64xf32> -> tensor<1x?x64xf32>
+    ```
+    After (abridged):
+    ```mlir
+    %ss = linalg.generic {iterator_types = ["parallel", "parallel", "reduction"]} ins(%x) outs(%zero) { mulf, addf }
+    %n = linalg.generic {iterator_types = ["parallel", "parallel", "parallel"]} ins(%x, %ss, %w) outs(%init) { divf, addf, rsqrt, mulf }
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::bufferization::BufferizationDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+  let options = [
+    Option<"vectorProjections", "vector-projections", "bool", "true",
+           "Lower f32/bf16/f16 llm.linear and llm.logits to the threaded "
+           "vector kernels (false: only the generic linalg contraction)">,
+  ];
+}
+
+def LLMCPUEntryPoints : Pass<"llm-cpu-entry-points", "::mlir::ModuleOp"> {
+  let summary = "Add the C entry points of a bufferized model module";
+  let description = [{
+    The model functions `@prefill` and `@decode` take one memref per weight
+    (hundreds for a large model) and return their logits in a fresh buffer.
+    This pass adds, for each, a public function with a fixed C signature that
+    a runtime can call through `dlsym`:
+
+    ```c
+    int32_t <model>_prefill(const int32_t *tokens, const int32_t *positions,
+                            int64_t seq_len, void *kv_cache,
+                            const void *const *weights, float *logits);
+    int32_t <model>_decode(const int32_t *tokens, const int32_t *positions,
+                           void *kv_cache, const void *const *weights,
+                           float *logits);
+    ```
+
+    `weights` is a table of pointers in the order of the model function's
+    weight arguments (`llm.weight` attributes); the entry point builds a
+    memref descriptor for every argument (the sequence length fills the one
+    dynamic extent), calls the model function, copies the logits to the
+    caller's buffer and frees the returned one. `<model>` is the module's
+    `llm.model` attribute made into a C identifier. Runs on memrefs, after
+    bufferization; the model functions must be private so that the KV cache
+    is updated in place rather than returned.
+
+    Before:
+    ```mlir
+    func.func private @decode(%tokens: memref<1x1xi32> {llm.input = "tokens"}, ...) -> memref<1x1x512xf32>
+    ```
+    After (abridged):
+    ```mlir
+    func.func @stories260k_decode(%tokens: !llvm.ptr, %positions: !llvm.ptr, %cache: !llvm.ptr, %weights: !llvm.ptr, %logits: !llvm.ptr) -> i32 {
+      %d0 = builtin.unrealized_conversion_cast %desc0 : !llvm.struct<...> to memref<1x1xi32>
+      ...
+      %l = call @decode(%d0, ...) : (...) -> memref<1x1x512xf32>
+      memref.copy %l, %out : memref<1x1x512xf32> to memref<1x1x512xf32>
+      memref.dealloc %l : memref<1x1x512xf32>
+      return %c0 : i32
+    }
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::memref::MemRefDialect",
+  ];
+}
+
+#endif // LLMC_PASSES_PASSES_TD

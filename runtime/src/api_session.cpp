@@ -1,0 +1,57 @@
+// extern "C" llmc_session_* entry points over Session.
+#include "api_guard.h"
+#include "handles.h"
+
+#include <memory>
+
+using namespace llmc::rt;
+
+extern "C" {
+
+llmc_status llmc_session_create(const llmc_model *model, llmc_weights *weights,
+                                llmc_session **out) {
+  return guarded([&] {
+    require(model, "llmc_session_create", "model");
+    require(weights, "llmc_session_create", "weights");
+    require(out, "llmc_session_create", "out");
+    *out = new llmc_session{Session(model->model, weights->set)};
+  });
+}
+
+void llmc_session_destroy(llmc_session *session) { delete session; }
+
+llmc_status llmc_session_prefill(llmc_session *session, const int32_t *tokens,
+                                 size_t n_tokens, const float **last_logits,
+                                 const float **all_logits) {
+  return guarded([&] {
+    require(session, "llmc_session_prefill", "session");
+    require(tokens, "llmc_session_prefill", "tokens");
+    const float *all = session->session.prefill(tokens, n_tokens);
+    size_t vocab = static_cast<size_t>(session->session.model().manifest().vocab_size);
+    if (last_logits)
+      *last_logits = all + (n_tokens - 1) * vocab;
+    if (all_logits)
+      *all_logits = all;
+  });
+}
+
+llmc_status llmc_session_decode(llmc_session *session, int32_t token,
+                                const float **logits) {
+  return guarded([&] {
+    require(session, "llmc_session_decode", "session");
+    const float *l = session->session.decode(token);
+    if (logits)
+      *logits = l;
+  });
+}
+
+void llmc_session_reset(llmc_session *session) {
+  if (session)
+    session->session.reset();
+}
+
+int32_t llmc_session_position(const llmc_session *session) {
+  return session ? session->session.position() : 0;
+}
+
+} // extern "C"

@@ -1,0 +1,283 @@
+// Parses and validates the artifact manifest written by `llmc compile`.
+#include "artifact_manifest.h"
+
+#include "checked_math.h"
+#include "error.h"
+#include "json_lite.h"
+
+#include <limits>
+
+namespace llmc::rt {
+
+namespace {
+
+/// Number of KV cache dimensions: [2 (K and V), layers, batch, context,
+/// kv heads, head dim], the contiguous layout of the ABI.
+constexpr size_t kKvCacheRank = 6;
+
+/// Reads fields of one JSON object, naming the full dotted path of a field in
+/// every error ("config.vocab_size") so a hand-edited manifest is easy to fix.
+class Fields {
+public:
+  Fields(const JsonValue &object, std::string prefix, const std::string &path)
+      : obj_(object), prefix_(std::move(prefix)), path_(path) {}
+
+  const JsonValue &value(const char *key) const {
+    const JsonValue *v = obj_.get(key);
+    if (!v)
+      fail(LLMC_ERR_FORMAT, path_, ": manifest field '", prefix_, key,
+           "' is missing");
+    return *v;
+  }
+  const JsonValue *optional(const char *key) const {
+    const JsonValue *v = obj_.get(key);
+    return v && v->kind != JsonValue::Kind::Null ? v : nullptr;
+  }
+  std::string string(const char *key) const {
+    const JsonValue &v = value(key);
+    if (v.kind != JsonValue::Kind::String || v.text.empty())
+      bad_type(key, "a non-empty string", v);
+    return v.text;
+  }
+  int64_t integer(const char *key, int64_t lo, int64_t hi) const {
+    return to_integer(value(key), key, lo, hi);
+  }
+  bool boolean(const char *key) const {
+    const JsonValue &v = value(key);
+    if (v.kind != JsonValue::Kind::Bool)
+      bad_type(key, "true or false", v);
+    return v.boolean;
+  }
+  Fields object(const char *key) const {
+    const JsonValue &v = value(key);
+    if (v.kind != JsonValue::Kind::Object)
+      bad_type(key, "an object", v);
+    return Fields(v, prefix_ + key + ".", path_);
+  }
+  const std::vector<JsonValue> &array(const char *key) const {
+    const JsonValue &v = value(key);
+    if (v.kind != JsonValue::Kind::Array)
+      bad_type(key, "an array", v);
+    return v.items;
+  }
+
+  /// An exact integer in [lo, hi]; fractions and exponents are rejected
+  /// rather than rounded, since every size here must be exact.
+  int64_t to_integer(const JsonValue &v, const std::string &key, int64_t lo,
+                     int64_t hi) const {
+    if (v.kind != JsonValue::Kind::Number)
+      bad_type(key, "an integer", v);
+    bool negative = !v.text.empty() && v.text[0] == '-';
+    JsonValue magnitude = v;
+    if (negative)
+      magnitude.text.erase(0, 1);
+    uint64_t u = 0;
+    if (!magnitude.as_uint64(&u) ||
+        u > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
+      fail(LLMC_ERR_FORMAT, path_, ": manifest field '", prefix_, key,
+           "' must be an integer, got ", v.text);
+    int64_t i = negative ? -static_cast<int64_t>(u) : static_cast<int64_t>(u);
+    if (i < lo || i > hi)
+      fail(LLMC_ERR_FORMAT, path_, ": manifest field '", prefix_, key, "' = ",
+           i, " is outside [", lo, ", ", hi, "]");
+    return i;
+  }
+
+  [[noreturn]] void bad_type(const std::string &key, const char *want,
+                             const JsonValue &got) const {
+    fail(LLMC_ERR_FORMAT, path_, ": manifest field '", prefix_, key,
+         "' must be ", want, ", got ", json_kind_name(got.kind));
+  }
+
+  const std::string &prefix() const { return prefix_; }
+
+private:
+  const JsonValue &obj_;
+  std::string prefix_;
+  const std::string &path_;
+};
+
+constexpr int64_t kInt32Max = std::numeric_limits<int32_t>::max();
+
+uint64_t mul_or_fail(uint64_t a, uint64_t b, const Manifest &m, const char *what) {
+  uint64_t r;
+  if (!checked_mul(a, b, &r))
+    fail(LLMC_ERR_FORMAT, m.path, ": ", what, " overflows 64 bits");
+  return r;
+}
+
+int32_t positive_i32(const Fields &f, const char *key) {
+  return static_cast<int32_t>(f.integer(key, 1, kInt32Max));
+}
+
+/// eos_token_id is an integer in most configs but a list in Llama 3's.
+std::vector<int32_t> eos_ids(const Fields &config) {
+  std::vector<int32_t> ids;
+  const JsonValue *v = config.optional("eos_token_id");
+  if (!v)
+    return ids;
+  if (v->kind == JsonValue::Kind::Array) {
+    for (size_t i = 0; i < v->items.size(); ++i)
+      ids.push_back(static_cast<int32_t>(config.to_integer(
+          v->items[i], cat("eos_token_id[", i, "]"), 0, kInt32Max)));
+  } else {
+    ids.push_back(static_cast<int32_t>(
+        config.to_integer(*v, "eos_token_id", -1, kInt32Max)));
+    if (ids.back() < 0)
+      ids.clear();
+  }
+  return ids;
+}
+
+void parse_config(const Fields &c, Manifest &m) {
+  m.architecture = c.string("architecture");
+  m.hidden_size = positive_i32(c, "hidden_size");
+  m.num_layers = positive_i32(c, "num_layers");
+  m.num_heads = positive_i32(c, "num_heads");
+  m.num_kv_heads = positive_i32(c, "num_kv_heads");
+  m.head_dim = positive_i32(c, "head_dim");
+  m.vocab_size = positive_i32(c, "vocab_size");
+  m.max_position_embeddings = positive_i32(c, "max_position_embeddings");
+  std::string rope = c.string("rope_style");
+  if (rope == "half")
+    m.rope_layout = LLMC_ROPE_HALF;
+  else if (rope == "interleaved")
+    m.rope_layout = LLMC_ROPE_INTERLEAVED;
+  else
+    fail(LLMC_ERR_UNSUPPORTED, m.path, ": manifest field 'config.rope_style' = '",
+         rope, "' is not one of 'half', 'interleaved'");
+  if (m.head_dim % 2 != 0)
+    fail(LLMC_ERR_FORMAT, m.path, ": manifest field 'config.head_dim' = ",
+         m.head_dim, " must be even (RoPE rotates pairs)");
+  if (m.num_heads % m.num_kv_heads != 0)
+    fail(LLMC_ERR_FORMAT, m.path, ": config.num_heads (", m.num_heads,
+         ") is not a multiple of config.num_kv_heads (", m.num_kv_heads, ")");
+  m.tie_word_embeddings = c.optional("tie_word_embeddings")
+                              ? c.boolean("tie_word_embeddings")
+                              : false;
+  m.bos_token_id = c.optional("bos_token_id")
+                       ? static_cast<int32_t>(c.integer("bos_token_id", -1, kInt32Max))
+                       : -1;
+  m.eos_token_ids = eos_ids(c);
+}
+
+void parse_kv_cache(const Fields &kv, Manifest &m) {
+  std::string layout = kv.string("layout");
+  if (layout != "contiguous")
+    fail(LLMC_ERR_UNSUPPORTED, m.path, ": kv_cache.layout '", layout,
+         "' is not supported (this runtime allocates 'contiguous' caches)");
+  std::string dtype = kv.string("dtype");
+  if (dtype != "f32")
+    fail(LLMC_ERR_UNSUPPORTED, m.path, ": kv_cache.dtype '", dtype,
+         "' is not supported (this runtime allocates 'f32' caches)");
+  const auto &dims = kv.array("shape");
+  for (size_t i = 0; i < dims.size(); ++i)
+    m.kv_shape.push_back(
+        kv.to_integer(dims[i], cat("shape[", i, "]"), 1, kInt32Max));
+  const std::vector<int64_t> expected = {2,
+                                         m.num_layers,
+                                         m.batch,
+                                         m.context_length,
+                                         m.num_kv_heads,
+                                         m.head_dim};
+  if (m.kv_shape != expected) {
+    std::string got, want;
+    for (size_t i = 0; i < m.kv_shape.size(); ++i)
+      got += cat(i ? "," : "", m.kv_shape[i]);
+    for (size_t i = 0; i < kKvCacheRank; ++i)
+      want += cat(i ? "," : "", expected[i]);
+    fail(LLMC_ERR_FORMAT, m.path, ": kv_cache.shape [", got,
+         "] does not match [2, num_layers, batch, context_length, "
+         "num_kv_heads, head_dim] = [", want, "]");
+  }
+  uint64_t elements = 1;
+  for (int64_t d : m.kv_shape)
+    elements = mul_or_fail(elements, static_cast<uint64_t>(d), m, "kv_cache size");
+  m.kv_cache_bytes = mul_or_fail(elements, sizeof(float), m, "kv_cache size");
+}
+
+void parse_weights(const Fields &top, Manifest &m) {
+  const auto &items = top.array("weights");
+  if (items.empty())
+    fail(LLMC_ERR_FORMAT, m.path, ": manifest field 'weights' is empty");
+  for (size_t i = 0; i < items.size(); ++i) {
+    std::string prefix = cat("weights[", i, "].");
+    if (items[i].kind != JsonValue::Kind::Object)
+      fail(LLMC_ERR_FORMAT, m.path, ": manifest field 'weights[", i,
+           "]' must be an object");
+    Fields w(items[i], prefix, m.path);
+    ManifestWeight mw;
+    mw.name = w.string("name");
+    mw.dtype = w.string("dtype");
+    if (mw.dtype != "f32")
+      fail(LLMC_ERR_UNSUPPORTED, m.path, ": weight '", mw.name, "' has dtype '",
+           mw.dtype, "'; this runtime binds only 'f32' weights");
+    const auto &dims = w.array("shape");
+    if (dims.empty() || dims.size() > LLMC_MAX_DIMS)
+      fail(LLMC_ERR_FORMAT, m.path, ": weight '", mw.name, "' has ",
+           dims.size(), " dimensions (1 to ", LLMC_MAX_DIMS, " supported)");
+    uint64_t n = 1;
+    for (size_t d = 0; d < dims.size(); ++d) {
+      mw.shape.push_back(w.to_integer(dims[d], cat("shape[", d, "]"), 1,
+                                      std::numeric_limits<int64_t>::max()));
+      n = mul_or_fail(n, static_cast<uint64_t>(mw.shape.back()), m, "weight size");
+    }
+    if (n > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
+      fail(LLMC_ERR_FORMAT, m.path, ": weight '", mw.name, "' is too large");
+    mw.n_elements = static_cast<int64_t>(n);
+    for (const auto &other : m.weights)
+      if (other.name == mw.name)
+        fail(LLMC_ERR_FORMAT, m.path, ": weight '", mw.name,
+             "' is listed twice");
+    m.weights.push_back(std::move(mw));
+  }
+}
+
+} // namespace
+
+Manifest parse_manifest(const std::string &text, const std::string &path) {
+  JsonValue root = parse_json(text, path);
+  if (root.kind != JsonValue::Kind::Object)
+    fail(LLMC_ERR_FORMAT, path, ": manifest must be a JSON object, got ",
+         json_kind_name(root.kind));
+  Manifest m;
+  m.path = path;
+  Fields top(root, "", path);
+
+  m.abi_version = top.integer("abi_version", 0, std::numeric_limits<int64_t>::max());
+  if (m.abi_version != LLMC_ABI_VERSION)
+    fail(LLMC_ERR_UNSUPPORTED, path, ": artifact ABI version ", m.abi_version,
+         " is not supported (this runtime runs version ", LLMC_ABI_VERSION,
+         "); recompile the model with a matching llmc");
+  Fields target = top.object("target");
+  m.target_kind = target.string("kind");
+  if (m.target_kind != "cpu")
+    fail(LLMC_ERR_UNSUPPORTED, path, ": artifact was compiled for target '",
+         m.target_kind, "'; this runtime runs only 'cpu' artifacts");
+  m.target_triple = target.optional("triple") ? target.string("triple") : "";
+
+  m.name = top.string("name");
+  m.library = top.string("library");
+  if (m.library.find('/') != std::string::npos)
+    fail(LLMC_ERR_FORMAT, path, ": manifest field 'library' must be a file name "
+         "inside the artifact directory, got '", m.library, "'");
+  Fields entries = top.object("entry_points");
+  m.prefill_symbol = entries.string("prefill");
+  m.decode_symbol = entries.string("decode");
+
+  parse_config(top.object("config"), m);
+  m.batch = positive_i32(top, "batch");
+  if (m.batch != 1)
+    fail(LLMC_ERR_UNSUPPORTED, path, ": artifact batch ", m.batch,
+         " is not supported (sessions decode one sequence: batch 1)");
+  m.context_length = positive_i32(top, "context_length");
+  std::string logits = top.string("logits_dtype");
+  if (logits != "f32")
+    fail(LLMC_ERR_UNSUPPORTED, path, ": logits_dtype '", logits,
+         "' is not supported (expected 'f32')");
+  parse_kv_cache(top.object("kv_cache"), m);
+  parse_weights(top, m);
+  return m;
+}
+
+} // namespace llmc::rt

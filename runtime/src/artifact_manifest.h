@@ -1,0 +1,59 @@
+// The artifact manifest (<name>.json written by `llmc compile`): parsed and checked into a struct.
+#ifndef LLMC_RUNTIME_ARTIFACT_MANIFEST_H
+#define LLMC_RUNTIME_ARTIFACT_MANIFEST_H
+
+#include "llmc/runtime.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace llmc::rt {
+
+/// One argument of the entry points' weight table, in argument order.
+struct ManifestWeight {
+  std::string name; // canonical (Hugging Face) name
+  std::vector<int64_t> shape;
+  std::string dtype; // "f32" (the only one bound so far)
+  int64_t n_elements = 1;
+};
+
+/// Everything the runtime needs from a manifest. Parsing checks types and
+/// internal consistency (KV cache shape against the config, positive sizes)
+/// so that the session can trust every number here.
+struct Manifest {
+  std::string path; // the manifest file, for messages
+  int64_t abi_version = 0;
+  std::string name;
+  std::string target_kind;
+  std::string target_triple;
+  std::string library;
+  std::string prefill_symbol;
+  std::string decode_symbol;
+
+  std::string architecture;
+  int32_t hidden_size = 0, num_layers = 0, num_heads = 0, num_kv_heads = 0,
+          head_dim = 0, vocab_size = 0, max_position_embeddings = 0;
+  llmc_rope_layout rope_layout = LLMC_ROPE_HALF;
+  bool tie_word_embeddings = false;
+  int32_t bos_token_id = -1;
+  std::vector<int32_t> eos_token_ids;
+
+  int32_t batch = 0;
+  int32_t context_length = 0;
+  std::vector<int64_t> kv_shape;
+  uint64_t kv_cache_bytes = 0;
+  std::vector<ManifestWeight> weights;
+};
+
+/// Parses manifest text. Throws Error naming `path` and the offending field:
+/// LLMC_ERR_FORMAT for malformed JSON, missing or ill-typed fields and
+/// inconsistent sizes; LLMC_ERR_UNSUPPORTED for an abi_version other than
+/// LLMC_ABI_VERSION, a target kind other than "cpu", or a dtype/layout this
+/// runtime cannot bind. Version and target are checked first, so a manifest
+/// from a newer compiler fails on its version, not on a renamed field.
+Manifest parse_manifest(const std::string &text, const std::string &path);
+
+} // namespace llmc::rt
+
+#endif // LLMC_RUNTIME_ARTIFACT_MANIFEST_H

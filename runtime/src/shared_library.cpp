@@ -1,0 +1,45 @@
+// dlopen / dlsym / dlclose behind SharedLibrary.
+#include "shared_library.h"
+
+#include "error.h"
+#include "mapped_file.h"
+
+#include <dlfcn.h>
+
+namespace llmc::rt {
+
+namespace {
+std::string dl_message() {
+  const char *e = ::dlerror();
+  return e ? e : "unknown dlerror";
+}
+} // namespace
+
+SharedLibrary::SharedLibrary(const std::string &path) : path_(path) {
+  // dlopen's message for a missing file is long and names the search rules;
+  // a plain "not found" is clearer for the common case.
+  if (!path_exists(path))
+    fail(LLMC_ERR_IO, path, ": compiled model library not found");
+  // RTLD_LOCAL: two artifacts may export the same symbol names (two builds of
+  // one model) without one resolving to the other's code.
+  handle_ = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle_)
+    fail(LLMC_ERR_FORMAT, path, ": cannot load the compiled model: ",
+         dl_message());
+}
+
+SharedLibrary::~SharedLibrary() {
+  if (handle_)
+    ::dlclose(handle_);
+}
+
+void *SharedLibrary::symbol(const std::string &name, const char *role) const {
+  ::dlerror(); // clear a stale message
+  void *p = ::dlsym(handle_, name.c_str());
+  if (!p)
+    fail(LLMC_ERR_NOT_FOUND, path_, ": ", role, " entry point '", name,
+         "' not found: ", dl_message());
+  return p;
+}
+
+} // namespace llmc::rt

@@ -1,0 +1,33 @@
+// A dlopen'ed shared library (the compiled model) with symbol lookup and clear errors.
+#ifndef LLMC_RUNTIME_SHARED_LIBRARY_H
+#define LLMC_RUNTIME_SHARED_LIBRARY_H
+
+#include <string>
+
+namespace llmc::rt {
+
+/// Owns one dlopen handle; closing it on destruction unloads the compiled
+/// code, so whatever calls into it must hold the library alive (the Model
+/// does, and sessions hold the Model).
+class SharedLibrary {
+public:
+  /// Loads `path` with every symbol resolved now (RTLD_NOW), so a library
+  /// with an unresolved dependency fails here with dlerror()'s message rather
+  /// than in the middle of a decode. Throws LLMC_ERR_IO / LLMC_ERR_FORMAT.
+  explicit SharedLibrary(const std::string &path);
+  ~SharedLibrary();
+  SharedLibrary(const SharedLibrary &) = delete;
+  SharedLibrary &operator=(const SharedLibrary &) = delete;
+
+  /// Address of an exported symbol; throws LLMC_ERR_NOT_FOUND naming the
+  /// symbol, the library and what it is used for.
+  void *symbol(const std::string &name, const char *role) const;
+
+private:
+  std::string path_;
+  void *handle_ = nullptr;
+};
+
+} // namespace llmc::rt
+
+#endif // LLMC_RUNTIME_SHARED_LIBRARY_H

@@ -1,0 +1,101 @@
+// bind_weights: look up each manifest weight, check it, convert to f32 and fix its RoPE row order.
+#include "weight_binding.h"
+
+#include "error.h"
+#include "rope_permute.h"
+
+#include <cstring>
+#include <string>
+
+namespace llmc::rt {
+
+namespace {
+
+constexpr const char *kLmHead = "lm_head.weight";
+constexpr const char *kEmbedTokens = "model.embed_tokens.weight";
+
+bool ends_with(const std::string &s, const char *suffix) {
+  size_t n = std::strlen(suffix);
+  return s.size() >= n && s.compare(s.size() - n, n, suffix) == 0;
+}
+
+/// Heads whose rows a tensor's RoPE layout governs: q_proj has num_heads,
+/// k_proj num_kv_heads; 0 for every other tensor (v_proj is not rotated).
+int64_t rope_heads(const Manifest &m, const std::string &name) {
+  if (ends_with(name, ".q_proj.weight") || ends_with(name, ".q_proj.bias"))
+    return m.num_heads;
+  if (ends_with(name, ".k_proj.weight") || ends_with(name, ".k_proj.bias"))
+    return m.num_kv_heads;
+  return 0;
+}
+
+std::string shape_text(const int64_t *shape, size_t n) {
+  std::string s = "[";
+  for (size_t i = 0; i < n; ++i)
+    s += cat(i ? "," : "", shape[i]);
+  return s + "]";
+}
+
+/// Index of the tensor that supplies manifest weight `w`, applying the
+/// tied-embedding rule for lm_head.weight.
+size_t find_source(const Manifest &m, const WeightSet &set,
+                   const ManifestWeight &w) {
+  size_t index;
+  if (set.try_find_tensor(w.name, &index))
+    return index;
+  if (w.name == kLmHead) {
+    if (!m.tie_word_embeddings)
+      fail(LLMC_ERR_NOT_FOUND, "weights do not match the artifact: tensor '",
+           kLmHead, "' is missing and the config does not tie it to '",
+           kEmbedTokens, "' (tie_word_embeddings is false)");
+    if (set.try_find_tensor(kEmbedTokens, &index))
+      return index;
+    fail(LLMC_ERR_NOT_FOUND, "weights do not match the artifact: neither '",
+         kLmHead, "' nor the tied '", kEmbedTokens, "' is present");
+  }
+  fail(LLMC_ERR_NOT_FOUND, "weights do not match the artifact: tensor '",
+       w.name, "' is missing");
+}
+
+} // namespace
+
+BoundWeights bind_weights(const Manifest &m, WeightSet &set) {
+  BoundWeights bound;
+  bound.pointers.reserve(m.weights.size());
+  for (const ManifestWeight &w : m.weights) {
+    size_t index = find_source(m, set, w);
+    const TensorEntry &t = set.tensor(index);
+    bool same_shape = static_cast<size_t>(t.n_dims) == w.shape.size();
+    for (size_t d = 0; same_shape && d < w.shape.size(); ++d)
+      same_shape = t.shape[d] == w.shape[d];
+    if (!same_shape)
+      fail(LLMC_ERR_FORMAT, "weights do not match the artifact: tensor '",
+           w.name, "'", t.name != w.name ? cat(" (bound to '", t.name, "')") : "",
+           " has shape ", shape_text(t.shape, static_cast<size_t>(t.n_dims)),
+           ", the artifact expects ", shape_text(w.shape.data(), w.shape.size()));
+
+    // The manifest dtype is f32 (checked at parse); the set converts any
+    // other storage once and caches it.
+    const float *data = set.tensor_f32(index);
+
+    int64_t heads = rope_heads(m, w.name);
+    if (heads == 0 || set.rope_layout == m.rope_layout) {
+      bound.pointers.push_back(data);
+      continue;
+    }
+    int64_t rows = w.shape[0];
+    if (rows != heads * m.head_dim)
+      fail(LLMC_ERR_FORMAT, "weights do not match the artifact: tensor '",
+           w.name, "' has ", rows, " rows, expected ", heads, " heads x ",
+           m.head_dim, " (head_dim) to reorder for RoPE");
+    AlignedBuffer buf(static_cast<size_t>(w.n_elements) * sizeof(float),
+                      w.name.c_str());
+    rope_permute_rows(data, buf.f32(), heads, m.head_dim, w.n_elements / rows,
+                      set.rope_layout, m.rope_layout);
+    bound.pointers.push_back(buf.data());
+    bound.owned.push_back(std::move(buf));
+  }
+  return bound;
+}
+
+} // namespace llmc::rt

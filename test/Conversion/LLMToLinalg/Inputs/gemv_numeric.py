@@ -1,0 +1,69 @@
+"""The vector projection kernels (GEMV for one row, register-tiled for more)
+executed with OpenMP threads against numpy: K and N that do not fill a vector
+or a row block, bias, bf16 weights, logits, dynamic token counts."""
+import numpy as np
+
+from llm_numeric_cases import MainBuilder, check_all, round_bf16
+from llmc_numeric import run
+
+rng = np.random.default_rng(11)
+checks = []
+m = MainBuilder()
+
+
+def weights(n, k, dtype):
+    # 1/√K keeps the outputs O(1), so the absolute tolerance means the same
+    # for every K.
+    w = (rng.standard_normal((n, k)) / np.sqrt(k)).astype(np.float32)
+    return round_bf16(w) if dtype == "bf16" else w
+
+
+def reference(x, w, b=None):
+    out = x.astype(np.float64) @ w.astype(np.float64).T
+    return out if b is None else out + b
+
+
+def projection(name, lead, k, n, wtype="f32", bias=False, op="llm.linear",
+               dynamic=False):
+    x = rng.standard_normal(tuple(lead) + (k,)).astype(np.float32)
+    w = weights(n, k, wtype)
+    b = rng.standard_normal(n).astype(np.float32) if bias else None
+    cx, xty = m.constant(x)
+    cw, wty = m.constant(w, wtype)
+    yty = "tensor<%sxf32>" % "x".join(str(d) for d in tuple(lead) + (n,))
+    operands, types = [cx, cw], [xty, wty]
+    if bias:
+        cb, bty = m.constant(b)
+        operands.append(cb)
+        types.append(bty)
+    if dynamic:  # the token (second) dimension only known at run time
+        xdyn = "tensor<%dx?x%dxf32>" % (lead[0], k)
+        ydyn = "tensor<%dx?x%dxf32>" % (lead[0], n)
+        operands[0], _ = m.cast(cx, xty, xdyn)
+        types[0] = xdyn
+        r = m.op("%s %s : %s -> %s" % (op, ", ".join(operands),
+                                       ", ".join(types), ydyn), ydyn)
+        m.print(*m.cast(r[0], ydyn, yty))
+    else:
+        r = m.op("%s %s : %s -> %s" % (op, ", ".join(operands),
+                                       ", ".join(types), yty), yty)
+        m.print(*r)
+    checks.append((name, reference(x, w, b)))
+
+
+# Decode (one row): K = 16·q + r, N = 2·p + 1.
+projection("gemv K tail N tail bias", [1, 1], 37, 7, bias=True)
+projection("gemv K < vector", [1, 1], 5, 3)
+projection("gemv exact blocks", [1, 1], 64, 32)
+projection("gemv bf16 K tail", [1, 1], 100, 9, wtype="bf16", bias=True)
+projection("gemv rank-2 input", [1], 48, 5, bias=True)
+projection("gemv logits", [1, 1], 45, 51, op="llm.logits")
+projection("gemv logits bf16", [1, 1], 64, 40, wtype="bf16", op="llm.logits")
+# Prefill (several rows): T % 4 leftover tokens, N % 2 leftover rows.
+projection("gemm dynamic T=7 tails bias", [1, 7], 37, 7, bias=True,
+           dynamic=True)
+projection("gemm dynamic T=1", [1, 1], 40, 6, dynamic=True)
+projection("gemm static 2x5 bf16", [2, 5], 33, 11, wtype="bf16", bias=True)
+projection("gemm logits T=8", [1, 8], 64, 30, op="llm.logits", dynamic=True)
+
+check_all(checks, run(m.module()))

@@ -1,0 +1,148 @@
+// llm.attention lowers to an scf.for over key tiles with an online softmax; K/V are shared by a floordiv map.
+// RUN: llmc-opt %s --llm-lower-to-linalg -split-input-file | FileCheck %s
+// RUN: llmc-opt %s --llm-lower-to-linalg -split-input-file | FileCheck %s --check-prefix=NO-SCORE-MATRIX
+
+// No tensor spans all S keys of any case (scores are at most one tile wide).
+// NO-SCORE-MATRIX-NOT: x100xf32>
+// NO-SCORE-MATRIX-NOT: x4096xf32>
+// NO-SCORE-MATRIX-NOT: x512xf32>
+
+// GQA (8 query heads on 2 KV heads), static S = 100: one full tile of 64
+// keys in the loop and a static tail of 36; no 4x100 score matrix.
+// CHECK-DAG: #[[QMAP:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4)>
+// CHECK-DAG: #[[KMAP:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d3, d2 floordiv 4, d4)>
+// CHECK-DAG: #[[SMAP:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>
+// CHECK-DAG: #[[VMAP:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d4, d2 floordiv 4, d3)>
+// CHECK-LABEL: func.func @gqa_static_causal
+// CHECK-SAME: (%[[Q:.+]]: tensor<1x4x8x16xf32>, %[[K:.+]]: tensor<1x100x2x16xbf16>, %[[V:.+]]: tensor<1x100x2x16xbf16>) -> tensor<1x4x8x16xf32>
+// CHECK: %[[SCALE:.+]] = arith.constant 2.500000e-01 : f32
+// CHECK: %[[M0:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : tensor<1x4x8xf32>)
+// CHECK: %[[L0:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : tensor<1x4x8xf32>)
+// CHECK: %[[A0:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : tensor<1x4x8x16xf32>)
+// CHECK: %[[LOOP:.+]]:3 = scf.for %[[S0:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[M:.+]] = %[[M0]], %[[L:.+]] = %[[L0]], %[[ACC:.+]] = %[[A0]]) -> (tensor<1x4x8xf32>, tensor<1x4x8xf32>, tensor<1x4x8x16xf32>)
+// CHECK: %[[KT:.+]] = tensor.extract_slice %[[K]][0, %[[S0]], 0, 0] [1, 64, 2, 16] [1, 1, 1, 1] : tensor<1x100x2x16xbf16> to tensor<1x64x2x16xbf16>
+// CHECK: %[[VT:.+]] = tensor.extract_slice %[[V]][0, %[[S0]], 0, 0] [1, 64, 2, 16] [1, 1, 1, 1] : tensor<1x100x2x16xbf16> to tensor<1x64x2x16xbf16>
+// CHECK: %[[SC:.+]] = linalg.generic {indexing_maps = [#[[QMAP]], #[[KMAP]], #[[SMAP]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+// CHECK-SAME: ins(%[[Q]], %[[KT]] : tensor<1x4x8x16xf32>, tensor<1x64x2x16xbf16>) outs(%{{.+}} : tensor<1x4x8x64xf32>)
+// CHECK: arith.extf %{{.+}} : bf16 to f32
+// Causal mask: key s0 + s visible iff it is at most t + S - T = t + 96.
+// CHECK: %[[MASKED:.+]] = linalg.generic {{.+}} outs(%[[SC]] : tensor<1x4x8x64xf32>)
+// CHECK: arith.mulf %{{.+}}, %[[SCALE]] : f32
+// CHECK: %[[T:.+]] = linalg.index 1 : index
+// CHECK: %[[P:.+]] = arith.addi %[[T]], %c96 : index
+// CHECK: %[[SI:.+]] = linalg.index 3 : index
+// CHECK: %[[KEY:.+]] = arith.addi %[[S0]], %[[SI]] : index
+// CHECK: arith.cmpi sle, %[[KEY]], %[[P]] : index
+// CHECK: arith.select
+// CHECK: %[[TMAX:.+]] = linalg.generic {{.+}} iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%[[MASKED]] : tensor<1x4x8x64xf32>)
+// CHECK: arith.maximumf
+// m, alpha and l_scaled in one generic, m and l updated in their iter_args.
+// CHECK: %[[RES:.+]]:3 = linalg.generic {{.+}} ins(%[[TMAX]] : tensor<1x4x8xf32>) outs(%[[M]], %{{.+}}, %[[L]] : tensor<1x4x8xf32>, tensor<1x4x8xf32>, tensor<1x4x8xf32>)
+// CHECK: math.exp
+// CHECK: %[[PROBS:.+]] = linalg.generic {{.+}} ins(%[[MASKED]], %[[RES]]#0 : tensor<1x4x8x64xf32>, tensor<1x4x8xf32>)
+// CHECK: math.exp
+// CHECK: %[[LNEW:.+]] = linalg.generic {{.+}} ins(%[[PROBS]] : tensor<1x4x8x64xf32>) outs(%[[RES]]#2 : tensor<1x4x8xf32>)
+// CHECK: %[[ASC:.+]] = linalg.generic {{.+}} ins(%[[RES]]#1 : tensor<1x4x8xf32>) outs(%[[ACC]] : tensor<1x4x8x16xf32>)
+// CHECK: %[[ANEW:.+]] = linalg.generic {indexing_maps = [#[[QMAP]], #[[VMAP]], #[[SMAP]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+// CHECK-SAME: ins(%[[PROBS]], %[[VT]] : tensor<1x4x8x64xf32>, tensor<1x64x2x16xbf16>) outs(%[[ASC]] : tensor<1x4x8x16xf32>)
+// CHECK: scf.yield %[[RES]]#0, %[[LNEW]], %[[ANEW]]
+// The tail tile: keys 64..99, static.
+// CHECK: tensor.extract_slice %[[K]][0, %{{.+}}, 0, 0] [1, 36, 2, 16] [1, 1, 1, 1] : tensor<1x100x2x16xbf16> to tensor<1x36x2x16xbf16>
+// CHECK: linalg.generic {{.+}} outs(%{{.+}} : tensor<1x4x8x36xf32>)
+// Output: acc / l (0 where no key was visible).
+// CHECK: %[[OUT:.+]] = linalg.generic {{.+}} ins(%{{.+}}, %{{.+}} : tensor<1x4x8x16xf32>, tensor<1x4x8xf32>) outs(%{{.+}} : tensor<1x4x8x16xf32>)
+// CHECK: arith.divf
+// CHECK: return %[[OUT]] : tensor<1x4x8x16xf32>
+func.func @gqa_static_causal(%q: tensor<1x4x8x16xf32>, %k: tensor<1x100x2x16xbf16>, %v: tensor<1x100x2x16xbf16>) -> tensor<1x4x8x16xf32> {
+  %o = llm.attention %q, %k, %v {num_heads = 8 : i64, num_kv_heads = 2 : i64, causal}
+      : tensor<1x4x8x16xf32>, tensor<1x100x2x16xbf16>, tensor<1x100x2x16xbf16> -> tensor<1x4x8x16xf32>
+  return %o : tensor<1x4x8x16xf32>
+}
+
+// -----
+
+// Decode (T = 1) over a 4096-slot cache view: the key loop ends at
+// min(max(positions) + 1, 4096), the tail tile is dynamic behind an scf.if,
+// and no tensor spans the 4096 keys. MHA: the K map has no floordiv.
+// CHECK-DAG: #[[KMAP:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d3, d2, d4)>
+// CHECK-LABEL: func.func @decode_positions
+// CHECK-SAME: (%[[Q:.+]]: tensor<1x1x4x8xf32>, %[[K:.+]]: tensor<1x4096x4x8xf32>, %[[V:.+]]: tensor<1x4096x4x8xf32>, %[[POS:.+]]: tensor<1x1xi64>)
+// CHECK: %[[RANGE:.+]]:2 = linalg.generic {{.+}} iterator_types = ["reduction", "reduction"]} ins(%[[POS]] : tensor<1x1xi64>) outs(%{{.+}}, %{{.+}} : tensor<i64>, tensor<i64>)
+// CHECK: arith.minsi
+// CHECK: arith.maxsi
+// CHECK: %[[MAXP:.+]] = tensor.extract %[[RANGE]]#1[] : tensor<i64>
+// CHECK: %[[MAXI:.+]] = arith.index_cast %[[MAXP]] : i64 to index
+// CHECK: %[[AFTER:.+]] = arith.addi %[[MAXI]], %{{.+}} : index
+// CHECK: %[[END:.+]] = arith.minsi %[[AFTER]], %c4096{{.*}} : index
+// CHECK: %[[SPAN:.+]] = arith.maxsi %[[END]], %{{.+}} : index
+// CHECK: %[[TAIL:.+]] = arith.remsi %[[SPAN]], %c64 : index
+// CHECK: %[[FULL:.+]] = arith.subi %[[SPAN]], %[[TAIL]] : index
+// CHECK: %[[LOOP:.+]]:3 = scf.for %[[S0:.+]] = %c0 to %[[FULL]] step %c64 iter_args(
+// CHECK: tensor.extract_slice %[[K]][0, %[[S0]], 0, 0] [1, 64, 4, 8] [1, 1, 1, 1] : tensor<1x4096x4x8xf32> to tensor<1x64x4x8xf32>
+// CHECK: linalg.generic {indexing_maps = [#{{.+}}, #[[KMAP]], #{{.+}}]
+// The mask reads the query's position from the positions tensor.
+// CHECK: linalg.generic {{.+}} ins(%[[POS]] : tensor<1x1xi64>) outs(%{{.+}} : tensor<1x1x4x64xf32>)
+// CHECK: arith.index_cast %{{.+}} : i64 to index
+// CHECK: arith.cmpi sle
+// CHECK: scf.yield
+// CHECK: %[[HAS_TAIL:.+]] = arith.cmpi sgt, %[[TAIL]], %{{.+}} : index
+// CHECK: scf.if %[[HAS_TAIL]] -> (tensor<1x1x4xf32>, tensor<1x1x4xf32>, tensor<1x1x4x8xf32>)
+// CHECK: tensor.extract_slice %[[K]][0, %[[FULL]], 0, 0] [1, %[[TAIL]], 4, 8] [1, 1, 1, 1] : tensor<1x4096x4x8xf32> to tensor<1x?x4x8xf32>
+// CHECK: } else {
+// CHECK-NEXT: scf.yield %[[LOOP]]#0, %[[LOOP]]#1, %[[LOOP]]#2
+func.func @decode_positions(%q: tensor<1x1x4x8xf32>, %k: tensor<1x4096x4x8xf32>, %v: tensor<1x4096x4x8xf32>, %p: tensor<1x1xi64>) -> tensor<1x1x4x8xf32> {
+  %o = llm.attention %q, %k, %v, %p {num_heads = 4 : i64, num_kv_heads = 4 : i64, causal}
+      : tensor<1x1x4x8xf32>, tensor<1x4096x4x8xf32>, tensor<1x4096x4x8xf32>, tensor<1x1xi64> -> tensor<1x1x4x8xf32>
+  return %o : tensor<1x1x4x8xf32>
+}
+
+// -----
+
+// MQA, non-causal, f16, explicit scale, every extent dynamic: no positions
+// reduction and no mask select; the loop runs to S = dim 1 of k.
+// CHECK-DAG: #[[KMAP:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d3, d2 floordiv 4, d4)>
+// CHECK-LABEL: func.func @mqa_noncausal_dynamic
+// CHECK-SAME: (%[[Q:.+]]: tensor<?x?x4x8xf16>, %[[K:.+]]: tensor<?x?x1x8xf16>, %[[V:.+]]: tensor<?x?x1x8xf16>) -> tensor<?x?x4x8xf16>
+// CHECK-NOT: iterator_types = ["reduction", "reduction"]
+// CHECK: %[[SCALE:.+]] = arith.constant 5.000000e-01 : f32
+// CHECK: %[[S:.+]] = tensor.dim %[[K]], %{{.+}} : tensor<?x?x1x8xf16>
+// CHECK: %[[SPAN:.+]] = arith.maxsi %[[S]], %{{.+}} : index
+// CHECK: scf.for %{{.+}} = %{{.+}} to %{{.+}} step %c64 iter_args({{.+}}) -> (tensor<?x?x4xf32>, tensor<?x?x4xf32>, tensor<?x?x4x8xf32>)
+// CHECK: linalg.generic {indexing_maps = [#{{.+}}, #[[KMAP]], #{{.+}}]
+// CHECK-SAME: outs(%{{.+}} : tensor<?x?x4x64xf32>)
+// CHECK: arith.extf %{{.+}} : f16 to f32
+// CHECK: arith.extf %{{.+}} : f16 to f32
+// CHECK: linalg.generic
+// CHECK-NEXT: ^bb0(%[[X:.+]]: f32):
+// CHECK-NEXT: %[[XS:.+]] = arith.mulf %[[X]], %[[SCALE]] : f32
+// CHECK-NEXT: linalg.yield %[[XS]] : f32
+// CHECK: scf.if
+// CHECK: arith.truncf %{{.+}} : f32 to f16
+func.func @mqa_noncausal_dynamic(%q: tensor<?x?x4x8xf16>, %k: tensor<?x?x1x8xf16>, %v: tensor<?x?x1x8xf16>) -> tensor<?x?x4x8xf16> {
+  %o = llm.attention %q, %k, %v {num_heads = 4 : i64, num_kv_heads = 1 : i64, scale = 0.5 : f64}
+      : tensor<?x?x4x8xf16>, tensor<?x?x1x8xf16>, tensor<?x?x1x8xf16> -> tensor<?x?x4x8xf16>
+  return %o : tensor<?x?x4x8xf16>
+}
+
+// -----
+
+// Sliding window W = 32 with positions: the loop starts at
+// max(min(positions) - 31, 0), and the mask also requires p - key < 32.
+// CHECK-LABEL: func.func @window
+// CHECK: %[[RANGE:.+]]:2 = linalg.generic
+// CHECK: %[[MINP:.+]] = tensor.extract %[[RANGE]]#0[] : tensor<i32>
+// CHECK: %[[MINI:.+]] = arith.index_cast %[[MINP]] : i32 to index
+// CHECK: %[[FIRST:.+]] = arith.subi %[[MINI]], %c31 : index
+// CHECK: %[[BEGIN:.+]] = arith.maxsi %[[FIRST]], %c0{{.*}} : index
+// CHECK: scf.for %[[S0:.+]] = %[[BEGIN]] to %{{.+}} step %c64
+// CHECK: %[[P:.+]] = arith.index_cast %{{.+}} : i32 to index
+// CHECK: %[[KEY:.+]] = arith.addi %[[S0]], %{{.+}} : index
+// CHECK: %[[CAUSAL:.+]] = arith.cmpi sle, %[[KEY]], %[[P]] : index
+// CHECK: %[[DIST:.+]] = arith.subi %[[P]], %[[KEY]] : index
+// CHECK: %[[INWIN:.+]] = arith.cmpi slt, %[[DIST]], %c32 : index
+// CHECK: arith.andi %[[CAUSAL]], %[[INWIN]] : i1
+func.func @window(%q: tensor<1x?x2x8xf32>, %k: tensor<1x512x1x8xf32>, %v: tensor<1x512x1x8xf32>, %p: tensor<1x?xi32>) -> tensor<1x?x2x8xf32> {
+  %o = llm.attention %q, %k, %v, %p {num_heads = 2 : i64, num_kv_heads = 1 : i64, causal, sliding_window = 32 : i64}
+      : tensor<1x?x2x8xf32>, tensor<1x512x1x8xf32>, tensor<1x512x1x8xf32>, tensor<1x?xi32> -> tensor<1x?x2x8xf32>
+  return %o : tensor<1x?x2x8xf32>
+}

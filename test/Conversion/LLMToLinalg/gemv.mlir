@@ -1,0 +1,125 @@
+// Single-row (decode) llm.linear / llm.logits lower to the threaded vector GEMV: scf.parallel over blocks of 2 weight rows, scf.for over K in vector<16xf32> with vector.fma, masked K tail, reassoc reductions, scalar-free N tail.
+// RUN: llmc-opt %s -split-input-file --llm-lower-to-linalg --canonicalize | FileCheck %s
+// The kernels survive bufferization (no copies of the weights) and reach the LLVM dialect as OpenMP loops.
+// RUN: llmc-opt %s -split-input-file --llmc-cpu-kernels | FileCheck %s --check-prefix=KERNELS
+// RUN: llmc-opt %s -split-input-file --llmc-cpu-to-llvm | FileCheck %s --check-prefix=LLVM
+
+// K = 40 = 2·16 + 8 and N = 5 = 2·2 + 1: the main loop covers 32 columns,
+// one masked step the last 8; rows 0-3 are two parallel blocks, row 4 a
+// single-row tile after the loop.
+// CHECK-LABEL: func @gemv_f32_tails
+// CHECK-SAME: (%[[X:.+]]: tensor<1x1x40xf32>, %[[W:.+]]: tensor<5x40xf32>, %[[B:.+]]: tensor<5xf32>)
+// CHECK-DAG: %[[ZERO:.+]] = arith.constant dense<0.000000e+00> : vector<16xf32>
+// CHECK-DAG: %[[C0:.+]] = arith.constant 0 : index
+// CHECK-DAG: %[[C2:.+]] = arith.constant 2 : index
+// CHECK-DAG: %[[C4:.+]] = arith.constant 4 : index
+// CHECK-DAG: %[[C16:.+]] = arith.constant 16 : index
+// CHECK-DAG: %[[C32:.+]] = arith.constant 32 : index
+// CHECK: %[[OUT:.+]] = memref.alloc() {alignment = 64 : i64} : memref<1x1x5xf32>
+// CHECK: %[[XR:.+]] = tensor.collapse_shape %[[X]] {{\[\[}}0, 1], [2]]
+// CHECK: %[[OUTR:.+]] = memref.collapse_shape %[[OUT]]
+// CHECK: scf.parallel (%[[N0:.+]]) = (%[[C0]]) to (%[[C4]]) step (%[[C2]]) {
+// CHECK: %[[N1:.+]] = arith.addi %[[N0]], %{{.+}} : index
+// CHECK: %[[ACC:.+]]:2 = scf.for %[[K:.+]] = %[[C0]] to %[[C32]] step %[[C16]] iter_args(%[[A0:.+]] = %[[ZERO]], %[[A1:.+]] = %[[ZERO]]) -> (vector<16xf32>, vector<16xf32>) {
+// CHECK: %[[XV:.+]] = vector.transfer_read %[[XR]][%[[C0]], %[[K]]], %{{.+}} {in_bounds = [true]} : tensor<1x40xf32>, vector<16xf32>
+// CHECK: %[[W0:.+]] = vector.transfer_read %[[W]][%[[N0]], %[[K]]], {{.+}} : tensor<5x40xf32>, vector<16xf32>
+// CHECK: %[[W1:.+]] = vector.transfer_read %[[W]][%[[N1]], %[[K]]], {{.+}} : tensor<5x40xf32>, vector<16xf32>
+// CHECK: %[[F0:.+]] = vector.fma %[[W0]], %[[XV]], %[[A0]] : vector<16xf32>
+// CHECK: %[[F1:.+]] = vector.fma %[[W1]], %[[XV]], %[[A1]] : vector<16xf32>
+// CHECK: scf.yield %[[F0]], %[[F1]]
+// CHECK: %[[MASK:.+]] = vector.constant_mask [8] : vector<16xi1>
+// CHECK: %[[XT:.+]] = vector.transfer_read %[[XR]][%[[C0]], %[[C32]]], %{{.+}}, %[[MASK]] {in_bounds = [true]}
+// CHECK: %[[WT0:.+]] = vector.transfer_read %[[W]][%[[N0]], %[[C32]]], %{{.+}}, %[[MASK]]
+// CHECK: %[[WT1:.+]] = vector.transfer_read %[[W]][%[[N1]], %[[C32]]], %{{.+}}, %[[MASK]]
+// CHECK: %[[T0:.+]] = vector.fma %[[WT0]], %[[XT]], %[[ACC]]#0 : vector<16xf32>
+// CHECK: %[[T1:.+]] = vector.fma %[[WT1]], %[[XT]], %[[ACC]]#1 : vector<16xf32>
+// CHECK: %[[S0:.+]] = vector.reduction <add>, %[[T0]] fastmath<reassoc> : vector<16xf32> into f32
+// CHECK: %[[B0:.+]] = tensor.extract %[[B]][%[[N0]]]
+// CHECK: %[[Y0:.+]] = arith.addf %[[S0]], %[[B0]] : f32
+// CHECK: memref.store %[[Y0]], %[[OUTR]][%[[C0]], %[[N0]]]
+// CHECK: vector.reduction <add>, %[[T1]] fastmath<reassoc>
+// CHECK: memref.store %{{.+}}, %[[OUTR]][%[[C0]], %[[N1]]]
+// CHECK: scf.reduce
+// CHECK: }
+// Row 4: the same kernel with one weight row, no loop around it.
+// CHECK-NOT: scf.parallel
+// CHECK: scf.for %{{.+}} = %[[C0]] to %[[C32]] step %[[C16]] iter_args(%{{.+}} = %[[ZERO]]) -> (vector<16xf32>)
+// CHECK: vector.transfer_read %[[W]][%[[C4]], %{{.+}}]
+// CHECK: vector.fma
+// CHECK: vector.transfer_read %[[W]][%[[C4]], %[[C32]]], %{{.+}}, %{{.+}} {in_bounds = [true]}
+// CHECK: vector.reduction <add>, %{{.+}} fastmath<reassoc>
+// CHECK: tensor.extract %[[B]][%[[C4]]]
+// CHECK: memref.store %{{.+}}, %[[OUTR]][%[[C0]], %[[C4]]]
+// CHECK: %[[R:.+]] = bufferization.to_tensor %[[OUT]] restrict writable : memref<1x1x5xf32> to tensor<1x1x5xf32>
+// CHECK: return %[[R]]
+
+// KERNELS-LABEL: func.func @gemv_f32_tails
+// KERNELS-SAME: (%[[X:.+]]: memref<1x1x40xf32>, %[[W:.+]]: memref<5x40xf32>, %[[B:.+]]: memref<5xf32>)
+// KERNELS-NOT: memref.copy
+// KERNELS: scf.parallel
+// KERNELS: vector.transfer_read %[[W]]
+// KERNELS: vector.fma {{.*}} : vector<16xf32>
+// KERNELS: vector.reduction <add>, {{.*}} fastmath<reassoc>
+// KERNELS-NOT: memref.copy
+
+// LLVM-LABEL: llvm.func @gemv_f32_tails
+// LLVM: omp.parallel
+// LLVM: omp.wsloop
+// LLVM: llvm.intr.fmuladd({{.*}}) : (vector<16xf32>, vector<16xf32>, vector<16xf32>) -> vector<16xf32>
+// LLVM: llvm.intr.masked.load
+// LLVM: "llvm.intr.vector.reduce.fadd"({{.*}}) <{fastmathFlags = #llvm.fastmath<reassoc>}> : (f32, vector<16xf32>) -> f32
+func.func @gemv_f32_tails(%x: tensor<1x1x40xf32>, %w: tensor<5x40xf32>, %b: tensor<5xf32>) -> tensor<1x1x5xf32> {
+  %0 = llm.linear %x, %w, %b : tensor<1x1x40xf32>, tensor<5x40xf32>, tensor<5xf32> -> tensor<1x1x5xf32>
+  return %0 : tensor<1x1x5xf32>
+}
+
+// -----
+
+// Tied logits with bf16 weights, rank-2 input, K and N multiples of the
+// vector width and the row block: each weight vector is widened with one
+// arith.extf; no masked step, no row tail.
+// CHECK-LABEL: func @logits_bf16
+// CHECK-SAME: (%[[X:.+]]: tensor<1x64xf32>, %[[W:.+]]: tensor<64x64xbf16>)
+// CHECK: %[[OUT:.+]] = memref.alloc() {alignment = 64 : i64} : memref<1x64xf32>
+// CHECK: scf.parallel (%[[N0:.+]]) = (%{{.+}}) to (%{{.+}}) step (%{{.+}}) {
+// CHECK: scf.for
+// CHECK: %[[XV:.+]] = vector.transfer_read %[[X]]{{.+}} : tensor<1x64xf32>, vector<16xf32>
+// CHECK: %[[WV:.+]] = vector.transfer_read %[[W]][%[[N0]], %{{.+}}], %{{.+}} {in_bounds = [true]} : tensor<64x64xbf16>, vector<16xbf16>
+// CHECK: %[[WF:.+]] = arith.extf %[[WV]] : vector<16xbf16> to vector<16xf32>
+// CHECK: vector.fma %[[WF]], %[[XV]], %{{.+}} : vector<16xf32>
+// CHECK-NOT: vector.constant_mask
+// CHECK-NOT: vector.create_mask
+// CHECK: vector.reduction <add>, %{{.+}} fastmath<reassoc> : vector<16xf32> into f32
+// CHECK: scf.reduce
+// CHECK-NOT: scf.for
+// CHECK: bufferization.to_tensor %[[OUT]] restrict writable
+func.func @logits_bf16(%x: tensor<1x64xf32>, %w: tensor<64x64xbf16>) -> tensor<1x64xf32> {
+  %0 = llm.logits %x, %w {tied} : tensor<1x64xf32>, tensor<64x64xbf16> -> tensor<1x64xf32>
+  return %0 : tensor<1x64xf32>
+}
+
+// -----
+
+// bf16 activations: f32 accumulation, one arith.truncf per stored output.
+// CHECK-LABEL: func @gemv_bf16_activations
+// CHECK: scf.parallel
+// CHECK: arith.extf %{{.+}} : vector<16xbf16> to vector<16xf32>
+// CHECK: vector.fma
+// CHECK: %[[S:.+]] = vector.reduction <add>, %{{.+}} fastmath<reassoc>
+// CHECK: %[[T:.+]] = arith.truncf %[[S]] : f32 to bf16
+// CHECK: memref.store %[[T]], %{{.+}} : memref<1x32xbf16>
+func.func @gemv_bf16_activations(%x: tensor<1x1x64xbf16>, %w: tensor<32x64xbf16>) -> tensor<1x1x32xbf16> {
+  %0 = llm.linear %x, %w : tensor<1x1x64xbf16>, tensor<32x64xbf16> -> tensor<1x1x32xbf16>
+  return %0 : tensor<1x1x32xbf16>
+}
+
+// -----
+
+// f64 is not a kernel type: the generic contraction stays the fallback.
+// CHECK-LABEL: func @gemv_f64_fallback
+// CHECK-NOT: scf.parallel
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "reduction"]
+func.func @gemv_f64_fallback(%x: tensor<1x1x8xf64>, %w: tensor<4x8xf64>) -> tensor<1x1x4xf64> {
+  %0 = llm.linear %x, %w : tensor<1x1x8xf64>, tensor<4x8xf64> -> tensor<1x1x4xf64>
+  return %0 : tensor<1x1x4xf64>
+}

@@ -1,0 +1,201 @@
+"""Whole-decoder numerics: llmc's compiled prefill/decode vs a numpy decoder.
+
+For a tiny random-weight model of the requested variant, builds the `llm`
+module with `llmc --compile-to=llm`, lowers it, calls @prefill on a prompt
+(teacher forcing) and @decode on one more token with the updated KV cache, and
+compares every logit with a numpy implementation written from the published
+formulas (RMSNorm, RoPE, GQA causal/sliding-window attention, SwiGLU).
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+from llmc_numeric import PRINT_DECL, dense, expect_close, print_tensor, run
+
+# f32 end to end; the printed logits carry 6 significant digits.
+LOGITS_ATOL = 1e-4
+LOGITS_RTOL = 1e-4
+
+BASE = {
+    "model_type": "llama", "hidden_size": 16, "intermediate_size": 24,
+    "num_hidden_layers": 2, "num_attention_heads": 4, "num_key_value_heads": 2,
+    "vocab_size": 32, "max_position_embeddings": 16, "rms_norm_eps": 1e-5,
+    "rope_theta": 10000.0, "tie_word_embeddings": False, "torch_dtype": "float32",
+    "hidden_act": "silu",
+}
+VARIANTS = {
+    "gqa": {},
+    "mha": {"num_key_value_heads": 4},
+    "mqa": {"num_key_value_heads": 1},
+    "tied": {"tie_word_embeddings": True},
+    "qwen2-bias": {"model_type": "qwen2", "tie_word_embeddings": True},
+    "mistral-window": {"model_type": "mistral", "sliding_window": 3},
+    "llama3-rope": {"rope_scaling": {"rope_type": "llama3", "factor": 8.0,
+                                     "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+                                     "original_max_position_embeddings": 8}},
+    "linear-rope": {"rope_scaling": {"type": "linear", "factor": 2.0}},
+    "partial-rotary": {"partial_rotary_factor": 0.5},
+}
+
+
+def rms_norm(x, w, eps):
+    return x / np.sqrt(np.mean(x * x, axis=-1, keepdims=True) + eps) * w
+
+
+def inv_freq(cfg, rotary_dim):
+    freqs = 1.0 / cfg["rope_theta"] ** (np.arange(0, rotary_dim, 2) / rotary_dim)
+    scaling = cfg.get("rope_scaling") or {}
+    kind = scaling.get("rope_type", scaling.get("type", "default"))
+    if kind == "linear":
+        return freqs / scaling["factor"]
+    if kind == "llama3":
+        factor, low, high = (scaling["factor"], scaling["low_freq_factor"],
+                             scaling["high_freq_factor"])
+        old = scaling["original_max_position_embeddings"]
+        wavelen = 2 * np.pi / freqs
+        smooth = (old / wavelen - low) / (high - low)
+        out = np.where(wavelen > old / low, freqs / factor, freqs)
+        medium = (wavelen <= old / low) & (wavelen >= old / high)
+        return np.where(medium, (1 - smooth) * freqs / factor + smooth * freqs, out)
+    assert kind == "default", kind
+    return freqs
+
+
+def rope_half(x, positions, freqs):
+    # x: (T, H, Dh); rotates the first 2*len(freqs) elements as two halves.
+    half = len(freqs)
+    angle = positions[:, None] * freqs[None, :]
+    cos, sin = np.cos(angle)[:, None, :], np.sin(angle)[:, None, :]
+    out = x.copy()
+    a, b = x[..., :half], x[..., half:2 * half]
+    out[..., :half] = a * cos - b * sin
+    out[..., half:2 * half] = b * cos + a * sin
+    return out
+
+
+def attention(q, k, v, positions, window):
+    # q: (T, H, Dh) at `positions`; k, v: (S, Hkv, Dh) at positions 0..S-1.
+    heads, kv_heads, head_dim = q.shape[1], k.shape[1], q.shape[2]
+    out = np.zeros_like(q)
+    for h in range(heads):
+        g = h // (heads // kv_heads)
+        scores = q[:, h, :] @ k[:, g, :].T / np.sqrt(head_dim)
+        s = np.arange(k.shape[0])[None, :]
+        p = positions[:, None]
+        visible = s <= p
+        if window:
+            visible &= (p - s) < window
+        scores = np.where(visible, scores, -np.inf)
+        weights = np.exp(scores - scores.max(axis=1, keepdims=True))
+        weights /= weights.sum(axis=1, keepdims=True)
+        out[:, h, :] = weights @ v[:, g, :]
+    return out
+
+
+def reference_logits(cfg, w, tokens):
+    """Logits of every position of `tokens` (teacher forcing), numpy f64."""
+    d, heads, kv_heads = (cfg["hidden_size"], cfg["num_attention_heads"],
+                          cfg.get("num_key_value_heads", cfg["num_attention_heads"]))
+    head_dim = d // heads
+    rotary_dim = int(head_dim * cfg.get("partial_rotary_factor", 1.0))
+    freqs = inv_freq(cfg, rotary_dim)
+    window = cfg.get("sliding_window")
+    positions = np.arange(len(tokens), dtype=np.float64)
+    x = w["model.embed_tokens.weight"][tokens]
+    for i in range(cfg["num_hidden_layers"]):
+        p = "model.layers.%d." % i
+        def proj(inp, name):
+            out = inp @ w[p + name + ".weight"].T
+            return out + w[p + name + ".bias"] if p + name + ".bias" in w else out
+        n = rms_norm(x, w[p + "input_layernorm.weight"], cfg["rms_norm_eps"])
+        q = proj(n, "self_attn.q_proj").reshape(len(tokens), heads, head_dim)
+        k = proj(n, "self_attn.k_proj").reshape(len(tokens), kv_heads, head_dim)
+        v = proj(n, "self_attn.v_proj").reshape(len(tokens), kv_heads, head_dim)
+        q, k = rope_half(q, positions, freqs), rope_half(k, positions, freqs)
+        a = attention(q, k, v, positions, window).reshape(len(tokens), heads * head_dim)
+        x = x + proj(a, "self_attn.o_proj")
+        n = rms_norm(x, w[p + "post_attention_layernorm.weight"], cfg["rms_norm_eps"])
+        gate, up = proj(n, "mlp.gate_proj"), proj(n, "mlp.up_proj")
+        x = x + proj(gate / (1 + np.exp(-gate)) * up, "mlp.down_proj")
+    x = rms_norm(x, w["model.norm.weight"], cfg["rms_norm_eps"])
+    head = w.get("lm_head.weight", w["model.embed_tokens.weight"])
+    return x @ head.T
+
+
+def check_variant(name, prompt_len=6):
+    cfg = dict(BASE, **VARIANTS[name])
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "config.json")
+        with open(path, "w") as f:
+            json.dump(cfg, f)
+        module = subprocess.run(["llmc", "--compile-to=llm", path],
+                                capture_output=True, text=True, check=True).stdout
+    lowered = subprocess.run(["llmc-opt", "--llm-lower-to-linalg"], input=module,
+                             capture_output=True, text=True, check=True).stdout
+
+    signature = re.search(r"func.func (?:private )?@prefill\((.*?)\) ->", lowered).group(1)
+    weight_args = re.findall(r'tensor<([0-9x]+)xf32> \{llm.weight = "([^"]+)"\}', signature)
+    cache_type = re.search(r"%arg2: (tensor<[0-9x]+xf32>)", signature).group(1)
+    prefill_result = re.search(r"func.func (?:private )?@prefill\(.*?\) -> \((tensor<[^>]+>)",
+                               lowered).group(1)
+
+    rng = np.random.default_rng(sum(map(ord, name)))
+    weights = {}
+    for shape, wname in weight_args:
+        dims = [int(x) for x in shape.split("x")]
+        scale = 1.0 if wname.endswith("norm.weight") else 0.5
+        base = 1.0 if wname.endswith("norm.weight") else 0.0
+        weights[wname] = (base + scale * rng.standard_normal(dims)).astype(np.float32)
+    vocab = cfg["vocab_size"]
+    tokens = rng.integers(0, vocab, prompt_len + 1)
+
+    lines = [lowered.rsplit("}", 1)[0], PRINT_DECL]
+    main = ["func.func @main() {"]
+    weight_values, weight_types = [], []
+    for i, (shape, wname) in enumerate(weight_args):
+        literal, ty = dense(weights[wname])
+        main.append("  %%w%d = arith.constant %s" % (i, literal))
+        weight_values.append("%%w%d" % i)
+        weight_types.append(ty)
+    main.append("  %%cache0 = arith.constant dense<0.0> : %s" % cache_type)
+    for tag, toks, first in (("p", tokens[:prompt_len], 0),
+                             ("d", tokens[prompt_len:], prompt_len)):
+        n = len(toks)
+        tok_lit, tok_ty = dense(toks.reshape(1, n).astype(np.int32), "i32")
+        pos_lit, _ = dense(np.arange(first, first + n, dtype=np.int32).reshape(1, n), "i32")
+        main.append("  %%%stok = arith.constant %s" % (tag, tok_lit))
+        main.append("  %%%spos = arith.constant %s" % (tag, pos_lit))
+    # Prefill: dynamic T, so cast in and out.
+    main.append("  %%ptokd = tensor.cast %%ptok : tensor<1x%dxi32> to tensor<1x?xi32>" % prompt_len)
+    main.append("  %%pposd = tensor.cast %%ppos : tensor<1x%dxi32> to tensor<1x?xi32>" % prompt_len)
+    args = ", ".join(["%ptokd", "%pposd", "%cache0"] + weight_values)
+    arg_types = ", ".join(["tensor<1x?xi32>", "tensor<1x?xi32>", cache_type] + weight_types)
+    main.append("  %%pre:2 = call @prefill(%s) : (%s) -> (%s, %s)"
+                % (args, arg_types, prefill_result, cache_type))
+    static_logits = "tensor<1x%dx%dxf32>" % (prompt_len, vocab)
+    main.append("  %%plog = tensor.cast %%pre#0 : %s to %s" % (prefill_result, static_logits))
+    main.append(print_tensor("%plog", static_logits).rstrip("\n"))
+    args = ", ".join(["%dtok", "%dpos", "%pre#1"] + weight_values)
+    arg_types = ", ".join(["tensor<1x1xi32>", "tensor<1x1xi32>", cache_type] + weight_types)
+    decode_logits = "tensor<1x1x%dxf32>" % vocab
+    main.append("  %%dec:2 = call @decode(%s) : (%s) -> (%s, %s)"
+                % (args, arg_types, decode_logits, cache_type))
+    main.append(print_tensor("%dec#0", decode_logits).rstrip("\n"))
+    main.append("  return\n}\n}\n")
+    prefill_logits, decode_logits_value = run("\n".join(lines + main))
+
+    want = reference_logits(cfg, {k: v.astype(np.float64) for k, v in weights.items()},
+                            tokens)
+    expect_close(name + " prefill logits", prefill_logits[0], want[:prompt_len],
+                 LOGITS_ATOL, LOGITS_RTOL)
+    expect_close(name + " decode logits", decode_logits_value[0, 0], want[prompt_len],
+                 LOGITS_ATOL, LOGITS_RTOL)
+
+
+if __name__ == "__main__":
+    for variant in sys.argv[1:] or sorted(VARIANTS):
+        check_variant(variant)

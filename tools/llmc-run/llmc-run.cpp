@@ -1,0 +1,331 @@
+// llmc-run: loads a compiled llmc artifact plus weights and generates text (or dumps logits).
+//
+// Every failure prints one `llmc-run: error: ...` line on stderr and exits 1.
+// Generated text streams to stdout; statistics go to stderr so stdout stays
+// exactly the model's output.
+#include "llmc/runtime.h"
+
+#include <cerrno>
+#include <chrono>
+#include <climits>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+/// Generated tokens when -n is not given: a few sentences of a small model,
+/// short enough that a mistaken run is quick.
+constexpr long kDefaultNewTokens = 128;
+/// Characters of a bad --tokens value quoted back: enough to spot the typo,
+/// short enough that a whole pasted file does not flood the terminal.
+constexpr size_t kQuotedInputMax = 32;
+
+const char *const kUsage =
+    "usage: llmc-run <artifact-dir> --weights <file> [options]\n"
+    "  --weights FILE         GGUF, safetensors (file/index/dir) or llama2.c .bin\n"
+    "  --tokenizer FILE       llama2.c tokenizer (tok*.bin); default: the GGUF's vocab\n"
+    "  --prompt TEXT          prompt, encoded with BOS (default: BOS alone)\n"
+    "  --tokens \"1 403 407\"   prompt as token ids (no BOS added)\n"
+    "  --tokens-file FILE     the same, read from a file\n"
+    "  -n N                   tokens to generate (default 128); stops earlier at EOS\n"
+    "                         or when the context is full\n"
+    "  --temp T               temperature; 0 = greedy (default 0)\n"
+    "  --top-k K              keep the K most likely tokens (default 0: all)\n"
+    "  --top-p P              nucleus sampling mass (default 1: off)\n"
+    "  --repeat-penalty R     repetition penalty (default 1: off)\n"
+    "  --seed S               sampling seed (default 0)\n"
+    "  --dump-logits FILE     write float32 logits [prompt tokens, vocab] of a\n"
+    "                         teacher-forced prefill and generate nothing\n"
+    "  --print-tokens         print token ids (prompt + generated) instead of text\n"
+    "  --device cpu|cuda      backend (default cpu)\n";
+
+[[noreturn]] void die(const std::string &message) {
+  std::fprintf(stderr, "llmc-run: error: %s\n", message.c_str());
+  std::exit(1);
+}
+
+/// Runtime messages already name the file or tensor; prefix only the step.
+void check(llmc_status status, const char *step = nullptr) {
+  if (status == LLMC_OK)
+    return;
+  die(step ? std::string(step) + ": " + llmc_last_error() : llmc_last_error());
+}
+
+struct Options {
+  std::string artifact, weights, tokenizer, prompt, tokens, dump_logits;
+  std::string device = "cpu";
+  bool has_prompt = false, has_tokens = false, print_tokens = false;
+  long n = kDefaultNewTokens;
+  llmc_sampler_config sampler;
+};
+
+long parse_int(const std::string &flag, const char *text, long lo, long hi) {
+  char *end = nullptr;
+  errno = 0;
+  long v = std::strtol(text, &end, 10);
+  if (errno || end == text || *end || v < lo || v > hi)
+    die(flag + " expects an integer in [" + std::to_string(lo) + ", " +
+        std::to_string(hi) + "], got '" + text + "'");
+  return v;
+}
+
+float parse_float(const std::string &flag, const char *text) {
+  char *end = nullptr;
+  errno = 0;
+  float v = std::strtof(text, &end);
+  if (errno || end == text || *end || !(v == v))
+    die(flag + " expects a number, got '" + text + "'");
+  return v;
+}
+
+std::string read_file(const std::string &flag, const char *path) {
+  FILE *f = std::fopen(path, "rb");
+  if (!f)
+    die(flag + ": " + path + ": " + std::strerror(errno));
+  std::string text;
+  char buf[4096];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0)
+    text.append(buf, n);
+  std::fclose(f);
+  return text;
+}
+
+Options parse_args(int argc, char **argv) {
+  Options o;
+  llmc_sampler_config_default(&o.sampler);
+  o.sampler.temperature = 0.0f; // greedy unless asked: reproducible runs
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "-h" || a == "--help") {
+      std::fputs(kUsage, stdout);
+      std::exit(0);
+    }
+    if (a == "--print-tokens") {
+      o.print_tokens = true;
+      continue;
+    }
+    if (a.size() > 1 && a[0] == '-') {
+      if (i + 1 >= argc)
+        die("option " + a + " needs a value");
+      const char *v = argv[++i];
+      if (a == "--weights") o.weights = v;
+      else if (a == "--tokenizer") o.tokenizer = v;
+      else if (a == "--prompt") { o.prompt = v; o.has_prompt = true; }
+      else if (a == "--tokens") { o.tokens = v; o.has_tokens = true; }
+      else if (a == "--tokens-file") { o.tokens = read_file(a, v); o.has_tokens = true; }
+      else if (a == "-n") o.n = parse_int(a, v, 0, INT32_MAX);
+      else if (a == "--temp") o.sampler.temperature = parse_float(a, v);
+      else if (a == "--top-k") o.sampler.top_k = static_cast<int32_t>(parse_int(a, v, 0, INT32_MAX));
+      else if (a == "--top-p") o.sampler.top_p = parse_float(a, v);
+      else if (a == "--repeat-penalty") o.sampler.repetition_penalty = parse_float(a, v);
+      else if (a == "--seed") o.sampler.seed = static_cast<uint64_t>(parse_int(a, v, 0, LONG_MAX));
+      else if (a == "--dump-logits") o.dump_logits = v;
+      else if (a == "--device") o.device = v;
+      else die("unknown option '" + a + "' (see --help)");
+      continue;
+    }
+    if (!o.artifact.empty())
+      die("more than one artifact directory given ('" + o.artifact + "', '" + a + "')");
+    o.artifact = a;
+  }
+  if (o.artifact.empty())
+    die("no artifact directory given (usage: llmc-run <dir> --weights <file>; see --help)");
+  if (o.weights.empty())
+    die("--weights <file> is required");
+  if (o.has_prompt && o.has_tokens)
+    die("give either --prompt or --tokens/--tokens-file, not both");
+  return o;
+}
+
+std::vector<int32_t> parse_token_list(const std::string &text) {
+  std::vector<int32_t> ids;
+  const char *p = text.c_str();
+  while (*p) {
+    if (*p == ' ' || *p == ',' || *p == '\t' || *p == '\n') {
+      ++p;
+      continue;
+    }
+    char *end = nullptr;
+    errno = 0;
+    long v = std::strtol(p, &end, 10);
+    if (end == p || errno || v < INT32_MIN || v > INT32_MAX)
+      die("--tokens: '" + std::string(p).substr(0, kQuotedInputMax) +
+          "' is not a list of integer token ids");
+    ids.push_back(static_cast<int32_t>(v));
+    p = end;
+  }
+  if (ids.empty())
+    die("--tokens: no token ids given");
+  return ids;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+/// Writes one token: its text, or its id with --print-tokens (or when no
+/// tokenizer is available).
+struct Printer {
+  const llmc_tokenizer *tok = nullptr;
+  bool ids = false;
+  int32_t prev = -1;
+  bool first = true;
+
+  void emit(int32_t token) {
+    if (ids || !tok) {
+      std::printf(first ? "%d" : " %d", token);
+    } else {
+      const char *piece = nullptr;
+      size_t len = 0;
+      check(llmc_tokenizer_decode(tok, prev, token, &piece, &len), "decoding");
+      std::fwrite(piece, 1, len, stdout);
+    }
+    std::fflush(stdout);
+    prev = token;
+    first = false;
+  }
+};
+
+void dump_logits(llmc_session *session, const std::vector<int32_t> &prompt,
+                 int32_t vocab, const std::string &path) {
+  const float *all = nullptr;
+  auto start = std::chrono::steady_clock::now();
+  check(llmc_session_prefill(session, prompt.data(), prompt.size(), nullptr, &all));
+  double t = seconds_since(start);
+  FILE *f = std::fopen(path.c_str(), "wb");
+  if (!f)
+    die(path + ": cannot write logits: " + std::strerror(errno));
+  size_t n = prompt.size() * static_cast<size_t>(vocab);
+  bool ok = std::fwrite(all, sizeof(float), n, f) == n;
+  ok = std::fclose(f) == 0 && ok;
+  if (!ok)
+    die(path + ": error writing logits");
+  std::fprintf(stderr, "llmc-run: wrote logits [%zu, %d] (float32) to %s; prefill %.1f tokens/s\n",
+               prompt.size(), vocab, path.c_str(), prompt.size() / t);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  Options opt = parse_args(argc, argv);
+  if (opt.device == "cuda")
+    die("the CUDA backend is not built yet; run with --device cpu");
+  if (opt.device != "cpu")
+    die("unknown device '" + opt.device + "' (expected cpu or cuda)");
+
+  llmc_model *model = nullptr;
+  check(llmc_model_open(opt.artifact.c_str(), &model));
+  llmc_model_info info;
+  check(llmc_model_get_info(model, &info));
+
+  llmc_weights *weights = nullptr;
+  check(llmc_weights_open(opt.weights.c_str(), LLMC_WEIGHTS_AUTO, &weights));
+
+  llmc_tokenizer *tok = nullptr;
+  if (!opt.tokenizer.empty()) {
+    check(llmc_tokenizer_load_llama2c(opt.tokenizer.c_str(), info.vocab_size, &tok));
+  } else if (llmc_tokenizer_from_weights(weights, &tok) != LLMC_OK) {
+    tok = nullptr; // no vocab in the weights: fine unless text is needed
+    if (opt.has_prompt)
+      die(opt.weights + " carries no tokenizer (" + llmc_last_error() +
+          "); pass --tokenizer <tok.bin> to encode --prompt");
+  }
+  if (tok && llmc_tokenizer_vocab_size(tok) != info.vocab_size)
+    die("the tokenizer has " + std::to_string(llmc_tokenizer_vocab_size(tok)) +
+        " tokens but the model's vocabulary is " + std::to_string(info.vocab_size));
+
+  std::vector<int32_t> prompt;
+  if (opt.has_tokens) {
+    prompt = parse_token_list(opt.tokens);
+  } else if (opt.has_prompt) {
+    prompt.resize(opt.prompt.size() + 2); // encode's documented upper bound
+    size_t n = 0;
+    check(llmc_tokenizer_encode(tok, opt.prompt.data(), opt.prompt.size(),
+                                LLMC_ENCODE_ADD_BOS, prompt.data(), prompt.size(), &n),
+          "encoding the prompt");
+    prompt.resize(n);
+  } else {
+    int32_t bos = info.bos_token_id >= 0 ? info.bos_token_id
+                                         : (tok ? llmc_tokenizer_bos_id(tok) : -1);
+    if (bos < 0)
+      die("no prompt given and the model has no BOS token; pass --prompt or --tokens");
+    prompt.push_back(bos);
+  }
+  if (prompt.size() > static_cast<size_t>(info.context_length))
+    die("the prompt has " + std::to_string(prompt.size()) +
+        " tokens but the artifact's context holds " +
+        std::to_string(info.context_length));
+
+  llmc_session *session = nullptr;
+  check(llmc_session_create(model, weights, &session));
+
+  if (!opt.dump_logits.empty()) {
+    dump_logits(session, prompt, info.vocab_size, opt.dump_logits);
+    return 0;
+  }
+
+  llmc_sampler *sampler = nullptr;
+  check(llmc_sampler_create(&opt.sampler, info.vocab_size, &sampler), "sampler");
+
+  auto start = std::chrono::steady_clock::now();
+  const float *logits = nullptr;
+  check(llmc_session_prefill(session, prompt.data(), prompt.size(), &logits, nullptr));
+  double prefill_s = seconds_since(start);
+
+  // The prompt is echoed only once it has run, so a rejected prompt prints
+  // nothing but its error.
+  Printer out{tok, opt.print_tokens};
+  for (int32_t t : prompt)
+    out.emit(t);
+
+  std::vector<int32_t> history = prompt;
+  long decoded = 0;
+  double decode_s = 0;
+  const char *stop = "token limit";
+  for (long i = 0; i < opt.n; ++i) {
+    int32_t next = 0;
+    check(llmc_sampler_sample(sampler, logits, history.data(), history.size(), &next),
+          "sampling");
+    bool eos = llmc_model_is_eos(model, next) ||
+               (info.eos_token_id < 0 && tok && next == llmc_tokenizer_eos_id(tok));
+    if (eos) {
+      stop = "EOS";
+      break;
+    }
+    out.emit(next);
+    history.push_back(next);
+    if (i + 1 == opt.n)
+      break; // the last token's logits are never needed
+    if (llmc_session_position(session) >= info.context_length) {
+      stop = "context full";
+      break;
+    }
+    auto t0 = std::chrono::steady_clock::now();
+    check(llmc_session_decode(session, next, &logits));
+    decode_s += seconds_since(t0);
+    ++decoded;
+  }
+  if (opt.print_tokens || isatty(STDOUT_FILENO))
+    std::fputc('\n', stdout);
+  std::fflush(stdout);
+
+  std::fprintf(stderr,
+               "llmc-run: %zu generated (stop: %s); prefill %zu tokens in %.3f ms "
+               "(%.1f tokens/s); decode %ld tokens in %.3f ms (%.1f tokens/s)\n",
+               history.size() - prompt.size(), stop, prompt.size(), prefill_s * 1e3,
+               prompt.size() / prefill_s, decoded, decode_s * 1e3,
+               decoded ? decoded / decode_s : 0.0);
+
+  llmc_sampler_destroy(sampler);
+  llmc_session_destroy(session);
+  llmc_tokenizer_destroy(tok);
+  llmc_weights_destroy(weights);
+  llmc_model_destroy(model);
+  return 0;
+}
