@@ -34,8 +34,8 @@ constexpr const char *kCPUKernelsPasses =
 /// lowering must follow at once because that conversion wraps loop bodies in
 /// memref.alloca_scope, which later passes do not lower. Vector reductions
 /// may reassociate (tree sums; a serial chain of 16 adds otherwise). math ops
-/// without an LLVM intrinsic (erf) become libm calls. omp ops are translated
-/// to LLVM IR (__kmpc_* calls) by mlir-translate.
+/// without an LLVM intrinsic (erf) become libm calls. omp ops stay until the
+/// LLVM IR translation, which turns them into __kmpc_* calls (link libomp).
 constexpr const char *kCPULLVMPasses =
     "convert-scf-to-openmp,finalize-memref-to-llvm,"
     "convert-scf-to-cf,expand-strided-metadata,lower-affine,"

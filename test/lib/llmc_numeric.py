@@ -92,6 +92,8 @@ def expect_close(name, got, want, atol, rtol=0.0):
     want = np.asarray(want, dtype=np.float64)
     if got.shape != want.shape:
         sys.exit("%s: shape %s, expected %s" % (name, got.shape, want.shape))
+    if not np.all(np.isfinite(got)):
+        sys.exit("%s: FAILED, the result holds NaN or Inf" % name)
     err = np.abs(got - want)
     bound = atol + rtol * np.abs(want)
     worst = float(np.max(err - bound)) if err.size else 0.0

@@ -38,6 +38,16 @@ VARIANTS = {
                                      "low_freq_factor": 1.0, "high_freq_factor": 4.0,
                                      "original_max_position_embeddings": 8}},
     "linear-rope": {"rope_scaling": {"type": "linear", "factor": 2.0}},
+    "ntk-rope": {"rope_scaling": {"rope_type": "ntk", "factor": 4.0}},
+    # The prompt (6) and the decode step (7) both exceed the original
+    # context (4), so each call rescales theta for its own length.
+    "dynamic-rope": {"rope_scaling": {"rope_type": "dynamic", "factor": 2.0,
+                                      "original_max_position_embeddings": 4}},
+    "yarn-rope": {"rope_scaling": {"rope_type": "yarn", "factor": 4.0,
+                                   "original_max_position_embeddings": 8,
+                                   "beta_fast": 8.0, "beta_slow": 2.0}},
+    # A prompt longer than one attention key tile, then decode after it.
+    "long-prefill": {"max_position_embeddings": 160, "_prompt_len": 150},
     "partial-rotary": {"partial_rotary_factor": 0.5},
 }
 
@@ -46,12 +56,39 @@ def rms_norm(x, w, eps):
     return x / np.sqrt(np.mean(x * x, axis=-1, keepdims=True) + eps) * w
 
 
-def inv_freq(cfg, rotary_dim):
-    freqs = 1.0 / cfg["rope_theta"] ** (np.arange(0, rotary_dim, 2) / rotary_dim)
+def inv_freq(cfg, rotary_dim, call_len):
+    """(inverse frequencies, cos/sin scale) for a call covering positions
+    < call_len, from transformers' modeling_rope_utils formulas (plus static
+    NTK: theta * factor^(d/(d-2)))."""
+    theta = cfg["rope_theta"]
     scaling = cfg.get("rope_scaling") or {}
     kind = scaling.get("rope_type", scaling.get("type", "default"))
+    d = rotary_dim
+    if kind == "ntk":
+        theta = theta * scaling["factor"] ** (d / (d - 2))
+    if kind == "dynamic":
+        orig = scaling["original_max_position_embeddings"]
+        if call_len > orig:
+            factor = scaling["factor"]
+            theta = theta * (factor * call_len / orig - (factor - 1)) ** (d / (d - 2))
+    freqs = 1.0 / theta ** (np.arange(0, d, 2) / d)
+    if kind in ("default", "ntk", "dynamic"):
+        return freqs, 1.0
     if kind == "linear":
-        return freqs / scaling["factor"]
+        return freqs / scaling["factor"], 1.0
+    if kind == "yarn":
+        factor, orig = scaling["factor"], scaling["original_max_position_embeddings"]
+        fast, slow = scaling.get("beta_fast", 32.0), scaling.get("beta_slow", 1.0)
+        def corr_dim(rotations):
+            return d * np.log(orig / (rotations * 2 * np.pi)) / (2 * np.log(theta))
+        low = max(np.floor(corr_dim(fast)), 0)
+        high = min(np.ceil(corr_dim(slow)), d - 1)
+        if high == low:
+            high += 0.001
+        ramp = np.clip((np.arange(d // 2) - low) / (high - low), 0, 1)
+        extrapolation = 1 - ramp
+        mixed = freqs / factor * (1 - extrapolation) + freqs * extrapolation
+        return mixed, 0.1 * np.log(factor) + 1.0
     if kind == "llama3":
         factor, low, high = (scaling["factor"], scaling["low_freq_factor"],
                              scaling["high_freq_factor"])
@@ -60,16 +97,17 @@ def inv_freq(cfg, rotary_dim):
         smooth = (old / wavelen - low) / (high - low)
         out = np.where(wavelen > old / low, freqs / factor, freqs)
         medium = (wavelen <= old / low) & (wavelen >= old / high)
-        return np.where(medium, (1 - smooth) * freqs / factor + smooth * freqs, out)
-    assert kind == "default", kind
-    return freqs
+        return np.where(medium, (1 - smooth) * freqs / factor + smooth * freqs, out), 1.0
+    raise ValueError(kind)
 
 
-def rope_half(x, positions, freqs):
-    # x: (T, H, Dh); rotates the first 2*len(freqs) elements as two halves.
-    half = len(freqs)
-    angle = positions[:, None] * freqs[None, :]
-    cos, sin = np.cos(angle)[:, None, :], np.sin(angle)[:, None, :]
+def rope_half(x, positions, freqs, scale):
+    # x: (T, H, Dh); freqs: (T, d/2), the call's frequencies for each token;
+    # rotates the first d elements as two halves, cos/sin times `scale`.
+    half = freqs.shape[1]
+    angle = positions[:, None] * freqs
+    cos = scale * np.cos(angle)[:, None, :]
+    sin = scale * np.sin(angle)[:, None, :]
     out = x.copy()
     a, b = x[..., :half], x[..., half:2 * half]
     out[..., :half] = a * cos - b * sin
@@ -96,13 +134,18 @@ def attention(q, k, v, positions, window):
     return out
 
 
-def reference_logits(cfg, w, tokens):
-    """Logits of every position of `tokens` (teacher forcing), numpy f64."""
+def reference_logits(cfg, w, tokens, prompt_len):
+    """Logits of every position of `tokens` (teacher forcing), numpy f64,
+    as llmc computes them: one call over the first `prompt_len` tokens, then
+    one call per token (RoPE frequencies can depend on the call, dynamic)."""
     d, heads, kv_heads = (cfg["hidden_size"], cfg["num_attention_heads"],
                           cfg.get("num_key_value_heads", cfg["num_attention_heads"]))
     head_dim = d // heads
     rotary_dim = int(head_dim * cfg.get("partial_rotary_factor", 1.0))
-    freqs = inv_freq(cfg, rotary_dim)
+    call_lens = [prompt_len] * prompt_len + list(range(prompt_len + 1, len(tokens) + 1))
+    per_call = [inv_freq(cfg, rotary_dim, n) for n in call_lens]
+    freqs = np.array([f for f, _ in per_call])
+    scale = np.array([a for _, a in per_call])[:, None, None]
     window = cfg.get("sliding_window")
     positions = np.arange(len(tokens), dtype=np.float64)
     x = w["model.embed_tokens.weight"][tokens]
@@ -115,7 +158,7 @@ def reference_logits(cfg, w, tokens):
         q = proj(n, "self_attn.q_proj").reshape(len(tokens), heads, head_dim)
         k = proj(n, "self_attn.k_proj").reshape(len(tokens), kv_heads, head_dim)
         v = proj(n, "self_attn.v_proj").reshape(len(tokens), kv_heads, head_dim)
-        q, k = rope_half(q, positions, freqs), rope_half(k, positions, freqs)
+        q, k = rope_half(q, positions, freqs, scale), rope_half(k, positions, freqs, scale)
         a = attention(q, k, v, positions, window).reshape(len(tokens), heads * head_dim)
         x = x + proj(a, "self_attn.o_proj")
         n = rms_norm(x, w[p + "post_attention_layernorm.weight"], cfg["rms_norm_eps"])
@@ -126,8 +169,9 @@ def reference_logits(cfg, w, tokens):
     return x @ head.T
 
 
-def check_variant(name, prompt_len=6):
+def check_variant(name):
     cfg = dict(BASE, **VARIANTS[name])
+    prompt_len = cfg.pop("_prompt_len", 6)
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "config.json")
         with open(path, "w") as f:
@@ -189,7 +233,7 @@ def check_variant(name, prompt_len=6):
     prefill_logits, decode_logits_value = run("\n".join(lines + main))
 
     want = reference_logits(cfg, {k: v.astype(np.float64) for k, v in weights.items()},
-                            tokens)
+                            tokens, prompt_len)
     expect_close(name + " prefill logits", prefill_logits[0], want[:prompt_len],
                  LOGITS_ATOL, LOGITS_RTOL)
     expect_close(name + " decode logits", decode_logits_value[0, 0], want[prompt_len],
