@@ -65,8 +65,10 @@ struct LLMLowerToLinalgPass
     llmc::populateNormToLinalgPatterns(converter, patterns);
     llmc::populateProjectionToLinalgPatterns(converter, patterns);
     if (vectorProjections) {
-      llmc::populateGemvToVectorPatterns(converter, patterns);
-      llmc::populateGemmToVectorPatterns(converter, patterns);
+      llmc::populateGemvToVectorPatterns(converter, patterns,
+                                         parallelMinWeightElements);
+      llmc::populateGemmToVectorPatterns(converter, patterns,
+                                         parallelMinWeightElements);
     }
     llmc::populateRopeToLinalgPatterns(converter, patterns);
     llmc::populateAttentionToLinalgPatterns(converter, patterns);

@@ -53,13 +53,24 @@ constexpr PhaseInfo kPhases[] = {
 };
 
 /// Adds the passes of every phase after `llm` up to and including `last`.
-void addPhasesUpTo(mlir::OpPassManager &pm, Phase last) {
+/// `options.parallelMinWeightElements`, when set, becomes the option of the
+/// kernels phase's first pass (llm-lower-to-linalg).
+void addPhasesUpTo(mlir::OpPassManager &pm, Phase last,
+                   const PipelineOptions &options) {
   for (const PhaseInfo &info : kPhases) {
     if (info.phase > last)
       break;
     if (*info.passes == '\0')
       continue;
-    if (mlir::failed(mlir::parsePassPipeline(info.passes, pm)))
+    std::string passes = info.passes;
+    llvm::StringRef lowering = "llm-lower-to-linalg";
+    if (options.parallelMinWeightElements &&
+        llvm::StringRef(passes).starts_with(lowering))
+      passes.insert(lowering.size(),
+                    "{parallel-min-weight-elements=" +
+                        std::to_string(*options.parallelMinWeightElements) +
+                        "}");
+    if (mlir::failed(mlir::parsePassPipeline(passes, pm)))
       llvm::report_fatal_error(llvm::Twine("llmc: malformed built-in pass "
                                            "pipeline for phase '") +
                                info.name + "'");
@@ -93,14 +104,37 @@ std::string llmc::getPhaseNames() {
 
 void llmc::buildPipeline(mlir::OpPassManager &pm,
                          const PipelineOptions &options) {
-  addPhasesUpTo(pm, options.stopAfter);
+  addPhasesUpTo(pm, options.stopAfter, options);
 }
 
+namespace {
+/// Options of the llmc-cpu-* pipelines in llmc-opt.
+struct CPUPipelineOptions : mlir::PassPipelineOptions<CPUPipelineOptions> {
+  Option<int64_t> parallelMinWeightElements{
+      *this, "parallel-min-weight-elements",
+      llvm::cl::desc("Split a projection across threads only when its weight "
+                     "has at least this many elements (default: the pass's)"),
+      llvm::cl::init(-1)};
+
+  PipelineOptions toPipelineOptions(Phase last) const {
+    PipelineOptions options;
+    options.stopAfter = last;
+    if (parallelMinWeightElements >= 0)
+      options.parallelMinWeightElements = parallelMinWeightElements;
+    return options;
+  }
+};
+} // namespace
+
 void llmc::registerLLMCPipelines() {
-  mlir::PassPipelineRegistration<>(
+  mlir::PassPipelineRegistration<CPUPipelineOptions>(
       "llmc-cpu-kernels", "llmc's phases from `llm` to CPU kernels",
-      [](mlir::OpPassManager &pm) { addPhasesUpTo(pm, Phase::Kernels); });
-  mlir::PassPipelineRegistration<>(
+      [](mlir::OpPassManager &pm, const CPUPipelineOptions &options) {
+        buildPipeline(pm, options.toPipelineOptions(Phase::Kernels));
+      });
+  mlir::PassPipelineRegistration<CPUPipelineOptions>(
       "llmc-cpu-to-llvm", "llmc's phases from `llm` to the LLVM dialect",
-      [](mlir::OpPassManager &pm) { addPhasesUpTo(pm, Phase::LLVM); });
+      [](mlir::OpPassManager &pm, const CPUPipelineOptions &options) {
+        buildPipeline(pm, options.toPipelineOptions(Phase::LLVM));
+      });
 }

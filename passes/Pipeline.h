@@ -32,6 +32,9 @@ std::string getPhaseNames();
 struct PipelineOptions {
   /// Last phase to run.
   Phase stopAfter = Phase::LLM;
+  /// Threading threshold of the projection kernels (llm-lower-to-linalg's
+  /// parallel-min-weight-elements); unset keeps the pass's default.
+  std::optional<int64_t> parallelMinWeightElements;
 };
 
 /// Adds the passes that take a module from the `llm` phase to

@@ -27,8 +27,10 @@ Value getBias(llm::LogitsOp, llm::LogitsOp::Adaptor) { return Value(); }
 /// runtime bounds, rows left below a tile go through 1-row tiles.
 template <typename OpTy>
 struct GemmToVector : OpConversionPattern<OpTy> {
-  GemmToVector(TypeConverter &converter, MLIRContext *context)
-      : OpConversionPattern<OpTy>(converter, context, kGemmBenefit) {}
+  GemmToVector(TypeConverter &converter, MLIRContext *context,
+               int64_t minParallelWeightElements)
+      : OpConversionPattern<OpTy>(converter, context, kGemmBenefit),
+        minParallelWeightElements(minParallelWeightElements) {}
 
   LogicalResult
   matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
@@ -45,15 +47,19 @@ struct GemmToVector : OpConversionPattern<OpTy> {
     rewriter.replaceOp(op, llmc::createVectorProjection(
                                rewriter, op.getLoc(), adaptor.getX(),
                                adaptor.getWeight(), bias, resultType,
-                               {kGemmXRows, kGemmWeightRows}));
+                               {kGemmXRows, kGemmWeightRows},
+                               minParallelWeightElements));
     return success();
   }
+
+  int64_t minParallelWeightElements;
 };
 
 } // namespace
 
 void llmc::populateGemmToVectorPatterns(TypeConverter &converter,
-                                        RewritePatternSet &patterns) {
+                                        RewritePatternSet &patterns,
+                                        int64_t minParallelWeightElements) {
   patterns.add<GemmToVector<llm::LinearOp>, GemmToVector<llm::LogitsOp>>(
-      converter, patterns.getContext());
+      converter, patterns.getContext(), minParallelWeightElements);
 }

@@ -26,8 +26,10 @@ Value getBias(llm::LogitsOp, llm::LogitsOp::Adaptor) { return Value(); }
 /// vector<16xbf16/f16> widened with one arith.extf per vector.
 template <typename OpTy>
 struct GemvToVector : OpConversionPattern<OpTy> {
-  GemvToVector(TypeConverter &converter, MLIRContext *context)
-      : OpConversionPattern<OpTy>(converter, context, kGemvBenefit) {}
+  GemvToVector(TypeConverter &converter, MLIRContext *context,
+               int64_t minParallelWeightElements)
+      : OpConversionPattern<OpTy>(converter, context, kGemvBenefit),
+        minParallelWeightElements(minParallelWeightElements) {}
 
   LogicalResult
   matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
@@ -44,15 +46,19 @@ struct GemvToVector : OpConversionPattern<OpTy> {
     rewriter.replaceOp(op, llmc::createVectorProjection(
                                rewriter, op.getLoc(), adaptor.getX(),
                                adaptor.getWeight(), bias, resultType,
-                               {/*xRows=*/1, kGemvWeightRows}));
+                               {/*xRows=*/1, kGemvWeightRows},
+                               minParallelWeightElements));
     return success();
   }
+
+  int64_t minParallelWeightElements;
 };
 
 } // namespace
 
 void llmc::populateGemvToVectorPatterns(TypeConverter &converter,
-                                        RewritePatternSet &patterns) {
+                                        RewritePatternSet &patterns,
+                                        int64_t minParallelWeightElements) {
   patterns.add<GemvToVector<llm::LinearOp>, GemvToVector<llm::LogitsOp>>(
-      converter, patterns.getContext());
+      converter, patterns.getContext(), minParallelWeightElements);
 }

@@ -19,6 +19,7 @@ namespace {
 /// AVX-512 vector), like the buffers bufferization allocates.
 constexpr int64_t kResultAlignment = 64;
 
+
 /// The kernel's operands, x and the result flattened to rows: tensors x
 /// [M, K], weight [N, K], bias [N] (or null) and the result buffer out
 /// [M, N].
@@ -30,6 +31,8 @@ struct KernelOperands {
   Value depthMain;
   /// False only when K is statically a multiple of the vector width.
   bool hasDepthTail;
+  /// Whether the tiles run on OpenMP threads (scf.parallel) or in order.
+  bool threaded;
 };
 
 /// Types the kernel reads and writes; all of them widen exactly to f32.
@@ -161,7 +164,8 @@ std::optional<int64_t> getStaticTripCount(Value lower, Value upper,
 /// Tiles of `tile` rows over weight rows [nLo, nHi) and x rows [mLo, mHi)
 /// (each range a multiple of its tile size): an scf.parallel over the
 /// dimensions with more than one tile, weight rows outermost so that
-/// OpenMP's static schedule gives each thread a contiguous weight slab.
+/// OpenMP's static schedule gives each thread a contiguous weight slab; a
+/// sequential loop nest when `ops.threaded` is false (small weights).
 /// Emits nothing for an empty range and no loop for a single tile.
 void emitTiles(OpBuilder &b, Location loc, const KernelOperands &ops,
                Value nLo, Value nHi, Value mLo, Value mHi,
@@ -194,6 +198,10 @@ void emitTiles(OpBuilder &b, Location loc, const KernelOperands &ops,
   };
   if (lbs.empty()) {
     body(b, loc, {});
+    return;
+  }
+  if (!ops.threaded) {
+    scf::buildLoopNest(b, loc, lbs, ubs, steps, body);
     return;
   }
   scf::ParallelOp::create(b, loc, lbs, ubs, steps, body);
@@ -245,7 +253,8 @@ std::optional<int64_t> llmc::getStaticRowCount(RankedTensorType xType) {
 Value llmc::createVectorProjection(OpBuilder &b, Location loc, Value x,
                                    Value weight, Value bias,
                                    RankedTensorType resultType,
-                                   ProjectionTile tile) {
+                                   ProjectionTile tile,
+                                   int64_t minParallelWeightElements) {
   int64_t rank = resultType.getRank();
 
   // The result: a fresh buffer, returned as a tensor that bufferization may
@@ -276,6 +285,9 @@ Value llmc::createVectorProjection(OpBuilder &b, Location loc, Value x,
   std::optional<int64_t> staticDepth = getConstantIntValue(ops.depth);
   ops.hasDepthTail =
       !staticDepth || *staticDepth % kProjectionVectorWidth != 0;
+  auto weightType = cast<RankedTensorType>(weight.getType());
+  ops.threaded = !weightType.hasStaticShape() ||
+                 weightType.getNumElements() >= minParallelWeightElements;
 
   // Full tiles, then the x rows left below a tile (every weight row block),
   // then the weight rows left below a block (every x row).

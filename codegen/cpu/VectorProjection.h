@@ -37,12 +37,15 @@ std::optional<int64_t> getStaticRowCount(mlir::RankedTensorType xType);
 /// rows outer, so a thread's weight rows stay in cache across x rows), each
 /// tile an scf.for over K in vector<16xf32> with vector.fma accumulators, a
 /// masked tail for K % 16 and one reassociating vector.reduction per output.
-/// Rows that do not fill a tile are computed by smaller tiles.
+/// Rows that do not fill a tile are computed by smaller tiles. Weights of
+/// fewer than `minParallelWeightElements` elements get sequential loops
+/// instead of scf.parallel (see kDefaultMinParallelWeightElements).
 mlir::Value createVectorProjection(mlir::OpBuilder &builder, mlir::Location loc,
                                    mlir::Value x, mlir::Value weight,
                                    mlir::Value bias,
                                    mlir::RankedTensorType resultType,
-                                   ProjectionTile tile);
+                                   ProjectionTile tile,
+                                   int64_t minParallelWeightElements);
 
 } // namespace llmc
 

@@ -16,7 +16,11 @@ import numpy as np
 # llmc's own CPU pipeline from `llm` ops on tensors to the LLVM dialect
 # (passes/Pipeline.cpp), so the numbers checked here are those of the code
 # llmc emits: vector kernels, bufferization, OpenMP threads.
-CPU_LOWERING = ["--llmc-cpu-to-llvm"]
+# LLMC_PIPELINE_OPTIONS (e.g. "parallel-min-weight-elements=0") reaches the
+# pipeline, so a test can force the threaded kernels on small shapes.
+CPU_LOWERING = ["--llmc-cpu-to-llvm" + (
+    "=" + os.environ["LLMC_PIPELINE_OPTIONS"]
+    if os.environ.get("LLMC_PIPELINE_OPTIONS") else "")]
 
 LLVM_LIB_DIR = os.environ.get("LLMC_LLVM_LIB_DIR", "/usr/lib/llvm-22/lib")
 

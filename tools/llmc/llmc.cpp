@@ -74,6 +74,13 @@ cl::opt<bool> pagedKVCache("paged-kv-cache",
                            cl::sub(cl::SubCommand::getTopLevel()),
                            cl::sub(compileCommand), cl::cat(compilerCategory));
 
+cl::opt<int64_t> parallelMinWeightElements(
+    "parallel-min-weight-elements",
+    cl::desc("Split a projection across threads only when its weight has at "
+             "least this many elements (default 262144; 0: always)"),
+    cl::init(-1), cl::sub(cl::SubCommand::getTopLevel()),
+    cl::sub(compileCommand), cl::cat(compilerCategory));
+
 cl::opt<std::string> targetName("target", cl::desc("cpu | cuda:sm_80 | "
                                                    "cuda:sm_90"),
                                 cl::sub(compileCommand), cl::init("cpu"));
@@ -164,6 +171,8 @@ compileModule(mlir::MLIRContext &context, const ModelConfig &config,
   mlir::PassManager pm(&context);
   PipelineOptions pipelineOptions;
   pipelineOptions.stopAfter = phase;
+  if (parallelMinWeightElements >= 0)
+    pipelineOptions.parallelMinWeightElements = parallelMinWeightElements;
   buildPipeline(pm, pipelineOptions);
   if (failed(pm.run(*module)))
     return createStringError("compilation failed in phase '" +

@@ -1,5 +1,5 @@
 // Multi-row (prefill) llm.linear / llm.logits lower to the register-tiled vector kernel: 4 tokens × 2 weight rows per tile on a runtime token count, with 1-token tiles for the T % 4 leftover tokens and 1×1 tiles for the N % 2 leftover weight rows.
-// RUN: llmc-opt %s -split-input-file --llm-lower-to-linalg --canonicalize | FileCheck %s
+// RUN: llmc-opt %s -split-input-file --llm-lower-to-linalg=parallel-min-weight-elements=0 --canonicalize | FileCheck %s
 
 // CHECK-LABEL: func @linear_dynamic_t
 // CHECK-SAME: (%[[X:.+]]: tensor<1x?x40xf32>, %[[W:.+]]: tensor<5x40xbf16>)

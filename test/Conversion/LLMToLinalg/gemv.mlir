@@ -1,8 +1,16 @@
 // Single-row (decode) llm.linear / llm.logits lower to the threaded vector GEMV: scf.parallel over blocks of 2 weight rows, scf.for over K in vector<16xf32> with vector.fma, masked K tail, reassoc reductions, scalar-free N tail.
-// RUN: llmc-opt %s -split-input-file --llm-lower-to-linalg --canonicalize | FileCheck %s
+// RUN: llmc-opt %s -split-input-file --llm-lower-to-linalg=parallel-min-weight-elements=0 --canonicalize | FileCheck %s
 // The kernels survive bufferization (no copies of the weights) and reach the LLVM dialect as OpenMP loops.
-// RUN: llmc-opt %s -split-input-file --llmc-cpu-kernels | FileCheck %s --check-prefix=KERNELS
-// RUN: llmc-opt %s -split-input-file --llmc-cpu-to-llvm | FileCheck %s --check-prefix=LLVM
+// RUN: llmc-opt %s -split-input-file --llmc-cpu-kernels=parallel-min-weight-elements=0 | FileCheck %s --check-prefix=KERNELS
+// RUN: llmc-opt %s -split-input-file --llmc-cpu-to-llvm=parallel-min-weight-elements=0 | FileCheck %s --check-prefix=LLVM
+// With the default threshold these small weights are not worth threads:
+// the same kernels in sequential loops.
+// RUN: llmc-opt %s -split-input-file --llm-lower-to-linalg --canonicalize | FileCheck %s --check-prefix=SEQ
+// SEQ-LABEL: func @gemv_f32_tails
+// SEQ-NOT: scf.parallel
+// SEQ: scf.for
+// SEQ: vector.fma
+// SEQ-NOT: scf.parallel
 
 // K = 40 = 2·16 + 8 and N = 5 = 2·2 + 1: the main loop covers 32 columns,
 // one masked step the last 8; rows 0-3 are two parallel blocks, row 4 a
