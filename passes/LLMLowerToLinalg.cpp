@@ -65,10 +65,8 @@ struct LLMLowerToLinalgPass
     llmc::populateNormToLinalgPatterns(converter, patterns);
     llmc::populateProjectionToLinalgPatterns(converter, patterns);
     if (vectorProjections) {
-      llmc::populateGemvToVectorPatterns(converter, patterns,
-                                         parallelMinWeightElements);
-      llmc::populateGemmToVectorPatterns(converter, patterns,
-                                         parallelMinWeightElements);
+      llmc::populateProjectionToVectorPatterns(converter, patterns,
+                                               parallelMinWeightElements);
     }
     llmc::populateRopeToLinalgPatterns(converter, patterns);
     llmc::populateAttentionToLinalgPatterns(converter, patterns);

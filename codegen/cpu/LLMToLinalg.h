@@ -21,18 +21,14 @@ void populateNormToLinalgPatterns(mlir::TypeConverter &converter,
 /// llm.linear, llm.logits, llm.embedding.
 void populateProjectionToLinalgPatterns(mlir::TypeConverter &converter,
                                         mlir::RewritePatternSet &patterns);
-/// llm.linear, llm.logits with a statically single row (decode) and f32 /
-/// bf16 / f16 operands: the vector GEMV kernel, at a higher benefit than the
-/// generic projection patterns. Weights with fewer than
-/// `minParallelWeightElements` elements are not split across threads.
-void populateGemvToVectorPatterns(mlir::TypeConverter &converter,
-                                  mlir::RewritePatternSet &patterns,
-                                  int64_t minParallelWeightElements);
-/// llm.linear, llm.logits with any other row count (prefill): the
-/// register-tiled vector kernel, at a higher benefit than the generic ones.
-void populateGemmToVectorPatterns(mlir::TypeConverter &converter,
-                                  mlir::RewritePatternSet &patterns,
-                                  int64_t minParallelWeightElements);
+/// llm.linear, llm.logits with f32 / bf16 / f16 operands: the vector GEMV
+/// kernel for a statically single row (decode), the register-tiled one for
+/// any other row count (prefill), at a higher benefit than the generic
+/// projection patterns. Weights with fewer than `minParallelWeightElements`
+/// elements are not split across threads.
+void populateProjectionToVectorPatterns(mlir::TypeConverter &converter,
+                                        mlir::RewritePatternSet &patterns,
+                                        int64_t minParallelWeightElements);
 /// llm.rope (every style and scaling kind).
 void populateRopeToLinalgPatterns(mlir::TypeConverter &converter,
                                   mlir::RewritePatternSet &patterns);
