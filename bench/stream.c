@@ -1,0 +1,126 @@
+/* stream: STREAM-like memory bandwidth, the ceiling the benchmark's decode figures are compared with.
+ *
+ *   stream [MiB per array, default 256] [repetitions, default 10]
+ *
+ * read: sums a 256 MiB f32 array (16-float vectors, 4 independent accumulators, so the loop is
+ *       limited by memory, not by add latency); GB/s = bytes read / time.
+ * copy: copies one 256 MiB array into another; GB/s = (bytes read + bytes written) / time, as
+ *       STREAM counts it.
+ * Buffers are 2 MiB aligned, madvise(MADV_HUGEPAGE)'d and touched before timing. Each kernel runs at
+ * 1 and 2 threads (pthreads, each thread a contiguous slice, all released together); the best of the
+ * repetitions is reported, as STREAM does. Output lines (parsed by run.sh):
+ *   stream read threads=1 GB/s=17.02
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+
+typedef float v16 __attribute__((vector_size(64)));
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+typedef struct {
+  const v16 *src;
+  v16 *dst;
+  size_t n; /* vectors in this slice */
+  int copy;
+  pthread_barrier_t *start;
+  double elapsed;
+  float sink;
+} Work;
+
+static void *run(void *arg) {
+  Work *w = arg;
+  pthread_barrier_wait(w->start);
+  double t0 = now();
+  if (w->copy) {
+    for (size_t i = 0; i < w->n; ++i)
+      w->dst[i] = w->src[i];
+  } else {
+    v16 a0 = {0}, a1 = {0}, a2 = {0}, a3 = {0};
+    size_t i = 0;
+    for (; i + 4 <= w->n; i += 4) {
+      a0 += w->src[i];
+      a1 += w->src[i + 1];
+      a2 += w->src[i + 2];
+      a3 += w->src[i + 3];
+    }
+    for (; i < w->n; ++i)
+      a0 += w->src[i];
+    v16 a = a0 + a1 + a2 + a3;
+    float s = 0;
+    for (int j = 0; j < 16; ++j)
+      s += a[j];
+    w->sink = s;
+  }
+  w->elapsed = now() - t0;
+  return NULL;
+}
+
+/* One timed pass: wall time from release to the last thread's end (max of the per-thread times). */
+static double pass(const v16 *src, v16 *dst, size_t n, int threads, int copy, float *sink) {
+  pthread_t tid[8];
+  Work w[8];
+  pthread_barrier_t start;
+  pthread_barrier_init(&start, NULL, threads);
+  for (int t = 0; t < threads; ++t) {
+    size_t lo = n * t / threads, hi = n * (t + 1) / threads;
+    w[t] = (Work){src + lo, dst ? dst + lo : NULL, hi - lo, copy, &start, 0, 0};
+    pthread_create(&tid[t], NULL, run, &w[t]);
+  }
+  double worst = 0;
+  for (int t = 0; t < threads; ++t) {
+    pthread_join(tid[t], NULL);
+    if (w[t].elapsed > worst)
+      worst = w[t].elapsed;
+    *sink += w[t].sink;
+  }
+  pthread_barrier_destroy(&start);
+  return worst;
+}
+
+static void *huge_alloc(size_t bytes) {
+  void *p = NULL;
+  if (posix_memalign(&p, 2u << 20, bytes) != 0) {
+    fprintf(stderr, "stream: cannot allocate %zu bytes\n", bytes);
+    exit(1);
+  }
+  madvise(p, bytes, MADV_HUGEPAGE);
+  return p;
+}
+
+int main(int argc, char **argv) {
+  size_t mib = argc > 1 ? strtoul(argv[1], NULL, 10) : 256;
+  int reps = argc > 2 ? atoi(argv[2]) : 10;
+  size_t bytes = mib << 20, n = bytes / sizeof(v16);
+  v16 *a = huge_alloc(bytes), *b = huge_alloc(bytes);
+  float *fa = (float *)a;
+  for (size_t i = 0; i < bytes / 4; ++i)
+    fa[i] = (float)(i & 1023) * 1e-3f;
+  memset(b, 0, bytes);
+  float sink = 0;
+  for (int threads = 1; threads <= 2; ++threads) {
+    for (int copy = 0; copy <= 1; ++copy) {
+      double best = 1e30;
+      for (int r = 0; r < reps; ++r) {
+        double t = pass(a, copy ? b : NULL, n, threads, copy, &sink);
+        if (t < best)
+          best = t;
+      }
+      double moved = copy ? 2.0 * bytes : (double)bytes;
+      printf("stream %s threads=%d GB/s=%.2f\n", copy ? "copy" : "read", threads, moved / best / 1e9);
+      fflush(stdout);
+    }
+  }
+  fprintf(stderr, "stream: %zu MiB per array, best of %d (checksum %g)\n", mib, reps, (double)sink);
+  return 0;
+}
