@@ -259,18 +259,62 @@ LogicalResult AttentionOp::verify() {
 //===----------------------------------------------------------------------===//
 
 namespace {
+/// A constant layer must be in range; a dynamic one is checked by whoever
+/// computes it. Exactly one of the two forms is present.
 LogicalResult verifyLayerIndex(Operation *op, KVCacheType cache,
-                               int64_t layer) {
-  if (layer >= 0 && layer < cache.getLayers())
+                               Value layerIndex,
+                               std::optional<uint64_t> layer) {
+  if (bool(layerIndex) == layer.has_value())
+    return op->emitOpError(
+        "needs exactly one layer: a constant or an index operand");
+  if (!layer)
     return success();
-  return op->emitOpError() << "layer " << layer << " is out of range [0, "
+  int64_t constant = static_cast<int64_t>(*layer);
+  if (constant >= 0 && constant < cache.getLayers())
+    return success();
+  return op->emitOpError() << "layer " << constant << " is out of range [0, "
                            << cache.getLayers() << ")";
+}
+
+OpFoldResult getLayerFoldResult(Builder builder, Value layerIndex,
+                                std::optional<uint64_t> layer) {
+  if (layerIndex)
+    return layerIndex;
+  return builder.getIndexAttr(static_cast<int64_t>(*layer));
 }
 } // namespace
 
+/// `[3]` (a constant layer) or `[%layer]` (an index value).
+static ParseResult
+parseLayerIndex(OpAsmParser &parser,
+                std::optional<OpAsmParser::UnresolvedOperand> &layerIndex,
+                IntegerAttr &layer) {
+  OpAsmParser::UnresolvedOperand operand;
+  OptionalParseResult parsedOperand = parser.parseOptionalOperand(operand);
+  if (parsedOperand.has_value()) {
+    if (failed(*parsedOperand))
+      return failure();
+    layerIndex = operand;
+    return success();
+  }
+  int64_t constant;
+  if (parser.parseInteger(constant))
+    return failure();
+  layer = parser.getBuilder().getI64IntegerAttr(constant);
+  return success();
+}
+
+static void printLayerIndex(OpAsmPrinter &printer, Operation *, Value layerIndex,
+                            IntegerAttr layer) {
+  if (layerIndex)
+    printer << layerIndex;
+  else
+    printer << layer.getInt();
+}
+
 LogicalResult KVAppendOp::verify() {
   KVCacheType cache = getCache().getType();
-  if (failed(verifyLayerIndex(*this, cache, getLayer())))
+  if (failed(verifyLayerIndex(*this, cache, getLayerIndex(), getLayer())))
     return failure();
   auto keys = getKeys().getType();
   if (getValues().getType() != keys)
@@ -291,15 +335,28 @@ LogicalResult KVAppendOp::verify() {
   return verifyPositions(*this, getPositions().getType(), keys, "keys");
 }
 
+OpFoldResult KVAppendOp::getLayerValue() {
+  return getLayerFoldResult(Builder(getContext()), getLayerIndex(), getLayer());
+}
+
 void KVViewOp::build(OpBuilder &builder, OperationState &state, Value cache,
-                     int64_t layer) {
+                     OpFoldResult layer) {
   auto viewType = cast<KVCacheType>(cache.getType()).getLayerViewType();
-  build(builder, state, viewType, viewType, cache, layer);
+  if (auto value = dyn_cast<Value>(layer))
+    build(builder, state, viewType, viewType, cache, value, IntegerAttr());
+  else
+    build(builder, state, viewType, viewType, cache, Value(),
+          builder.getI64IntegerAttr(
+              cast<IntegerAttr>(cast<Attribute>(layer)).getInt()));
+}
+
+OpFoldResult KVViewOp::getLayerValue() {
+  return getLayerFoldResult(Builder(getContext()), getLayerIndex(), getLayer());
 }
 
 LogicalResult KVViewOp::verify() {
   KVCacheType cache = getCache().getType();
-  if (failed(verifyLayerIndex(*this, cache, getLayer())))
+  if (failed(verifyLayerIndex(*this, cache, getLayerIndex(), getLayer())))
     return failure();
   RankedTensorType expected = cache.getLayerViewType();
   if (getKeys().getType() != expected || getValues().getType() != expected)

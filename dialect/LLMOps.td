@@ -235,33 +235,43 @@ def LLM_KVAppendOp : LLM_Op<"kv_append", [Pure, AllTypesMatch<["cache", "result"
   let summary = "write new keys and values of one layer into the cache";
   let description = [{
     Stores `keys[b, t]` and `values[b, t]` (B, T, Hkv, Dh) at position
-    `positions[b, t]` of layer `layer` and yields the updated cache. After
-    bufferization the cache is updated in place. Positions outside
-    [0, capacity) are undefined here; the runtime checks context length.
+    `positions[b, t]` of the layer and yields the updated cache. The layer is
+    a constant (`%c[3]`) or an `index` value (`%c[%layer]`), so that one
+    function can serve every decoder layer. After bufferization the cache is
+    updated in place. Positions outside [0, capacity) and a dynamic layer
+    outside [0, layers) are undefined here; the runtime checks context length.
 
     ```mlir
     %c1 = llm.kv_append %c0[0], %k, %v, %pos
         : !llm.kv_cache<layers = 5, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = f32>,
           tensor<1x?x4x8xf32>, tensor<1x?x4x8xf32>, tensor<1x?xi32>
+    %c2 = llm.kv_append %c1[%layer], %k, %v, %pos : ...
     ```
   }];
   let arguments = (ins LLM_KVCacheType:$cache, LLM_FloatTensor:$keys,
                        LLM_FloatTensor:$values, LLM_IntTensor:$positions,
-                       I64Attr:$layer);
+                       Optional<Index>:$layer_index,
+                       OptionalAttr<I64Attr>:$layer);
   let results = (outs LLM_KVCacheType:$result);
   let assemblyFormat = [{
-    $cache `[` $layer `]` `,` $keys `,` $values `,` $positions attr-dict `:`
+    $cache `[` custom<LayerIndex>($layer_index, $layer) `]` `,` $keys `,`
+    $values `,` $positions attr-dict `:`
     type($cache) `,` type($keys) `,` type($values) `,` type($positions)
   }];
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The layer as a constant or as the `index` value.
+    ::mlir::OpFoldResult getLayerValue();
+  }];
 }
 
 def LLM_KVViewOp : LLM_Op<"kv_view", [Pure]> {
   let summary = "one layer's cached keys and values as tensors";
   let description = [{
-    Returns the keys and values of layer `layer`, each (B, capacity, Hkv, Dh).
-    Slots not yet written hold unspecified values; `llm.attention` with
-    `causal` and `positions` never reads them.
+    Returns the keys and values of the layer (a constant or an `index`
+    value, as for `llm.kv_append`), each (B, capacity, Hkv, Dh). Slots not
+    yet written hold unspecified values; `llm.attention` with `causal` and
+    `positions` never reads them.
 
     ```mlir
     %k, %v = llm.kv_view %c1[0]
@@ -269,15 +279,21 @@ def LLM_KVViewOp : LLM_Op<"kv_view", [Pure]> {
           -> tensor<1x512x4x8xf32>, tensor<1x512x4x8xf32>
     ```
   }];
-  let arguments = (ins LLM_KVCacheType:$cache, I64Attr:$layer);
+  let arguments = (ins LLM_KVCacheType:$cache, Optional<Index>:$layer_index,
+                       OptionalAttr<I64Attr>:$layer);
   let results = (outs LLM_FloatTensor:$keys, LLM_FloatTensor:$values);
   let assemblyFormat = [{
-    $cache `[` $layer `]` attr-dict `:` type($cache) `->` type($keys) `,` type($values)
+    $cache `[` custom<LayerIndex>($layer_index, $layer) `]` attr-dict `:`
+    type($cache) `->` type($keys) `,` type($values)
   }];
   let hasVerifier = 1;
   let builders = [
-    OpBuilder<(ins "::mlir::Value":$cache, "int64_t":$layer)>
+    OpBuilder<(ins "::mlir::Value":$cache, "::mlir::OpFoldResult":$layer)>
   ];
+  let extraClassDeclaration = [{
+    /// The layer as a constant or as the `index` value.
+    ::mlir::OpFoldResult getLayerValue();
+  }];
 }
 
 #endif // LLMC_DIALECT_LLMOPS_TD

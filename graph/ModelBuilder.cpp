@@ -143,21 +143,27 @@ public:
     }
     Value tokens = entry->getArgument(0);
     positions = entry->getArgument(1);
-    // T as the reshapes need it: a constant for decode, read once from the
-    // tokens for prefill.
-    if (ShapedType::isDynamic(seqLen))
-      seqLenExtent = tensor::DimOp::create(builder, loc, tokens, 1).getResult();
-    else
-      seqLenExtent = builder.getIndexAttr(seqLen);
     cache = entry->getArgument(2);
 
     setLocation("model.embed_tokens");
     Type hiddenType = tensor({batch, seqLen, config.hiddenSize}, f32);
     Value hidden = llm::EmbeddingOp::create(builder, loc, hiddenType, tokens,
                                             weight(-1, WeightRole::Embedding));
+    // Every layer runs the same code: one call per layer to a shared layer
+    // function, which keeps the compiled code (and compile time) independent
+    // of the layer count.
+    func::FuncOp layerFunc = emitLayerFunction((name + "_layer").str(), seqLen);
     for (int64_t layer = 0; layer < config.numLayers; ++layer) {
-      hidden = emitAttentionBlock(layer, hidden);
-      hidden = emitFeedForwardBlock(layer, hidden);
+      setLocation("model.layers." + Twine(layer));
+      SmallVector<Value> operands = {
+          hidden, positions, cache,
+          arith::ConstantIndexOp::create(builder, loc, layer)};
+      for (const WeightSpec &spec : weightTable)
+        if (spec.layer == layer)
+          operands.push_back(weight(layer, spec.role));
+      auto call = func::CallOp::create(builder, loc, layerFunc, operands);
+      hidden = call.getResult(0);
+      cache = call.getResult(1);
     }
     setLocation("model.norm");
     Value normed = rmsNorm(hidden, weight(-1, WeightRole::FinalNorm));
@@ -171,6 +177,64 @@ public:
   }
 
 private:
+  /// `@<name>`: one decoder layer, (hidden, positions, kv_cache, layer,
+  /// the layer's weights) -> (hidden, kv_cache), the weights in the order of
+  /// the weight table's layer entries.
+  func::FuncOp emitLayerFunction(StringRef name, int64_t seqLen) {
+    const int64_t batch = options.batch;
+    Type hiddenType = tensor({batch, seqLen, config.hiddenSize}, f32);
+    SmallVector<Type> argTypes = {hiddenType,
+                                  tensor({batch, seqLen},
+                                         builder.getI32Type()),
+                                  cacheType, builder.getIndexType()};
+    SmallVector<const WeightSpec *> layerWeights;
+    for (const WeightSpec &spec : weightTable)
+      if (spec.layer == 0)
+        layerWeights.push_back(&spec);
+    for (const WeightSpec *spec : layerWeights)
+      argTypes.push_back(tensor(spec->shape, weightType));
+
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToEnd(
+        builder.getBlock()->getParentOp()->getBlock());
+    auto func = func::FuncOp::create(
+        builder, builder.getUnknownLoc(), name,
+        builder.getFunctionType(argTypes, {hiddenType, cacheType}));
+    func.setPrivate();
+    Block *entry = func.addEntryBlock();
+    builder.setInsertionPointToStart(entry);
+
+    // The layer body reads its weights as those of "layer 0" and addresses
+    // the cache with the layer argument.
+    std::map<std::pair<int64_t, WeightRole>, Value> callerWeights;
+    std::swap(weights, callerWeights);
+    Value callerPositions = positions, callerCache = cache;
+    for (auto [index, spec] : llvm::enumerate(layerWeights))
+      weights[{0, spec->role}] = entry->getArgument(4 + index);
+    positions = entry->getArgument(1);
+    cache = entry->getArgument(2);
+    layerIndex = entry->getArgument(3);
+    // T as the reshapes need it: a constant for decode, read once for
+    // prefill.
+    Value hidden = entry->getArgument(0);
+    if (ShapedType::isDynamic(seqLen))
+      seqLenExtent = tensor::DimOp::create(builder, builder.getUnknownLoc(),
+                                           hidden, 1)
+                         .getResult();
+    else
+      seqLenExtent = builder.getIndexAttr(seqLen);
+
+    hidden = emitAttentionBlock(0, hidden);
+    hidden = emitFeedForwardBlock(0, hidden);
+    func::ReturnOp::create(builder, loc, ValueRange{hidden, cache});
+
+    std::swap(weights, callerWeights);
+    positions = callerPositions;
+    cache = callerCache;
+    layerIndex = Value();
+    return func;
+  }
+
   RankedTensorType tensor(ArrayRef<int64_t> shape, Type elementType) {
     return RankedTensorType::get(shape, elementType);
   }
@@ -251,7 +315,7 @@ private:
   }
 
   Value emitAttentionBlock(int64_t layer, Value hidden) {
-    setLocation("model.layers." + Twine(layer) + ".self_attn");
+    setLocation("self_attn");
     Value normed = rmsNorm(hidden, weight(layer, WeightRole::AttnNorm));
     Value q = splitHeads(
         linear(normed, layer, WeightRole::QProj, WeightRole::QBias),
@@ -267,8 +331,9 @@ private:
     Value cachedKeys = toCacheType(k);
     Value cachedValues = toCacheType(v);
     cache = llm::KVAppendOp::create(builder, loc, cacheType, cache, cachedKeys,
-                                    cachedValues, positions, layer);
-    auto view = llm::KVViewOp::create(builder, loc, cache, layer);
+                                    cachedValues, positions, layerIndex,
+                                    IntegerAttr());
+    auto view = llm::KVViewOp::create(builder, loc, cache, layerIndex);
     IntegerAttr window;
     if (config.slidingWindow)
       window = builder.getI64IntegerAttr(*config.slidingWindow);
@@ -282,7 +347,7 @@ private:
   }
 
   Value emitFeedForwardBlock(int64_t layer, Value hidden) {
-    setLocation("model.layers." + Twine(layer) + ".mlp");
+    setLocation("mlp");
     Value normed = rmsNorm(hidden, weight(layer, WeightRole::FFNNorm));
     Value gate =
         linear(normed, layer, WeightRole::GateProj, WeightRole::GateBias);
@@ -308,6 +373,8 @@ private:
   std::map<std::pair<int64_t, WeightRole>, Value> weights;
   Value positions, cache;
   OpFoldResult seqLenExtent;
+  /// The layer function's `layer` argument while its body is emitted.
+  Value layerIndex;
 };
 
 } // namespace

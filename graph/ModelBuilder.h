@@ -26,7 +26,8 @@ struct ModelBuildOptions {
 };
 
 /// Builds a module with private `func.func @prefill` (T new tokens) and
-/// `func.func @decode` (one token). Both take (tokens, positions, kv_cache,
+/// `func.func @decode` (one token), each calling its private layer function
+/// (`@prefill_layer`, `@decode_layer`) once per layer with the layer index. Both take (tokens, positions, kv_cache,
 /// weights...) and return (logits, updated kv_cache); weights follow
 /// getWeightTable's order and carry their names as `llm.weight` argument
 /// attributes. The caller loads the needed dialects into `context`.

@@ -109,6 +109,14 @@ struct LLMCPUEntryPointsPass
                                 kind.takesSeqLen)))
         return signalPassFailure();
     }
+    // Only the entry points are visible outside the object, so that several
+    // models (each with its own @prefill, @decode_layer, helpers) can be
+    // linked into one program.
+    auto internal =
+        LLVM::LinkageAttr::get(&getContext(), LLVM::Linkage::Internal);
+    for (auto func : module.getOps<func::FuncOp>())
+      if (func.isPrivate() && !func.isExternal())
+        func->setAttr("llvm.linkage", internal);
   }
 
   LogicalResult emitEntryPoint(ModuleOp module, func::FuncOp callee,
@@ -187,11 +195,6 @@ struct LLMCPUEntryPointsPass
     Value ok = arith::ConstantOp::create(builder, loc, builder.getI32Type(),
                                          builder.getI32IntegerAttr(0));
     func::ReturnOp::create(builder, loc, ok);
-
-    // Only the entry point is visible outside the object: several models
-    // can then be linked into one program.
-    callee->setAttr("llvm.linkage",
-                    LLVM::LinkageAttr::get(context, LLVM::Linkage::Internal));
     return success();
   }
 };

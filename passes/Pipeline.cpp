@@ -17,7 +17,9 @@ struct PhaseInfo {
 /// `llm` → CPU kernels: lower the ops on tensors, bufferize across function
 /// boundaries (identity layouts, so the C ABI sees plain strided buffers),
 /// fold loops that carry a buffer through unchanged, drop results that are
-/// the caller's own buffers, free intermediate buffers, lower linalg to loops.
+/// the caller's own buffers (twice: a caller's result becomes an argument
+/// only once its callee's result has been dropped, e.g. the KV cache through
+/// the layer calls), free intermediate buffers, lower linalg to loops.
 /// The KV cache is written in place; drop-equivalent-buffer-results only
 /// rewrites private functions, so the public @prefill/@decode still return a
 /// copy of it until the artifact phase wraps them in ABI entry points.
@@ -25,7 +27,8 @@ constexpr const char *kCPUKernelsPasses =
     "llm-lower-to-linalg,canonicalize,cse,"
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},"
-    "canonicalize,drop-equivalent-buffer-results,buffer-deallocation-pipeline,"
+    "canonicalize,drop-equivalent-buffer-results,"
+    "drop-equivalent-buffer-results,buffer-deallocation-pipeline,"
     "convert-bufferization-to-memref,llm-cpu-entry-points,"
     "convert-linalg-to-loops,canonicalize";
 

@@ -48,7 +48,9 @@ struct KVAppendLowering : OpConversionPattern<llm::KVAppendOp> {
     Value zero = index(0), one = index(1);
     Value batch = rewriter.createOrFold<tensor::DimOp>(loc, keys, 0);
     Value tokens = rewriter.createOrFold<tensor::DimOp>(loc, keys, 1);
-    OpFoldResult layer = rewriter.getIndexAttr(op.getLayer());
+    OpFoldResult layer = op.getLayerIndex()
+                             ? OpFoldResult(adaptor.getLayerIndex())
+                             : op.getLayerValue();
     // One (kv_heads, head_dim) row of keys/values per (b, t).
     auto rowType =
         RankedTensorType::get({kvHeads, headDim}, keysType.getElementType());
@@ -122,7 +124,8 @@ struct KVViewLowering : OpConversionPattern<llm::KVViewOp> {
     for (int64_t selector : {kKeysIndex, kValuesIndex}) {
       SmallVector<OpFoldResult> offsets(kCacheRank, rewriter.getIndexAttr(0));
       offsets[0] = rewriter.getIndexAttr(selector);
-      offsets[1] = rewriter.getIndexAttr(op.getLayer());
+      offsets[1] = op.getLayerIndex() ? OpFoldResult(adaptor.getLayerIndex())
+                                      : op.getLayerValue();
       views.push_back(tensor::ExtractSliceOp::create(
           rewriter, loc, viewType, cache, offsets, sizes, strides));
     }

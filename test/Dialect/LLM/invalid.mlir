@@ -567,3 +567,21 @@ func.func @f(%c: !cache) {
   %k, %v = llm.kv_view %c[0] : !cache -> tensor<1x256x4x8xf32>, tensor<1x512x4x8xf32>
   return
 }
+
+// -----
+
+!cache = !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = f32>
+func.func @f(%c: !cache) {
+  // expected-error @+1 {{needs exactly one layer: a constant or an index operand}}
+  %k, %v = "llm.kv_view"(%c) <{operandSegmentSizes = array<i32: 1, 0>}> : (!cache) -> (tensor<1x512x4x8xf32>, tensor<1x512x4x8xf32>)
+  return
+}
+
+// -----
+
+!cache = !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = f32>
+func.func @f(%c: !cache, %i: index) {
+  // expected-error @+1 {{needs exactly one layer: a constant or an index operand}}
+  %k, %v = "llm.kv_view"(%c, %i) <{layer = 0 : i64, operandSegmentSizes = array<i32: 1, 1>}> : (!cache, index) -> (tensor<1x512x4x8xf32>, tensor<1x512x4x8xf32>)
+  return
+}

@@ -110,3 +110,14 @@ func.func @kv_cache(%c: !cache, %k: tensor<1x?x4x8xf32>, %pos: tensor<1x?xi32>, 
   %pv:2 = llm.kv_view %p1[0] : !paged -> tensor<4x8192x8x128xbf16>, tensor<4x8192x8x128xbf16>
   return %c1, %p1, %p64 : !cache, !paged, !paged64
 }
+
+// A layer given as an index value: one function serves every layer.
+// CHECK-LABEL: func @kv_cache_dynamic_layer
+// CHECK-SAME: %[[L:[a-z0-9]+]]: index
+func.func @kv_cache_dynamic_layer(%c: !cache, %k: tensor<1x?x4x8xf32>, %pos: tensor<1x?xi32>, %layer: index) -> !cache {
+  // CHECK: llm.kv_append %{{.*}}[%[[L]]], %{{.*}}, %{{.*}}, %{{.*}} : !kv_cache
+  %c1 = llm.kv_append %c[%layer], %k, %k, %pos : !cache, tensor<1x?x4x8xf32>, tensor<1x?x4x8xf32>, tensor<1x?xi32>
+  // CHECK: llm.kv_view %{{.*}}[%[[L]]] : !kv_cache -> tensor<1x512x4x8xf32>, tensor<1x512x4x8xf32>
+  %kv:2 = llm.kv_view %c1[%layer] : !cache -> tensor<1x512x4x8xf32>, tensor<1x512x4x8xf32>
+  return %c1 : !cache
+}
