@@ -209,9 +209,9 @@ void parse_weights(const Fields &top, Manifest &m) {
     ManifestWeight mw;
     mw.name = w.string("name");
     mw.dtype = w.string("dtype");
-    if (mw.dtype != "f32")
+    if (mw.dtype != "f32" && mw.dtype != "bf16" && mw.dtype != "f16")
       fail(LLMC_ERR_UNSUPPORTED, m.path, ": weight '", mw.name, "' has dtype '",
-           mw.dtype, "'; this runtime binds only 'f32' weights");
+           mw.dtype, "'; this runtime binds 'f32', 'bf16' and 'f16' weights");
     const auto &dims = w.array("shape");
     if (dims.empty() || dims.size() > LLMC_MAX_DIMS)
       fail(LLMC_ERR_FORMAT, m.path, ": weight '", mw.name, "' has ",

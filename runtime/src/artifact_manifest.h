@@ -14,7 +14,7 @@ namespace llmc::rt {
 struct ManifestWeight {
   std::string name; // canonical (Hugging Face) name
   std::vector<int64_t> shape;
-  std::string dtype; // "f32" (the only one bound so far)
+  std::string dtype; // "f32", "bf16" or "f16"
   int64_t n_elements = 1;
 };
 

@@ -1,6 +1,8 @@
 // bind_weights: look up each manifest weight, check it, convert to f32 and fix its RoPE row order.
 #include "weight_binding.h"
 
+#include "half.h"
+
 #include "error.h"
 #include "rope_permute.h"
 
@@ -57,6 +59,18 @@ size_t find_source(const Manifest &m, const WeightSet &set,
        w.name, "' is missing");
 }
 
+/// A copy of `data` in the artifact's 16-bit dtype (bf16 or f16), rounded
+/// to nearest even.
+AlignedBuffer narrow_to(const ManifestWeight &w, const float *data) {
+  size_t n = static_cast<size_t>(w.n_elements);
+  AlignedBuffer buf(n * sizeof(uint16_t), w.name.c_str());
+  auto *out = static_cast<uint16_t *>(buf.data());
+  bool bf16 = w.dtype == "bf16";
+  for (size_t i = 0; i < n; ++i)
+    out[i] = bf16 ? f32_to_bf16(data[i]) : f32_to_f16(data[i]);
+  return buf;
+}
+
 } // namespace
 
 BoundWeights bind_weights(const Manifest &m, WeightSet &set) {
@@ -74,26 +88,30 @@ BoundWeights bind_weights(const Manifest &m, WeightSet &set) {
            " has shape ", shape_text(t.shape, static_cast<size_t>(t.n_dims)),
            ", the artifact expects ", shape_text(w.shape.data(), w.shape.size()));
 
-    // The manifest dtype is f32 (checked at parse); the set converts any
-    // other storage once and caches it.
+    // The set converts any storage to f32 once and caches it; the RoPE row
+    // order and the artifact's dtype are applied on top of that.
     const float *data = set.tensor_f32(index);
 
     int64_t heads = rope_heads(m, w.name);
-    if (heads == 0 || set.rope_layout == m.rope_layout) {
+    if (heads != 0 && set.rope_layout != m.rope_layout) {
+      int64_t rows = w.shape[0];
+      if (rows != heads * m.head_dim)
+        fail(LLMC_ERR_FORMAT, "weights do not match the artifact: tensor '",
+             w.name, "' has ", rows, " rows, expected ", heads, " heads x ",
+             m.head_dim, " (head_dim) to reorder for RoPE");
+      AlignedBuffer buf(static_cast<size_t>(w.n_elements) * sizeof(float),
+                        w.name.c_str());
+      rope_permute_rows(data, buf.f32(), heads, m.head_dim,
+                        w.n_elements / rows, set.rope_layout, m.rope_layout);
+      data = buf.f32();
+      bound.owned.push_back(std::move(buf));
+    }
+    if (w.dtype == "f32") {
       bound.pointers.push_back(data);
       continue;
     }
-    int64_t rows = w.shape[0];
-    if (rows != heads * m.head_dim)
-      fail(LLMC_ERR_FORMAT, "weights do not match the artifact: tensor '",
-           w.name, "' has ", rows, " rows, expected ", heads, " heads x ",
-           m.head_dim, " (head_dim) to reorder for RoPE");
-    AlignedBuffer buf(static_cast<size_t>(w.n_elements) * sizeof(float),
-                      w.name.c_str());
-    rope_permute_rows(data, buf.f32(), heads, m.head_dim, w.n_elements / rows,
-                      set.rope_layout, m.rope_layout);
-    bound.pointers.push_back(buf.data());
-    bound.owned.push_back(std::move(buf));
+    bound.owned.push_back(narrow_to(w, data));
+    bound.pointers.push_back(bound.owned.back().data());
   }
   return bound;
 }
