@@ -3,6 +3,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR=${LLMC_BUILD_DIR:-build}
+# ccache hashes compiler arguments; with paths relative to the clone, a fresh
+# clone elsewhere (as CI makes) still hits the cache.
+export CCACHE_BASEDIR="$PWD"
+export CCACHE_NOHASHDIR=true
 
 if [ ! -f "$BUILD_DIR/build.ninja" ]; then
   cmake -S . -B "$BUILD_DIR" -G Ninja \

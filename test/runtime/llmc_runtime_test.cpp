@@ -4,6 +4,8 @@
 // "error: <STATUS>: <message>" on stderr and exits 1, so lit tests check
 // error paths with `not llmc-runtime-test ... 2>&1 | FileCheck`.
 #include "llmc/runtime.h"
+// Internal: the f32 -> f16/bf16 rounding the weight binding uses.
+#include "half.h"
 
 #include <cmath>
 #include <cstdint>
@@ -679,6 +681,18 @@ int cmd_sampler(const std::vector<std::string> &) {
   return failures ? 1 : 0;
 }
 
+/// half-round: prints the f16 and bf16 bit patterns the runtime rounds each
+/// argument (a decimal f32) to when it binds 16-bit weights.
+int cmd_half_round(const std::vector<std::string> &args) {
+  for (const std::string &arg : args) {
+    float value = std::strtof(arg.c_str(), nullptr);
+    std::printf("%s f16=0x%04x bf16=0x%04x\n", arg.c_str(),
+                static_cast<unsigned>(llmc::rt::f32_to_f16(value)),
+                static_cast<unsigned>(llmc::rt::f32_to_bf16(value)));
+  }
+  return 0;
+}
+
 /// rope-permute: reorders a tiny [n_heads * head_dim, row_len] tensor whose
 /// element (r, c) is 100 * r + c, and prints, per destination row, the source
 /// row it came from; then checks a round trip and the argument errors.
@@ -795,7 +809,7 @@ int main(int argc, char **argv) {
           {"tok-decode", cmd_tok_decode}, {"tok-encode", cmd_tok_encode},
           {"tok-roundtrip", cmd_tok_roundtrip}, {"tok-match", cmd_tok_match},
           {"sampler", cmd_sampler},     {"rope-permute", cmd_rope_permute},
-          {"session", cmd_session},
+          {"session", cmd_session},     {"half-round", cmd_half_round},
       };
   if (argc < 2 || !kCommands.count(argv[1])) {
     std::fprintf(stderr, "usage: llmc-runtime-test <command> [args]; commands:");
