@@ -20,6 +20,20 @@ constexpr int64_t kValuesIndex = 1;
 /// logical dimensions.
 constexpr int64_t kCacheRank = 6;
 
+/// The cache operand's type once converted to the 6-d tensor, else null.
+RankedTensorType getConvertedCacheType(Value cache) {
+  auto type = dyn_cast<RankedTensorType>(cache.getType());
+  return type && type.getRank() == kCacheRank ? type : RankedTensorType();
+}
+
+/// The op's layer: the converted index operand, or the constant.
+template <typename OpTy>
+OpFoldResult getConvertedLayer(OpTy op, typename OpTy::Adaptor adaptor) {
+  if (op.getLayerIndex())
+    return adaptor.getLayerIndex();
+  return op.getLayerValue();
+}
+
 /// llm.kv_append: for each (b, t), writes keys[b, t] (kv_heads, head_dim) to
 /// cache[0, layer, b, positions[b, t]] and values[b, t] to cache[1, ...].
 /// The cache is threaded through the loops as an iter_arg so that the IR
@@ -33,8 +47,8 @@ struct KVAppendLowering : OpConversionPattern<llm::KVAppendOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value cache = adaptor.getCache();
-    auto cacheType = dyn_cast<RankedTensorType>(cache.getType());
-    if (!cacheType || cacheType.getRank() != kCacheRank)
+    auto cacheType = getConvertedCacheType(cache);
+    if (!cacheType)
       return rewriter.notifyMatchFailure(op, "cache was not converted");
     Value keys = adaptor.getKeys(), values = adaptor.getValues();
     Value positions = adaptor.getPositions();
@@ -48,9 +62,7 @@ struct KVAppendLowering : OpConversionPattern<llm::KVAppendOp> {
     Value zero = index(0), one = index(1);
     Value batch = rewriter.createOrFold<tensor::DimOp>(loc, keys, 0);
     Value tokens = rewriter.createOrFold<tensor::DimOp>(loc, keys, 1);
-    OpFoldResult layer = op.getLayerIndex()
-                             ? OpFoldResult(adaptor.getLayerIndex())
-                             : op.getLayerValue();
+    OpFoldResult layer = getConvertedLayer(op, adaptor);
     // One (kv_heads, head_dim) row of keys/values per (b, t).
     auto rowType =
         RankedTensorType::get({kvHeads, headDim}, keysType.getElementType());
@@ -111,8 +123,7 @@ struct KVViewLowering : OpConversionPattern<llm::KVViewOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value cache = adaptor.getCache();
-    auto cacheType = dyn_cast<RankedTensorType>(cache.getType());
-    if (!cacheType || cacheType.getRank() != kCacheRank)
+    if (!getConvertedCacheType(cache))
       return rewriter.notifyMatchFailure(op, "cache was not converted");
     auto viewType = op.getKeys().getType();
     SmallVector<OpFoldResult> sizes = {rewriter.getIndexAttr(1),
@@ -124,8 +135,7 @@ struct KVViewLowering : OpConversionPattern<llm::KVViewOp> {
     for (int64_t selector : {kKeysIndex, kValuesIndex}) {
       SmallVector<OpFoldResult> offsets(kCacheRank, rewriter.getIndexAttr(0));
       offsets[0] = rewriter.getIndexAttr(selector);
-      offsets[1] = op.getLayerIndex() ? OpFoldResult(adaptor.getLayerIndex())
-                                      : op.getLayerValue();
+      offsets[1] = getConvertedLayer(op, adaptor);
       views.push_back(tensor::ExtractSliceOp::create(
           rewriter, loc, viewType, cache, offsets, sizes, strides));
     }
