@@ -297,7 +297,7 @@ parseLayerIndex(OpAsmParser &parser,
     layerIndex = operand;
     return success();
   }
-  int64_t constant;
+  int64_t constant = 0;
   if (parser.parseInteger(constant))
     return failure();
   layer = parser.getBuilder().getI64IntegerAttr(constant);

@@ -83,8 +83,9 @@ public:
         .getResult(0);
   }
 
-  /// Loads entry `index` of the pointer table `table`.
-  Value loadTableEntry(Value table, int64_t index) {
+  /// Loads entry `index` of the pointer table `table` (a weight index: far
+  /// below the 32-bit constant indices GEP takes).
+  Value loadTableEntry(Value table, int32_t index) {
     Value slot = LLVM::GEPOp::create(builder, loc, ptr, ptr, table,
                                      ArrayRef<LLVM::GEPArg>{index});
     return LLVM::LoadOp::create(builder, loc, ptr, slot);
@@ -156,7 +157,7 @@ struct LLMCPUEntryPointsPass
 
     EntryPointBuilder emitter(builder, loc);
     SmallVector<Value> operands;
-    int64_t weightIndex = 0;
+    int32_t weightIndex = 0;
     for (auto [index, type] : llvm::enumerate(calleeType.getInputs())) {
       auto memrefType = dyn_cast<MemRefType>(type);
       if (!memrefType)
