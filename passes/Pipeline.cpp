@@ -19,10 +19,10 @@ struct PhaseInfo {
 /// fold loops that carry a buffer through unchanged, drop results that are
 /// the caller's own buffers (twice: a caller's result becomes an argument
 /// only once its callee's result has been dropped, e.g. the KV cache through
-/// the layer calls), free intermediate buffers, lower linalg to loops.
-/// The KV cache is written in place; drop-equivalent-buffer-results only
-/// rewrites private functions, so the public @prefill/@decode still return a
-/// copy of it until the artifact phase wraps them in ABI entry points.
+/// the layer calls), free intermediate buffers, add the C entry points,
+/// lower linalg to loops. The model functions are private (the graph makes
+/// them so), which is what lets drop-equivalent-buffer-results remove the KV
+/// cache from their results: it is written in place, never copied.
 constexpr const char *kCPUKernelsPasses =
     "llm-lower-to-linalg,canonicalize,cse,"
     "one-shot-bufferize{bufferize-function-boundaries "

@@ -109,7 +109,8 @@ Value createActivation(OpBuilder &b, Location loc, llm::Activation activation,
 /// converts back to the element type.
 Value createElementwise(
     OpBuilder &b, Location loc, RankedTensorType type, ValueRange inputs,
-    function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
+    function_ref<Value(OpBuilder &, Location, ValueRange)> body,
+    bool widen = true) {
   Value init = llmc::createEmptyLike(b, loc, type, inputs.front());
   int64_t rank = type.getRank();
   SmallVector<AffineMap> maps(inputs.size() + 1,
@@ -118,8 +119,8 @@ Value createElementwise(
                                              utils::IteratorType::parallel);
   Type elementType = type.getElementType();
   // Activations are evaluated in f32 at least (exp/erf/tanh in bf16 lose
-  // too much).
-  Type computeType = llmc::getComputeType(elementType);
+  // too much); `widen = false` computes in the element type.
+  Type computeType = widen ? llmc::getComputeType(elementType) : elementType;
   auto generic = linalg::GenericOp::create(
       b, loc, TypeRange{type}, inputs, ValueRange{init}, maps, iterators,
       [&](OpBuilder &nb, Location nloc, ValueRange args) {
@@ -138,23 +139,16 @@ struct AddOpLowering : OpConversionPattern<llm::AddOp> {
   LogicalResult
   matchAndRewrite(llm::AddOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto type = cast<RankedTensorType>(op.getType());
     // Summed in the element type itself: a residual add in bf16 is exactly
     // rounded either way.
-    Value init = llmc::createEmptyLike(rewriter, op.getLoc(), type,
-                                       adaptor.getLhs());
-    int64_t rank = type.getRank();
-    SmallVector<AffineMap> maps(3, rewriter.getMultiDimIdentityMap(rank));
-    SmallVector<utils::IteratorType> iterators(rank,
-                                               utils::IteratorType::parallel);
-    auto generic = linalg::GenericOp::create(
-        rewriter, op.getLoc(), TypeRange{type},
-        ValueRange{adaptor.getLhs(), adaptor.getRhs()}, ValueRange{init}, maps,
-        iterators, [](OpBuilder &b, Location loc, ValueRange args) {
-          linalg::YieldOp::create(
-              b, loc, arith::AddFOp::create(b, loc, args[0], args[1]).getResult());
-        });
-    rewriter.replaceOp(op, generic.getResult(0));
+    Value result = createElementwise(
+        rewriter, op.getLoc(), cast<RankedTensorType>(op.getType()),
+        ValueRange{adaptor.getLhs(), adaptor.getRhs()},
+        [](OpBuilder &b, Location loc, ValueRange args) -> Value {
+          return arith::AddFOp::create(b, loc, args[0], args[1]);
+        },
+        /*widen=*/false);
+    rewriter.replaceOp(op, result);
     return success();
   }
 };
