@@ -1,6 +1,7 @@
 // Writes a compiled model as a linkable artifact: object, libraries, header, manifest.
 #include "codegen/Artifact.h"
 
+#include "codegen/CUDATarget.h"
 #include "graph/WeightTable.h"
 #include "passes/Passes.h"
 
@@ -69,9 +70,12 @@ llvm::json::Array toJSON(const std::vector<int64_t> &shape) {
   return array;
 }
 
+/// `target`: the manifest's "target" object; `extra`: target-specific
+/// top-level fields (CUDA: the "cuda" object).
 llvm::Error writeManifest(const ArtifactPaths &paths, const ModelConfig &config,
                           const ModelBuildOptions &options,
-                          const CPUTargetDescription &target, bool openMP) {
+                          llvm::json::Object target, bool openMP,
+                          llvm::json::Object extra = {}) {
   // What a program linking the static library must add to its link line.
   llvm::json::Array linkLibraries{"m"};
   if (openMP)
@@ -107,9 +111,7 @@ llvm::Error writeManifest(const ArtifactPaths &paths, const ModelConfig &config,
   llvm::json::Object manifest{
       {"abi_version", kArtifactABIVersion},
       {"name", config.name},
-      {"target", llvm::json::Object{{"kind", "cpu"},
-                                    {"triple", target.triple},
-                                    {"cpu", target.cpu}}},
+      {"target", std::move(target)},
       {"library", llvm::sys::path::filename(paths.sharedLibrary)},
       {"static_library", llvm::sys::path::filename(paths.staticLibrary)},
       {"link_libraries", std::move(linkLibraries)},
@@ -128,14 +130,19 @@ llvm::Error writeManifest(const ArtifactPaths &paths, const ModelConfig &config,
       {"logits_dtype", "f32"},
       {"weights", std::move(weights)},
   };
+  for (auto &field : extra)
+    manifest[field.first] = std::move(field.second);
   return writeTextFile(paths.manifest, [&](llvm::raw_ostream &os) {
     os << llvm::formatv("{0:2}", llvm::json::Value(std::move(manifest)))
        << "\n";
   });
 }
 
+/// `targetDeclarations`: C declarations only one target has, placed after
+/// the entry points.
 llvm::Error writeHeader(const ArtifactPaths &paths, const ModelConfig &config,
-                        const ModelBuildOptions &options) {
+                        const ModelBuildOptions &options,
+                        llvm::StringRef targetDeclarations = "") {
   std::string macro = llvm::StringRef(paths.prefix).upper();
   std::vector<int64_t> cacheShape = getKVCacheShape(config, options);
   int64_t cacheElements = 1;
@@ -181,6 +188,7 @@ llvm::Error writeHeader(const ArtifactPaths &paths, const ModelConfig &config,
        << "int32_t " << paths.prefix
        << "_decode(const int32_t *tokens, const int32_t *positions,\n"
        << "    void *kv_cache, const void *const *weights, float *logits);\n\n"
+       << targetDeclarations
        << "#ifdef __cplusplus\n}\n#endif\n\n"
        << "#endif /* LLMC_ARTIFACT_" << macro << "_H */\n";
   });
@@ -239,6 +247,13 @@ llvm::Error writeSharedLibrary(const ArtifactPaths &paths, bool openMP) {
   return llvm::Error::success();
 }
 
+/// The CPU the host side of a CUDA artifact is compiled for.
+#if defined(__x86_64__)
+constexpr const char *kPortableHostCPU = "x86-64";
+#else
+constexpr const char *kPortableHostCPU = "generic";
+#endif
+
 } // namespace
 
 llvm::Error llmc::writeCPUArtifact(mlir::ModuleOp module,
@@ -259,6 +274,76 @@ llvm::Error llmc::writeCPUArtifact(mlir::ModuleOp module,
     return err;
   if (llvm::Error err = writeHeader(paths, config, buildOptions))
     return err;
+  CPUTargetDescription target = describeCPUTarget(targetOptions);
   return writeManifest(paths, config, buildOptions,
-                       describeCPUTarget(targetOptions), openMP);
+                       llvm::json::Object{{"kind", "cpu"},
+                                          {"triple", target.triple},
+                                          {"cpu", target.cpu}},
+                       openMP);
+}
+
+llvm::Error llmc::writeCUDAArtifact(mlir::ModuleOp module,
+                                    const ModelConfig &config,
+                                    const ModelBuildOptions &buildOptions,
+                                    llvm::ArrayRef<std::string> archs,
+                                    llvm::StringRef outputDir) {
+  if (std::error_code ec = llvm::sys::fs::create_directories(outputDir))
+    return llvm::createStringError("cannot create output directory '" +
+                                   outputDir + "': " + ec.message());
+  ArtifactPaths paths(outputDir, config.name);
+  llvm::Expected<std::vector<CUDAImage>> images =
+      serializeCUDAKernels(module, /*withCubin=*/true);
+  if (!images)
+    return images.takeError();
+  embedCUDAImages(module, paths.prefix, *images);
+  // The host code only enqueues work: built for the baseline x86-64 (or
+  // the host's default CPU elsewhere) so that the artifact runs on any
+  // machine with the GPU.
+  CPUTargetOptions hostOptions;
+  hostOptions.cpu = kPortableHostCPU;
+  if (llvm::Error err = emitCPUObjectFile(module, hostOptions, paths.object))
+    return err;
+  if (llvm::Error err = writeStaticLibrary(paths))
+    return err;
+  if (llvm::Error err = writeSharedLibrary(paths, /*openMP=*/false))
+    return err;
+
+  std::string hostAPISymbol = paths.prefix + "_cuda_host_api";
+  llvm::json::Array imageList;
+  std::string declarations =
+      "/* CUDA: every pointer above is a device pointer; the entry points "
+      "enqueue\n   kernels through this table (runtime/include/llmc/"
+      "cuda_host_api.h), which\n   must be set before the first call. */\n"
+      "struct llmc_cuda_host_api;\n"
+      "extern const struct llmc_cuda_host_api *" +
+      hostAPISymbol + ";\n\n/* The kernels, one image per architecture and "
+                      "format. */\n";
+  for (const CUDAImage &image : *images) {
+    std::string symbol = getCUDAImageSymbol(paths.prefix, image);
+    imageList.push_back(llvm::json::Object{
+        {"arch", image.arch},
+        {"format", image.format},
+        {"symbol", symbol},
+        {"bytes", static_cast<int64_t>(image.data.size())}});
+    declarations += "extern const unsigned char " + symbol + "[" +
+                    std::to_string(image.data.size()) + "];\n";
+  }
+  declarations += "\n";
+  if (llvm::Error err =
+          writeHeader(paths, config, buildOptions, declarations))
+    return err;
+  CPUTargetDescription host = describeCPUTarget(hostOptions);
+  llvm::json::Array archList;
+  for (const std::string &arch : archs)
+    archList.push_back(arch);
+  return writeManifest(
+      paths, config, buildOptions,
+      llvm::json::Object{{"kind", "cuda"},
+                         {"archs", std::move(archList)},
+                         {"triple", host.triple}},
+      /*openMP=*/false,
+      llvm::json::Object{
+          {"cuda", llvm::json::Object{{"host_api_version", kCUDAHostAPIVersion},
+                                      {"host_api_symbol", hostAPISymbol},
+                                      {"images", std::move(imageList)}}}});
 }

@@ -29,6 +29,20 @@ llvm::Error writeCPUArtifact(mlir::ModuleOp module, const ModelConfig &config,
                              const CPUTargetOptions &targetOptions,
                              llvm::StringRef outputDir);
 
+/// Version of the host API table a CUDA artifact calls
+/// (LLMC_CUDA_HOST_API_VERSION in runtime/include/llmc/cuda_host_api.h).
+constexpr int kCUDAHostAPIVersion = 1;
+
+/// The CUDA artifact: the same files, where P.o holds the host code (entry
+/// points that launch kernels through the runtime's host API table) and, as
+/// exported constants, the PTX and cubin of the kernels for every
+/// architecture in `archs`; the manifest lists the images and the host API
+/// symbol. `module` must be in the `llvm` phase of the CUDA pipeline.
+llvm::Error writeCUDAArtifact(mlir::ModuleOp module, const ModelConfig &config,
+                              const ModelBuildOptions &buildOptions,
+                              llvm::ArrayRef<std::string> archs,
+                              llvm::StringRef outputDir);
+
 } // namespace llmc
 
 #endif // LLMC_CODEGEN_ARTIFACT_H

@@ -101,4 +101,70 @@ def LLMCPUEntryPoints : Pass<"llm-cpu-entry-points", "::mlir::ModuleOp"> {
   ];
 }
 
+def LLMLowerToCUDA : Pass<"llm-lower-to-cuda", "::mlir::ModuleOp"> {
+  let summary = "Lower `llm` ops to CUDA kernels in a gpu.module and host code that launches them";
+  let description = [{
+    Rewrites the model functions from tensors to device buffers (memrefs)
+    and every `llm` op into `gpu.launch_func` of a kernel specialized to the
+    op's static shapes, built into `gpu.module @llmc_kernels` from gpu, nvgpu,
+    nvvm, vector, scf, arith and math ops (one file per op family in
+    codegen/cuda). Result buffers are `memref.alloc`s that the host lowering
+    turns into the runtime's per-call scratch allocations. The KV cache
+    becomes its bytes, `memref<N x i8>` in the CPU layout
+    `(2, layers, batch, capacity, kv_heads, head_dim)`, viewed per layer with
+    `memref.view`. Paged caches are rejected with an error.
+
+    Before:
+    ```mlir
+    %s = llm.add %a, %b : tensor<1x?x64xf32>
+    ```
+    After:
+    ```mlir
+    %s = memref.alloc(%t) : memref<1x?x64xf32>
+    gpu.launch_func @llmc_kernels::@add_f32_v4 blocks in (%g, %c1, %c1) threads in (%c256, %c1, %c1)
+        args(%a_flat : memref<?xf32>, %b_flat : memref<?xf32>, %s_flat : memref<?xf32>)
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::NVVM::NVVMDialect",
+    "::mlir::nvgpu::NVGPUDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
+def LLMCUDAHostToLLVM : Pass<"llm-cuda-host-to-llvm", "::mlir::ModuleOp"> {
+  let summary = "Lower the host side of a CUDA model to the LLVM dialect, calling the runtime's host API";
+  let description = [{
+    Converts the host functions (func, memref, arith, cf, index) to the LLVM
+    dialect like the standard conversions, except for the device work, which
+    goes through the table of `llmc_cuda_host_api` (runtime/include/llmc/
+    cuda_host_api.h) that the runtime stores in the global
+    `<model>_cuda_host_api` before calling an entry point:
+    - `gpu.launch_func` → `launch(ctx, "kernel", grid, block, 0, params)`,
+      params pointing at each kernel argument, memrefs expanded to their
+      descriptor fields exactly as convert-gpu-to-nvvm expands them;
+    - `memref.alloc` → `alloc(ctx, bytes)` (per-call device scratch);
+    - `memref.copy` → `copy(ctx, dst, src, bytes)` (device to device);
+    - `memref.dealloc` → nothing (the runtime recycles the scratch).
+    The gpu.module, already lowered to NVVM, is left alone.
+
+    Before:
+    ```mlir
+    gpu.launch_func @llmc_kernels::@add_f32_v4 blocks in (%g, %c1, %c1) threads in (%c256, %c1, %c1) args(%a : memref<?xf32>, ...)
+    ```
+    After (abridged):
+    ```mlir
+    %api = llvm.load %api_global : !llvm.ptr -> !llvm.ptr
+    %launch = llvm.load %launch_slot : !llvm.ptr -> !llvm.ptr
+    llvm.call %launch(%ctx, %name, %gx, %c1, %c1, %c256, %c1, %c1, %c0, %params) : !llvm.ptr, (...) -> ()
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 #endif // LLMC_PASSES_PASSES_TD

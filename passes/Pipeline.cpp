@@ -48,12 +48,53 @@ constexpr const char *kCPULLVMPasses =
     "convert-arith-to-llvm,convert-index-to-llvm,convert-cf-to-llvm,"
     "convert-func-to-llvm,convert-openmp-to-llvm,reconcile-unrealized-casts";
 
+/// `llm` → CUDA kernels: every op becomes a launch of a kernel in
+/// gpu.module @llmc_kernels; as on the CPU, the KV cache (updated in place)
+/// is dropped from the model functions' results before the C entry points
+/// are added (they take device pointers here).
+constexpr const char *kCUDAKernelsPasses =
+    "llm-lower-to-cuda,canonicalize,cse,"
+    "drop-equivalent-buffer-results,drop-equivalent-buffer-results,"
+    "llm-cpu-entry-points,canonicalize";
+
+/// Kernels → NVVM inside the gpu.module (after one nvvm-attach-target per
+/// architecture, added in code) and LLVM on the host. Vector ops lower to
+/// LLVM before convert-gpu-to-nvvm: 2-d vector slices of MMA fragments
+/// otherwise leave unrealized casts. Memref arguments keep full descriptors
+/// (the sequence length is a dynamic extent), expanded on both sides the
+/// same way.
+constexpr const char *kCUDADeviceLLVMPasses =
+    "gpu.module(convert-nvgpu-to-nvvm,convert-vector-to-scf,"
+    "convert-scf-to-cf,expand-strided-metadata,lower-affine,"
+    "convert-vector-to-llvm,convert-gpu-to-nvvm,convert-nvvm-to-llvm,"
+    "canonicalize,cse,reconcile-unrealized-casts),"
+    "convert-scf-to-cf,expand-strided-metadata,lower-affine,"
+    "llm-cuda-host-to-llvm,reconcile-unrealized-casts";
+
 constexpr PhaseInfo kPhases[] = {
     {Phase::Config, "config", ""},
     {Phase::LLM, "llm", ""},
     {Phase::Kernels, "kernels", kCPUKernelsPasses},
     {Phase::LLVM, "llvm", kCPULLVMPasses},
+    {Phase::PTX, "ptx", ""},
 };
+
+/// The CUDA pipeline of a phase (same phase names, other passes).
+std::string getCUDAPasses(Phase phase, const PipelineOptions &options) {
+  switch (phase) {
+  case Phase::Kernels:
+    return kCUDAKernelsPasses;
+  case Phase::LLVM: {
+    std::string passes;
+    for (const std::string &arch : options.cudaArchs)
+      passes += "nvvm-attach-target{module=llmc_kernels chip=" + arch +
+                " features=+ptx80 O=3},";
+    return passes + kCUDADeviceLLVMPasses;
+  }
+  default:
+    return "";
+  }
+}
 
 /// Adds the passes of every phase after `llm` up to and including `last`.
 /// `options.parallelMinWeightElements`, when set, becomes the option of the
@@ -63,9 +104,11 @@ void addPhasesUpTo(mlir::OpPassManager &pm, Phase last,
   for (const PhaseInfo &info : kPhases) {
     if (info.phase > last)
       break;
-    if (*info.passes == '\0')
+    std::string passes = options.target == TargetKind::CUDA
+                             ? getCUDAPasses(info.phase, options)
+                             : std::string(info.passes);
+    if (passes.empty())
       continue;
-    std::string passes = info.passes;
     llvm::StringRef lowering = "llm-lower-to-linalg";
     if (options.parallelMinWeightElements &&
         llvm::StringRef(passes).starts_with(lowering))
@@ -110,6 +153,39 @@ void llmc::buildPipeline(mlir::OpPassManager &pm,
   addPhasesUpTo(pm, options.stopAfter, options);
 }
 
+/// The CUDA architectures llmc builds kernels for.
+constexpr llvm::StringLiteral kCUDAArchs[] = {"sm_80", "sm_90"};
+
+llvm::LogicalResult llmc::parseTarget(llvm::StringRef name,
+                                      PipelineOptions &options,
+                                      std::string &error) {
+  if (name == "cpu") {
+    options.target = TargetKind::CPU;
+    return llvm::success();
+  }
+  llvm::StringRef archList;
+  if (!name.consume_front("cuda:") || name.empty()) {
+    error = "unknown target '" + name.str() +
+            "'; expected cpu or cuda:<arch>[,<arch>] with arch sm_80 or sm_90";
+    return llvm::failure();
+  }
+  archList = name;
+  options.target = TargetKind::CUDA;
+  options.cudaArchs.clear();
+  llvm::SmallVector<llvm::StringRef> archs;
+  archList.split(archs, ',');
+  for (llvm::StringRef arch : archs) {
+    if (!llvm::is_contained(kCUDAArchs, arch)) {
+      error = "unknown CUDA architecture '" + arch.str() +
+              "'; expected sm_80 or sm_90";
+      return llvm::failure();
+    }
+    if (!llvm::is_contained(options.cudaArchs, arch.str()))
+      options.cudaArchs.push_back(arch.str());
+  }
+  return llvm::success();
+}
+
 namespace {
 /// Options of the llmc-cpu-* pipelines in llmc-opt.
 struct CPUPipelineOptions : mlir::PassPipelineOptions<CPUPipelineOptions> {
@@ -129,7 +205,36 @@ struct CPUPipelineOptions : mlir::PassPipelineOptions<CPUPipelineOptions> {
 };
 } // namespace
 
+namespace {
+/// Options of the llmc-cuda-* pipelines in llmc-opt.
+struct CUDAPipelineOptions : mlir::PassPipelineOptions<CUDAPipelineOptions> {
+  ListOption<std::string> archs{
+      *this, "archs",
+      llvm::cl::desc("CUDA architectures (sm_80, sm_90; default sm_90)")};
+
+  PipelineOptions toPipelineOptions(Phase last) const {
+    PipelineOptions options;
+    options.stopAfter = last;
+    options.target = TargetKind::CUDA;
+    if (!archs.empty())
+      options.cudaArchs.assign(archs.begin(), archs.end());
+    return options;
+  }
+};
+} // namespace
+
 void llmc::registerLLMCPipelines() {
+  mlir::PassPipelineRegistration<CUDAPipelineOptions>(
+      "llmc-cuda-kernels", "llmc's phases from `llm` to CUDA kernels",
+      [](mlir::OpPassManager &pm, const CUDAPipelineOptions &options) {
+        buildPipeline(pm, options.toPipelineOptions(Phase::Kernels));
+      });
+  mlir::PassPipelineRegistration<CUDAPipelineOptions>(
+      "llmc-cuda-to-llvm",
+      "llmc's phases from `llm` to LLVM (host) and NVVM (kernels)",
+      [](mlir::OpPassManager &pm, const CUDAPipelineOptions &options) {
+        buildPipeline(pm, options.toPipelineOptions(Phase::LLVM));
+      });
   mlir::PassPipelineRegistration<CPUPipelineOptions>(
       "llmc-cpu-kernels", "llmc's phases from `llm` to CPU kernels",
       [](mlir::OpPassManager &pm, const CPUPipelineOptions &options) {

@@ -7,6 +7,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace llmc {
 
@@ -17,11 +18,19 @@ enum class Phase {
   Config,
   /// The model graph in the `llm` dialect (prefill + decode).
   LLM,
-  /// CPU kernels: loops over memrefs (linalg lowered, bufferized).
+  /// Kernels: CPU loops over memrefs (linalg lowered, bufferized), or CUDA
+  /// gpu.func kernels plus host functions that launch them.
   Kernels,
-  /// The LLVM dialect, ready for translation to LLVM IR.
+  /// The LLVM dialect, ready for translation to LLVM IR (CUDA: the host in
+  /// LLVM, the gpu.module in NVVM).
   LLVM,
+  /// CUDA only: the PTX of the kernels, one text per architecture. Not a
+  /// pass pipeline: serialized from the `llvm` phase (see CUDATarget.h).
+  PTX,
 };
+
+/// What the kernels are generated for.
+enum class TargetKind { CPU, CUDA };
 
 /// Parses a phase name as spelled on the command line.
 std::optional<Phase> parsePhase(llvm::StringRef name);
@@ -32,18 +41,29 @@ std::string getPhaseNames();
 struct PipelineOptions {
   /// Last phase to run.
   Phase stopAfter = Phase::LLM;
+  TargetKind target = TargetKind::CPU;
+  /// CUDA: the architectures kernels are built for (sm_80, sm_90), one
+  /// NVVM target each.
+  std::vector<std::string> cudaArchs = {"sm_90"};
   /// Threading threshold of the projection kernels (llm-lower-to-linalg's
   /// parallel-min-weight-elements); unset keeps the pass's default.
   std::optional<int64_t> parallelMinWeightElements;
 };
 
 /// Adds the passes that take a module from the `llm` phase to
-/// `options.stopAfter` (nothing for `config` and `llm`).
+/// `options.stopAfter` (nothing for `config` and `llm`; for `ptx`, those up
+/// to `llvm`).
 void buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &options);
 
+/// Parses a `--target` value: "cpu", or "cuda:" followed by a
+/// comma-separated list of sm_80 / sm_90. Fails with a message.
+llvm::LogicalResult parseTarget(llvm::StringRef name, PipelineOptions &options,
+                                std::string &error);
+
 /// Registers the phases as llmc-opt pipelines: `llmc-cpu-kernels` (llm →
-/// kernels) and `llmc-cpu-to-llvm` (llm → llvm), so that lit tests run
-/// exactly what `llmc` runs.
+/// kernels), `llmc-cpu-to-llvm` (llm → llvm), `llmc-cuda-kernels` and
+/// `llmc-cuda-to-llvm{archs=sm_80,sm_90}`, so that lit tests run exactly
+/// what `llmc` runs.
 void registerLLMCPipelines();
 
 } // namespace llmc

@@ -1,5 +1,6 @@
 // llmc: the ahead-of-time compiler driver (phases, model info, artifacts).
 #include "codegen/Artifact.h"
+#include "codegen/CUDATarget.h"
 #include "dialect/LLMOps.h"
 #include "graph/ModelBuilder.h"
 #include "frontend/ModelConfig.h"
@@ -16,6 +17,7 @@
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
 #include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 
 #include "llvm/Support/CommandLine.h"
@@ -81,9 +83,11 @@ cl::opt<int64_t> parallelMinWeightElements(
     cl::init(-1), cl::sub(cl::SubCommand::getTopLevel()),
     cl::sub(compileCommand), cl::cat(compilerCategory));
 
-cl::opt<std::string> targetName("target", cl::desc("cpu | cuda:sm_80 | "
-                                                   "cuda:sm_90"),
-                                cl::sub(compileCommand), cl::init("cpu"));
+cl::opt<std::string> targetName(
+    "target",
+    cl::desc("cpu | cuda:sm_80 | cuda:sm_90 | cuda:sm_80,sm_90"),
+    cl::sub(cl::SubCommand::getTopLevel()), cl::sub(compileCommand),
+    cl::init("cpu"), cl::cat(compilerCategory));
 cl::opt<std::string> outputDir("o", cl::desc("Output directory"),
                                cl::value_desc("dir"), cl::sub(compileCommand));
 cl::opt<std::string> cpuName("cpu",
@@ -156,30 +160,6 @@ int runInfo(const ModelConfig &config) {
   return 0;
 }
 
-/// Builds the `llm` module of `config` and runs the pipeline through
-/// `phase`; diagnostics go to stderr.
-Expected<mlir::OwningOpRef<mlir::ModuleOp>>
-compileModule(mlir::MLIRContext &context, const ModelConfig &config,
-              const ModelBuildOptions &options, Phase phase) {
-  context.loadDialect<mlir::llm::LLMDialect, mlir::func::FuncDialect,
-                      mlir::arith::ArithDialect, mlir::tensor::TensorDialect>();
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      buildModelModule(context, config, options);
-  if (failed(mlir::verify(*module)))
-    return createStringError(
-        "internal error: the generated `llm` module does not verify");
-  mlir::PassManager pm(&context);
-  PipelineOptions pipelineOptions;
-  pipelineOptions.stopAfter = phase;
-  if (parallelMinWeightElements >= 0)
-    pipelineOptions.parallelMinWeightElements = parallelMinWeightElements;
-  buildPipeline(pm, pipelineOptions);
-  if (failed(pm.run(*module)))
-    return createStringError("compilation failed in phase '" +
-                             getPhaseName(phase) + "'");
-  return std::move(module);
-}
-
 /// Every upstream dialect and extension: the lowering phases bufferize and
 /// convert through many of them.
 mlir::DialectRegistry getRegistry() {
@@ -188,6 +168,88 @@ mlir::DialectRegistry getRegistry() {
   mlir::registerAllExtensions(registry);
   return registry;
 }
+
+/// The pipeline options of the command line (--target and the CPU
+/// threading threshold), stopping after `phase`.
+Expected<PipelineOptions> getPipelineOptions(Phase phase) {
+  PipelineOptions pipelineOptions;
+  pipelineOptions.stopAfter = phase;
+  std::string error;
+  if (failed(parseTarget(targetName, pipelineOptions, error)))
+    return createStringError(error);
+  if (parallelMinWeightElements >= 0)
+    pipelineOptions.parallelMinWeightElements = parallelMinWeightElements;
+  if (phase == Phase::PTX && pipelineOptions.target != TargetKind::CUDA)
+    return createStringError("phase 'ptx' needs a CUDA target: add "
+                             "--target=cuda:sm_80 or --target=cuda:sm_90");
+  return pipelineOptions;
+}
+
+/// Runs the pipeline on `module`; diagnostics go to stderr.
+Error runPipeline(mlir::ModuleOp module, const PipelineOptions &options) {
+  mlir::PassManager pm(module.getContext());
+  buildPipeline(pm, options);
+  if (failed(pm.run(module)))
+    return createStringError("compilation failed in phase '" +
+                             getPhaseName(options.stopAfter) + "'");
+  return Error::success();
+}
+
+/// Builds the `llm` module of `config` and runs the pipeline.
+Expected<mlir::OwningOpRef<mlir::ModuleOp>>
+compileModule(mlir::MLIRContext &context, const ModelConfig &config,
+              const ModelBuildOptions &options,
+              const PipelineOptions &pipelineOptions) {
+  context.loadDialect<mlir::llm::LLMDialect, mlir::func::FuncDialect,
+                      mlir::arith::ArithDialect, mlir::tensor::TensorDialect>();
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      buildModelModule(context, config, options);
+  if (failed(mlir::verify(*module)))
+    return createStringError(
+        "internal error: the generated `llm` module does not verify");
+  if (Error err = runPipeline(*module, pipelineOptions))
+    return std::move(err);
+  return std::move(module);
+}
+
+/// Prints `module` at the end of `phase`: the IR, or for `ptx` the PTX of
+/// every architecture.
+int printPhase(mlir::ModuleOp module, Phase phase) {
+  if (phase != Phase::PTX) {
+    module->print(outs());
+    outs() << "\n";
+    return 0;
+  }
+  Expected<std::vector<CUDAImage>> images =
+      serializeCUDAKernels(module, /*withCubin=*/false);
+  if (!images)
+    return fail(images.takeError());
+  for (const CUDAImage &image : *images) {
+    StringRef text(image.data);
+    outs() << "// ---- llmc: PTX for " << image.arch << "\n"
+           << text.rtrim(StringRef("\0", 1)) << "\n";
+  }
+  return 0;
+}
+
+/// `llmc --compile-to=<phase> file.mlir`: runs the phases after `llm` on a
+/// module already in the `llm` dialect (how lit tests look at one op's
+/// kernels).
+int runCompileMLIRFile(StringRef path, Phase phase) {
+  Expected<PipelineOptions> pipelineOptions = getPipelineOptions(phase);
+  if (!pipelineOptions)
+    return fail(pipelineOptions.takeError());
+  mlir::MLIRContext context(getRegistry());
+  context.loadDialect<mlir::llm::LLMDialect>();
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceFile<mlir::ModuleOp>(path, &context);
+  if (!module)
+    return fail("cannot parse '" + path + "' as an MLIR module");
+  if (Error err = runPipeline(*module, *pipelineOptions))
+    return fail(std::move(err));
+  return printPhase(*module, phase);
+}
+
 
 int runCompileTo(const ModelConfig &config) {
   std::optional<Phase> phase = parsePhase(compileTo);
@@ -201,38 +263,41 @@ int runCompileTo(const ModelConfig &config) {
   Expected<ModelBuildOptions> options = getBuildOptions();
   if (!options)
     return fail(options.takeError());
+  Expected<PipelineOptions> pipelineOptions = getPipelineOptions(*phase);
+  if (!pipelineOptions)
+    return fail(pipelineOptions.takeError());
   mlir::MLIRContext context(getRegistry());
-  auto module = compileModule(context, config, *options, *phase);
+  auto module = compileModule(context, config, *options, *pipelineOptions);
   if (!module)
     return fail(module.takeError());
-  (*module)->print(outs());
-  outs() << "\n";
-  return 0;
+  return printPhase(**module, *phase);
 }
 
 int runCompile(const ModelConfig &config) {
-  if (targetName != "cpu") {
-    if (StringRef(targetName).starts_with("cuda"))
-      return fail("target '" + targetName +
-                  "': the CUDA backend is not implemented yet; use "
-                  "--target=cpu");
-    return fail("unknown target '" + targetName +
-                "'; expected cpu, cuda:sm_80 or cuda:sm_90");
-  }
+  Expected<PipelineOptions> pipelineOptions = getPipelineOptions(Phase::LLVM);
+  if (!pipelineOptions)
+    return fail(pipelineOptions.takeError());
   if (outputDir.empty())
     return fail("'llmc compile' needs an output directory: -o <dir>");
   Expected<ModelBuildOptions> options = getBuildOptions();
   if (!options)
     return fail(options.takeError());
   mlir::MLIRContext context(getRegistry());
-  auto module = compileModule(context, config, *options, Phase::LLVM);
+  auto module = compileModule(context, config, *options, *pipelineOptions);
   if (!module)
     return fail(module.takeError());
-  CPUTargetOptions targetOptions;
-  targetOptions.cpu = cpuName;
-  if (Error err = writeCPUArtifact(**module, config, *options, targetOptions,
-                                   outputDir))
-    return fail(std::move(err));
+  Error written = Error::success();
+  if (pipelineOptions->target == TargetKind::CUDA) {
+    written = writeCUDAArtifact(**module, config, *options,
+                                pipelineOptions->cudaArchs, outputDir);
+  } else {
+    CPUTargetOptions targetOptions;
+    targetOptions.cpu = cpuName;
+    written = writeCPUArtifact(**module, config, *options, targetOptions,
+                               outputDir);
+  }
+  if (written)
+    return fail(std::move(written));
   outs() << "llmc: wrote " << getModelSymbolPrefix(config.name)
          << " artifact for " << targetName << " to " << outputDir << "\n";
   return 0;
@@ -248,7 +313,8 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(
       argc, argv,
       "llmc: ahead-of-time compiler for LLaMA-family transformers\n\n"
-      "  llmc [--compile-to=<phase>] <model>   print one phase's output\n"
+      "  llmc [--compile-to=<phase>] [--target=<t>] <model>   print one phase's output\n"
+      "  llmc --compile-to=<phase> [--target=<t>] <file.mlir>  the same from an `llm` module\n"
       "  llmc info <model>                     model statistics\n"
       "  llmc compile <model> --target=<t> -o <dir>\n\n"
       "<model> is a Hugging Face config.json, a directory holding one, or a "
@@ -257,6 +323,15 @@ int main(int argc, char **argv) {
   if (modelPath.empty())
     return fail("no model given; pass a config.json, a model directory or a "
                 "GGUF file");
+  if (StringRef(modelPath).ends_with(".mlir") && !infoCommand &&
+      !compileCommand) {
+    std::optional<Phase> phase = parsePhase(compileTo);
+    if (!phase || *phase == Phase::Config)
+      return fail("--compile-to=" + compileTo +
+                  " cannot start from an .mlir file; expected one of the "
+                  "phases after 'llm'");
+    return runCompileMLIRFile(modelPath, *phase);
+  }
   Expected<ModelConfig> config = loadModelConfig(modelPath);
   if (!config)
     return fail(config.takeError());

@@ -1,0 +1,93 @@
+// The kernels of a CUDA model (NVVM phase) → PTX and cubin images embedded in the host module.
+#include "codegen/CUDATarget.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
+
+using namespace mlir;
+
+llvm::StringRef llmc::getCUDAToolkitPath() { return LLMC_CUDA_TOOLKIT_DIR; }
+
+namespace {
+
+/// Runs gpu-module-to-binary with `format` on a clone of `module` and
+/// collects one image per NVVM target.
+llvm::Error serialize(ModuleOp module, llvm::StringRef format,
+                      std::vector<llmc::CUDAImage> &images) {
+  MLIRContext *context = module.getContext();
+  DialectRegistry registry;
+  NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+  registerBuiltinDialectTranslation(registry);
+  registerGPUDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  registerNVVMDialectTranslation(registry);
+  context->appendDialectRegistry(registry);
+
+  OwningOpRef<ModuleOp> clone = module.clone();
+  PassManager pm(context);
+  std::string pipeline = ("gpu-module-to-binary{format=" + format +
+                          " toolkit=" + llmc::getCUDAToolkitPath() + "}")
+                             .str();
+  if (failed(parsePassPipeline(pipeline, pm)))
+    return llvm::createStringError("internal error: bad pipeline " + pipeline);
+  if (failed(pm.run(*clone)))
+    return llvm::createStringError(
+        "serializing the kernels to " + format +
+        " failed (see the diagnostics above; the toolkit is " +
+        llmc::getCUDAToolkitPath() + ")");
+  std::string imageFormat = format == "isa" ? "ptx" : "cubin";
+  clone->walk([&](gpu::BinaryOp binary) {
+    for (Attribute attr : binary.getObjects()) {
+      auto object = cast<gpu::ObjectAttr>(attr);
+      auto target = cast<NVVM::NVVMTargetAttr>(object.getTarget());
+      std::string data = object.getObject().getValue().str();
+      if (imageFormat == "ptx")
+        data.push_back('\0'); // cuModuleLoadData reads PTX as a C string
+      images.push_back({target.getChip().str(), imageFormat, std::move(data)});
+    }
+  });
+  return llvm::Error::success();
+}
+
+} // namespace
+
+llvm::Expected<std::vector<llmc::CUDAImage>>
+llmc::serializeCUDAKernels(ModuleOp module, bool withCubin) {
+  std::vector<CUDAImage> images;
+  if (llvm::Error err = serialize(module, "isa", images))
+    return std::move(err);
+  if (withCubin)
+    if (llvm::Error err = serialize(module, "bin", images))
+      return std::move(err);
+  return images;
+}
+
+std::string llmc::getCUDAImageSymbol(llvm::StringRef prefix,
+                                     const CUDAImage &image) {
+  return (prefix + "_cuda_image_" + image.arch + "_" + image.format).str();
+}
+
+void llmc::embedCUDAImages(ModuleOp module, llvm::StringRef prefix,
+                           llvm::ArrayRef<CUDAImage> images) {
+  for (auto gpuModule :
+       llvm::make_early_inc_range(module.getOps<gpu::GPUModuleOp>()))
+    gpuModule.erase();
+  module->removeAttr(gpu::GPUDialect::getContainerModuleAttrName());
+  OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
+  for (const CUDAImage &image : images) {
+    auto type = LLVM::LLVMArrayType::get(builder.getI8Type(), image.data.size());
+    LLVM::GlobalOp::create(builder, module.getLoc(), type, /*isConstant=*/true,
+                           LLVM::Linkage::External,
+                           getCUDAImageSymbol(prefix, image),
+                           builder.getStringAttr(image.data),
+                           /*alignment=*/16);
+  }
+}

@@ -1,0 +1,62 @@
+// Patterns that lower `llm` ops to CUDA kernels (gpu.func) and their launches, by op family.
+#ifndef LLMC_CODEGEN_CUDA_LLMTOCUDA_H
+#define LLMC_CODEGEN_CUDA_LLMTOCUDA_H
+
+#include "codegen/cuda/KernelModule.h"
+
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace llmc::cuda {
+
+/// Maps ranked tensors to identity-layout memrefs (device buffers) and
+/// `!llm.kv_cache` to its bytes, `memref<N x i8>`, laid out as
+/// (2, layers, batch, capacity, kv_heads, head_dim) like the CPU cache; the
+/// KV-cache ops view one layer's keys or values with memref.view, which
+/// keeps every buffer a kernel sees in the identity layout.
+void addTypeConversions(mlir::TypeConverter &converter);
+
+/// Every family below takes the converter and the module the kernels are
+/// created in; each pattern allocates its result with allocateResult and
+/// launches its kernel(s) with emitLaunch.
+
+/// tensor.expand_shape / collapse_shape / dim on converted buffers.
+void populateTensorViewPatterns(mlir::TypeConverter &converter,
+                                mlir::RewritePatternSet &patterns);
+/// llm.add, llm.glu, llm.activation.
+void populateElementwiseKernelPatterns(mlir::TypeConverter &converter,
+                                       mlir::RewritePatternSet &patterns,
+                                       KernelModule &kernels);
+/// llm.rms_norm, llm.layer_norm.
+void populateNormKernelPatterns(mlir::TypeConverter &converter,
+                                mlir::RewritePatternSet &patterns,
+                                KernelModule &kernels);
+/// llm.embedding.
+void populateEmbeddingKernelPatterns(mlir::TypeConverter &converter,
+                                     mlir::RewritePatternSet &patterns,
+                                     KernelModule &kernels);
+/// llm.linear, llm.logits: GEMV for one row (decode), tensor-core GEMM for
+/// any other row count (prefill).
+void populateProjectionKernelPatterns(mlir::TypeConverter &converter,
+                                      mlir::RewritePatternSet &patterns,
+                                      KernelModule &kernels);
+/// llm.rope.
+void populateRopeKernelPatterns(mlir::TypeConverter &converter,
+                                mlir::RewritePatternSet &patterns,
+                                KernelModule &kernels);
+/// llm.attention (prefill: flash attention; one query row: split-K decode
+/// attention + combine).
+void populateAttentionKernelPatterns(mlir::TypeConverter &converter,
+                                     mlir::RewritePatternSet &patterns,
+                                     KernelModule &kernels);
+/// llm.kv_append, llm.kv_view.
+void populateKVCacheKernelPatterns(mlir::TypeConverter &converter,
+                                   mlir::RewritePatternSet &patterns,
+                                   KernelModule &kernels);
+
+/// Kernels the runtime launches itself on logits (not part of a model
+/// function): argmax and top-k/top-p sampling. Added to every CUDA module.
+void addSamplingKernels(KernelModule &kernels, int64_t vocabSize);
+
+} // namespace llmc::cuda
+
+#endif // LLMC_CODEGEN_CUDA_LLMTOCUDA_H

@@ -1,0 +1,108 @@
+// The llm-lower-to-cuda pass: combines the per-family CUDA kernel patterns.
+#include "passes/Passes.h"
+
+#include "codegen/cuda/LLMToCUDA.h"
+#include "dialect/LLMOps.h"
+#include "dialect/LLMTypes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Func/Transforms/FuncConversions.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+namespace llmc {
+#define GEN_PASS_DEF_LLMLOWERTOCUDA
+#include "passes/Passes.h.inc"
+} // namespace llmc
+
+using namespace mlir;
+
+namespace {
+
+bool isPagedCache(Type type) {
+  auto cache = dyn_cast<llm::KVCacheType>(type);
+  return cache && cache.getLayout() == llm::KVCacheLayout::paged;
+}
+
+/// One error on the first op or signature with a paged cache, rather than
+/// the conversion's generic "failed to legalize".
+LogicalResult rejectPagedCaches(ModuleOp module) {
+  WalkResult result = module.walk([](Operation *op) {
+    bool paged = llvm::any_of(op->getOperandTypes(), isPagedCache) ||
+                 llvm::any_of(op->getResultTypes(), isPagedCache);
+    if (auto func = dyn_cast<func::FuncOp>(op))
+      paged |= llvm::any_of(func.getArgumentTypes(), isPagedCache) ||
+               llvm::any_of(func.getResultTypes(), isPagedCache);
+    if (!paged)
+      return WalkResult::advance();
+    op->emitError(
+        "the CUDA lowering does not support the paged KV-cache layout yet");
+    return WalkResult::interrupt();
+  });
+  return failure(result.wasInterrupted());
+}
+
+/// The vocabulary size of the model's logits (the last extent of
+/// @decode's first result), for the sampling kernels; 0 when there is none.
+int64_t getVocabSize(ModuleOp module) {
+  auto decode = module.lookupSymbol<func::FuncOp>("decode");
+  if (!decode || decode.getNumResults() == 0)
+    return 0;
+  auto logits = dyn_cast<RankedTensorType>(decode.getResultTypes()[0]);
+  if (!logits || logits.isDynamicDim(logits.getRank() - 1))
+    return 0;
+  return logits.getShape().back();
+}
+
+struct LLMLowerToCUDAPass
+    : public llmc::impl::LLMLowerToCUDABase<LLMLowerToCUDAPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (failed(rejectPagedCaches(module)))
+      return signalPassFailure();
+    MLIRContext *context = &getContext();
+    int64_t vocabSize = getVocabSize(module);
+    llmc::cuda::KernelModule kernels(module);
+
+    TypeConverter converter;
+    llmc::cuda::addTypeConversions(converter);
+    RewritePatternSet patterns(context);
+    llmc::cuda::populateTensorViewPatterns(converter, patterns);
+    llmc::cuda::populateElementwiseKernelPatterns(converter, patterns, kernels);
+    llmc::cuda::populateNormKernelPatterns(converter, patterns, kernels);
+    llmc::cuda::populateEmbeddingKernelPatterns(converter, patterns, kernels);
+    llmc::cuda::populateProjectionKernelPatterns(converter, patterns, kernels);
+    llmc::cuda::populateRopeKernelPatterns(converter, patterns, kernels);
+    llmc::cuda::populateAttentionKernelPatterns(converter, patterns, kernels);
+    llmc::cuda::populateKVCacheKernelPatterns(converter, patterns, kernels);
+    populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
+                                                                   converter);
+    populateReturnOpTypeConversionPattern(patterns, converter);
+    populateCallOpTypeConversionPattern(patterns, converter);
+
+    ConversionTarget target(*context);
+    target.addIllegalDialect<llm::LLMDialect, tensor::TensorDialect>();
+    target.addLegalDialect<arith::ArithDialect, memref::MemRefDialect,
+                           gpu::GPUDialect>();
+    target.markOpRecursivelyLegal<gpu::GPUModuleOp>();
+    target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp op) {
+      return converter.isSignatureLegal(op.getFunctionType()) &&
+             converter.isLegal(&op.getBody());
+    });
+    target.addDynamicallyLegalOp<func::ReturnOp, func::CallOp>(
+        [&](Operation *op) { return converter.isLegal(op); });
+    if (failed(applyPartialConversion(module, target, std::move(patterns))))
+      return signalPassFailure();
+    if (vocabSize > 0)
+      llmc::cuda::addSamplingKernels(kernels, vocabSize);
+  }
+};
+
+} // namespace
