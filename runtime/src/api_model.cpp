@@ -39,6 +39,9 @@ llmc_status llmc_model_get_info(const llmc_model *model, llmc_model_info *out) {
     llmc_model_info info{};
     info.name = m.name.c_str();
     info.target_triple = m.target_triple.c_str();
+    info.target_kind =
+        m.target == TargetKind::Cuda ? LLMC_TARGET_CUDA : LLMC_TARGET_CPU;
+    info.target_arch = m.target_arch.c_str();
     info.abi_version = static_cast<int32_t>(m.abi_version);
     info.batch = m.batch;
     info.context_length = m.context_length;

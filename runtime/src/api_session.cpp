@@ -54,4 +54,8 @@ int32_t llmc_session_position(const llmc_session *session) {
   return session ? session->session.position() : 0;
 }
 
+const char *llmc_session_backend(const llmc_session *session) {
+  return session ? session->session.backend().c_str() : "";
+}
+
 } // extern "C"

@@ -4,7 +4,9 @@
 #include "checked_math.h"
 #include "error.h"
 #include "json_lite.h"
+#include "llmc/cuda_host_api.h"
 
+#include <cctype>
 #include <limits>
 
 namespace llmc::rt {
@@ -90,6 +92,7 @@ public:
   }
 
   const std::string &prefix() const { return prefix_; }
+  const std::string &path() const { return path_; }
 
 private:
   const JsonValue &obj_;
@@ -233,6 +236,93 @@ void parse_weights(const Fields &top, Manifest &m) {
   }
 }
 
+/// "sm_<digits>[a|f]" → its compute capability as 10 * major + minor
+/// (sm_86 → 86, sm_100 → 100) and whether it is an architecture-specific
+/// variant; false for anything else.
+bool parse_sm_arch(const std::string &arch, int32_t *sm, bool *specific) {
+  if (arch.compare(0, 3, "sm_") != 0)
+    return false;
+  size_t i = 3;
+  int32_t value = 0;
+  while (i < arch.size() && std::isdigit(static_cast<unsigned char>(arch[i]))) {
+    value = value * 10 + (arch[i] - '0');
+    if (value > 10000)
+      return false;
+    ++i;
+  }
+  size_t digits = i - 3;
+  bool suffix = i + 1 == arch.size() && (arch[i] == 'a' || arch[i] == 'f');
+  if (digits < 2 || (i != arch.size() && !suffix))
+    return false;
+  *sm = value;
+  *specific = suffix;
+  return true;
+}
+
+std::string sm_arch(const Fields &f, const JsonValue &v, const std::string &key,
+                    int32_t *sm, bool *specific) {
+  if (v.kind != JsonValue::Kind::String || v.text.empty())
+    f.bad_type(key, "a non-empty string", v);
+  if (!parse_sm_arch(v.text, sm, specific))
+    fail(LLMC_ERR_FORMAT, f.path(), ": manifest field '", f.prefix(), key,
+         "' = '", v.text, "' is not a CUDA architecture like 'sm_90'");
+  return v.text;
+}
+
+/// target.archs and the "cuda" object of a CUDA artifact. The host API
+/// version is checked before anything else in the object, like abi_version.
+void parse_cuda(const Fields &top, const Fields &target, Manifest &m) {
+  const auto &archs = target.array("archs");
+  if (archs.empty())
+    fail(LLMC_ERR_FORMAT, m.path, ": manifest field 'target.archs' is empty");
+  for (size_t i = 0; i < archs.size(); ++i) {
+    int32_t sm;
+    bool specific;
+    m.target_archs.push_back(
+        sm_arch(target, archs[i], cat("archs[", i, "]"), &sm, &specific));
+  }
+
+  Fields cuda = top.object("cuda");
+  m.cuda_host_api_version = cuda.integer("host_api_version", 0,
+                                         std::numeric_limits<int64_t>::max());
+  if (m.cuda_host_api_version != LLMC_CUDA_HOST_API_VERSION)
+    fail(LLMC_ERR_UNSUPPORTED, m.path, ": the artifact's CUDA host API version ",
+         m.cuda_host_api_version, " is not supported (this runtime implements "
+         "version ", LLMC_CUDA_HOST_API_VERSION,
+         "); recompile the model with a matching llmc");
+  m.cuda_host_api_symbol = cuda.string("host_api_symbol");
+
+  const auto &images = cuda.array("images");
+  if (images.empty())
+    fail(LLMC_ERR_FORMAT, m.path, ": manifest field 'cuda.images' is empty");
+  for (size_t i = 0; i < images.size(); ++i) {
+    if (images[i].kind != JsonValue::Kind::Object)
+      fail(LLMC_ERR_FORMAT, m.path, ": manifest field 'cuda.images[", i,
+           "]' must be an object");
+    Fields img(images[i], cat("cuda.images[", i, "]."), m.path);
+    ManifestCudaImage mi;
+    mi.arch = sm_arch(img, img.value("arch"), "arch", &mi.sm, &mi.arch_specific);
+    mi.format = img.string("format");
+    if (mi.format != "cubin" && mi.format != "ptx")
+      fail(LLMC_ERR_UNSUPPORTED, m.path, ": manifest field 'cuda.images[", i,
+           "].format' = '", mi.format, "' is not one of 'cubin', 'ptx'");
+    mi.symbol = img.string("symbol");
+    mi.bytes = static_cast<uint64_t>(
+        img.integer("bytes", 1, std::numeric_limits<int64_t>::max()));
+    bool listed = false;
+    for (const auto &a : m.target_archs)
+      listed = listed || a == mi.arch;
+    if (!listed)
+      fail(LLMC_ERR_FORMAT, m.path, ": manifest field 'cuda.images[", i,
+           "].arch' = '", mi.arch, "' is not one of target.archs");
+    for (const auto &other : m.cuda_images)
+      if (other.arch == mi.arch && other.format == mi.format)
+        fail(LLMC_ERR_FORMAT, m.path, ": manifest field 'cuda.images' lists the ",
+             mi.arch, " ", mi.format, " twice");
+    m.cuda_images.push_back(std::move(mi));
+  }
+}
+
 } // namespace
 
 Manifest parse_manifest(const std::string &text, const std::string &path) {
@@ -251,10 +341,22 @@ Manifest parse_manifest(const std::string &text, const std::string &path) {
          "); recompile the model with a matching llmc");
   Fields target = top.object("target");
   m.target_kind = target.string("kind");
-  if (m.target_kind != "cpu")
+  if (m.target_kind == "cpu")
+    m.target = TargetKind::Cpu;
+  else if (m.target_kind == "cuda")
+    m.target = TargetKind::Cuda;
+  else
     fail(LLMC_ERR_UNSUPPORTED, path, ": artifact was compiled for target '",
-         m.target_kind, "'; this runtime runs only 'cpu' artifacts");
+         m.target_kind, "'; this runtime runs 'cpu' and 'cuda' artifacts");
+  if (m.target == TargetKind::Cuda)
+    parse_cuda(top, target, m);
   m.target_triple = target.optional("triple") ? target.string("triple") : "";
+  if (m.target == TargetKind::Cpu) {
+    m.target_arch = target.optional("cpu") ? target.string("cpu") : "";
+  } else {
+    for (const auto &a : m.target_archs)
+      m.target_arch += cat(m.target_arch.empty() ? "" : ",", a);
+  }
 
   m.name = top.string("name");
   m.library = top.string("library");

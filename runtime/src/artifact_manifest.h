@@ -18,6 +18,22 @@ struct ManifestWeight {
   int64_t n_elements = 1;
 };
 
+/// Where the entry points run: the host CPU, or an NVIDIA GPU through the
+/// CUDA backend (every buffer argument is then a device pointer).
+enum class TargetKind { Cpu, Cuda };
+
+/// One device image embedded in a CUDA artifact's library (manifest
+/// "cuda.images[i]"): a cubin for exactly one architecture, or PTX text that
+/// the driver compiles for its GPU.
+struct ManifestCudaImage {
+  std::string arch;   // "sm_90", "sm_90a"
+  int32_t sm = 0;     // 10 * major + minor of the compute capability: 90
+  bool arch_specific = false; // "sm_90a"/"sm_100f": runs on that major.minor only
+  std::string format; // "cubin" or "ptx"
+  std::string symbol; // the image's bytes in lib<name>.so
+  uint64_t bytes = 0; // image size; PTX includes its trailing NUL
+};
+
 /// Everything the runtime needs from a manifest. Parsing checks types and
 /// internal consistency (KV cache shape against the config, positive sizes)
 /// so that the session can trust every number here.
@@ -25,8 +41,17 @@ struct Manifest {
   std::string path; // the manifest file, for messages
   int64_t abi_version = 0;
   std::string name;
-  std::string target_kind;
+  std::string target_kind; // "cpu" or "cuda", as written
+  TargetKind target = TargetKind::Cpu;
   std::string target_triple;
+  std::vector<std::string> target_archs; // CUDA: "sm_80", ...
+  std::string target_arch; // CPU: target.cpu ("znver3"); CUDA: "sm_80,sm_90"
+
+  // CUDA artifacts only ("cuda" object).
+  int64_t cuda_host_api_version = 0;
+  std::string cuda_host_api_symbol; // a `const llmc_cuda_host_api *` global
+  std::vector<ManifestCudaImage> cuda_images;
+
   std::string library;
   std::string prefill_symbol;
   std::string decode_symbol;
@@ -49,7 +74,8 @@ struct Manifest {
 /// Parses manifest text. Throws Error naming `path` and the offending field:
 /// LLMC_ERR_FORMAT for malformed JSON, missing or ill-typed fields and
 /// inconsistent sizes; LLMC_ERR_UNSUPPORTED for an abi_version other than
-/// LLMC_ABI_VERSION, a target kind other than "cpu", or a dtype/layout this
+/// LLMC_ABI_VERSION, a target kind other than "cpu" and "cuda", a CUDA host
+/// API version other than LLMC_CUDA_HOST_API_VERSION, or a dtype/layout this
 /// runtime cannot bind. Version and target are checked first, so a manifest
 /// from a newer compiler fails on its version, not on a renamed field.
 Manifest parse_manifest(const std::string &text, const std::string &path);

@@ -95,6 +95,8 @@ std::shared_ptr<const Model> Model::open(const std::string &path) {
       model->library_->symbol(m.prefill_symbol, "prefill"));
   model->decode_ = reinterpret_cast<DecodeFn>(
       model->library_->symbol(m.decode_symbol, "decode"));
+  if (m.target == TargetKind::Cuda)
+    model->cuda_ = std::make_unique<CudaProgram>(m, *model->library_);
   return model;
 }
 
@@ -107,6 +109,9 @@ std::shared_ptr<const Model> Model::open_linked(const std::string &path,
   std::shared_ptr<Model> model = open_manifest(path);
   model->prefill_ = prefill;
   model->decode_ = decode;
+  if (model->manifest_.target == TargetKind::Cuda)
+    model->cuda_ = std::make_unique<CudaProgram>(
+        model->manifest_, *SharedLibrary::main_program());
   return model;
 }
 

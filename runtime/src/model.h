@@ -3,6 +3,7 @@
 #define LLMC_RUNTIME_MODEL_H
 
 #include "artifact_manifest.h"
+#include "cuda_module.h"
 #include "llmc/runtime.h"
 #include "shared_library.h"
 
@@ -23,7 +24,9 @@ public:
   /// `path`: the artifact directory or its manifest file. Throws Error.
   static std::shared_ptr<const Model> open(const std::string &path);
   /// Same manifest checks, but the entry points come from the caller (a
-  /// program that statically links lib<name>.a); no library is loaded.
+  /// program that statically links lib<name>.a); no library is loaded. A
+  /// CUDA artifact's images and host-API global are then looked up in the
+  /// program itself, which must export them (link with -rdynamic).
   static std::shared_ptr<const Model> open_linked(const std::string &path,
                                                   PrefillFn prefill,
                                                   DecodeFn decode);
@@ -33,6 +36,9 @@ public:
   PrefillFn prefill() const { return prefill_; }
   DecodeFn decode() const { return decode_; }
   bool is_eos(int32_t token) const;
+  /// The CUDA images, host-API slot and loaded module of a CUDA artifact;
+  /// nullptr for a CPU one.
+  CudaProgram *cuda() const { return cuda_.get(); }
 
 private:
   Model(Manifest manifest, std::string dir);
@@ -43,6 +49,8 @@ private:
   std::unique_ptr<SharedLibrary> library_;
   PrefillFn prefill_ = nullptr;
   DecodeFn decode_ = nullptr;
+  // After library_: released first, while the library is still mapped.
+  std::unique_ptr<CudaProgram> cuda_;
 };
 
 } // namespace llmc::rt

@@ -1,22 +1,23 @@
-// One decoding sequence over a compiled model: bound weights, KV cache, position.
+// One decoding sequence over a compiled model: input checks and position around a backend executor.
 #ifndef LLMC_RUNTIME_SESSION_H
 #define LLMC_RUNTIME_SESSION_H
 
-#include "aligned_buffer.h"
+#include "executor.h"
 #include "model.h"
-#include "weight_binding.h"
 
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace llmc::rt {
 
-/// Owns everything the entry points write (cache, logits) and checks every
-/// input before calling them, since compiled code does no bounds checks: an
-/// out-of-vocabulary token would read past the embedding table and a
-/// position past the context would write past the cache.
+/// Checks every input before the executor calls compiled code, since that
+/// code does no bounds checks: an out-of-vocabulary token would read past
+/// the embedding table and a position past the context would write past the
+/// cache. The executor (CPU or CUDA, from the manifest's target kind) owns
+/// the weights as bound, the cache and the logits.
 class Session {
 public:
   Session(std::shared_ptr<const Model> model, WeightSet &weights);
@@ -30,16 +31,13 @@ public:
   void reset();
   int32_t position() const { return position_; }
   const Model &model() const { return *model_; }
+  const std::string &backend() const { return executor_->description(); }
 
 private:
   void check_tokens(const int32_t *tokens, size_t n) const;
-  void check_status(int32_t status, const char *entry) const;
-  float *logits_for(size_t n);
 
   std::shared_ptr<const Model> model_;
-  BoundWeights weights_;
-  AlignedBuffer kv_cache_;
-  AlignedBuffer logits_;
+  std::unique_ptr<Executor> executor_;
   std::vector<int32_t> positions_;
   int32_t position_ = 0;
 };

@@ -33,12 +33,26 @@ SharedLibrary::~SharedLibrary() {
     ::dlclose(handle_);
 }
 
+std::unique_ptr<SharedLibrary> SharedLibrary::main_program() {
+  std::unique_ptr<SharedLibrary> lib(new SharedLibrary());
+  lib->path_ = "the running program";
+  lib->handle_ = ::dlopen(nullptr, RTLD_NOW);
+  if (!lib->handle_)
+    fail(LLMC_ERR_INTERNAL, "dlopen of the running program failed: ",
+         dl_message());
+  return lib;
+}
+
 void *SharedLibrary::symbol(const std::string &name, const char *role) const {
+  return lookup(name, cat(role, " entry point"));
+}
+
+void *SharedLibrary::lookup(const std::string &name, const std::string &what) const {
   ::dlerror(); // clear a stale message
   void *p = ::dlsym(handle_, name.c_str());
   if (!p)
-    fail(LLMC_ERR_NOT_FOUND, path_, ": ", role, " entry point '", name,
-         "' not found: ", dl_message());
+    fail(LLMC_ERR_NOT_FOUND, path_, ": ", what, " '", name, "' not found: ",
+         dl_message());
   return p;
 }
 

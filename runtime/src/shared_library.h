@@ -2,6 +2,7 @@
 #ifndef LLMC_RUNTIME_SHARED_LIBRARY_H
 #define LLMC_RUNTIME_SHARED_LIBRARY_H
 
+#include <memory>
 #include <string>
 
 namespace llmc::rt {
@@ -15,6 +16,10 @@ public:
   /// with an unresolved dependency fails here with dlerror()'s message rather
   /// than in the middle of a decode. Throws LLMC_ERR_IO / LLMC_ERR_FORMAT.
   explicit SharedLibrary(const std::string &path);
+  /// The running program and the libraries it links (dlopen(NULL)): where a
+  /// program that links lib<name>.a statically has its artifact's symbols,
+  /// when it exports them (-rdynamic). Throws LLMC_ERR_INTERNAL.
+  static std::unique_ptr<SharedLibrary> main_program();
   ~SharedLibrary();
   SharedLibrary(const SharedLibrary &) = delete;
   SharedLibrary &operator=(const SharedLibrary &) = delete;
@@ -22,8 +27,13 @@ public:
   /// Address of an exported symbol; throws LLMC_ERR_NOT_FOUND naming the
   /// symbol, the library and what it is used for.
   void *symbol(const std::string &name, const char *role) const;
+  /// Address of any exported symbol (code or data); throws
+  /// LLMC_ERR_NOT_FOUND "<library>: <what> '<name>' not found: ...".
+  void *lookup(const std::string &name, const std::string &what) const;
+  const std::string &path() const { return path_; }
 
 private:
+  SharedLibrary() = default;
   std::string path_;
   void *handle_ = nullptr;
 };

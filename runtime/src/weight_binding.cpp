@@ -73,46 +73,55 @@ AlignedBuffer narrow_to(const ManifestWeight &w, const float *data) {
 
 } // namespace
 
+const void *bind_weight(const Manifest &m, WeightSet &set, size_t i,
+                        std::vector<AlignedBuffer> &owned) {
+  const ManifestWeight &w = m.weights.at(i);
+  size_t index = find_source(m, set, w);
+  const TensorEntry &t = set.tensor(index);
+  bool same_shape = static_cast<size_t>(t.n_dims) == w.shape.size();
+  for (size_t d = 0; same_shape && d < w.shape.size(); ++d)
+    same_shape = t.shape[d] == w.shape[d];
+  if (!same_shape)
+    fail(LLMC_ERR_FORMAT, "weights do not match the artifact: tensor '",
+         w.name, "'", t.name != w.name ? cat(" (bound to '", t.name, "')") : "",
+         " has shape ", shape_text(t.shape, static_cast<size_t>(t.n_dims)),
+         ", the artifact expects ", shape_text(w.shape.data(), w.shape.size()));
+
+  // The set converts any storage to f32 once and caches it; the RoPE row
+  // order and the artifact's dtype are applied on top of that.
+  const float *data = set.tensor_f32(index);
+
+  int64_t heads = rope_heads(m, w.name);
+  if (heads != 0 && set.rope_layout != m.rope_layout) {
+    int64_t rows = w.shape[0];
+    if (rows != heads * m.head_dim)
+      fail(LLMC_ERR_FORMAT, "weights do not match the artifact: tensor '",
+           w.name, "' has ", rows, " rows, expected ", heads, " heads x ",
+           m.head_dim, " (head_dim) to reorder for RoPE");
+    AlignedBuffer buf(static_cast<size_t>(w.n_elements) * sizeof(float),
+                      w.name.c_str());
+    rope_permute_rows(data, buf.f32(), heads, m.head_dim,
+                      w.n_elements / rows, set.rope_layout, m.rope_layout);
+    data = buf.f32();
+    owned.push_back(std::move(buf));
+  }
+  if (w.dtype == "f32")
+    return data;
+  owned.push_back(narrow_to(w, data));
+  return owned.back().data();
+}
+
+uint64_t weight_bytes(const ManifestWeight &w) {
+  // Sizes were overflow-checked against int64 at parse time; x4 fits in u64.
+  return static_cast<uint64_t>(w.n_elements) *
+         (w.dtype == "f32" ? sizeof(float) : sizeof(uint16_t));
+}
+
 BoundWeights bind_weights(const Manifest &m, WeightSet &set) {
   BoundWeights bound;
   bound.pointers.reserve(m.weights.size());
-  for (const ManifestWeight &w : m.weights) {
-    size_t index = find_source(m, set, w);
-    const TensorEntry &t = set.tensor(index);
-    bool same_shape = static_cast<size_t>(t.n_dims) == w.shape.size();
-    for (size_t d = 0; same_shape && d < w.shape.size(); ++d)
-      same_shape = t.shape[d] == w.shape[d];
-    if (!same_shape)
-      fail(LLMC_ERR_FORMAT, "weights do not match the artifact: tensor '",
-           w.name, "'", t.name != w.name ? cat(" (bound to '", t.name, "')") : "",
-           " has shape ", shape_text(t.shape, static_cast<size_t>(t.n_dims)),
-           ", the artifact expects ", shape_text(w.shape.data(), w.shape.size()));
-
-    // The set converts any storage to f32 once and caches it; the RoPE row
-    // order and the artifact's dtype are applied on top of that.
-    const float *data = set.tensor_f32(index);
-
-    int64_t heads = rope_heads(m, w.name);
-    if (heads != 0 && set.rope_layout != m.rope_layout) {
-      int64_t rows = w.shape[0];
-      if (rows != heads * m.head_dim)
-        fail(LLMC_ERR_FORMAT, "weights do not match the artifact: tensor '",
-             w.name, "' has ", rows, " rows, expected ", heads, " heads x ",
-             m.head_dim, " (head_dim) to reorder for RoPE");
-      AlignedBuffer buf(static_cast<size_t>(w.n_elements) * sizeof(float),
-                        w.name.c_str());
-      rope_permute_rows(data, buf.f32(), heads, m.head_dim,
-                        w.n_elements / rows, set.rope_layout, m.rope_layout);
-      data = buf.f32();
-      bound.owned.push_back(std::move(buf));
-    }
-    if (w.dtype == "f32") {
-      bound.pointers.push_back(data);
-      continue;
-    }
-    bound.owned.push_back(narrow_to(w, data));
-    bound.pointers.push_back(bound.owned.back().data());
-  }
+  for (size_t i = 0; i < m.weights.size(); ++i)
+    bound.pointers.push_back(bind_weight(m, set, i, bound.owned));
   return bound;
 }
 

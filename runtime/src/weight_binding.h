@@ -24,6 +24,17 @@ struct BoundWeights {
 /// for its f32 cache, which locks itself.
 BoundWeights bind_weights(const Manifest &manifest, WeightSet &set);
 
+/// Binds manifest weight `index` alone: its data in the manifest dtype
+/// (weight_bytes(w) bytes), pointing into `set` or into a buffer appended to
+/// `owned`. For backends that copy each weight elsewhere (the CUDA upload)
+/// and can drop `owned` after each one, so the host never holds a second
+/// copy of the whole model. Throws like bind_weights.
+const void *bind_weight(const Manifest &manifest, WeightSet &set, size_t index,
+                        std::vector<AlignedBuffer> &owned);
+
+/// Bytes of one weight in its manifest dtype.
+uint64_t weight_bytes(const ManifestWeight &w);
+
 } // namespace llmc::rt
 
 #endif // LLMC_RUNTIME_WEIGHT_BINDING_H

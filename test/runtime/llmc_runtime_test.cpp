@@ -4,9 +4,14 @@
 // "error: <STATUS>: <message>" on stderr and exits 1, so lit tests check
 // error paths with `not llmc-runtime-test ... 2>&1 | FileCheck`.
 #include "llmc/runtime.h"
-// Internal: the f32 -> f16/bf16 rounding the weight binding uses.
+// Internal: the f32 -> f16/bf16 rounding the weight binding uses, the CUDA
+// image ranking and the scratch arena (pure logic, no driver).
+#include "cuda_image_select.h"
+#include "cuda_scratch.h"
+#include "error.h"
 #include "half.h"
 
+#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -728,9 +733,104 @@ int cmd_rope_permute(const std::vector<std::string> &) {
   return 0;
 }
 
+/// info-model <artifact>: opens a model (no weights, no session, no GPU)
+/// and prints its name and target.
+int cmd_info_model(const std::vector<std::string> &args) {
+  if (args.size() != 1)
+    die("usage: info-model <artifact>");
+  llmc_model *model = nullptr;
+  check(llmc_model_open(args[0].c_str(), &model));
+  llmc_model_info info;
+  check(llmc_model_get_info(model, &info));
+  std::printf("%s target %s arch '%s' triple '%s'\n", info.name,
+              info.target_kind == LLMC_TARGET_CUDA ? "cuda" : "cpu",
+              info.target_arch, info.target_triple);
+  llmc_model_destroy(model);
+  return 0;
+}
+
+/// cuda-rank <sm> <arch>:<format>...: the order in which the CUDA backend
+/// would try an artifact's images on a GPU of compute capability <sm>
+/// (10 * major + minor), or "none" and what the artifact carries.
+int cmd_cuda_rank(const std::vector<std::string> &args) {
+  if (args.size() < 2)
+    die("usage: cuda-rank <sm> <arch>:<cubin|ptx>...");
+  std::vector<llmc::rt::ManifestCudaImage> images;
+  for (size_t i = 1; i < args.size(); ++i) {
+    size_t colon = args[i].find(':');
+    llmc::rt::ManifestCudaImage img;
+    img.arch = args[i].substr(0, colon);
+    img.format = args[i].substr(colon + 1);
+    std::string digits = img.arch.substr(3);
+    img.arch_specific = !digits.empty() && !std::isdigit(static_cast<unsigned char>(digits.back()));
+    img.sm = std::stoi(digits);
+    images.push_back(img);
+  }
+  std::vector<size_t> order = llmc::rt::rank_cuda_images(images, std::stoi(args[0]));
+  std::printf("%s:", llmc::rt::sm_name(std::stoi(args[0])).c_str());
+  for (size_t i : order)
+    std::printf(" %s:%s", images[i].arch.c_str(), images[i].format.c_str());
+  if (order.empty())
+    std::printf(" none of %s", llmc::rt::describe_cuda_images(images).c_str());
+  std::printf("\n");
+  return 0;
+}
+
+/// scratch-arena <size>... [| <size>...]...: runs the sizes as entry-point
+/// calls separated by "|" on a ScratchArena over host memory and prints each
+/// block as chunk:offset (and each new chunk's size), so tests see the
+/// alignment, the chunk growth and that a repeated call gets the same blocks.
+int cmd_scratch_arena(const std::vector<std::string> &args) {
+  // Addresses only: the arena never touches the memory, so chunks are
+  // carved from a made-up address space, 1 MiB apart.
+  uint64_t next = uint64_t{1} << 40;
+  size_t chunks = 0, released = 0;
+  {
+  llmc::rt::ScratchArena arena(
+      [&](uint64_t bytes, std::string *error) -> uint64_t {
+        if (bytes > (uint64_t{1} << 34)) { // 16 GiB: refuse, to test failure
+          *error = "refused by the test allocator";
+          return 0;
+        }
+        uint64_t base = next;
+        next += (bytes + (uint64_t{1} << 20)) >> 20 << 20;
+        std::printf("  new chunk %zu: %llu bytes\n", chunks++,
+                    static_cast<unsigned long long>(bytes));
+        return base;
+      },
+      [&](uint64_t) { ++released; });
+  int call = 0;
+  arena.reset();
+  std::printf("call %d:\n", call);
+  for (const std::string &a : args) {
+    if (a == "|") {
+      arena.reset();
+      std::printf("call %d:\n", ++call);
+      continue;
+    }
+    std::string error;
+    uint64_t bytes = std::stoull(a);
+    uint64_t p = arena.alloc(bytes, &error);
+    if (!p) {
+      std::printf("  %s: error: %s\n", a.c_str(), error.c_str());
+      continue;
+    }
+    size_t chunk = 0;
+    while (chunk < arena.chunk_count() &&
+           !(p >= arena.chunk_base(chunk) &&
+             p < arena.chunk_base(chunk) + arena.chunk_bytes(chunk)))
+      ++chunk;
+    std::printf("  %s: chunk %zu + %llu\n", a.c_str(), chunk,
+                static_cast<unsigned long long>(p - arena.chunk_base(chunk)));
+  }
+  }
+  std::printf("released %zu of %zu chunks\n", released, chunks);
+  return 0;
+}
+
 /// session <artifact> <weights> <op>...: drives the session API directly and
 /// prints one line per op, so tests can check status codes the command-line
-/// tool hides. Ops: prefill:1,2,3  decode:5  reset  position  info.
+/// tool hides. Ops: prefill:1,2,3  decode:5  reset  position  info  backend.
 /// A failing op prints its status and message and the run continues.
 int cmd_session(const std::vector<std::string> &args) {
   if (args.size() < 2)
@@ -785,7 +885,11 @@ int cmd_session(const std::vector<std::string> &args) {
                (info.rope_layout == LLMC_ROPE_HALF ? "half" : "interleaved") +
                " weights " + std::to_string(info.n_weights) + " kv_bytes " +
                std::to_string(info.kv_cache_bytes) + " bos " +
-               std::to_string(info.bos_token_id) + " eos " + std::to_string(info.eos_token_id);
+               std::to_string(info.bos_token_id) + " eos " + std::to_string(info.eos_token_id) +
+               " target " + (info.target_kind == LLMC_TARGET_CUDA ? "cuda" : "cpu") +
+               " arch '" + info.target_arch + "'";
+    } else if (op == "backend") {
+      result = llmc_session_backend(session);
     } else {
       die("unknown op '" + op + "'");
     }
@@ -810,6 +914,8 @@ int main(int argc, char **argv) {
           {"tok-roundtrip", cmd_tok_roundtrip}, {"tok-match", cmd_tok_match},
           {"sampler", cmd_sampler},     {"rope-permute", cmd_rope_permute},
           {"session", cmd_session},     {"half-round", cmd_half_round},
+          {"cuda-rank", cmd_cuda_rank}, {"scratch-arena", cmd_scratch_arena},
+          {"info-model", cmd_info_model},
       };
   if (argc < 2 || !kCommands.count(argv[1])) {
     std::fprintf(stderr, "usage: llmc-runtime-test <command> [args]; commands:");

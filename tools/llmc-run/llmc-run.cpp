@@ -42,7 +42,9 @@ const char *const kUsage =
     "  --dump-logits FILE     write float32 logits [prompt tokens, vocab] of a\n"
     "                         teacher-forced prefill and generate nothing\n"
     "  --print-tokens         print token ids (prompt + generated) instead of text\n"
-    "  --device cpu|cuda      backend (default cpu)\n";
+    "  --device cpu|cuda      backend; must match the artifact's target (default:\n"
+    "                         the artifact's). CUDA environment: LLMC_CUDA_DEVICE=N,\n"
+    "                         LLMC_CUDA_GRAPHS=0 (no decode graphs)\n";
 
 [[noreturn]] void die(const std::string &message) {
   std::fprintf(stderr, "llmc-run: error: %s\n", message.c_str());
@@ -58,7 +60,7 @@ void check(llmc_status status, const char *step = nullptr) {
 
 struct Options {
   std::string artifact, weights, tokenizer, prompt, tokens, dump_logits;
-  std::string device = "cpu";
+  std::string device; // "" = the artifact's target kind
   bool has_prompt = false, has_tokens = false, print_tokens = false;
   long n = kDefaultNewTokens;
   llmc_sampler_config sampler;
@@ -210,19 +212,33 @@ void dump_logits(llmc_session *session, const std::vector<int32_t> &prompt,
                prompt.size(), vocab, path.c_str(), prompt.size() / t);
 }
 
+/// An artifact runs only on the target it was compiled for, so --device can
+/// only confirm it; a mismatch names both and the way out.
+void check_device(const Options &opt, const llmc_model_info &info) {
+  bool cuda = info.target_kind == LLMC_TARGET_CUDA;
+  if (opt.device == "cuda" && !cuda)
+    die("--device cuda: " + opt.artifact +
+        " is a CPU artifact (compiled with --target=cpu); compile the model "
+        "with --target=cuda:<sm_XX> to run it on a GPU");
+  if (opt.device == "cpu" && cuda)
+    die("--device cpu: " + opt.artifact + " is a CUDA artifact (" +
+        info.target_arch +
+        "); it runs only with --device cuda (compile the model with "
+        "--target=cpu to run it on the CPU)");
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
   Options opt = parse_args(argc, argv);
-  if (opt.device == "cuda")
-    die("the CUDA backend is not built yet; run with --device cpu");
-  if (opt.device != "cpu")
+  if (!opt.device.empty() && opt.device != "cpu" && opt.device != "cuda")
     die("unknown device '" + opt.device + "' (expected cpu or cuda)");
 
   llmc_model *model = nullptr;
   check(llmc_model_open(opt.artifact.c_str(), &model));
   llmc_model_info info;
   check(llmc_model_get_info(model, &info));
+  check_device(opt, info);
 
   llmc_weights *weights = nullptr;
   check(llmc_weights_open(opt.weights.c_str(), LLMC_WEIGHTS_AUTO, &weights));
@@ -264,6 +280,8 @@ int main(int argc, char **argv) {
 
   llmc_session *session = nullptr;
   check(llmc_session_create(model, weights, &session));
+  if (info.target_kind == LLMC_TARGET_CUDA)
+    std::fprintf(stderr, "llmc-run: device: %s\n", llmc_session_backend(session));
 
   if (!opt.dump_logits.empty()) {
     dump_logits(session, prompt, info.vocab_size, opt.dump_logits);
@@ -273,6 +291,8 @@ int main(int argc, char **argv) {
   llmc_sampler *sampler = nullptr;
   check(llmc_sampler_create(&opt.sampler, info.vocab_size, &sampler), "sampler");
 
+  // Session calls return final host logits (a CUDA session synchronizes its
+  // stream before returning), so these clocks time the device work too.
   auto start = std::chrono::steady_clock::now();
   const float *logits = nullptr;
   check(llmc_session_prefill(session, prompt.data(), prompt.size(), &logits, nullptr));

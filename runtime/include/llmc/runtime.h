@@ -340,11 +340,13 @@ llmc_status llmc_rope_permute_rows(const float *src, float *dst,
 /* ------------------------------------------------------------------------ */
 
 /*
- * A model is an artifact written by `llmc compile --target=cpu -o <dir>`:
- * `<dir>/<name>.json` (the manifest: ABI version, target, config, KV cache
- * and weight table) and `<dir>/lib<name>.so` exporting the prefill and
- * decode entry points the manifest names. Opening checks the manifest and
- * resolves both entry points; no weights are involved yet.
+ * A model is an artifact written by `llmc compile --target=cpu|cuda:<sm_XX,...>
+ * -o <dir>`: `<dir>/<name>.json` (the manifest: ABI version, target, config,
+ * KV cache and weight table) and `<dir>/lib<name>.so` exporting the prefill
+ * and decode entry points the manifest names (and, for CUDA, the device
+ * images and the host-API global of llmc/cuda_host_api.h). Opening checks
+ * the manifest and resolves those symbols; no weights are involved yet, and
+ * no GPU: a CUDA artifact opens on any machine, its sessions need the GPU.
  * A model is immutable after open: the functions on it are thread-safe on a
  * shared handle, and any number of sessions may run on it concurrently.
  */
@@ -352,9 +354,20 @@ typedef struct llmc_model llmc_model;
 
 #define LLMC_ABI_VERSION 1 /* the manifest abi_version this runtime runs */
 
+/* Where a model's entry points run. */
+typedef enum llmc_target_kind {
+  LLMC_TARGET_CPU = 0, /* host code; sessions use host memory */
+  LLMC_TARGET_CUDA = 1 /* NVIDIA GPU; sessions load the CUDA driver */
+} llmc_target_kind;
+
 typedef struct llmc_model_info {
   const char *name;          /* NUL-terminated, owned by the model */
   const char *target_triple; /* NUL-terminated, owned by the model */
+  llmc_target_kind target_kind;
+  /* NUL-terminated, owned by the model: CPU: the CPU the code was tuned for
+   * ("znver3"; "" when not recorded); CUDA: the GPU architectures, comma-
+   * separated ("sm_80,sm_90"). */
+  const char *target_arch;
   int32_t abi_version;
   int32_t batch;          /* sequences per call (this runtime runs batch 1) */
   int32_t context_length; /* positions the KV cache holds */
@@ -375,9 +388,12 @@ typedef struct llmc_model_info {
  * manifest, or `<basename>.json`) or the manifest file itself. Fails with a
  * message naming the file and field for a missing directory or manifest,
  * malformed JSON, a missing/ill-typed field, abi_version != 1
- * (LLMC_ERR_UNSUPPORTED), a target kind other than "cpu"
- * (LLMC_ERR_UNSUPPORTED), a library that dlopen rejects or a missing entry
- * point. Thread-safe (independent calls). */
+ * (LLMC_ERR_UNSUPPORTED), a target kind other than "cpu" and "cuda"
+ * (LLMC_ERR_UNSUPPORTED), a CUDA host API version other than
+ * LLMC_CUDA_HOST_API_VERSION (LLMC_ERR_UNSUPPORTED), a library that dlopen
+ * rejects, a missing entry point, or (CUDA) a missing image or host-API
+ * global, or an image whose size or format disagrees with the manifest.
+ * Thread-safe (independent calls). */
 llmc_status llmc_model_open(const char *path, llmc_model **out);
 
 /* The entry points of abi_version 1, as declared in the artifact's <name>.h.
@@ -395,7 +411,9 @@ typedef int32_t (*llmc_decode_fn)(const int32_t *tokens,
 
 /* Same as llmc_model_open, but for a program that links the artifact's
  * static library (lib<name>.a) itself: the manifest is read and checked as
- * usual, the library is not loaded, and these entry points are used.
+ * usual, the library is not loaded, and these entry points are used. For a
+ * CUDA artifact the images and the host-API global are looked up in the
+ * program, which must export them (link with -rdynamic).
  * Thread-safe (independent calls). */
 llmc_status llmc_model_open_linked(const char *path, llmc_prefill_fn prefill,
                                    llmc_decode_fn decode, llmc_model **out);
@@ -419,17 +437,31 @@ int llmc_model_is_eos(const llmc_model *model, int32_t token);
  * manifest order, a KV cache (zeroed, 64-byte aligned) and the current
  * position. Calls on one session are NOT thread-safe (the compiled code
  * updates the cache in place); different sessions run concurrently.
+ *
+ * On a CUDA model the session runs on the GPU (runtime/README.md, "CUDA
+ * backend"): the weights are uploaded once at create, the KV cache lives in
+ * GPU memory, and every prefill/decode call returns host logits after the
+ * GPU work has finished (the call synchronizes), so it may be timed as is.
+ * Sessions of one model serialize only the enqueuing of their work (the
+ * artifact's host-API global is per model); their GPU work overlaps.
+ * Environment: LLMC_CUDA_DEVICE (GPU ordinal, default 0), LLMC_CUDA_GRAPHS=0
+ * (no CUDA graphs for decode steps), LLMC_CUDA_DRIVER (path of libcuda.so.1).
  */
 typedef struct llmc_session llmc_session;
 
 /* Binds every manifest weight by canonical name, checking shape (LLMC_ERR_
  * FORMAT) and presence (LLMC_ERR_NOT_FOUND) with one message naming the
- * tensor; converts to the manifest dtype (f32); reorders q_proj/k_proj rows
- * when the file's RoPE layout differs from the artifact's; uses
- * model.embed_tokens.weight for a missing lm_head.weight only when the
- * config ties them. Unconverted f32 tensors are used in place: `weights`
- * must stay open until the session is destroyed. Thread-safe (sessions may
- * be created concurrently from shared model and weights handles). */
+ * tensor; converts to the manifest dtype (f32, bf16 or f16); reorders
+ * q_proj/k_proj rows when the file's RoPE layout differs from the
+ * artifact's; uses model.embed_tokens.weight for a missing lm_head.weight
+ * only when the config ties them. CPU: unconverted f32 tensors are used in
+ * place, so `weights` must stay open until the session is destroyed (CUDA
+ * sessions copy everything to the GPU and do not need it afterwards).
+ * A CUDA model fails with LLMC_ERR_UNSUPPORTED, with a message starting
+ * "CUDA is not available: " when there is no driver or GPU, or naming the
+ * artifact's and the GPU's architectures when none of its images suits the
+ * GPU. Thread-safe (sessions may be created
+ * concurrently from shared model and weights handles). */
 llmc_status llmc_session_create(const llmc_model *model, llmc_weights *weights,
                                 llmc_session **out);
 void llmc_session_destroy(llmc_session *session);
@@ -448,11 +480,17 @@ llmc_status llmc_session_prefill(llmc_session *session, const int32_t *tokens,
 llmc_status llmc_session_decode(llmc_session *session, int32_t token,
                                 const float **logits);
 
-/* Empties the cache (position 0). */
+/* Empties the cache (position 0). A CUDA error while zeroing it is
+ * reported by the next prefill/decode call. */
 void llmc_session_reset(llmc_session *session);
 
 /* Tokens in the cache = the position the next token takes. */
 int32_t llmc_session_position(const llmc_session *session);
+
+/* What the session runs on, NUL-terminated, valid until destroy: "cpu", or
+ * for CUDA the GPU and the image loaded, e.g. "cuda:0 NVIDIA H200 (sm_90),
+ * sm_90 cubin, CUDA graphs". "" for NULL. Thread-safe. */
+const char *llmc_session_backend(const llmc_session *session);
 
 #ifdef __cplusplus
 } /* extern "C" */

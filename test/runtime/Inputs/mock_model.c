@@ -1,7 +1,9 @@
 /* A mock llmc artifact library: the abi_version 1 entry points over a naive
  * reference LLaMA decoder (float32, one token at a time), for testing the
  * runtime and llmc-run without the compiler. The config comes from
- * mock_config.h, written by make_artifact.py next to the manifest. */
+ * mock_config.h, written by make_artifact.py next to the manifest.
+ * mock_cuda_model.c includes this file with MOCK_NO_ENTRY_POINTS defined to
+ * reuse the decoder steps behind the CUDA artifact ABI. */
 #include "mock_config.h"
 
 #include <math.h>
@@ -58,63 +60,81 @@ static float *cache_at(void *kv_cache, int kind, int layer, int pos) {
          ((size_t)kind * MOCK_LAYERS + layer) * layer_size + (size_t)pos * KV_DIM;
 }
 
-static void forward(int32_t token, int32_t pos, void *kv_cache,
-                    const void *const *weights, float *logits) {
-  float x[MOCK_DIM], xb[MOCK_DIM], q[Q_DIM], att_out[Q_DIM], tmp[MOCK_DIM];
+/* The decoder in three steps, so that the CUDA mock (mock_cuda_model.c) can
+ * launch each as a "kernel" and compute exactly the same numbers. */
+static void embed_step(float *x, int32_t token, const float *table) {
+  memcpy(x, table + (size_t)token * MOCK_DIM, sizeof(float) * MOCK_DIM);
+}
+
+/* lw: the layer's PER_LAYER weights, in manifest order. */
+static void layer_step(float *x, int l, int32_t pos, void *kv_cache,
+                       const float *const *lw) {
+  float xb[MOCK_DIM], q[Q_DIM], att_out[Q_DIM], tmp[MOCK_DIM];
   float h1[MOCK_HIDDEN], h3[MOCK_HIDDEN];
   float *scores = malloc(sizeof(float) * (size_t)(pos + 1));
-  const float *const *w = (const float *const *)weights;
-  memcpy(x, w[0] + (size_t)token * MOCK_DIM, sizeof x);
-  for (int l = 0; l < MOCK_LAYERS; ++l) {
-    const float *const *lw = w + 1 + l * PER_LAYER;
-    rmsnorm(xb, x, lw[0], MOCK_DIM);
-    float *k = cache_at(kv_cache, 0, l, pos), *v = cache_at(kv_cache, 1, l, pos);
-    matvec(q, lw[1], xb, Q_DIM, MOCK_DIM);
-    matvec(k, lw[2], xb, KV_DIM, MOCK_DIM);
-    matvec(v, lw[3], xb, KV_DIM, MOCK_DIM);
-    rope(q, MOCK_HEADS, pos);
-    rope(k, MOCK_KV_HEADS, pos);
-    for (int h = 0; h < MOCK_HEADS; ++h) {
-      int kvh = h / (MOCK_HEADS / MOCK_KV_HEADS);
-      const float *qh = q + h * MOCK_HEAD_DIM;
-      float max = -INFINITY, sum = 0.0f;
-      for (int t = 0; t <= pos; ++t) {
-        const float *kt = cache_at(kv_cache, 0, l, t) + kvh * MOCK_HEAD_DIM;
-        float s = 0.0f;
-        for (int i = 0; i < MOCK_HEAD_DIM; ++i)
-          s += qh[i] * kt[i];
-        scores[t] = s / sqrtf((float)MOCK_HEAD_DIM);
-        if (scores[t] > max)
-          max = scores[t];
-      }
-      for (int t = 0; t <= pos; ++t) {
-        scores[t] = expf(scores[t] - max);
-        sum += scores[t];
-      }
-      float *out = att_out + h * MOCK_HEAD_DIM;
-      memset(out, 0, sizeof(float) * MOCK_HEAD_DIM);
-      for (int t = 0; t <= pos; ++t) {
-        const float *vt = cache_at(kv_cache, 1, l, t) + kvh * MOCK_HEAD_DIM;
-        for (int i = 0; i < MOCK_HEAD_DIM; ++i)
-          out[i] += scores[t] / sum * vt[i];
-      }
+  rmsnorm(xb, x, lw[0], MOCK_DIM);
+  float *k = cache_at(kv_cache, 0, l, pos), *v = cache_at(kv_cache, 1, l, pos);
+  matvec(q, lw[1], xb, Q_DIM, MOCK_DIM);
+  matvec(k, lw[2], xb, KV_DIM, MOCK_DIM);
+  matvec(v, lw[3], xb, KV_DIM, MOCK_DIM);
+  rope(q, MOCK_HEADS, pos);
+  rope(k, MOCK_KV_HEADS, pos);
+  for (int h = 0; h < MOCK_HEADS; ++h) {
+    int kvh = h / (MOCK_HEADS / MOCK_KV_HEADS);
+    const float *qh = q + h * MOCK_HEAD_DIM;
+    float max = -INFINITY, sum = 0.0f;
+    for (int t = 0; t <= pos; ++t) {
+      const float *kt = cache_at(kv_cache, 0, l, t) + kvh * MOCK_HEAD_DIM;
+      float s = 0.0f;
+      for (int i = 0; i < MOCK_HEAD_DIM; ++i)
+        s += qh[i] * kt[i];
+      scores[t] = s / sqrtf((float)MOCK_HEAD_DIM);
+      if (scores[t] > max)
+        max = scores[t];
     }
-    matvec(tmp, lw[4], att_out, MOCK_DIM, Q_DIM);
-    for (int i = 0; i < MOCK_DIM; ++i)
-      x[i] += tmp[i];
-    rmsnorm(xb, x, lw[5], MOCK_DIM);
-    matvec(h1, lw[6], xb, MOCK_HIDDEN, MOCK_DIM);
-    matvec(h3, lw[7], xb, MOCK_HIDDEN, MOCK_DIM);
-    for (int i = 0; i < MOCK_HIDDEN; ++i)
-      h1[i] = h1[i] / (1.0f + expf(-h1[i])) * h3[i];
-    matvec(tmp, lw[8], h1, MOCK_DIM, MOCK_HIDDEN);
-    for (int i = 0; i < MOCK_DIM; ++i)
-      x[i] += tmp[i];
+    for (int t = 0; t <= pos; ++t) {
+      scores[t] = expf(scores[t] - max);
+      sum += scores[t];
+    }
+    float *out = att_out + h * MOCK_HEAD_DIM;
+    memset(out, 0, sizeof(float) * MOCK_HEAD_DIM);
+    for (int t = 0; t <= pos; ++t) {
+      const float *vt = cache_at(kv_cache, 1, l, t) + kvh * MOCK_HEAD_DIM;
+      for (int i = 0; i < MOCK_HEAD_DIM; ++i)
+        out[i] += scores[t] / sum * vt[i];
+    }
   }
-  const float *const *tail = w + 1 + MOCK_LAYERS * PER_LAYER;
-  rmsnorm(xb, x, tail[0], MOCK_DIM);
-  matvec(logits, tail[1], xb, MOCK_VOCAB, MOCK_DIM);
+  matvec(tmp, lw[4], att_out, MOCK_DIM, Q_DIM);
+  for (int i = 0; i < MOCK_DIM; ++i)
+    x[i] += tmp[i];
+  rmsnorm(xb, x, lw[5], MOCK_DIM);
+  matvec(h1, lw[6], xb, MOCK_HIDDEN, MOCK_DIM);
+  matvec(h3, lw[7], xb, MOCK_HIDDEN, MOCK_DIM);
+  for (int i = 0; i < MOCK_HIDDEN; ++i)
+    h1[i] = h1[i] / (1.0f + expf(-h1[i])) * h3[i];
+  matvec(tmp, lw[8], h1, MOCK_DIM, MOCK_HIDDEN);
+  for (int i = 0; i < MOCK_DIM; ++i)
+    x[i] += tmp[i];
   free(scores);
+}
+
+static void head_step(float *logits, const float *x, const float *norm,
+                      const float *lm_head) {
+  float xb[MOCK_DIM];
+  rmsnorm(xb, x, norm, MOCK_DIM);
+  matvec(logits, lm_head, xb, MOCK_VOCAB, MOCK_DIM);
+}
+
+#ifndef MOCK_NO_ENTRY_POINTS
+static void forward(int32_t token, int32_t pos, void *kv_cache,
+                    const void *const *weights, float *logits) {
+  float x[MOCK_DIM];
+  const float *const *w = (const float *const *)weights;
+  embed_step(x, token, w[0]);
+  for (int l = 0; l < MOCK_LAYERS; ++l)
+    layer_step(x, l, pos, kv_cache, w + 1 + l * PER_LAYER);
+  const float *const *tail = w + 1 + MOCK_LAYERS * PER_LAYER;
+  head_step(logits, x, tail[0], tail[1]);
 }
 
 int32_t MOCK_PREFILL(const int32_t *tokens, const int32_t *positions,
@@ -130,3 +150,4 @@ int32_t MOCK_DECODE(const int32_t *tokens, const int32_t *positions,
                     void *kv_cache, const void *const *weights, float *logits) {
   return MOCK_PREFILL(tokens, positions, 1, kv_cache, weights, logits);
 }
+#endif /* MOCK_NO_ENTRY_POINTS */

@@ -1,0 +1,43 @@
+// CpuExecutor: the compiled CPU entry points called on host memory.
+#include "cpu_executor.h"
+
+#include "error.h"
+
+namespace llmc::rt {
+
+CpuExecutor::CpuExecutor(std::shared_ptr<const Model> model, WeightSet &weights)
+    : model_(std::move(model)),
+      weights_(bind_weights(model_->manifest(), weights)),
+      kv_cache_(static_cast<size_t>(model_->manifest().kv_cache_bytes),
+                "the KV cache") {}
+
+float *CpuExecutor::logits_for(size_t n) {
+  size_t bytes = n * static_cast<size_t>(model_->manifest().vocab_size) * sizeof(float);
+  if (logits_.size() < bytes)
+    logits_ = AlignedBuffer(bytes, "logits");
+  return logits_.f32();
+}
+
+const float *CpuExecutor::prefill(const int32_t *tokens,
+                                  const int32_t *positions, size_t n) {
+  float *logits = logits_for(n);
+  check_entry_status(model_->manifest(),
+                     model_->prefill()(tokens, positions, static_cast<int64_t>(n),
+                                       kv_cache_.data(), weights_.pointers.data(),
+                                       logits),
+                     "prefill");
+  return logits;
+}
+
+const float *CpuExecutor::decode(int32_t token, int32_t position) {
+  float *logits = logits_for(1);
+  check_entry_status(model_->manifest(),
+                     model_->decode()(&token, &position, kv_cache_.data(),
+                                      weights_.pointers.data(), logits),
+                     "decode");
+  return logits;
+}
+
+void CpuExecutor::reset() { kv_cache_.clear(); }
+
+} // namespace llmc::rt

@@ -1,0 +1,34 @@
+// Runs a CPU artifact's entry points on host buffers.
+#ifndef LLMC_RUNTIME_CPU_EXECUTOR_H
+#define LLMC_RUNTIME_CPU_EXECUTOR_H
+
+#include "aligned_buffer.h"
+#include "executor.h"
+#include "weight_binding.h"
+
+namespace llmc::rt {
+
+/// Weights bound in place (f32) or converted once; a zeroed 64-byte-aligned
+/// KV cache; a logits buffer grown to the longest prefill.
+class CpuExecutor final : public Executor {
+public:
+  CpuExecutor(std::shared_ptr<const Model> model, WeightSet &weights);
+  const float *prefill(const int32_t *tokens, const int32_t *positions,
+                       size_t n) override;
+  const float *decode(int32_t token, int32_t position) override;
+  void reset() override;
+  const std::string &description() const override { return description_; }
+
+private:
+  float *logits_for(size_t n);
+
+  std::shared_ptr<const Model> model_;
+  BoundWeights weights_;
+  AlignedBuffer kv_cache_;
+  AlignedBuffer logits_;
+  std::string description_ = "cpu";
+};
+
+} // namespace llmc::rt
+
+#endif // LLMC_RUNTIME_CPU_EXECUTOR_H

@@ -1,0 +1,564 @@
+// CudaExecutor: device buffers, the llmc_cuda_host_api the artifact calls, entry calls and decode-step graphs.
+#include "cuda_executor.h"
+
+#include "cuda_module.h"
+#include "cuda_scratch.h"
+#include "error.h"
+#include "weight_binding.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace llmc::rt {
+
+namespace {
+
+constexpr const char *kGraphsEnv = "LLMC_CUDA_GRAPHS";
+/// Device allocations are 256-byte aligned (what cuMemAlloc guarantees);
+/// weights packed into one allocation keep that alignment each.
+constexpr uint64_t kDeviceAlignment = 256;
+
+uint64_t align_up(uint64_t n, uint64_t a) { return (n + a - 1) / a * a; }
+
+void *as_pointer(CUdeviceptr p) {
+  return reinterpret_cast<void *>(static_cast<uintptr_t>(p));
+}
+CUdeviceptr as_device(const void *p) {
+  return static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(p));
+}
+
+/// true unless LLMC_CUDA_GRAPHS=0; any value but 0 and 1 is an error, so a
+/// typo does not silently leave graphs on.
+bool graphs_enabled() {
+  const char *env = std::getenv(kGraphsEnv);
+  if (!env || !*env || std::strcmp(env, "1") == 0)
+    return true;
+  if (std::strcmp(env, "0") == 0)
+    return false;
+  fail(LLMC_ERR_INVALID_ARGUMENT, kGraphsEnv, "='", env, "' must be 0 or 1");
+}
+
+/// cuMemAlloc'ed memory, freed on destruction (the owner keeps the context
+/// current and alive).
+class DeviceBuffer {
+public:
+  DeviceBuffer() = default;
+  DeviceBuffer(const CudaDriver &cu, uint64_t bytes, const char *what)
+      : cu_(&cu), bytes_(bytes) {
+    cuda_check(cu, cu.cuMemAlloc(&ptr_, bytes),
+               cat("allocating ", bytes, " bytes of GPU memory for ", what));
+  }
+  ~DeviceBuffer() { release(); }
+  DeviceBuffer(DeviceBuffer &&o) noexcept { *this = std::move(o); }
+  DeviceBuffer &operator=(DeviceBuffer &&o) noexcept {
+    if (this != &o) {
+      release();
+      cu_ = o.cu_;
+      ptr_ = o.ptr_;
+      bytes_ = o.bytes_;
+      o.ptr_ = 0;
+      o.bytes_ = 0;
+    }
+    return *this;
+  }
+  CUdeviceptr ptr() const { return ptr_; }
+  uint64_t size() const { return bytes_; }
+
+private:
+  void release() {
+    if (ptr_)
+      cu_->cuMemFree(ptr_);
+    ptr_ = 0;
+  }
+  const CudaDriver *cu_ = nullptr;
+  CUdeviceptr ptr_ = 0;
+  uint64_t bytes_ = 0;
+};
+
+/// Page-locked host memory (cuMemAllocHost): device-to-host copies into it
+/// run at full bandwidth and truly asynchronously.
+class PinnedBuffer {
+public:
+  PinnedBuffer() = default;
+  PinnedBuffer(const CudaDriver &cu, size_t bytes, const char *what)
+      : cu_(&cu), bytes_(bytes) {
+    cuda_check(cu, cu.cuMemAllocHost(&ptr_, bytes),
+               cat("allocating ", bytes, " bytes of pinned host memory for ", what));
+  }
+  ~PinnedBuffer() { release(); }
+  PinnedBuffer(PinnedBuffer &&o) noexcept { *this = std::move(o); }
+  PinnedBuffer &operator=(PinnedBuffer &&o) noexcept {
+    if (this != &o) {
+      release();
+      cu_ = o.cu_;
+      ptr_ = o.ptr_;
+      bytes_ = o.bytes_;
+      o.ptr_ = nullptr;
+      o.bytes_ = 0;
+    }
+    return *this;
+  }
+  void *data() const { return ptr_; }
+  size_t size() const { return bytes_; }
+
+private:
+  void release() {
+    if (ptr_)
+      cu_->cuMemFreeHost(ptr_);
+    ptr_ = nullptr;
+  }
+  const CudaDriver *cu_ = nullptr;
+  void *ptr_ = nullptr;
+  size_t bytes_ = 0;
+};
+
+/// The module's driver, after making its context current on this thread
+/// (the stream is created in it).
+const CudaDriver &made_current(const CudaModule &module) {
+  module.make_current();
+  return module.driver();
+}
+
+/// The session's stream, destroyed after every buffer (declared before
+/// them) so that a half-constructed executor releases it too.
+class Stream {
+public:
+  explicit Stream(const CudaDriver &cu) : cu_(cu) {
+    cuda_check(cu, cu.cuStreamCreate(&stream_, CU_STREAM_NON_BLOCKING),
+               "cuStreamCreate");
+  }
+  ~Stream() {
+    cu_.cuStreamSynchronize(stream_);
+    cu_.cuStreamDestroy(stream_);
+  }
+  Stream(const Stream &) = delete;
+  Stream &operator=(const Stream &) = delete;
+  CUstream get() const { return stream_; }
+
+private:
+  const CudaDriver &cu_;
+  CUstream stream_ = nullptr;
+};
+
+/// One session on the GPU. Every public call makes the context current on
+/// the calling thread, enqueues its copies and the entry point on the
+/// session's stream, copies the logits back and synchronizes, so the logits
+/// it returns are final (and timing a call times the GPU work).
+///
+/// Decode steps after the first are replayed from a CUDA graph: the second
+/// call is captured (the first warmed the scratch arena and the kernel
+/// cache, so the capture allocates nothing), and every later one only
+/// copies its token and position into the fixed device buffers the graph
+/// reads and launches it. Prefill always runs the host code (its shapes
+/// vary with the prompt).
+class CudaExecutor final : public Executor {
+public:
+  CudaExecutor(std::shared_ptr<const Model> model, WeightSet &weights);
+  ~CudaExecutor() override;
+
+  const float *prefill(const int32_t *tokens, const int32_t *positions,
+                       size_t n) override;
+  const float *decode(int32_t token, int32_t position) override;
+  void reset() override;
+  const std::string &description() const override { return description_; }
+
+private:
+  // llmc_cuda_host_api, called by the artifact's host code during an entry
+  // call (under the model's entry mutex, on the calling thread).
+  static void *api_alloc(void *ctx, uint64_t bytes) noexcept;
+  static void api_launch(void *ctx, const char *name, uint32_t grid_x,
+                         uint32_t grid_y, uint32_t grid_z, uint32_t block_x,
+                         uint32_t block_y, uint32_t block_z,
+                         uint32_t shared_bytes, void **params) noexcept;
+  static void api_copy(void *ctx, void *dst, const void *src,
+                       uint64_t bytes) noexcept;
+
+  /// Keeps the first error of the current entry call; later host API calls
+  /// of that call then do nothing (their inputs may depend on the failed one).
+  void record(const std::string &message) noexcept;
+  /// Start of every public call: context current, earlier failures reported.
+  void begin();
+  /// Prepares an entry call: the artifact's global points at this session's
+  /// table, the arena and the recorded error start over. Caller holds the
+  /// model's entry mutex.
+  void prepare_call();
+  /// After the host code returned: its status, then any recorded error.
+  void check_call(int32_t status, const char *entry);
+  /// Waits for the stream; an error here (a faulting kernel) leaves the
+  /// context unusable, so the session refuses further calls.
+  void synchronize(const char *step);
+  void check(CUresult result, const std::string &what);
+
+  int32_t call_decode();
+  void capture_decode();
+  float *host_logits(size_t bytes);
+
+  std::shared_ptr<const Model> model_;
+  const Manifest &m_;
+  CudaProgram &program_;
+  // Before every device resource: destroyed last, so the context outlives
+  // them.
+  std::shared_ptr<CudaModule> module_;
+  const CudaDriver &cu_;
+  std::string description_;
+
+  Stream stream_holder_;
+  CUstream stream_;
+  DeviceBuffer weight_memory_;
+  std::vector<const void *> weight_table_; // host array of device pointers
+  DeviceBuffer kv_cache_;
+  DeviceBuffer tokens_;        // int32[context]: prefill input; [0] for decode
+  DeviceBuffer positions_;     // int32[context]
+  DeviceBuffer decode_logits_; // f32[vocab]: fixed, a decode graph writes it
+  DeviceBuffer prefill_logits_; // f32[n, vocab], grown to the longest prefill
+  DeviceBuffer reserved_;      // what alloc returns after a failure
+  PinnedBuffer staging_;       // int32[2]: the decode token and position
+  PinnedBuffer logits_;        // host copy of the last call's logits
+  ScratchArena arena_;
+
+  llmc_cuda_host_api table_{};
+  std::string call_error_; // first error of the running entry call
+  std::string broken_;     // set once the context failed: every call fails
+  std::string pending_;    // a failed reset(), reported by the next call
+
+  bool graphs_ = true;
+  int64_t decode_calls_ = 0;
+  CUgraphExec graph_ = nullptr;
+};
+
+CudaExecutor::CudaExecutor(std::shared_ptr<const Model> model, WeightSet &weights)
+    : model_(std::move(model)), m_(model_->manifest()), program_(*model_->cuda()),
+      module_(program_.module()), cu_(module_->driver()),
+      stream_holder_(made_current(*module_)),
+      stream_(stream_holder_.get()),
+      arena_(
+          [this](uint64_t bytes, std::string *error) -> uint64_t {
+            CUdeviceptr p = 0;
+            CUresult r = cu_.cuMemAlloc(&p, bytes);
+            if (r == CUDA_SUCCESS)
+              return p;
+            *error = cat("cuMemAlloc of ", bytes, " bytes: ", cuda_error_text(cu_, r));
+            return 0;
+          },
+          [this](uint64_t address) { cu_.cuMemFree(address); }) {
+  graphs_ = graphs_enabled();
+  description_ = cat(module_->description(),
+                     graphs_ ? ", CUDA graphs" : ", no CUDA graphs");
+
+  // Weights: one allocation, each tensor at a 256-byte-aligned offset,
+  // uploaded as soon as it is bound so the host holds one converted tensor
+  // at a time.
+  std::vector<uint64_t> offsets;
+  uint64_t total = 0;
+  for (const ManifestWeight &w : m_.weights) {
+    offsets.push_back(total);
+    total = align_up(total + weight_bytes(w), kDeviceAlignment);
+  }
+  weight_memory_ = DeviceBuffer(cu_, total, "the weights");
+  for (size_t i = 0; i < m_.weights.size(); ++i) {
+    std::vector<AlignedBuffer> owned;
+    const void *data = bind_weight(m_, weights, i, owned);
+    CUdeviceptr dst = weight_memory_.ptr() + offsets[i];
+    check(cu_.cuMemcpyHtoD(dst, data, weight_bytes(m_.weights[i])),
+          cat("uploading weight '", m_.weights[i].name, "'"));
+    weight_table_.push_back(as_pointer(dst));
+  }
+
+  kv_cache_ = DeviceBuffer(cu_, m_.kv_cache_bytes, "the KV cache");
+  uint64_t context_bytes = static_cast<uint64_t>(m_.context_length) * sizeof(int32_t);
+  tokens_ = DeviceBuffer(cu_, context_bytes, "token ids");
+  positions_ = DeviceBuffer(cu_, context_bytes, "positions");
+  uint64_t row_bytes = static_cast<uint64_t>(m_.vocab_size) * sizeof(float);
+  decode_logits_ = DeviceBuffer(cu_, row_bytes, "logits");
+  reserved_ = DeviceBuffer(cu_, ScratchArena::kAlignment, "a reserved scratch block");
+  staging_ = PinnedBuffer(cu_, 2 * sizeof(int32_t), "the decode inputs");
+  logits_ = PinnedBuffer(cu_, row_bytes, "logits");
+  check(cu_.cuMemsetD8Async(kv_cache_.ptr(), 0, kv_cache_.size(), stream_),
+        "zeroing the KV cache");
+  synchronize("zeroing the KV cache");
+
+  // The first scratch chunk now, so that the first call does not pay for
+  // (and a timed prefill does not include) a device allocation.
+  std::string error;
+  if (!arena_.alloc(1, &error))
+    fail(LLMC_ERR_OUT_OF_MEMORY, "allocating GPU scratch memory: ", error);
+  arena_.reset();
+
+  table_.alloc = &CudaExecutor::api_alloc;
+  table_.launch = &CudaExecutor::api_launch;
+  table_.copy = &CudaExecutor::api_copy;
+  table_.ctx = this;
+}
+
+CudaExecutor::~CudaExecutor() {
+  // Errors are ignored here: the context may already be broken, and the
+  // buffers and the stream (members, released after this body, in the
+  // context made current here) go either way.
+  cu_.cuCtxSetCurrent(module_->context());
+  cu_.cuStreamSynchronize(stream_);
+  if (graph_)
+    cu_.cuGraphExecDestroy(graph_);
+}
+
+void CudaExecutor::check(CUresult result, const std::string &what) {
+  cuda_check(cu_, result, what);
+}
+
+void CudaExecutor::record(const std::string &message) noexcept {
+  if (call_error_.empty()) {
+    try {
+      call_error_ = message;
+    } catch (...) {
+      // Out of memory while recording: keep a short fixed message.
+      call_error_.assign("out of memory");
+    }
+  }
+}
+
+void *CudaExecutor::api_alloc(void *ctx, uint64_t bytes) noexcept {
+  auto *self = static_cast<CudaExecutor *>(ctx);
+  try {
+    if (self->call_error_.empty()) {
+      std::string error;
+      uint64_t p = self->arena_.alloc(bytes, &error);
+      if (p)
+        return as_pointer(p);
+      self->record(cat("scratch allocation of ", bytes, " bytes failed: ", error));
+    }
+  } catch (...) {
+    self->record("scratch allocation failed: out of host memory");
+  }
+  return as_pointer(self->reserved_.ptr());
+}
+
+void CudaExecutor::api_launch(void *ctx, const char *name, uint32_t grid_x,
+                              uint32_t grid_y, uint32_t grid_z,
+                              uint32_t block_x, uint32_t block_y,
+                              uint32_t block_z, uint32_t shared_bytes,
+                              void **params) noexcept {
+  auto *self = static_cast<CudaExecutor *>(ctx);
+  try {
+    if (!self->call_error_.empty())
+      return;
+    if (!name) {
+      self->record("launch of a kernel with a NULL name");
+      return;
+    }
+    std::string error;
+    CUfunction f = self->module_->function(name, shared_bytes, &error);
+    if (!f) {
+      self->record(error);
+      return;
+    }
+    CUresult r = self->cu_.cuLaunchKernel(f, grid_x, grid_y, grid_z, block_x,
+                                          block_y, block_z, shared_bytes,
+                                          self->stream_, params, nullptr);
+    if (r != CUDA_SUCCESS)
+      self->record(cat("launching kernel '", name, "' (grid ", grid_x, "x",
+                       grid_y, "x", grid_z, ", block ", block_x, "x", block_y,
+                       "x", block_z, ", ", shared_bytes,
+                       " bytes of shared memory): ",
+                       cuda_error_text(self->cu_, r)));
+  } catch (...) {
+    self->record("kernel launch failed: out of host memory");
+  }
+}
+
+void CudaExecutor::api_copy(void *ctx, void *dst, const void *src,
+                            uint64_t bytes) noexcept {
+  auto *self = static_cast<CudaExecutor *>(ctx);
+  try {
+    if (!self->call_error_.empty() || bytes == 0)
+      return;
+    if (!dst || !src) {
+      self->record(cat("copy of ", bytes, " bytes with a NULL pointer"));
+      return;
+    }
+    CUresult r = self->cu_.cuMemcpyDtoDAsync(as_device(dst), as_device(src),
+                                             bytes, self->stream_);
+    if (r != CUDA_SUCCESS)
+      self->record(cat("device-to-device copy of ", bytes, " bytes: ",
+                       cuda_error_text(self->cu_, r)));
+  } catch (...) {
+    self->record("copy failed: out of host memory");
+  }
+}
+
+void CudaExecutor::begin() {
+  if (!broken_.empty())
+    fail(LLMC_ERR_INTERNAL, "the session's GPU context failed earlier (",
+         broken_, "); destroy the session");
+  module_->make_current();
+  if (!pending_.empty()) {
+    std::string message = std::move(pending_);
+    pending_.clear();
+    fail(LLMC_ERR_INTERNAL, message);
+  }
+}
+
+void CudaExecutor::prepare_call() {
+  *program_.host_api_slot() = &table_;
+  arena_.reset();
+  call_error_.clear();
+}
+
+void CudaExecutor::check_call(int32_t status, const char *entry) {
+  check_entry_status(m_, status, entry);
+  if (!call_error_.empty())
+    fail(LLMC_ERR_INTERNAL, "the ", entry, " entry point of '", m_.name,
+         "' failed on the GPU: ", call_error_);
+}
+
+void CudaExecutor::synchronize(const char *step) {
+  CUresult r = cu_.cuStreamSynchronize(stream_);
+  if (r == CUDA_SUCCESS)
+    return;
+  broken_ = cat(step, ": ", cuda_error_text(cu_, r));
+  fail(LLMC_ERR_INTERNAL, "CUDA error while ", step, " of '", m_.name, "': ",
+       cuda_error_text(cu_, r));
+}
+
+float *CudaExecutor::host_logits(size_t bytes) {
+  if (logits_.size() < bytes)
+    logits_ = PinnedBuffer(cu_, bytes, "logits");
+  return static_cast<float *>(logits_.data());
+}
+
+const float *CudaExecutor::prefill(const int32_t *tokens,
+                                   const int32_t *positions, size_t n) {
+  begin();
+  uint64_t in_bytes = n * sizeof(int32_t);
+  uint64_t out_bytes = n * static_cast<uint64_t>(m_.vocab_size) * sizeof(float);
+  // Every call ends synchronized, so nothing in flight uses the old buffer.
+  if (prefill_logits_.size() < out_bytes)
+    prefill_logits_ = DeviceBuffer(cu_, out_bytes, "prefill logits");
+  float *out = host_logits(out_bytes);
+  check(cu_.cuMemcpyHtoDAsync(tokens_.ptr(), tokens, in_bytes, stream_),
+        "copying token ids to the GPU");
+  check(cu_.cuMemcpyHtoDAsync(positions_.ptr(), positions, in_bytes, stream_),
+        "copying positions to the GPU");
+  {
+    std::lock_guard<std::mutex> lock(program_.entry_mutex());
+    prepare_call();
+    int32_t status = model_->prefill()(
+        static_cast<const int32_t *>(as_pointer(tokens_.ptr())),
+        static_cast<const int32_t *>(as_pointer(positions_.ptr())),
+        static_cast<int64_t>(n), as_pointer(kv_cache_.ptr()),
+        weight_table_.data(), static_cast<float *>(as_pointer(prefill_logits_.ptr())));
+    check_call(status, "prefill");
+  }
+  check(cu_.cuMemcpyDtoHAsync(out, prefill_logits_.ptr(), out_bytes, stream_),
+        "copying logits from the GPU");
+  synchronize("running prefill");
+  return out;
+}
+
+int32_t CudaExecutor::call_decode() {
+  return model_->decode()(
+      static_cast<const int32_t *>(as_pointer(tokens_.ptr())),
+      static_cast<const int32_t *>(as_pointer(positions_.ptr())),
+      as_pointer(kv_cache_.ptr()), weight_table_.data(),
+      static_cast<float *>(as_pointer(decode_logits_.ptr())));
+}
+
+void CudaExecutor::capture_decode() {
+  std::unique_lock<std::mutex> lock(program_.entry_mutex());
+  prepare_call();
+  // Thread-local mode: a host API call on this thread that cannot be
+  // captured (an allocation) fails the capture instead of running; other
+  // threads (other sessions) are unaffected.
+  CUresult started =
+      cu_.cuStreamBeginCapture(stream_, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL);
+  if (started != CUDA_SUCCESS) {
+    graphs_ = false;
+    check(started, "starting the CUDA graph capture of the decode step");
+  }
+  int32_t status = call_decode();
+  CUgraph graph = nullptr;
+  CUresult end = cu_.cuStreamEndCapture(stream_, &graph);
+  std::string problem;
+  if (status != 0)
+    problem = cat("the compiled decode entry point returned ", status);
+  else if (!call_error_.empty())
+    problem = call_error_;
+  else if (end != CUDA_SUCCESS)
+    problem = cat("cuStreamEndCapture: ", cuda_error_text(cu_, end));
+  CUgraphExec exec = nullptr;
+  if (problem.empty()) {
+    CUresult r = cu_.cuGraphInstantiateWithFlags(&exec, graph, 0);
+    if (r != CUDA_SUCCESS)
+      problem = cat("cuGraphInstantiateWithFlags: ", cuda_error_text(cu_, r));
+  }
+  if (graph)
+    cu_.cuGraphDestroy(graph); // the executable graph does not need it
+  lock.unlock();
+  if (!problem.empty()) {
+    // The capture ran nothing, so the cache is untouched: the next call
+    // simply runs without a graph.
+    graphs_ = false;
+    fail(LLMC_ERR_INTERNAL, "capturing the decode step of '", m_.name,
+         "' as a CUDA graph failed: ", problem,
+         " (LLMC_CUDA_GRAPHS=0 runs without graphs)");
+  }
+  graph_ = exec;
+  check(cu_.cuGraphLaunch(graph_, stream_), "launching the decode graph");
+}
+
+const float *CudaExecutor::decode(int32_t token, int32_t position) {
+  begin();
+  float *out = host_logits(static_cast<size_t>(m_.vocab_size) * sizeof(float));
+  // Pinned staging: the copies are asynchronous, and the previous call has
+  // synchronized, so the buffer is free to overwrite.
+  auto *in = static_cast<int32_t *>(staging_.data());
+  in[0] = token;
+  in[1] = position;
+  check(cu_.cuMemcpyHtoDAsync(tokens_.ptr(), &in[0], sizeof(int32_t), stream_),
+        "copying the token id to the GPU");
+  check(cu_.cuMemcpyHtoDAsync(positions_.ptr(), &in[1], sizeof(int32_t), stream_),
+        "copying the position to the GPU");
+  if (graph_) {
+    check(cu_.cuGraphLaunch(graph_, stream_), "launching the decode graph");
+  } else if (graphs_ && decode_calls_ > 0) {
+    capture_decode();
+  } else {
+    std::lock_guard<std::mutex> lock(program_.entry_mutex());
+    prepare_call();
+    check_call(call_decode(), "decode");
+  }
+  check(cu_.cuMemcpyDtoHAsync(out, decode_logits_.ptr(),
+                              static_cast<size_t>(m_.vocab_size) * sizeof(float),
+                              stream_),
+        "copying logits from the GPU");
+  synchronize("running a decode step");
+  ++decode_calls_;
+  return out;
+}
+
+void CudaExecutor::reset() {
+  // No status to return (llmc_session_reset is void): a failure is kept and
+  // reported by the next call.
+  try {
+    begin();
+    check(cu_.cuMemsetD8Async(kv_cache_.ptr(), 0, kv_cache_.size(), stream_),
+          "zeroing the KV cache");
+    synchronize("zeroing the KV cache");
+  } catch (const Error &e) {
+    if (broken_.empty() && pending_.empty())
+      pending_ = e.what();
+  }
+}
+
+} // namespace
+
+std::unique_ptr<Executor> make_cuda_executor(std::shared_ptr<const Model> model,
+                                             WeightSet &weights) {
+  if (!model->cuda())
+    fail(LLMC_ERR_INTERNAL, "model '", model->manifest().name,
+         "' has no CUDA program");
+  return std::make_unique<CudaExecutor>(std::move(model), weights);
+}
+
+} // namespace llmc::rt

@@ -1,0 +1,95 @@
+/* A mock llmc CUDA artifact: the abi_version 1 entry points with device
+ * pointers, launching the reference decoder's steps (mock_model.c) as
+ * "kernels" through the runtime's llmc_cuda_host_api, with scratch from
+ * alloc and the logits written through copy, as compiled host code does.
+ * The images are fake_image descriptors that only fake_libcuda.c can load.
+ * Build: cc -shared -fPIC -I<artifact dir> -I<runtime include> this file.
+ * MOCK_BAD_IMAGES adds two malformed image symbols for the manifest tests. */
+#include "mock_config.h"
+#define MOCK_NO_ENTRY_POINTS
+#include "mock_model.c"
+
+#include "fake_cuda.h"
+#include "llmc/cuda_host_api.h"
+
+_Static_assert(sizeof(struct fake_image) == 64, "make_artifact.py's FAKE_IMAGE_BYTES");
+
+/* Set by the runtime before every entry-point call. */
+const llmc_cuda_host_api *MOCK_CUDA_HOST_API;
+
+#define P(type, i) (*(type *)params[i])
+
+/* (x, tokens, t, embed_table) */
+static void k_embed(void **params) {
+  embed_step(P(float *, 0), P(const int32_t *, 1)[P(int64_t, 2)],
+             P(const float *, 3));
+}
+
+/* (x, kv_cache, layer, positions, t, 9 layer weights) */
+static void k_layer(void **params) {
+  const float *lw[PER_LAYER];
+  for (int i = 0; i < PER_LAYER; ++i)
+    lw[i] = P(const float *, 5 + i);
+  layer_step(P(float *, 0), P(int32_t, 2), P(const int32_t *, 3)[P(int64_t, 4)],
+             P(void *, 1), lw);
+}
+
+/* (logits row, x, norm, lm_head) */
+static void k_head(void **params) {
+  head_step(P(float *, 0), P(const float *, 1), P(const float *, 2),
+            P(const float *, 3));
+}
+
+static const struct fake_kernel kKernels[] = {
+    {"mock_embed", k_embed, 4, {8, 8, 8, 8}},
+    {"mock_layer", k_layer, 5 + PER_LAYER, {8, 8, 4, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8}},
+    {"mock_head", k_head, 4, {8, 8, 8, 8}},
+};
+
+#define DEFINE_IMAGE(symbol, arch, format)                                     \
+  const struct fake_image symbol = {"\177ELF llmc-fake " arch " " format,       \
+                                    kKernels, 3, {0}};
+MOCK_CUDA_IMAGES(DEFINE_IMAGE)
+
+#ifdef MOCK_BAD_IMAGES
+const char mock_not_elf[8] = "notelf!";         /* a "cubin" without ELF magic */
+const char mock_no_nul[4] = {'.', 'p', 't', 'x'}; /* "PTX" without its NUL */
+#endif
+
+/* Kernel names are constants: the runtime caches functions by pointer. */
+static const char kEmbed[] = "mock_embed";
+static const char kLayer[] = "mock_layer";
+static const char kHead[] = "mock_head";
+
+int32_t MOCK_PREFILL(const int32_t *tokens, const int32_t *positions,
+                     int64_t seq_len, void *kv_cache, const void *const *weights,
+                     float *logits) {
+  const llmc_cuda_host_api *api = MOCK_CUDA_HOST_API;
+  /* Scratch: the activation row and one logits row, reused for every token. */
+  float *x = api->alloc(api->ctx, sizeof(float) * MOCK_DIM);
+  float *row = api->alloc(api->ctx, sizeof(float) * MOCK_VOCAB);
+  const void *embed = weights[0];
+  const void *const *tail = weights + 1 + MOCK_LAYERS * PER_LAYER;
+  for (int64_t t = 0; t < seq_len; ++t) {
+    void *embed_params[] = {&x, &tokens, &t, &embed};
+    api->launch(api->ctx, kEmbed, 1, 1, 1, 1, 1, 1, 0, embed_params);
+    for (int32_t l = 0; l < MOCK_LAYERS; ++l) {
+      const void *lw[PER_LAYER];
+      void *layer_params[5 + PER_LAYER] = {&x, &kv_cache, &l, &positions, &t};
+      for (int i = 0; i < PER_LAYER; ++i) {
+        lw[i] = weights[1 + l * PER_LAYER + i];
+        layer_params[5 + i] = &lw[i];
+      }
+      api->launch(api->ctx, kLayer, 1, 1, 1, 1, 1, 1, 0, layer_params);
+    }
+    void *head_params[] = {&row, &x, (void *)&tail[0], (void *)&tail[1]};
+    api->launch(api->ctx, kHead, 1, 1, 1, 1, 1, 1, 0, head_params);
+    api->copy(api->ctx, logits + t * MOCK_VOCAB, row, sizeof(float) * MOCK_VOCAB);
+  }
+  return 0;
+}
+
+int32_t MOCK_DECODE(const int32_t *tokens, const int32_t *positions,
+                    void *kv_cache, const void *const *weights, float *logits) {
+  return MOCK_PREFILL(tokens, positions, 1, kv_cache, weights, logits);
+}
