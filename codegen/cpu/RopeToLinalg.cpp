@@ -1,4 +1,5 @@
 // Lowers llm.rope (half / interleaved, every scaling kind, partial rotary) to linalg.generic ops.
+#include "codegen/common/RopeFrequencies.h"
 #include "codegen/cpu/LLMToLinalg.h"
 #include "codegen/cpu/LoweringUtils.h"
 #include "dialect/LLMAttrs.h"
@@ -9,111 +10,9 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
-#include <algorithm>
-#include <cmath>
-
 using namespace mlir;
 
 namespace {
-
-/// 2π, for wavelengths and YaRN's rotation counts.
-constexpr double kTwoPi = 6.28318530717958647692;
-/// YaRN's default attention scale is 0.1·ln(factor) + 1.
-constexpr double kYarnMscaleSlope = 0.1;
-/// YaRN widens an empty ramp (low == high) by this much to avoid 0/0, as
-/// Hugging Face's linear_ramp_factor does.
-constexpr double kYarnEmptyRampWidth = 0.001;
-
-/// The NTK exponent d/(d−2) by which θ grows with the scale (static and
-/// dynamic NTK).
-double ntkExponent(int64_t rotaryDim) {
-  return double(rotaryDim) / double(rotaryDim - 2);
-}
-
-/// inv_freq[i] = θ^(−2i/d) for i ∈ [0, d/2), in double.
-SmallVector<double> plainInverseFrequencies(double theta, int64_t rotaryDim) {
-  SmallVector<double> invFreq(rotaryDim / 2);
-  for (int64_t i = 0, e = rotaryDim / 2; i < e; ++i)
-    invFreq[i] = std::pow(theta, -2.0 * double(i) / double(rotaryDim));
-  return invFreq;
-}
-
-/// YaRN's dimension whose wavelength makes `rotations` turns over M
-/// positions: d·ln(M/(r·2π)) / (2·ln θ).
-double yarnCorrectionDim(double rotations, int64_t rotaryDim, double theta,
-                         double originalMax) {
-  return double(rotaryDim) * std::log(originalMax / (rotations * kTwoPi)) /
-         (2.0 * std::log(theta));
-}
-
-/// YaRN's scale of cos and sin: the attribute when set, else the default.
-double yarnAttentionFactor(llm::RopeScalingAttr scaling) {
-  double given = scaling.getAttentionFactor().convertToDouble();
-  if (given != 0.0)
-    return given;
-  double factor = scaling.getFactor().convertToDouble();
-  return factor > 1.0 ? kYarnMscaleSlope * std::log(factor) + 1.0 : 1.0;
-}
-
-/// The inverse frequencies of every scaling kind known at compile time
-/// (all but `dynamic`), in double, following Hugging Face's
-/// modeling_rope_utils.py.
-SmallVector<double> staticInverseFrequencies(double theta, int64_t rotaryDim,
-                                             llm::RopeScalingAttr scaling) {
-  double factor = scaling.getFactor().convertToDouble();
-  double originalMax = double(scaling.getOriginalMaxPositionEmbeddings());
-  SmallVector<double> invFreq = plainInverseFrequencies(theta, rotaryDim);
-  switch (scaling.getKind()) {
-  case llm::RopeScalingKind::none:
-  case llm::RopeScalingKind::dynamic:
-    break;
-  case llm::RopeScalingKind::linear:
-    for (double &f : invFreq)
-      f /= factor;
-    break;
-  case llm::RopeScalingKind::ntk:
-    invFreq = plainInverseFrequencies(
-        theta * std::pow(factor, ntkExponent(rotaryDim)), rotaryDim);
-    break;
-  case llm::RopeScalingKind::yarn: {
-    double betaFast = scaling.getBetaFast().convertToDouble();
-    double betaSlow = scaling.getBetaSlow().convertToDouble();
-    double low = std::max(
-        std::floor(yarnCorrectionDim(betaFast, rotaryDim, theta, originalMax)),
-        0.0);
-    double high = std::min(
-        std::ceil(yarnCorrectionDim(betaSlow, rotaryDim, theta, originalMax)),
-        double(rotaryDim - 1));
-    if (high == low)
-      high += kYarnEmptyRampWidth;
-    for (int64_t i = 0, e = invFreq.size(); i < e; ++i) {
-      double ramp = std::clamp((double(i) - low) / (high - low), 0.0, 1.0);
-      double extrapolation = 1.0 - ramp;
-      invFreq[i] = invFreq[i] / factor * (1.0 - extrapolation) +
-                   invFreq[i] * extrapolation;
-    }
-    break;
-  }
-  case llm::RopeScalingKind::llama3: {
-    double lowFreqFactor = scaling.getLowFreqFactor().convertToDouble();
-    double highFreqFactor = scaling.getHighFreqFactor().convertToDouble();
-    double lowFreqWavelength = originalMax / lowFreqFactor;
-    double highFreqWavelength = originalMax / highFreqFactor;
-    for (double &f : invFreq) {
-      double wavelength = kTwoPi / f;
-      if (wavelength > lowFreqWavelength) {
-        f /= factor;
-      } else if (wavelength >= highFreqWavelength) {
-        double smooth = (originalMax / wavelength - lowFreqFactor) /
-                        (highFreqFactor - lowFreqFactor);
-        f = (1.0 - smooth) * f / factor + smooth * f;
-      }
-    }
-    break;
-  }
-  }
-  return invFreq;
-}
 
 /// Dynamic NTK's inverse frequencies, computed at run time from the
 /// sequence length L = max(positions) + 1: θ' = θ·(factor·L/M − factor +
@@ -127,9 +26,6 @@ Value createDynamicInverseFrequencies(OpBuilder &b, Location loc,
   auto positionsType = cast<RankedTensorType>(positions.getType());
   auto intType = cast<IntegerType>(positionsType.getElementType());
   Type f64 = b.getF64Type(), f32 = b.getF32Type();
-  auto f64Constant = [&](double value) -> Value {
-    return arith::ConstantOp::create(b, loc, b.getF64FloatAttr(value));
-  };
 
   // max over every position (positions are signed).
   Value lowest = arith::ConstantOp::create(
@@ -153,23 +49,10 @@ Value createDynamicInverseFrequencies(OpBuilder &b, Location loc,
   Value maxPosition = tensor::ExtractOp::create(b, loc, maxTensor, ValueRange{});
   Value length = arith::AddFOp::create(
       b, loc, arith::SIToFPOp::create(b, loc, f64, maxPosition),
-      f64Constant(1.0));
+      arith::ConstantOp::create(b, loc, b.getF64FloatAttr(1.0)));
 
-  double factor = scaling.getFactor().convertToDouble();
-  double originalMax = double(scaling.getOriginalMaxPositionEmbeddings());
-  // ln θ' = ln θ + d/(d−2) · ln(factor·L/M − (factor − 1)).
-  Value growth = arith::SubFOp::create(
-      b, loc,
-      arith::MulFOp::create(b, loc, length, f64Constant(factor / originalMax)),
-      f64Constant(factor - 1.0));
-  Value scaledLogTheta = arith::AddFOp::create(
-      b, loc, f64Constant(std::log(theta)),
-      arith::MulFOp::create(b, loc, f64Constant(ntkExponent(rotaryDim)),
-                            math::LogOp::create(b, loc, growth)));
-  Value longer = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT,
-                                       length, f64Constant(originalMax));
-  Value logTheta = arith::SelectOp::create(b, loc, longer, scaledLogTheta,
-                                           f64Constant(std::log(theta)));
+  Value logTheta =
+      llmc::createDynamicNtkLogTheta(b, loc, length, theta, rotaryDim, scaling);
 
   int64_t half = rotaryDim / 2;
   Value init = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{half}, f32);
@@ -181,15 +64,10 @@ Value createDynamicInverseFrequencies(OpBuilder &b, Location loc,
                Value i = arith::IndexCastOp::create(
                    nb, nloc, nb.getI64Type(),
                    linalg::IndexOp::create(nb, nloc, 0));
-               Value exponent = arith::MulFOp::create(
-                   nb, nloc, arith::SIToFPOp::create(nb, nloc, f64, i),
-                   f64Constant(-2.0 / double(rotaryDim)));
-               Value invFreq = math::ExpOp::create(
-                   nb, nloc,
-                   arith::MulFOp::create(nb, nloc, exponent, logTheta));
                linalg::YieldOp::create(
                    nb, nloc,
-                   arith::TruncFOp::create(nb, nloc, f32, invFreq).getResult());
+                   llmc::createDynamicInverseFrequency(nb, nloc, logTheta, i,
+                                                       rotaryDim));
              })
       .getResult(0);
 }
@@ -215,9 +93,7 @@ struct RopeOpLowering : OpConversionPattern<llm::RopeOp> {
     bool interleaved = op.getStyle() == llm::RopeStyle::interleaved;
 
     // NTK exponents d/(d−2) are infinite for a single rotated pair.
-    if ((kind == llm::RopeScalingKind::ntk ||
-         kind == llm::RopeScalingKind::dynamic) &&
-        rotaryDim == 2)
+    if (llmc::usesNtkExponent(kind) && rotaryDim == 2)
       return rewriter.notifyMatchFailure(op, "NTK scaling needs rotary_dim > 2");
 
     // 1. inv_freq (d/2,) f32: a constant table unless it depends on L.
@@ -226,17 +102,14 @@ struct RopeOpLowering : OpConversionPattern<llm::RopeOp> {
       invFreq = createDynamicInverseFrequencies(rewriter, loc, positions,
                                                 theta, rotaryDim, scaling);
     } else {
-      SmallVector<float> values;
-      for (double f : staticInverseFrequencies(theta, rotaryDim, scaling))
-        values.push_back(static_cast<float>(f));
+      SmallVector<float> values =
+          llmc::getStaticInverseFrequencies(theta, rotaryDim, scaling);
       auto tableType = RankedTensorType::get({half}, f32);
       invFreq = arith::ConstantOp::create(
           rewriter, loc,
           DenseElementsAttr::get(tableType, ArrayRef<float>(values)));
     }
-    double attentionFactor = kind == llm::RopeScalingKind::yarn
-                                 ? yarnAttentionFactor(scaling)
-                                 : 1.0;
+    double attentionFactor = llmc::getRopeAttentionFactor(scaling);
 
     // 2. cos/sin tables (B, T, d/2): one angle per position and frequency,
     // shared by every head and both members of a pair.

@@ -1,0 +1,162 @@
+// RoPE inverse frequencies for every scaling kind, shared by the CPU and CUDA lowerings.
+#include "codegen/common/RopeFrequencies.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace mlir;
+
+namespace {
+
+/// 2π, for wavelengths and YaRN's rotation counts.
+constexpr double kTwoPi = 6.28318530717958647692;
+/// YaRN's default attention scale is 0.1·ln(factor) + 1.
+constexpr double kYarnMscaleSlope = 0.1;
+/// YaRN widens an empty ramp (low == high) by this much to avoid 0/0, as
+/// Hugging Face's linear_ramp_factor does.
+constexpr double kYarnEmptyRampWidth = 0.001;
+
+/// The NTK exponent d/(d−2) by which θ grows with the scale (static and
+/// dynamic NTK).
+double ntkExponent(int64_t rotaryDim) {
+  return double(rotaryDim) / double(rotaryDim - 2);
+}
+
+/// inv_freq[i] = θ^(−2i/d) for i ∈ [0, d/2), in double.
+SmallVector<double> plainInverseFrequencies(double theta, int64_t rotaryDim) {
+  SmallVector<double> invFreq(rotaryDim / 2);
+  for (int64_t i = 0, e = rotaryDim / 2; i < e; ++i)
+    invFreq[i] = std::pow(theta, -2.0 * double(i) / double(rotaryDim));
+  return invFreq;
+}
+
+/// YaRN's dimension whose wavelength makes `rotations` turns over M
+/// positions: d·ln(M/(r·2π)) / (2·ln θ).
+double yarnCorrectionDim(double rotations, int64_t rotaryDim, double theta,
+                         double originalMax) {
+  return double(rotaryDim) * std::log(originalMax / (rotations * kTwoPi)) /
+         (2.0 * std::log(theta));
+}
+
+/// The static inverse frequencies in double (see the header).
+SmallVector<double> staticInverseFrequencies(double theta, int64_t rotaryDim,
+                                             llm::RopeScalingAttr scaling) {
+  double factor = scaling.getFactor().convertToDouble();
+  double originalMax = double(scaling.getOriginalMaxPositionEmbeddings());
+  SmallVector<double> invFreq = plainInverseFrequencies(theta, rotaryDim);
+  switch (scaling.getKind()) {
+  case llm::RopeScalingKind::none:
+  case llm::RopeScalingKind::dynamic:
+    break;
+  case llm::RopeScalingKind::linear:
+    for (double &f : invFreq)
+      f /= factor;
+    break;
+  case llm::RopeScalingKind::ntk:
+    invFreq = plainInverseFrequencies(
+        theta * std::pow(factor, ntkExponent(rotaryDim)), rotaryDim);
+    break;
+  case llm::RopeScalingKind::yarn: {
+    double betaFast = scaling.getBetaFast().convertToDouble();
+    double betaSlow = scaling.getBetaSlow().convertToDouble();
+    double low = std::max(
+        std::floor(yarnCorrectionDim(betaFast, rotaryDim, theta, originalMax)),
+        0.0);
+    double high = std::min(
+        std::ceil(yarnCorrectionDim(betaSlow, rotaryDim, theta, originalMax)),
+        double(rotaryDim - 1));
+    if (high == low)
+      high += kYarnEmptyRampWidth;
+    for (int64_t i = 0, e = invFreq.size(); i < e; ++i) {
+      double ramp = std::clamp((double(i) - low) / (high - low), 0.0, 1.0);
+      double extrapolation = 1.0 - ramp;
+      invFreq[i] = invFreq[i] / factor * (1.0 - extrapolation) +
+                   invFreq[i] * extrapolation;
+    }
+    break;
+  }
+  case llm::RopeScalingKind::llama3: {
+    double lowFreqFactor = scaling.getLowFreqFactor().convertToDouble();
+    double highFreqFactor = scaling.getHighFreqFactor().convertToDouble();
+    double lowFreqWavelength = originalMax / lowFreqFactor;
+    double highFreqWavelength = originalMax / highFreqFactor;
+    for (double &f : invFreq) {
+      double wavelength = kTwoPi / f;
+      if (wavelength > lowFreqWavelength) {
+        f /= factor;
+      } else if (wavelength >= highFreqWavelength) {
+        double smooth = (originalMax / wavelength - lowFreqFactor) /
+                        (highFreqFactor - lowFreqFactor);
+        f = (1.0 - smooth) * f / factor + smooth * f;
+      }
+    }
+    break;
+  }
+  }
+  return invFreq;
+}
+
+Value f64Constant(OpBuilder &b, Location loc, double value) {
+  return arith::ConstantOp::create(b, loc, b.getF64FloatAttr(value));
+}
+
+} // namespace
+
+bool llmc::usesNtkExponent(llm::RopeScalingKind kind) {
+  return kind == llm::RopeScalingKind::ntk ||
+         kind == llm::RopeScalingKind::dynamic;
+}
+
+SmallVector<float>
+llmc::getStaticInverseFrequencies(double theta, int64_t rotaryDim,
+                                  llm::RopeScalingAttr scaling) {
+  SmallVector<float> values;
+  for (double f : staticInverseFrequencies(theta, rotaryDim, scaling))
+    values.push_back(static_cast<float>(f));
+  return values;
+}
+
+double llmc::getRopeAttentionFactor(llm::RopeScalingAttr scaling) {
+  if (scaling.getKind() != llm::RopeScalingKind::yarn)
+    return 1.0;
+  double given = scaling.getAttentionFactor().convertToDouble();
+  if (given != 0.0)
+    return given;
+  double factor = scaling.getFactor().convertToDouble();
+  return factor > 1.0 ? kYarnMscaleSlope * std::log(factor) + 1.0 : 1.0;
+}
+
+Value llmc::createDynamicNtkLogTheta(OpBuilder &b, Location loc, Value length,
+                                     double theta, int64_t rotaryDim,
+                                     llm::RopeScalingAttr scaling) {
+  double factor = scaling.getFactor().convertToDouble();
+  double originalMax = double(scaling.getOriginalMaxPositionEmbeddings());
+  // ln θ' = ln θ + d/(d−2) · ln(factor·L/M − (factor − 1)).
+  Value growth = arith::SubFOp::create(
+      b, loc,
+      arith::MulFOp::create(b, loc, length,
+                            f64Constant(b, loc, factor / originalMax)),
+      f64Constant(b, loc, factor - 1.0));
+  Value scaledLogTheta = arith::AddFOp::create(
+      b, loc, f64Constant(b, loc, std::log(theta)),
+      arith::MulFOp::create(b, loc, f64Constant(b, loc, ntkExponent(rotaryDim)),
+                            math::LogOp::create(b, loc, growth)));
+  Value longer = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT,
+                                       length, f64Constant(b, loc, originalMax));
+  return arith::SelectOp::create(b, loc, longer, scaledLogTheta,
+                                 f64Constant(b, loc, std::log(theta)));
+}
+
+Value llmc::createDynamicInverseFrequency(OpBuilder &b, Location loc,
+                                          Value logTheta, Value i,
+                                          int64_t rotaryDim) {
+  Value exponent = arith::MulFOp::create(
+      b, loc, arith::SIToFPOp::create(b, loc, b.getF64Type(), i),
+      f64Constant(b, loc, -2.0 / double(rotaryDim)));
+  Value invFreq = math::ExpOp::create(
+      b, loc, arith::MulFOp::create(b, loc, exponent, logTheta));
+  return arith::TruncFOp::create(b, loc, b.getF32Type(), invFreq);
+}

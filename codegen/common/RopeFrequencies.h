@@ -1,0 +1,45 @@
+// RoPE inverse frequencies for every scaling kind, shared by the CPU and CUDA lowerings.
+#ifndef LLMC_CODEGEN_COMMON_ROPEFREQUENCIES_H
+#define LLMC_CODEGEN_COMMON_ROPEFREQUENCIES_H
+
+#include "dialect/LLMAttrs.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace llmc {
+
+/// Whether `kind` raises θ by d/(d−2) (static and dynamic NTK), which is
+/// undefined for a single rotated pair (rotary_dim == 2).
+bool usesNtkExponent(mlir::llm::RopeScalingKind kind);
+
+/// The inverse frequencies of every scaling kind known at compile time (all
+/// but `dynamic`, which gets the plain θ^(−2i/d)), computed in double
+/// following Hugging Face's modeling_rope_utils.py and rounded to f32: the
+/// table both targets use.
+llvm::SmallVector<float>
+getStaticInverseFrequencies(double theta, int64_t rotaryDim,
+                            mlir::llm::RopeScalingAttr scaling);
+
+/// The factor cos and sin are multiplied by: YaRN's attention factor (the
+/// attribute when set, else 0.1·ln(factor) + 1), 1 for every other kind.
+double getRopeAttentionFactor(mlir::llm::RopeScalingAttr scaling);
+
+/// Dynamic NTK's ln θ' as an f64 value for the sequence length `length`
+/// (an f64 value, L = max(positions) + 1): ln θ + d/(d−2)·ln(factor·L/M −
+/// factor + 1) when L > M, ln θ otherwise. Emits arith/math ops only, so it
+/// serves CPU loops and GPU kernels alike.
+mlir::Value createDynamicNtkLogTheta(mlir::OpBuilder &b, mlir::Location loc,
+                                     mlir::Value length, double theta,
+                                     int64_t rotaryDim,
+                                     mlir::llm::RopeScalingAttr scaling);
+
+/// inv_freq[i] = exp(−(2i/d)·ln θ') computed in f64 and rounded to f32, for
+/// an i64 pair index `i` and the f64 `logTheta` of createDynamicNtkLogTheta.
+mlir::Value createDynamicInverseFrequency(mlir::OpBuilder &b,
+                                          mlir::Location loc,
+                                          mlir::Value logTheta, mlir::Value i,
+                                          int64_t rotaryDim);
+
+} // namespace llmc
+
+#endif // LLMC_CODEGEN_COMMON_ROPEFREQUENCIES_H
