@@ -29,6 +29,8 @@ uint64_t ScratchArena::alloc(uint64_t bytes, std::string *error) {
   }
   uint64_t size = (std::max<uint64_t>(bytes, 1) + kAlignment - 1) / kAlignment *
                   kAlignment;
+  const size_t start_chunk = chunk_;
+  const uint64_t start_offset = offset_;
   while (chunk_ < chunks_.size()) {
     const Chunk &c = chunks_[chunk_];
     if (c.bytes - offset_ >= size) {
@@ -41,12 +43,16 @@ uint64_t ScratchArena::alloc(uint64_t bytes, std::string *error) {
   }
   uint64_t chunk_bytes = std::max(2 * size, kMinChunkBytes);
   uint64_t base = allocate_(chunk_bytes, error);
-  if (base == 0)
-    return 0;
-  if (base % kAlignment != 0) {
+  if (base != 0 && base % kAlignment != 0) {
     release_(base);
     *error = cat("the allocator returned an address not aligned to ",
                  kAlignment, " bytes");
+    base = 0;
+  }
+  if (base == 0) {
+    // A failed request leaves the cursor where it was.
+    chunk_ = start_chunk;
+    offset_ = start_offset;
     return 0;
   }
   chunks_.push_back({base, chunk_bytes});

@@ -45,8 +45,8 @@ public:
   /// Back to the start of the first chunk (the start of an entry-point call).
   void reset();
   /// A kAlignment-aligned block of at least `bytes` bytes (0 counts as 1);
-  /// 0 with *error set when a new chunk cannot be allocated or the size
-  /// overflows.
+  /// 0 with *error set (and the cursor unchanged) when a new chunk cannot be
+  /// allocated or the size overflows.
   uint64_t alloc(uint64_t bytes, std::string *error);
 
   size_t chunk_count() const { return chunks_.size(); }

@@ -4,7 +4,9 @@
  * alloc and the logits written through copy, as compiled host code does.
  * The images are fake_image descriptors that only fake_libcuda.c can load.
  * Build: cc -shared -fPIC -I<artifact dir> -I<runtime include> this file.
- * MOCK_BAD_IMAGES adds two malformed image symbols for the manifest tests. */
+ * MOCK_BAD_IMAGES adds two malformed image symbols for the manifest tests.
+ * The head kernel asks for 64 KiB of dynamic shared memory, more than the
+ * default 48 KiB, so that the runtime must opt the kernel in. */
 #include "mock_config.h"
 #define MOCK_NO_ENTRY_POINTS
 #include "mock_model.c"
@@ -61,10 +63,18 @@ static const char kEmbed[] = "mock_embed";
 static const char kLayer[] = "mock_layer";
 static const char kHead[] = "mock_head";
 
+/* MOCK_GROW_SCRATCH=1 makes every call ask for 70 MiB more scratch than the
+ * one before: host code whose allocations differ between calls, which the
+ * runtime must survive (a decode graph cannot be captured then). */
+static int64_t g_calls;
+
 int32_t MOCK_PREFILL(const int32_t *tokens, const int32_t *positions,
                      int64_t seq_len, void *kv_cache, const void *const *weights,
                      float *logits) {
   const llmc_cuda_host_api *api = MOCK_CUDA_HOST_API;
+  ++g_calls;
+  if (getenv("MOCK_GROW_SCRATCH"))
+    api->alloc(api->ctx, (uint64_t)g_calls * (70u << 20));
   /* Scratch: the activation row and one logits row, reused for every token. */
   float *x = api->alloc(api->ctx, sizeof(float) * MOCK_DIM);
   float *row = api->alloc(api->ctx, sizeof(float) * MOCK_VOCAB);
@@ -83,7 +93,7 @@ int32_t MOCK_PREFILL(const int32_t *tokens, const int32_t *positions,
       api->launch(api->ctx, kLayer, 1, 1, 1, 1, 1, 1, 0, layer_params);
     }
     void *head_params[] = {&row, &x, (void *)&tail[0], (void *)&tail[1]};
-    api->launch(api->ctx, kHead, 1, 1, 1, 1, 1, 1, 0, head_params);
+    api->launch(api->ctx, kHead, 1, 1, 1, 1, 1, 1, 64 * 1024, head_params);
     api->copy(api->ctx, logits + t * MOCK_VOCAB, row, sizeof(float) * MOCK_VOCAB);
   }
   return 0;
