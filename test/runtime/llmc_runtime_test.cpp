@@ -22,6 +22,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 extern "C" int llmc_test_header_is_c(void);
@@ -828,6 +829,55 @@ int cmd_scratch_arena(const std::vector<std::string> &args) {
   return 0;
 }
 
+/// threads <artifact> <weights> <threads> <tokens>: one model and weight set
+/// shared by <threads> threads, each with its own session decoding greedily
+/// from BOS (prefill of [BOS], then decode steps) at the same time; prints
+/// each thread's ids, which must all equal a single-threaded run's.
+int cmd_threads(const std::vector<std::string> &args) {
+  if (args.size() != 4)
+    die("usage: threads <artifact> <weights> <threads> <tokens>");
+  llmc_model *model = nullptr;
+  check(llmc_model_open(args[0].c_str(), &model));
+  llmc_model_info info;
+  check(llmc_model_get_info(model, &info));
+  Weights w(args[1]);
+  int n_threads = std::stoi(args[2]), n_tokens = std::stoi(args[3]);
+  std::vector<std::string> results(n_threads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < n_threads; ++t)
+    threads.emplace_back([&, t] {
+      llmc_session *session = nullptr;
+      std::string &out = results[t];
+      if (llmc_session_create(model, w.w, &session) != LLMC_OK) {
+        out = std::string("create: ") + llmc_last_error();
+        return;
+      }
+      int32_t token = info.bos_token_id;
+      const float *logits = nullptr;
+      llmc_status st = llmc_session_prefill(session, &token, 1, &logits, nullptr);
+      out = std::to_string(token);
+      for (int i = 1; i < n_tokens && st == LLMC_OK; ++i) {
+        int best = 0;
+        for (int v = 1; v < info.vocab_size; ++v)
+          if (logits[v] > logits[best])
+            best = v;
+        token = best;
+        out += " " + std::to_string(token);
+        if (i + 1 < n_tokens)
+          st = llmc_session_decode(session, token, &logits);
+      }
+      if (st != LLMC_OK)
+        out += std::string(" error: ") + llmc_last_error();
+      llmc_session_destroy(session);
+    });
+  for (auto &th : threads)
+    th.join();
+  for (int t = 0; t < n_threads; ++t)
+    std::printf("thread %d: %s\n", t, results[t].c_str());
+  llmc_model_destroy(model);
+  return 0;
+}
+
 /// session <artifact> <weights> <op>...: drives the session API directly and
 /// prints one line per op, so tests can check status codes the command-line
 /// tool hides. Ops: prefill:1,2,3  decode:5  reset  position  info  backend.
@@ -915,7 +965,7 @@ int main(int argc, char **argv) {
           {"sampler", cmd_sampler},     {"rope-permute", cmd_rope_permute},
           {"session", cmd_session},     {"half-round", cmd_half_round},
           {"cuda-rank", cmd_cuda_rank}, {"scratch-arena", cmd_scratch_arena},
-          {"info-model", cmd_info_model},
+          {"info-model", cmd_info_model}, {"threads", cmd_threads},
       };
   if (argc < 2 || !kCommands.count(argv[1])) {
     std::fprintf(stderr, "usage: llmc-runtime-test <command> [args]; commands:");

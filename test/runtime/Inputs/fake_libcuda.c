@@ -22,9 +22,13 @@
  * FAKE_CUDA_FAULT_AFTER=<n> (the n-th kernel execution "faults": the next
  * synchronization returns CUDA_ERROR_ILLEGAL_ADDRESS),
  * FAKE_CUDA_LOG=1 (one stderr line per load, capture and graph launch, and a
- * summary at exit: live allocations, context references, launches). */
+ * summary at exit: live allocations, context references, launches).
+ * Thread-safe: every entry point runs under one lock; the current context
+ * and the capture in progress are per thread, as in the driver. */
+#define _GNU_SOURCE /* PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP */
 #include "fake_cuda.h"
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,6 +76,17 @@ static const struct {
 };
 
 /* ---- state ---------------------------------------------------------------- */
+
+static pthread_mutex_t g_lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+static void unlock(int *unused) {
+  (void)unused;
+  pthread_mutex_unlock(&g_lock);
+}
+/* Holds the lock until the end of the enclosing entry point. */
+#define LOCKED                                                                 \
+  int lock_scope_ __attribute__((cleanup(unlock))) =                           \
+      (pthread_mutex_lock(&g_lock), 0);                                        \
+  (void)lock_scope_
 
 struct alloc {
   char *base;
@@ -201,6 +216,7 @@ static CUresult submit(struct stream *s, const struct op *op) {
 /* ---- errors, init, devices ----------------------------------------------- */
 
 CUresult cuGetErrorName(CUresult error, const char **name) {
+  LOCKED;
   for (size_t i = 0; i < sizeof kErrors / sizeof kErrors[0]; ++i)
     if (kErrors[i].code == error) {
       *name = kErrors[i].name;
@@ -211,6 +227,7 @@ CUresult cuGetErrorName(CUresult error, const char **name) {
 }
 
 CUresult cuGetErrorString(CUresult error, const char **text) {
+  LOCKED;
   for (size_t i = 0; i < sizeof kErrors / sizeof kErrors[0]; ++i)
     if (kErrors[i].code == error) {
       *text = kErrors[i].text;
@@ -221,6 +238,7 @@ CUresult cuGetErrorString(CUresult error, const char **text) {
 }
 
 CUresult cuInit(unsigned flags) {
+  LOCKED;
   if (flags != 0)
     return INVALID_VALUE;
   long forced = env_long("FAKE_CUDA_INIT_ERROR", 0);
@@ -233,11 +251,13 @@ CUresult cuInit(unsigned flags) {
 }
 
 CUresult cuDriverGetVersion(int *version) {
+  LOCKED;
   *version = 13000;
   return SUCCESS;
 }
 
 CUresult cuDeviceGetCount(int *count) {
+  LOCKED;
   if (!g_initialized)
     return NOT_INITIALIZED;
   *count = (int)env_long("FAKE_CUDA_DEVICES", 1);
@@ -245,6 +265,7 @@ CUresult cuDeviceGetCount(int *count) {
 }
 
 CUresult cuDeviceGet(int *device, int ordinal) {
+  LOCKED;
   if (!g_initialized)
     return NOT_INITIALIZED;
   if (ordinal < 0 || ordinal >= env_long("FAKE_CUDA_DEVICES", 1))
@@ -254,6 +275,7 @@ CUresult cuDeviceGet(int *device, int ordinal) {
 }
 
 CUresult cuDeviceGetAttribute(int *value, int attribute, int device) {
+  LOCKED;
   (void)device;
   long sm = env_long("FAKE_CUDA_CC", 90);
   if (attribute == 75) /* COMPUTE_CAPABILITY_MAJOR */
@@ -266,11 +288,13 @@ CUresult cuDeviceGetAttribute(int *value, int attribute, int device) {
 }
 
 CUresult cuDeviceGetName(char *name, int len, int device) {
+  LOCKED;
   snprintf(name, (size_t)len, "Fake GPU %d", device);
   return SUCCESS;
 }
 
 CUresult cuDevicePrimaryCtxRetain(void **ctx, int device) {
+  LOCKED;
   (void)device;
   ++g_ctx_refs;
   *ctx = &g_ctx_object;
@@ -278,6 +302,7 @@ CUresult cuDevicePrimaryCtxRetain(void **ctx, int device) {
 }
 
 CUresult cuDevicePrimaryCtxRelease_v2(int device) {
+  LOCKED;
   (void)device;
   if (g_ctx_refs <= 0)
     return INVALID_CONTEXT;
@@ -286,6 +311,7 @@ CUresult cuDevicePrimaryCtxRelease_v2(int device) {
 }
 
 CUresult cuCtxSetCurrent(void *ctx) {
+  LOCKED;
   if (ctx && (ctx != &g_ctx_object || g_ctx_refs <= 0))
     return INVALID_CONTEXT;
   t_current_ctx = ctx;
@@ -296,6 +322,7 @@ CUresult cuCtxSetCurrent(void *ctx) {
 
 CUresult cuModuleLoadDataEx(void **module, const void *image, unsigned n_options,
                             int *options, void **values) {
+  LOCKED;
   if (!need_ctx())
     return INVALID_CONTEXT;
   const struct fake_image *img = image;
@@ -331,12 +358,14 @@ CUresult cuModuleLoadDataEx(void **module, const void *image, unsigned n_options
 }
 
 CUresult cuModuleUnload(void *module) {
+  LOCKED;
   free(module);
   return SUCCESS;
 }
 
 CUresult cuModuleGetFunction(const struct fake_kernel **function, void *module,
                              const char *name) {
+  LOCKED;
   if (!need_ctx())
     return INVALID_CONTEXT;
   const struct fake_image *img = ((struct module *)module)->image;
@@ -349,6 +378,7 @@ CUresult cuModuleGetFunction(const struct fake_kernel **function, void *module,
 }
 
 CUresult cuFuncSetAttribute(void *function, int attribute, int value) {
+  LOCKED;
   (void)function;
   (void)attribute;
   return value > 227 * 1024 ? INVALID_VALUE : SUCCESS;
@@ -393,6 +423,7 @@ static CUresult release(void *p, int host) {
 }
 
 CUresult cuMemAlloc_v2(unsigned long long *ptr, size_t bytes) {
+  LOCKED;
   void *p = NULL;
   CUresult r = allocate(&p, bytes, 0);
   if (r == SUCCESS)
@@ -401,12 +432,19 @@ CUresult cuMemAlloc_v2(unsigned long long *ptr, size_t bytes) {
 }
 
 CUresult cuMemFree_v2(unsigned long long ptr) {
+  LOCKED;
   return release((void *)(uintptr_t)ptr, 0);
 }
 
-CUresult cuMemAllocHost_v2(void **ptr, size_t bytes) { return allocate(ptr, bytes, 1); }
+CUresult cuMemAllocHost_v2(void **ptr, size_t bytes) {
+  LOCKED;
+  return allocate(ptr, bytes, 1);
+}
 
-CUresult cuMemFreeHost(void *ptr) { return release(ptr, 1); }
+CUresult cuMemFreeHost(void *ptr) {
+  LOCKED;
+  return release(ptr, 1);
+}
 
 static CUresult copy(struct stream *s, void *dst, const void *src, size_t bytes,
                      int dst_device, int src_device) {
@@ -421,6 +459,7 @@ static CUresult copy(struct stream *s, void *dst, const void *src, size_t bytes,
 }
 
 CUresult cuMemcpyHtoD_v2(unsigned long long dst, const void *src, size_t bytes) {
+  LOCKED;
   if (capture_forbids())
     return CAPTURE_UNSUPPORTED;
   return copy(NULL, (void *)(uintptr_t)dst, src, bytes, 1, 0);
@@ -428,21 +467,25 @@ CUresult cuMemcpyHtoD_v2(unsigned long long dst, const void *src, size_t bytes) 
 
 CUresult cuMemcpyHtoDAsync_v2(unsigned long long dst, const void *src,
                               size_t bytes, struct stream *s) {
+  LOCKED;
   return copy(s, (void *)(uintptr_t)dst, src, bytes, 1, 0);
 }
 
 CUresult cuMemcpyDtoHAsync_v2(void *dst, unsigned long long src, size_t bytes,
                               struct stream *s) {
+  LOCKED;
   return copy(s, dst, (const void *)(uintptr_t)src, bytes, 0, 1);
 }
 
 CUresult cuMemcpyDtoDAsync_v2(unsigned long long dst, unsigned long long src,
                               size_t bytes, struct stream *s) {
+  LOCKED;
   return copy(s, (void *)(uintptr_t)dst, (const void *)(uintptr_t)src, bytes, 1, 1);
 }
 
 CUresult cuMemsetD8Async(unsigned long long dst, unsigned char value,
                          size_t bytes, struct stream *s) {
+  LOCKED;
   if (!need_ctx())
     return INVALID_CONTEXT;
   check_range("memset", (void *)(uintptr_t)dst, bytes);
@@ -454,6 +497,7 @@ CUresult cuMemsetD8Async(unsigned long long dst, unsigned char value,
 /* ---- streams, launches, graphs ---------------------------------------------- */
 
 CUresult cuStreamCreate(struct stream **s, unsigned flags) {
+  LOCKED;
   (void)flags;
   if (!need_ctx())
     return INVALID_CONTEXT;
@@ -462,6 +506,7 @@ CUresult cuStreamCreate(struct stream **s, unsigned flags) {
 }
 
 CUresult cuStreamDestroy_v2(struct stream *s) {
+  LOCKED;
   if (!need_ctx())
     return INVALID_CONTEXT;
   free(s);
@@ -469,6 +514,7 @@ CUresult cuStreamDestroy_v2(struct stream *s) {
 }
 
 CUresult cuStreamSynchronize(struct stream *s) {
+  LOCKED;
   (void)s;
   if (!need_ctx())
     return INVALID_CONTEXT;
@@ -481,6 +527,7 @@ CUresult cuLaunchKernel(const struct fake_kernel *f, unsigned gx, unsigned gy,
                         unsigned gz, unsigned bx, unsigned by, unsigned bz,
                         unsigned shared, struct stream *s, void **params,
                         void **extra) {
+  LOCKED;
   (void)shared;
   if (!need_ctx())
     return INVALID_CONTEXT;
@@ -496,6 +543,7 @@ CUresult cuLaunchKernel(const struct fake_kernel *f, unsigned gx, unsigned gy,
 }
 
 CUresult cuStreamBeginCapture_v2(struct stream *s, int mode) {
+  LOCKED;
   if (!need_ctx())
     return INVALID_CONTEXT;
   if (mode != 1 /* THREAD_LOCAL */ || s->capturing || t_capturing)
@@ -508,6 +556,7 @@ CUresult cuStreamBeginCapture_v2(struct stream *s, int mode) {
 }
 
 CUresult cuStreamEndCapture(struct stream *s, struct graph **graph) {
+  LOCKED;
   if (!s->capturing)
     return INVALID_VALUE;
   s->capturing = 0;
@@ -529,6 +578,7 @@ CUresult cuStreamEndCapture(struct stream *s, struct graph **graph) {
 
 CUresult cuGraphInstantiateWithFlags(struct graph **exec, struct graph *graph,
                                      unsigned long long flags) {
+  LOCKED;
   if (flags != 0 || !graph)
     return INVALID_VALUE;
   struct graph *e = calloc(1, sizeof *e);
@@ -540,6 +590,7 @@ CUresult cuGraphInstantiateWithFlags(struct graph **exec, struct graph *graph,
 }
 
 CUresult cuGraphLaunch(struct graph *exec, struct stream *s) {
+  LOCKED;
   (void)s;
   if (!need_ctx())
     return INVALID_CONTEXT;
@@ -557,5 +608,11 @@ static CUresult destroy_graph(struct graph *g) {
   return SUCCESS;
 }
 
-CUresult cuGraphExecDestroy(struct graph *exec) { return destroy_graph(exec); }
-CUresult cuGraphDestroy(struct graph *graph) { return destroy_graph(graph); }
+CUresult cuGraphExecDestroy(struct graph *exec) {
+  LOCKED;
+  return destroy_graph(exec);
+}
+CUresult cuGraphDestroy(struct graph *graph) {
+  LOCKED;
+  return destroy_graph(graph);
+}

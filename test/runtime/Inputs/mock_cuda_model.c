@@ -2,7 +2,9 @@
  * pointers, launching the reference decoder's steps (mock_model.c) as
  * "kernels" through the runtime's llmc_cuda_host_api, with scratch from
  * alloc and the logits written through copy, as compiled host code does.
- * The images are fake_image descriptors that only fake_libcuda.c can load.
+ * The images are fake_image descriptors that only fake_libcuda.c can load;
+ * with MOCK_REAL_IMAGES they come from images.c instead (embed_cuda_images.py:
+ * mock_cuda_kernels.cu built by nvcc), for a real GPU.
  * Build: cc -shared -fPIC -I<artifact dir> -I<runtime include> this file.
  * MOCK_BAD_IMAGES adds two malformed image symbols for the manifest tests.
  * The head kernel asks for 64 KiB of dynamic shared memory, more than the
@@ -19,6 +21,8 @@ _Static_assert(sizeof(struct fake_image) == 64, "make_artifact.py's FAKE_IMAGE_B
 /* Set by the runtime before every entry-point call. */
 const llmc_cuda_host_api *MOCK_CUDA_HOST_API;
 
+#ifndef MOCK_REAL_IMAGES
+/* The fake driver's kernels: host functions over cuLaunchKernel's params. */
 #define P(type, i) (*(type *)params[i])
 
 /* (x, tokens, t, embed_table) */
@@ -52,6 +56,7 @@ static const struct fake_kernel kKernels[] = {
   const struct fake_image symbol = {"\177ELF llmc-fake " arch " " format,       \
                                     kKernels, 3, {0}};
 MOCK_CUDA_IMAGES(DEFINE_IMAGE)
+#endif /* MOCK_REAL_IMAGES: embed_cuda_images.py's images.c instead */
 
 #ifdef MOCK_BAD_IMAGES
 const char mock_not_elf[8] = "notelf!";         /* a "cubin" without ELF magic */

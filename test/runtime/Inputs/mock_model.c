@@ -3,7 +3,8 @@
  * runtime and llmc-run without the compiler. The config comes from
  * mock_config.h, written by make_artifact.py next to the manifest.
  * mock_cuda_model.c includes this file with MOCK_NO_ENTRY_POINTS defined to
- * reuse the decoder steps behind the CUDA artifact ABI. */
+ * reuse the decoder steps behind the CUDA artifact ABI, and
+ * mock_cuda_kernels.cu compiles the same steps as GPU kernels. */
 #include "mock_config.h"
 
 #include <math.h>
@@ -11,13 +12,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* How the decoder's functions are declared: mock_cuda_kernels.cu compiles
+ * them for the GPU (static __device__). */
+#ifndef MOCK_FN
+#define MOCK_FN static __attribute__((unused))
+#endif
+
 #define KV_DIM (MOCK_KV_HEADS * MOCK_HEAD_DIM)
 #define Q_DIM (MOCK_HEADS * MOCK_HEAD_DIM)
 /* Weights per layer, in manifest order: input_layernorm, q, k, v, o,
  * post_attention_layernorm, gate, up, down. */
 #define PER_LAYER 9
 
-static void rmsnorm(float *out, const float *x, const float *w, int n) {
+MOCK_FN void rmsnorm(float *out, const float *x, const float *w, int n) {
   float ss = 0.0f;
   for (int i = 0; i < n; ++i)
     ss += x[i] * x[i];
@@ -27,7 +34,7 @@ static void rmsnorm(float *out, const float *x, const float *w, int n) {
 }
 
 /* out[rows] = W[rows, cols] x[cols] */
-static void matvec(float *out, const float *w, const float *x, int rows, int cols) {
+MOCK_FN void matvec(float *out, const float *w, const float *x, int rows, int cols) {
   for (int r = 0; r < rows; ++r) {
     float s = 0.0f;
     for (int c = 0; c < cols; ++c)
@@ -37,7 +44,7 @@ static void matvec(float *out, const float *w, const float *x, int rows, int col
 }
 
 /* Rotates each head of vec (n_heads x HEAD_DIM) for position pos. */
-static void rope(float *vec, int n_heads, int pos) {
+MOCK_FN void rope(float *vec, int n_heads, int pos) {
   const int half = MOCK_HEAD_DIM / 2;
   for (int h = 0; h < n_heads; ++h) {
     float *v = vec + h * MOCK_HEAD_DIM;
@@ -54,7 +61,7 @@ static void rope(float *vec, int n_heads, int pos) {
 }
 
 /* kv_cache[2][layers][1][ctx][kv_heads][head_dim] */
-static float *cache_at(void *kv_cache, int kind, int layer, int pos) {
+MOCK_FN float *cache_at(void *kv_cache, int kind, int layer, int pos) {
   size_t layer_size = (size_t)MOCK_CTX * KV_DIM;
   return (float *)kv_cache +
          ((size_t)kind * MOCK_LAYERS + layer) * layer_size + (size_t)pos * KV_DIM;
@@ -62,16 +69,16 @@ static float *cache_at(void *kv_cache, int kind, int layer, int pos) {
 
 /* The decoder in three steps, so that the CUDA mock (mock_cuda_model.c) can
  * launch each as a "kernel" and compute exactly the same numbers. */
-static void embed_step(float *x, int32_t token, const float *table) {
+MOCK_FN void embed_step(float *x, int32_t token, const float *table) {
   memcpy(x, table + (size_t)token * MOCK_DIM, sizeof(float) * MOCK_DIM);
 }
 
 /* lw: the layer's PER_LAYER weights, in manifest order. */
-static void layer_step(float *x, int l, int32_t pos, void *kv_cache,
+MOCK_FN void layer_step(float *x, int l, int32_t pos, void *kv_cache,
                        const float *const *lw) {
   float xb[MOCK_DIM], q[Q_DIM], att_out[Q_DIM], tmp[MOCK_DIM];
   float h1[MOCK_HIDDEN], h3[MOCK_HIDDEN];
-  float *scores = malloc(sizeof(float) * (size_t)(pos + 1));
+  float scores[MOCK_CTX];
   rmsnorm(xb, x, lw[0], MOCK_DIM);
   float *k = cache_at(kv_cache, 0, l, pos), *v = cache_at(kv_cache, 1, l, pos);
   matvec(q, lw[1], xb, Q_DIM, MOCK_DIM);
@@ -115,10 +122,9 @@ static void layer_step(float *x, int l, int32_t pos, void *kv_cache,
   matvec(tmp, lw[8], h1, MOCK_DIM, MOCK_HIDDEN);
   for (int i = 0; i < MOCK_DIM; ++i)
     x[i] += tmp[i];
-  free(scores);
 }
 
-static void head_step(float *logits, const float *x, const float *norm,
+MOCK_FN void head_step(float *logits, const float *x, const float *norm,
                       const float *lm_head) {
   float xb[MOCK_DIM];
   rmsnorm(xb, x, norm, MOCK_DIM);
