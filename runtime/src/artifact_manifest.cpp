@@ -352,7 +352,12 @@ Manifest parse_manifest(const std::string &text, const std::string &path) {
     parse_cuda(top, target, m);
   m.target_triple = target.optional("triple") ? target.string("triple") : "";
   if (m.target == TargetKind::Cpu) {
-    m.target_arch = target.optional("cpu") ? target.string("cpu") : "";
+    // Informational (llmc_model_info.target_arch): any string, even empty.
+    if (const JsonValue *cpu = target.optional("cpu")) {
+      if (cpu->kind != JsonValue::Kind::String)
+        target.bad_type("cpu", "a string", *cpu);
+      m.target_arch = cpu->text;
+    }
   } else {
     for (const auto &a : m.target_archs)
       m.target_arch += cat(m.target_arch.empty() ? "" : ",", a);

@@ -548,6 +548,11 @@ void CudaExecutor::reset() {
   } catch (const Error &e) {
     if (broken_.empty() && pending_.empty())
       pending_ = e.what();
+  } catch (...) {
+    // llmc_session_reset cannot report anything; keep the session usable
+    // for the next call to fail cleanly.
+    if (broken_.empty() && pending_.empty())
+      pending_ = "resetting the KV cache failed: out of host memory";
   }
 }
 
