@@ -1,4 +1,5 @@
-// RoPE inverse frequencies for every scaling kind, shared by the CPU and CUDA lowerings.
+// RoPE inverse frequencies for every scaling kind, shared by the CPU and CUDA
+// lowerings.
 #include "codegen/common/RopeFrequencies.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -144,8 +145,9 @@ Value llmc::createDynamicNtkLogTheta(OpBuilder &b, Location loc, Value length,
       b, loc, f64Constant(b, loc, std::log(theta)),
       arith::MulFOp::create(b, loc, f64Constant(b, loc, ntkExponent(rotaryDim)),
                             math::LogOp::create(b, loc, growth)));
-  Value longer = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT,
-                                       length, f64Constant(b, loc, originalMax));
+  Value longer =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, length,
+                            f64Constant(b, loc, originalMax));
   return arith::SelectOp::create(b, loc, longer, scaledLogTheta,
                                  f64Constant(b, loc, std::log(theta)));
 }

@@ -1,4 +1,5 @@
-// RoPE inverse frequencies for every scaling kind, shared by the CPU and CUDA lowerings.
+// RoPE inverse frequencies for every scaling kind, shared by the CPU and CUDA
+// lowerings.
 #ifndef LLMC_CODEGEN_COMMON_ROPEFREQUENCIES_H
 #define LLMC_CODEGEN_COMMON_ROPEFREQUENCIES_H
 

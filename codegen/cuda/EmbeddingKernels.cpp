@@ -1,6 +1,146 @@
-// STUB (being written): llm ops of the Embedding family → CUDA kernels.
+// llm.embedding → one CTA per token copying its table row (vectorized,
+// converted to the result type).
+#include "codegen/cuda/DeviceBuilder.h"
 #include "codegen/cuda/LLMToCUDA.h"
+#include "dialect/LLMOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
+using namespace llmc::cuda;
 
-void llmc::cuda::populateEmbeddingKernelPatterns(TypeConverter &, RewritePatternSet &, KernelModule &) {}
+namespace {
+
+/// Most threads per CTA: a row is only a few KiB, so one CTA per token with
+/// up to 256 threads keeps every SM busy for any sequence length.
+constexpr int64_t kMaxBlockSize = 256;
+
+/// Elements per 128-bit access of `elementType`, narrowed until it divides
+/// `extent` (so every row starts aligned to the access size).
+int64_t getAccessWidth(int64_t extent, Type elementType) {
+  int64_t width = 128 / elementType.getIntOrFloatBitWidth();
+  while (extent % width != 0)
+    width /= 2;
+  return width;
+}
+
+int64_t getBlockSize(int64_t numVectors) {
+  return std::min<int64_t>(kMaxBlockSize, llvm::alignTo(numVectors, kWarpSize));
+}
+
+/// embedding_v<V>_d<D>_<ids>_<table>_to_<result>: block i copies row
+/// tokens[i] of the table (V × D) to row i of out (tokens × D). An id
+/// outside [0, V) (the runtime rejects those before a call) yields a row of
+/// zeros instead of a read out of bounds.
+gpu::GPUFuncOp getEmbeddingKernel(KernelModule &kernels, Type idType,
+                                  MemRefType tableType, Type resultType) {
+  int64_t vocab = tableType.getDimSize(0), hidden = tableType.getDimSize(1);
+  Type tableElement = tableType.getElementType();
+  int64_t width = getAccessWidth(hidden, tableElement);
+  int64_t numVectors = hidden / width, blockSize = getBlockSize(numVectors);
+  std::string name = "embedding_v" + std::to_string(vocab) + "_d" +
+                     std::to_string(hidden) + "_" + getTypeTag(idType) + "_" +
+                     getTypeTag(tableElement) + "_to_" + getTypeTag(resultType);
+  auto dyn = ShapedType::kDynamic;
+  auto idsType = MemRefType::get({dyn}, idType);
+  auto outType = MemRefType::get({dyn, hidden}, resultType);
+  gpu::GPUFuncOp kernel = kernels.getOrCreate(
+      name, {idsType, tableType, outType},
+      [&](OpBuilder &b, gpu::GPUFuncOp func) {
+        Location loc = func.getLoc();
+        DeviceBuilder d(b, loc);
+        Value ids = func.getArgument(0), table = func.getArgument(1);
+        Value out = func.getArgument(2);
+        Value token = d.blockId();
+        // index_cast sign-extends, so negative ids compare as huge here.
+        Value id = d.toIndex(memref::LoadOp::create(b, loc, ids, token));
+        Value valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                            id, d.index(vocab));
+        Value row = arith::SelectOp::create(b, loc, valid, id, d.index(0));
+        auto resultVector = VectorType::get({width}, resultType);
+        Value zeros = arith::ConstantOp::create(
+            b, loc,
+            DenseElementsAttr::get(resultVector,
+                                   FloatAttr::get(resultType, 0.0)));
+        auto loop = scf::ForOp::create(b, loc, d.threadId(),
+                                       d.index(numVectors), d.index(blockSize));
+        b.setInsertionPointToStart(loop.getBody());
+        Value col = arith::MulIOp::create(b, loc, loop.getInductionVar(),
+                                          d.index(width));
+        Value v = d.loadVector(VectorType::get({width}, tableElement), table,
+                               {row, col});
+        v = d.fromF32(d.toF32(v), resultType);
+        v = arith::SelectOp::create(b, loc, valid, v, zeros);
+        d.storeVector(v, out, {token, col});
+      });
+  kernel.setKnownBlockSize(
+      ArrayRef<int32_t>{static_cast<int32_t>(blockSize), 1, 1});
+  return kernel;
+}
+
+struct EmbeddingLowering : OpConversionPattern<llm::EmbeddingOp> {
+  EmbeddingLowering(TypeConverter &converter, MLIRContext *context,
+                    KernelModule &kernels)
+      : OpConversionPattern(converter, context), kernels(kernels) {}
+  LogicalResult
+  matchAndRewrite(llm::EmbeddingOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value tokens = adaptor.getTokens(), table = adaptor.getTable();
+    auto tableType = cast<MemRefType>(table.getType());
+    if (!tableType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "dynamic table shape");
+    auto resultType = dyn_cast_or_null<MemRefType>(
+        getTypeConverter()->convertType(op.getType()));
+    if (!resultType)
+      return rewriter.notifyMatchFailure(op, "unconvertible result type");
+    Type resultElement = resultType.getElementType();
+    if (tableType.getElementTypeBitWidth() > 32 ||
+        resultElement.getIntOrFloatBitWidth() > 32)
+      return rewriter.notifyMatchFailure(op, "f64 table or result");
+    auto tokensType = cast<MemRefType>(tokens.getType());
+
+    // (B, T) ids → (B·T); result (B, T, D) → (B·T, D).
+    SmallVector<ReassociationIndices> allIds(1), toRows(2);
+    for (int64_t dim = 0; dim < tokensType.getRank(); ++dim) {
+      allIds[0].push_back(dim);
+      toRows[0].push_back(dim);
+    }
+    toRows[1].push_back(tokensType.getRank());
+    Value ids = tokens;
+    if (tokensType.getRank() != 1)
+      ids = memref::CollapseShapeOp::create(rewriter, loc, tokens, allIds);
+    Value result = allocateResult(rewriter, loc, resultType,
+                                  getDynamicSizes(rewriter, loc, tokens));
+    Value outRows = result;
+    if (tokensType.getRank() != 1)
+      outRows = memref::CollapseShapeOp::create(rewriter, loc, result, toRows);
+
+    gpu::GPUFuncOp kernel = getEmbeddingKernel(
+        kernels, tokensType.getElementType(), tableType, resultElement);
+    int64_t hidden = tableType.getDimSize(1);
+    LaunchShape shape;
+    shape.grid[0] = memref::DimOp::create(rewriter, loc, ids, 0);
+    shape.block = {
+        getBlockSize(hidden /
+                     getAccessWidth(hidden, tableType.getElementType())),
+        1, 1};
+    emitLaunch(
+        rewriter, loc, kernel, shape,
+        castToParameterTypes(rewriter, loc, kernel, {ids, table, outRows}));
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+  KernelModule &kernels;
+};
+
+} // namespace
+
+void llmc::cuda::populateEmbeddingKernelPatterns(TypeConverter &converter,
+                                                 RewritePatternSet &patterns,
+                                                 KernelModule &kernels) {
+  patterns.add<EmbeddingLowering>(converter, patterns.getContext(), kernels);
+}

@@ -93,4 +93,18 @@ std::string getTypeTag(Type type) {
   return tag;
 }
 
+SmallVector<Value> castToParameterTypes(OpBuilder &builder, Location loc,
+                                        gpu::GPUFuncOp kernel,
+                                        ValueRange args) {
+  SmallVector<Value> cast;
+  for (auto [arg, type] : llvm::zip(args, kernel.getArgumentTypes())) {
+    if (arg.getType() != type && isa<MemRefType>(type) &&
+        memref::CastOp::areCastCompatible(arg.getType(), type))
+      cast.push_back(memref::CastOp::create(builder, loc, type, arg));
+    else
+      cast.push_back(arg);
+  }
+  return cast;
+}
+
 } // namespace llmc::cuda

@@ -83,6 +83,14 @@ mlir::Value ceilDiv(mlir::OpBuilder &builder, mlir::Location loc,
 /// A name fragment for a float type: "f32", "bf16", "f16".
 std::string getTypeTag(mlir::Type type);
 
+/// `args` with every memref whose type differs from the kernel's parameter
+/// only in static vs dynamic extents memref.cast to the parameter type: a
+/// kernel shared by prefill (dynamic T) and decode (T = 1) has dynamic
+/// parameters, which gpu.launch_func requires to match exactly.
+llvm::SmallVector<mlir::Value>
+castToParameterTypes(mlir::OpBuilder &builder, mlir::Location loc,
+                     mlir::gpu::GPUFuncOp kernel, mlir::ValueRange args);
+
 } // namespace llmc::cuda
 
 #endif // LLMC_CODEGEN_CUDA_KERNELMODULE_H

@@ -1,6 +1,357 @@
-// STUB (being written): llm ops of the Rope family → CUDA kernels.
+// llm.rope → a kernel over (token, head group) rotating one pair per thread,
+// with a baked or run-time inv_freq table.
+#include "codegen/common/RopeFrequencies.h"
+#include "codegen/cuda/DeviceBuilder.h"
 #include "codegen/cuda/LLMToCUDA.h"
+#include "dialect/LLMOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+#include "llvm/Support/Format.h"
+#include "llvm/Support/xxhash.h"
 
 using namespace mlir;
+using namespace llmc::cuda;
 
-void llmc::cuda::populateRopeKernelPatterns(TypeConverter &, RewritePatternSet &, KernelModule &) {}
+namespace {
+
+/// Threads per block of the rotation kernel: a block covers 128 pairs of
+/// one token (a few heads), enough blocks for any sequence length.
+constexpr int64_t kRopeBlockSize = 128;
+/// Threads of the one-block kernel that computes dynamic NTK's table.
+constexpr int64_t kDynamicBlockSize = 256;
+
+/// The static parameters of one llm.rope, shared by its kernel(s).
+struct RopeSpec {
+  llm::RopeStyle style;
+  int64_t heads;
+  int64_t headDim;
+  int64_t rotaryDim;
+  double theta;
+  llm::RopeScalingAttr scaling;
+  Type elementType;
+
+  int64_t half() const { return rotaryDim / 2; }
+  bool isDynamic() const {
+    return scaling.getKind() == llm::RopeScalingKind::dynamic;
+  }
+  /// Rotated pairs and passed-through elements of one token.
+  int64_t numPairs() const { return heads * half(); }
+  int64_t numPassThrough() const { return heads * (headDim - rotaryDim); }
+
+  /// What the frequencies depend on: θ, rotary_dim and the scaling with
+  /// its parameters (printed exactly), hashed into a short stable tag.
+  std::string getFrequencyTag() const {
+    std::string bytes;
+    llvm::raw_string_ostream os(bytes);
+    os << llvm::bit_cast<uint64_t>(theta) << ';' << rotaryDim << ';' << scaling;
+    uint64_t hash = llvm::xxh3_64bits(llvm::StringRef(bytes));
+    std::string tag;
+    llvm::raw_string_ostream tagOs(tag);
+    tagOs << llm::stringifyRopeScalingKind(scaling.getKind()) << "_"
+          << llvm::format_hex_no_prefix(hash & 0xffffffffu, 8);
+    return tag;
+  }
+
+  std::string getName() const {
+    return "rope_" + llm::stringifyRopeStyle(style).str() + "_h" +
+           std::to_string(heads) + "_d" + std::to_string(headDim) + "_r" +
+           std::to_string(rotaryDim) + "_" + getFrequencyTag() + "_" +
+           getTypeTag(elementType);
+  }
+};
+
+/// The baked inverse-frequency table of a static scaling kind: a constant
+/// global of the kernel module (read through the L1 cache; threads of a
+/// warp read different entries, which suits global memory better than the
+/// constant bank).
+memref::GlobalOp getFrequencyTable(KernelModule &kernels,
+                                   const RopeSpec &spec) {
+  gpu::GPUModuleOp module = kernels.getOp();
+  // Named by the frequencies alone, so Q and K (other head counts) share it.
+  std::string name = "rope_inv_freq_r" + std::to_string(spec.rotaryDim) + "_" +
+                     spec.getFrequencyTag();
+  if (auto existing = module.lookupSymbol<memref::GlobalOp>(name))
+    return existing;
+  OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+  MLIRContext *context = b.getContext();
+  auto type = MemRefType::get({spec.half()}, Float32Type::get(context));
+  SmallVector<float> values = llmc::getStaticInverseFrequencies(
+      spec.theta, spec.rotaryDim, spec.scaling);
+  auto tensorType = RankedTensorType::get({spec.half()}, type.getElementType());
+  return memref::GlobalOp::create(
+      b, module.getLoc(), name, b.getStringAttr("private"), type,
+      DenseElementsAttr::get(tensorType, ArrayRef<float>(values)),
+      /*constant=*/true, /*alignment=*/b.getI64IntegerAttr(16));
+}
+
+/// rope_dynamic_inv_freq_r<d>_<tag>: one block; L = max(positions) + 1,
+/// then inv_freq[i] for every pair i, with the CPU lowering's f64 formula.
+/// The maximum is taken in f32, exact for positions below 2^24.
+gpu::GPUFuncOp getDynamicFrequencyKernel(KernelModule &kernels,
+                                         const RopeSpec &spec,
+                                         Type positionType) {
+  MLIRContext *context = positionType.getContext();
+  Type f32 = Float32Type::get(context);
+  std::string name = "rope_dynamic_inv_freq_r" +
+                     std::to_string(spec.rotaryDim) + "_" +
+                     spec.getFrequencyTag() + "_" + getTypeTag(positionType);
+  auto positionsType = MemRefType::get({ShapedType::kDynamic}, positionType);
+  auto tableType = MemRefType::get({spec.half()}, f32);
+  int64_t numWarps = kDynamicBlockSize / kWarpSize;
+  gpu::GPUFuncOp kernel = kernels.getOrCreate(
+      name, {positionsType, tableType},
+      [&](OpBuilder &b, gpu::GPUFuncOp func) {
+        Location loc = func.getLoc();
+        DeviceBuilder d(b, loc);
+        Value positions = func.getArgument(0), table = func.getArgument(1);
+        Value scratch = func.getWorkgroupAttributions()[0];
+        Value count = memref::DimOp::create(b, loc, positions, 0);
+        Value lowest = d.f32(-std::numeric_limits<double>::infinity());
+        auto scan =
+            scf::ForOp::create(b, loc, d.threadId(), count,
+                               d.index(kDynamicBlockSize), ValueRange{lowest});
+        {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPointToStart(scan.getBody());
+          Value p =
+              memref::LoadOp::create(b, loc, positions, scan.getInductionVar());
+          Value pf = arith::SIToFPOp::create(b, loc, f32, p);
+          scf::YieldOp::create(b, loc,
+                               ValueRange{arith::MaximumFOp::create(
+                                   b, loc, scan.getRegionIterArg(0), pf)});
+        }
+        Value maxPosition = d.blockReduce(scan.getResult(0), ReduceKind::Max,
+                                          scratch, numWarps);
+        Value length = arith::AddFOp::create(
+            b, loc, arith::ExtFOp::create(b, loc, b.getF64Type(), maxPosition),
+            arith::ConstantOp::create(b, loc, b.getF64FloatAttr(1.0)));
+        Value logTheta = llmc::createDynamicNtkLogTheta(
+            b, loc, length, spec.theta, spec.rotaryDim, spec.scaling);
+        auto fill =
+            scf::ForOp::create(b, loc, d.threadId(), d.index(spec.half()),
+                               d.index(kDynamicBlockSize));
+        b.setInsertionPointToStart(fill.getBody());
+        Value i = fill.getInductionVar();
+        Value i64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), i);
+        memref::StoreOp::create(b, loc,
+                                llmc::createDynamicInverseFrequency(
+                                    b, loc, logTheta, i64, spec.rotaryDim),
+                                table, i);
+      },
+      {getWorkgroupBufferType({numWarps}, f32)});
+  kernel.setKnownBlockSize(
+      ArrayRef<int32_t>{static_cast<int32_t>(kDynamicBlockSize), 1, 1});
+  return kernel;
+}
+
+/// The rotation kernel. Arguments: x (tokens × heads·head_dim), positions
+/// (tokens), [inv_freq (d/2) for dynamic NTK], out (like x). Block
+/// (token, g) handles items g·128 + threadIdx.x: item < heads·d/2 rotates
+/// pair (item / (d/2), item % (d/2)); item < heads·(head_dim − d) copies one
+/// element past rotary_dim (partial rotary).
+gpu::GPUFuncOp getRopeKernel(KernelModule &kernels, const RopeSpec &spec,
+                             Type positionType) {
+  MLIRContext *context = positionType.getContext();
+  Type f32 = Float32Type::get(context);
+  auto dyn = ShapedType::kDynamic;
+  int64_t rowSize = spec.heads * spec.headDim;
+  auto rowsType = MemRefType::get({dyn, rowSize}, spec.elementType);
+  SmallVector<Type> argTypes{rowsType, MemRefType::get({dyn}, positionType)};
+  if (spec.isDynamic())
+    argTypes.push_back(MemRefType::get({spec.half()}, f32));
+  argTypes.push_back(rowsType);
+  memref::GlobalOp table;
+  if (!spec.isDynamic())
+    table = getFrequencyTable(kernels, spec);
+  double attentionFactor = llmc::getRopeAttentionFactor(spec.scaling);
+
+  gpu::GPUFuncOp kernel = kernels.getOrCreate(
+      spec.getName() + "_" + getTypeTag(positionType), argTypes,
+      [&](OpBuilder &b, gpu::GPUFuncOp func) {
+        Location loc = func.getLoc();
+        DeviceBuilder d(b, loc);
+        Value x = func.getArgument(0), positions = func.getArgument(1);
+        Value out = func.getArgument(func.getNumArguments() - 1);
+        Value invFreq;
+        if (spec.isDynamic())
+          invFreq = func.getArgument(2);
+        else
+          invFreq = memref::GetGlobalOp::create(b, loc, table.getType(),
+                                                table.getSymName());
+        Value token = d.blockId(gpu::Dimension::x);
+        Value item = arith::AddIOp::create(
+            b, loc,
+            arith::MulIOp::create(b, loc, d.blockId(gpu::Dimension::y),
+                                  d.index(kRopeBlockSize)),
+            d.threadId());
+
+        // Rotation of pair (head, i).
+        Value isPair = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                             item, d.index(spec.numPairs()));
+        auto rotate = scf::IfOp::create(b, loc, isPair, /*withElse=*/false);
+        {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPointToStart(rotate.thenBlock());
+          Value head =
+              arith::DivUIOp::create(b, loc, item, d.index(spec.half()));
+          Value i = arith::RemUIOp::create(b, loc, item, d.index(spec.half()));
+          // angle = f32(position) · inv_freq[i]; cos/sin in f32 (libdevice),
+          // scaled by YaRN's attention factor, as the CPU tables are.
+          Value position = arith::SIToFPOp::create(
+              b, loc, f32, memref::LoadOp::create(b, loc, positions, token));
+          Value angle = arith::MulFOp::create(
+              b, loc, position, memref::LoadOp::create(b, loc, invFreq, i));
+          Value cos = math::CosOp::create(b, loc, angle);
+          Value sin = math::SinOp::create(b, loc, angle);
+          if (attentionFactor != 1.0) {
+            Value scale = d.f32(static_cast<float>(attentionFactor));
+            cos = arith::MulFOp::create(b, loc, cos, scale);
+            sin = arith::MulFOp::create(b, loc, sin, scale);
+          }
+          Value base =
+              arith::MulIOp::create(b, loc, head, d.index(spec.headDim));
+          // The pair's members: (2i, 2i+1) interleaved, (i, i + d/2) half.
+          Value x0, x1, col0, col1;
+          if (spec.style == llm::RopeStyle::interleaved) {
+            col0 = arith::AddIOp::create(
+                b, loc, base, arith::MulIOp::create(b, loc, i, d.index(2)));
+            Value pair = d.toF32(d.loadVector(
+                VectorType::get({2}, spec.elementType), x, {token, col0}));
+            x0 = vector::ExtractOp::create(b, loc, pair, 0);
+            x1 = vector::ExtractOp::create(b, loc, pair, 1);
+          } else {
+            col0 = arith::AddIOp::create(b, loc, base, i);
+            col1 = arith::AddIOp::create(b, loc, col0, d.index(spec.half()));
+            x0 = d.toF32(
+                memref::LoadOp::create(b, loc, x, ValueRange{token, col0}));
+            x1 = d.toF32(
+                memref::LoadOp::create(b, loc, x, ValueRange{token, col1}));
+          }
+          // out0 = x0·cos + x1·(−sin), out1 = x1·cos + x0·sin.
+          Value out0 = arith::AddFOp::create(
+              b, loc, arith::MulFOp::create(b, loc, x0, cos),
+              arith::MulFOp::create(b, loc, x1,
+                                    arith::NegFOp::create(b, loc, sin)));
+          Value out1 = arith::AddFOp::create(
+              b, loc, arith::MulFOp::create(b, loc, x1, cos),
+              arith::MulFOp::create(b, loc, x0, sin));
+          out0 = d.fromF32(out0, spec.elementType);
+          out1 = d.fromF32(out1, spec.elementType);
+          if (spec.style == llm::RopeStyle::interleaved) {
+            Value pair = vector::FromElementsOp::create(
+                b, loc, VectorType::get({2}, spec.elementType),
+                ValueRange{out0, out1});
+            d.storeVector(pair, out, {token, col0});
+          } else {
+            memref::StoreOp::create(b, loc, out0, out, ValueRange{token, col0});
+            memref::StoreOp::create(b, loc, out1, out, ValueRange{token, col1});
+          }
+        }
+
+        // Partial rotary: elements past rotary_dim are copied unchanged.
+        int64_t passThrough = spec.headDim - spec.rotaryDim;
+        if (passThrough == 0)
+          return;
+        Value isCopy =
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, item,
+                                  d.index(spec.numPassThrough()));
+        auto copy = scf::IfOp::create(b, loc, isCopy, /*withElse=*/false);
+        b.setInsertionPointToStart(copy.thenBlock());
+        Value head = arith::DivUIOp::create(b, loc, item, d.index(passThrough));
+        Value j = arith::AddIOp::create(
+            b, loc, arith::RemUIOp::create(b, loc, item, d.index(passThrough)),
+            d.index(spec.rotaryDim));
+        Value col = arith::AddIOp::create(
+            b, loc, arith::MulIOp::create(b, loc, head, d.index(spec.headDim)),
+            j);
+        memref::StoreOp::create(
+            b, loc, memref::LoadOp::create(b, loc, x, ValueRange{token, col}),
+            out, ValueRange{token, col});
+      });
+  kernel.setKnownBlockSize(
+      ArrayRef<int32_t>{static_cast<int32_t>(kRopeBlockSize), 1, 1});
+  return kernel;
+}
+
+struct RopeLowering : OpConversionPattern<llm::RopeOp> {
+  RopeLowering(TypeConverter &converter, MLIRContext *context,
+               KernelModule &kernels)
+      : OpConversionPattern(converter, context), kernels(kernels) {}
+  LogicalResult
+  matchAndRewrite(llm::RopeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value x = adaptor.getX(), positions = adaptor.getPositions();
+    auto xType = cast<MemRefType>(x.getType());
+    auto positionsType = cast<MemRefType>(positions.getType());
+    if (xType.isDynamicDim(2) || xType.isDynamicDim(3))
+      return rewriter.notifyMatchFailure(op, "dynamic head count or size");
+    if (xType.getElementTypeBitWidth() > 32)
+      return rewriter.notifyMatchFailure(op, "f64 input");
+    RopeSpec spec{op.getStyle(),
+                  xType.getDimSize(2),
+                  xType.getDimSize(3),
+                  static_cast<int64_t>(op.getRotaryDim()),
+                  op.getTheta().convertToDouble(),
+                  op.getScaling(),
+                  xType.getElementType()};
+    // NTK exponents d/(d−2) are infinite for a single rotated pair.
+    if (llmc::usesNtkExponent(spec.scaling.getKind()) && spec.rotaryDim == 2)
+      return rewriter.notifyMatchFailure(op,
+                                         "NTK scaling needs rotary_dim > 2");
+    Type positionType = positionsType.getElementType();
+
+    // (B, T, H, Dh) → (B·T, H·Dh); positions (B, T) → (B·T).
+    Value xRows = memref::CollapseShapeOp::create(
+        rewriter, loc, x, SmallVector<ReassociationIndices>{{0, 1}, {2, 3}});
+    Value ids = memref::CollapseShapeOp::create(
+        rewriter, loc, positions, SmallVector<ReassociationIndices>{{0, 1}});
+    Value result =
+        allocateResult(rewriter, loc, xType, getDynamicSizes(rewriter, loc, x));
+    Value outRows = memref::CollapseShapeOp::create(
+        rewriter, loc, result,
+        SmallVector<ReassociationIndices>{{0, 1}, {2, 3}});
+    Value tokens = memref::DimOp::create(rewriter, loc, ids, 0);
+
+    SmallVector<Value> args{xRows, ids};
+    if (spec.isDynamic()) {
+      gpu::GPUFuncOp tableKernel =
+          getDynamicFrequencyKernel(kernels, spec, positionType);
+      auto tableType = MemRefType::get({spec.half()}, rewriter.getF32Type());
+      Value table = allocateResult(rewriter, loc, tableType, {});
+      LaunchShape shape;
+      shape.block = {kDynamicBlockSize, 1, 1};
+      emitLaunch(
+          rewriter, loc, tableKernel, shape,
+          castToParameterTypes(rewriter, loc, tableKernel, {ids, table}));
+      args.push_back(table);
+    }
+    args.push_back(outRows);
+    gpu::GPUFuncOp kernel = getRopeKernel(kernels, spec, positionType);
+    LaunchShape shape;
+    shape.grid[0] = tokens;
+    shape.grid[1] = indexConstant(
+        rewriter, loc,
+        llvm::divideCeil(std::max(spec.numPairs(), spec.numPassThrough()),
+                         kRopeBlockSize));
+    shape.block = {kRopeBlockSize, 1, 1};
+    emitLaunch(rewriter, loc, kernel, shape,
+               castToParameterTypes(rewriter, loc, kernel, args));
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+  KernelModule &kernels;
+};
+
+} // namespace
+
+void llmc::cuda::populateRopeKernelPatterns(TypeConverter &converter,
+                                            RewritePatternSet &patterns,
+                                            KernelModule &kernels) {
+  patterns.add<RopeLowering>(converter, patterns.getContext(), kernels);
+}
