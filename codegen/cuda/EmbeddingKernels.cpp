@@ -130,7 +130,7 @@ struct EmbeddingLowering : OpConversionPattern<llm::EmbeddingOp> {
         1, 1};
     emitLaunch(
         rewriter, loc, kernel, shape,
-        castToParameterTypes(rewriter, loc, kernel, {ids, table, outRows}));
+        {ids, table, outRows});
     rewriter.replaceOp(op, result);
     return success();
   }

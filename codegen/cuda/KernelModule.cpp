@@ -58,8 +58,11 @@ void emitLaunch(OpBuilder &builder, Location loc, gpu::GPUFuncOp kernel,
   gpu::KernelDim3 block{indexConstant(builder, loc, shape.block[0]),
                         indexConstant(builder, loc, shape.block[1]),
                         indexConstant(builder, loc, shape.block[2])};
+  // Kernels take dynamic extents where ops of several shapes share them
+  // (decode's static T = 1 buffers meet prefill's kernels).
   gpu::LaunchFuncOp::create(builder, loc, kernel, grid, block,
-                            /*dynamicSharedMemorySize=*/Value(), args);
+                            /*dynamicSharedMemorySize=*/Value(),
+                            castToParameterTypes(builder, loc, kernel, args));
 }
 
 Value allocateResult(OpBuilder &builder, Location loc, MemRefType type,
@@ -82,8 +85,12 @@ Value indexConstant(OpBuilder &builder, Location loc, int64_t value) {
 }
 
 Value ceilDiv(OpBuilder &builder, Location loc, Value value, int64_t divisor) {
-  return arith::CeilDivUIOp::create(builder, loc, value,
-                                    indexConstant(builder, loc, divisor));
+  // (value + divisor - 1) / divisor: arith.ceildivui has no direct LLVM
+  // lowering (it needs arith-expand).
+  Value rounded = arith::AddIOp::create(
+      builder, loc, value, indexConstant(builder, loc, divisor - 1));
+  return arith::DivUIOp::create(builder, loc, rounded,
+                                indexConstant(builder, loc, divisor));
 }
 
 std::string getTypeTag(Type type) {
@@ -91,6 +98,14 @@ std::string getTypeTag(Type type) {
   llvm::raw_string_ostream os(tag);
   type.print(os);
   return tag;
+}
+
+MemRefType getSharedBufferType(ArrayRef<int64_t> shape, Type elementType) {
+  constexpr int64_t kNVVMSharedAddressSpace = 3;
+  auto space = IntegerAttr::get(IntegerType::get(elementType.getContext(), 64),
+                                kNVVMSharedAddressSpace);
+  return MemRefType::get(shape, elementType, MemRefLayoutAttrInterface(),
+                         space);
 }
 
 SmallVector<Value> castToParameterTypes(OpBuilder &builder, Location loc,

@@ -54,7 +54,8 @@ struct LaunchShape {
 
 /// Emits `gpu.launch_func` of `kernel` at `builder`'s insertion point with
 /// the kernel's `args` (device buffers as memrefs, scalars as index / i32 /
-/// f32 values). Null grid entries mean 1.
+/// f32 values; memrefs are cast to the kernel's parameter types with
+/// castToParameterTypes). Null grid entries mean 1.
 void emitLaunch(mlir::OpBuilder &builder, mlir::Location loc,
                 mlir::gpu::GPUFuncOp kernel, const LaunchShape &shape,
                 mlir::ValueRange args);
@@ -82,6 +83,15 @@ mlir::Value ceilDiv(mlir::OpBuilder &builder, mlir::Location loc,
 
 /// A name fragment for a float type: "f32", "bf16", "f16".
 std::string getTypeTag(mlir::Type type);
+
+/// A workgroup buffer type like getWorkgroupBufferType, but with the NVVM
+/// shared address space as the plain integer 3: convert-vector-to-llvm runs
+/// before convert-gpu-to-nvvm maps #gpu.address_space<workgroup>, and only
+/// with the integer does it lower vector.load / vector.store on the buffer
+/// (ld/st.shared.v4) instead of reporting "conversion of memref memory space
+/// ... failed". Accepted as a workgroup attribution and by nvgpu.ldmatrix.
+mlir::MemRefType getSharedBufferType(llvm::ArrayRef<int64_t> shape,
+                                     mlir::Type elementType);
 
 /// `args` with every memref whose type differs from the kernel's parameter
 /// only in static vs dynamic extents memref.cast to the parameter type: a

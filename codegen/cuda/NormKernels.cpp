@@ -280,8 +280,7 @@ LogicalResult emitNorm(Operation *op, ConversionPatternRewriter &rewriter,
   LaunchShape shape;
   shape.grid[0] = memref::DimOp::create(rewriter, loc, xRows, 0);
   shape.block = {layout.numThreads, 1, 1};
-  emitLaunch(rewriter, loc, kernel, shape,
-             castToParameterTypes(rewriter, loc, kernel, args));
+  emitLaunch(rewriter, loc, kernel, shape, args);
   rewriter.replaceOp(op, result);
   return success();
 }

@@ -1,6 +1,184 @@
-// STUB (being written): llm ops of the Projection family → CUDA kernels.
+// llm.linear, llm.logits → a GEMV kernel for one row (decode), a tensor-core or f32 GEMM kernel for any other row count.
 #include "codegen/cuda/LLMToCUDA.h"
+#include "codegen/cuda/ProjectionKernels.h"
+#include "dialect/LLMOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
+using namespace llmc::cuda;
 
-void llmc::cuda::populateProjectionKernelPatterns(TypeConverter &, RewritePatternSet &, KernelModule &) {}
+namespace llmc::cuda {
+
+SmallVector<Value> ProjectionOperands::getArgs() const {
+  SmallVector<Value> args = {x, weight};
+  if (bias)
+    args.push_back(bias);
+  args.push_back(out);
+  return args;
+}
+
+ProjectionOperands ProjectionOperands::fromKernel(gpu::GPUFuncOp kernel,
+                                                  bool hasBias) {
+  ProjectionOperands ops;
+  unsigned arg = 0;
+  ops.x = kernel.getArgument(arg++);
+  ops.weight = kernel.getArgument(arg++);
+  if (hasBias)
+    ops.bias = kernel.getArgument(arg++);
+  ops.out = kernel.getArgument(arg++);
+  return ops;
+}
+
+int64_t getRowVectorWidth(int64_t k, Type elementType) {
+  int64_t width = 128 / elementType.getIntOrFloatBitWidth();
+  while (k % width != 0)
+    width /= 2;
+  return width;
+}
+
+void storeProjectionResult(DeviceBuilder &d, const ProjectionOperands &ops,
+                           Value row, Value column, Value sum,
+                           Value rowCount, bool guardColumn) {
+  OpBuilder &b = d.builder();
+  Location loc = d.location();
+  Value inRange;
+  auto conjoin = [&](Value condition) {
+    inRange = inRange ? arith::AndIOp::create(b, loc, inRange, condition)
+                      : condition;
+  };
+  if (rowCount)
+    conjoin(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row,
+                                  rowCount));
+  if (guardColumn) {
+    int64_t n = cast<MemRefType>(ops.out.getType()).getDimSize(1);
+    conjoin(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, column,
+                                  d.index(n)));
+  }
+  OpBuilder::InsertionGuard guard(b);
+  if (inRange) {
+    auto ifOp = scf::IfOp::create(b, loc, inRange, /*withElse=*/false);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+  }
+  if (ops.bias) {
+    Value bias = memref::LoadOp::create(b, loc, ops.bias, column);
+    sum = arith::AddFOp::create(b, loc, sum, d.toF32(bias));
+  }
+  memref::StoreOp::create(b, loc, sum, ops.out, ValueRange{row, column});
+}
+
+std::string getBiasTag(Value bias) {
+  if (!bias)
+    return "";
+  return "_bias" + getTypeTag(cast<MemRefType>(bias.getType()).getElementType());
+}
+
+} // namespace llmc::cuda
+
+namespace {
+
+Value getBias(llm::LinearOp, llm::LinearOp::Adaptor adaptor) {
+  return adaptor.getBias();
+}
+/// `tied` only tells the runtime to bind the embedding table as the weight;
+/// the math is the same.
+Value getBias(llm::LogitsOp, llm::LogitsOp::Adaptor) { return Value(); }
+
+bool isWeightType(Type type) {
+  return type.isF32() || type.isBF16() || type.isF16();
+}
+
+/// `buffer` (l..., last) as (Π l, last); a rank-1 buffer as (1, last).
+Value viewAsRows(OpBuilder &b, Location loc, Value buffer) {
+  auto type = cast<MemRefType>(buffer.getType());
+  int64_t rank = type.getRank();
+  if (rank == 1)
+    return memref::ExpandShapeOp::create(
+        b, loc, MemRefType::get({1, type.getDimSize(0)}, type.getElementType()),
+        buffer, SmallVector<ReassociationIndices>{{0, 1}});
+  ReassociationIndices leading;
+  for (int64_t d = 0; d < rank - 1; ++d)
+    leading.push_back(d);
+  if (rank == 2)
+    return buffer;
+  return memref::CollapseShapeOp::create(
+      b, loc, buffer, SmallVector<ReassociationIndices>{leading, {rank - 1}});
+}
+
+/// `buffer` (M, K) with a dynamic M, as the GEMM kernels take it.
+Value withDynamicRows(OpBuilder &b, Location loc, Value buffer) {
+  auto type = cast<MemRefType>(buffer.getType());
+  if (type.isDynamicDim(0))
+    return buffer;
+  auto dynamic = MemRefType::get({ShapedType::kDynamic, type.getDimSize(1)},
+                                 type.getElementType());
+  return memref::CastOp::create(b, loc, dynamic, buffer);
+}
+
+/// x[l..., K] · W[N, K]ᵀ (+ bias[N]) → [l..., N], f32 activations and
+/// result. A statically single row is a GEMV, any other row count (the
+/// sequence length of a prefill) a GEMM: on tensor cores for 16-bit
+/// weights, in f32 FMAs for f32 weights.
+template <typename OpTy>
+struct ProjectionLowering : OpConversionPattern<OpTy> {
+  ProjectionLowering(TypeConverter &converter, MLIRContext *context,
+                     KernelModule &kernels)
+      : OpConversionPattern<OpTy>(converter, context), kernels(kernels) {}
+
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto resultType = dyn_cast_or_null<MemRefType>(
+        this->getTypeConverter()->convertType(op.getType()));
+    auto xType = dyn_cast<MemRefType>(adaptor.getX().getType());
+    auto weightType = dyn_cast<MemRefType>(adaptor.getWeight().getType());
+    Value bias = getBias(op, adaptor);
+    if (!resultType || !xType || !weightType)
+      return rewriter.notifyMatchFailure(op, "operands are not buffers");
+    if (!xType.getElementType().isF32() ||
+        !resultType.getElementType().isF32())
+      return rewriter.notifyMatchFailure(op, "activations are not f32");
+    if (!isWeightType(weightType.getElementType()) ||
+        (bias && !isWeightType(getElementTypeOrSelf(bias.getType()))))
+      return rewriter.notifyMatchFailure(op, "weight type not supported");
+    if (!weightType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "weight shape is not static");
+
+    Value result = allocateResult(rewriter, loc, resultType,
+                                  getDynamicSizes(rewriter, loc, adaptor.getX()));
+    ProjectionOperands operands;
+    operands.x = viewAsRows(rewriter, loc, adaptor.getX());
+    operands.weight = adaptor.getWeight();
+    operands.bias = bias;
+    operands.out = viewAsRows(rewriter, loc, result);
+
+    auto rowsType = cast<MemRefType>(operands.x.getType());
+    if (rowsType.getDimSize(0) == 1) {
+      launchGemv(rewriter, loc, kernels, operands);
+    } else {
+      operands.x = withDynamicRows(rewriter, loc, operands.x);
+      operands.out = withDynamicRows(rewriter, loc, operands.out);
+      if (weightType.getElementType().isF32())
+        launchSimtGemm(rewriter, loc, kernels, operands);
+      else
+        launchMmaGemm(rewriter, loc, kernels, operands);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+
+  KernelModule &kernels;
+};
+
+} // namespace
+
+void llmc::cuda::populateProjectionKernelPatterns(TypeConverter &converter,
+                                                  RewritePatternSet &patterns,
+                                                  KernelModule &kernels) {
+  patterns.add<ProjectionLowering<llm::LinearOp>,
+               ProjectionLowering<llm::LogitsOp>>(
+      converter, patterns.getContext(), kernels);
+}

@@ -328,7 +328,7 @@ struct RopeLowering : OpConversionPattern<llm::RopeOp> {
       shape.block = {kDynamicBlockSize, 1, 1};
       emitLaunch(
           rewriter, loc, tableKernel, shape,
-          castToParameterTypes(rewriter, loc, tableKernel, {ids, table}));
+          {ids, table});
       args.push_back(table);
     }
     args.push_back(outRows);
@@ -340,8 +340,7 @@ struct RopeLowering : OpConversionPattern<llm::RopeOp> {
         llvm::divideCeil(std::max(spec.numPairs(), spec.numPassThrough()),
                          kRopeBlockSize));
     shape.block = {kRopeBlockSize, 1, 1};
-    emitLaunch(rewriter, loc, kernel, shape,
-               castToParameterTypes(rewriter, loc, kernel, args));
+    emitLaunch(rewriter, loc, kernel, shape, args);
     rewriter.replaceOp(op, result);
     return success();
   }

@@ -1,0 +1,113 @@
+// The projection kernels (GEMV, tensor-core GEMM, SIMT GEMM) behind the llm.linear / llm.logits patterns.
+#ifndef LLMC_CODEGEN_CUDA_PROJECTIONKERNELS_H
+#define LLMC_CODEGEN_CUDA_PROJECTIONKERNELS_H
+
+#include "codegen/cuda/DeviceBuilder.h"
+#include "codegen/cuda/KernelModule.h"
+
+namespace llmc::cuda {
+
+/// One projection out = x · weightᵀ (+ bias) on device buffers, every row
+/// K-contiguous: x (M, K) f32, weight (N, K) f32/bf16/f16, bias (N) of any
+/// float type or null, out (M, N) f32. M may be dynamic; N and K are static.
+struct ProjectionOperands {
+  mlir::Value x, weight, bias, out;
+
+  /// The kernel arguments: x, weight, bias (when present), out.
+  llvm::SmallVector<mlir::Value> getArgs() const;
+  /// The operands inside a kernel taking getArgs().
+  static ProjectionOperands fromKernel(mlir::gpu::GPUFuncOp kernel,
+                                       bool hasBias);
+};
+
+/// Decode (M statically 1): a warp per weight row (or two), 128-bit weight
+/// loads, warp-shuffle reductions. Bound by reading the weight once.
+void launchGemv(mlir::OpBuilder &builder, mlir::Location loc,
+                KernelModule &kernels, const ProjectionOperands &operands);
+
+/// Any row count, bf16/f16 weights: mma.sync m16n8k16 with f32
+/// accumulation, x rounded to the weight's type when staged in shared
+/// memory.
+void launchMmaGemm(mlir::OpBuilder &builder, mlir::Location loc,
+                   KernelModule &kernels, const ProjectionOperands &operands);
+
+/// Any row count, f32 weights: shared-memory tiled f32 FMA (tensor cores'
+/// tf32 would round the f32 operands).
+void launchSimtGemm(mlir::OpBuilder &builder, mlir::Location loc,
+                    KernelModule &kernels, const ProjectionOperands &operands);
+
+/// Lanes of the widest vector access (at most 16 bytes) that divides a
+/// K-contiguous row of `k` elements of `elementType`: then every row start
+/// and every chunk is aligned to the vector's size and no chunk straddles K.
+int64_t getRowVectorWidth(int64_t k, mlir::Type elementType);
+
+/// out[row, column] = sum + bias[column] (widened to f32); only when row <
+/// `rowCount` (if given) and, with `guardColumn`, column < N.
+void storeProjectionResult(DeviceBuilder &d, const ProjectionOperands &operands,
+                           mlir::Value row, mlir::Value column, mlir::Value sum,
+                           mlir::Value rowCount = {}, bool guardColumn = false);
+
+//===----------------------------------------------------------------------===//
+// GEMM operand tiles (GemmTiles.cpp)
+//===----------------------------------------------------------------------===//
+
+/// A tile of `rows` × `depth` elements of a K-contiguous operand (x or the
+/// weight), copied from global to shared memory by all `numThreads` threads
+/// of a CTA in chunks of `width` consecutive elements: chunk c (thread t
+/// holds c = t, t + numThreads, ...) covers row c / (depth / width) at
+/// column (c mod (depth / width)) · width, so a warp reads whole row
+/// segments (coalesced). Elements past the operand's rows or past K read as
+/// zero, which keeps partial tiles out of the sums.
+struct OperandTile {
+  /// The global (rows, K) buffer.
+  mlir::Value source;
+  /// The operand's row count (an index value), and whether a tile can
+  /// reach past it (false when it is static and a multiple of `rows`).
+  mlir::Value rowCount;
+  bool guardRows;
+  /// The tile's first row.
+  mlir::Value firstRow;
+  int64_t rows, depth, k, width, numThreads;
+
+  int64_t getChunksPerThread() const {
+    return rows * depth / width / numThreads;
+  }
+};
+
+/// This thread's chunks of the tile starting at column `k0`: for each, a
+/// vector of the source's element type (loaded from a clamped address when
+/// out of range) and an i1 saying whether it is in range.
+llvm::SmallVector<mlir::Value> loadTile(DeviceBuilder &d,
+                                        const OperandTile &tile,
+                                        mlir::Value k0);
+
+/// Stores the chunks from loadTile (zeros for those out of range) into
+/// `buffer` of the workgroup memref `shared` (buffers × ...), converted to
+/// its element type: at
+/// [buffer, row, column...] or, `transposed`, element by element at
+/// [buffer, column + i, row].
+void storeTile(DeviceBuilder &d, const OperandTile &tile,
+               llvm::ArrayRef<mlir::Value> chunks, mlir::Value shared,
+               mlir::Value buffer, bool transposed);
+
+/// The K loop of a GEMM over `numTiles` tiles of `depth` columns, double
+/// buffered in shared memory with register prefetch: while the CTA computes
+/// on one buffer, each thread's loads of the next tile are in flight, and
+/// are stored to the other buffer afterwards; one barrier per tile.
+/// `load(k0)` reads a tile into registers, `store(values, buffer)` writes
+/// them to shared buffer 0 or 1, `compute(buffer, accumulators)` returns the
+/// updated accumulators. Returns the final accumulators.
+llvm::SmallVector<mlir::Value> emitPipelinedKLoop(
+    DeviceBuilder &d, int64_t numTiles, int64_t depth, mlir::ValueRange init,
+    llvm::function_ref<llvm::SmallVector<mlir::Value>(mlir::Value)> load,
+    llvm::function_ref<void(llvm::ArrayRef<mlir::Value>, mlir::Value)> store,
+    llvm::function_ref<llvm::SmallVector<mlir::Value>(mlir::Value,
+                                                      mlir::ValueRange)>
+        compute);
+
+/// Kernel-name fragment of the bias: "" or "_bias<type>".
+std::string getBiasTag(mlir::Value bias);
+
+} // namespace llmc::cuda
+
+#endif // LLMC_CODEGEN_CUDA_PROJECTIONKERNELS_H
