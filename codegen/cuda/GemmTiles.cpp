@@ -1,4 +1,4 @@
-// GEMM operand tiles: guarded global → shared copies and the double-buffered K loop around them.
+// GEMM operand tiles: guarded global → shared copies and the K loop over them.
 #include "codegen/cuda/ProjectionKernels.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -18,8 +18,8 @@ std::pair<Value, Value> getChunkPosition(DeviceBuilder &d,
   OpBuilder &b = d.builder();
   Location loc = d.location();
   int64_t chunksPerRow = tile.depth / tile.width;
-  Value chunk = arith::AddIOp::create(b, loc, d.threadId(),
-                                      d.index(i * tile.numThreads));
+  Value chunk =
+      arith::AddIOp::create(b, loc, d.threadId(), d.index(i * tile.numThreads));
   Value row = arith::DivUIOp::create(b, loc, chunk, d.index(chunksPerRow));
   Value column = arith::MulIOp::create(
       b, loc, arith::RemUIOp::create(b, loc, chunk, d.index(chunksPerRow)),
@@ -67,12 +67,13 @@ SmallVector<Value> loadTile(DeviceBuilder &d, const OperandTile &tile,
     if (guardDepth) {
       valid = arith::AndIOp::create(
           b, loc, valid,
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                globalColumn, d.index(tile.k)));
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, globalColumn,
+                                d.index(tile.k)));
       globalColumn = arith::MinUIOp::create(b, loc, globalColumn,
                                             d.index(tile.k - tile.width));
     }
-    chunks.push_back(d.loadVector(type, tile.source, {globalRow, globalColumn}));
+    chunks.push_back(
+        d.loadVector(type, tile.source, {globalRow, globalColumn}));
     chunks.push_back(valid);
   }
   return chunks;
@@ -114,6 +115,7 @@ SmallVector<Value> emitPipelinedKLoop(
     function_ref<SmallVector<Value>(Value, ValueRange)> compute) {
   OpBuilder &b = d.builder();
   Location loc = d.location();
+  static_assert(kSharedBuffers == 2, "the other buffer is 1 - current");
   // Prologue: tile 0 into buffer 0.
   store(load(d.index(0)), d.index(0));
   d.barrier();
@@ -129,13 +131,14 @@ SmallVector<Value> emitPipelinedKLoop(
         Value next = arith::AddIOp::create(b, loc, tileIndex, d.index(1));
         SmallVector<Value> prefetched =
             load(arith::MulIOp::create(b, loc, next, d.index(depth)));
-        Value current = arith::RemUIOp::create(b, loc, tileIndex, d.index(2));
+        Value current =
+            arith::RemUIOp::create(b, loc, tileIndex, d.index(kSharedBuffers));
         SmallVector<Value> updated = compute(current, acc);
         store(prefetched, arith::SubIOp::create(b, loc, d.index(1), current));
         d.barrier();
         scf::YieldOp::create(b, loc, updated);
       });
-  return compute(d.index((numTiles - 1) % 2), loop.getResults());
+  return compute(d.index((numTiles - 1) % kSharedBuffers), loop.getResults());
 }
 
 } // namespace llmc::cuda

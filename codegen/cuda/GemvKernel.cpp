@@ -1,4 +1,4 @@
-// Decode projections: one row of x times the weight, a warp per weight row (or two), bound by reading the weight once.
+// Decode projections (one row): a GEMV bound by reading the weight once.
 #include "codegen/cuda/ProjectionKernels.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -30,7 +30,7 @@ constexpr int64_t kTwoRowsMinRows = 8192;
 /// The kernel's static parameters.
 struct GemvConfig {
   int64_t n, k;
-  Type weightType, biasType;
+  Type weightType;
   /// Elements per weight vector and the rows per warp.
   int64_t width, rowsPerWarp;
 
@@ -73,9 +73,9 @@ void emitWarpRows(DeviceBuilder &d, const GemvConfig &config,
   SmallVector<Value> rows;
   for (int64_t j = 0; j < config.rowsPerWarp; ++j) {
     Value row = arith::AddIOp::create(b, loc, firstRow, d.index(j));
-    rows.push_back(j == 0 ? row
-                          : arith::MinUIOp::create(b, loc, row,
-                                                   d.index(config.n - 1)));
+    rows.push_back(
+        j == 0 ? row
+               : arith::MinUIOp::create(b, loc, row, d.index(config.n - 1)));
   }
 
   // K as chunks of `width` elements; lane l takes chunks l, l + 32, ...
@@ -98,18 +98,17 @@ void emitWarpRows(DeviceBuilder &d, const GemvConfig &config,
 
   if (groups > 0) {
     auto loop = scf::ForOp::create(
-        b, loc, d.index(0), d.index(groups * groupChunks),
-        d.index(groupChunks), acc,
-        [&](OpBuilder &nb, Location, Value base, ValueRange carried) {
+        b, loc, d.index(0), d.index(groups * groupChunks), d.index(groupChunks),
+        acc, [&](OpBuilder &nb, Location, Value base, ValueRange carried) {
           OpBuilder::InsertionGuard guard(b);
           b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
           SmallVector<Value> group;
           for (int64_t u = 0; u < kUnroll; ++u)
             group.push_back(chunkAt(base, u * kWarpSize));
-          scf::YieldOp::create(
-              b, loc,
-              accumulateChunks(d, config, ops.x, ops.weight, rows, group,
-                               SmallVector<Value>(carried)));
+          scf::YieldOp::create(b, loc,
+                               accumulateChunks(d, config, ops.x, ops.weight,
+                                                rows, group,
+                                                SmallVector<Value>(carried)));
         });
     acc.assign(loop.getResults().begin(), loop.getResults().end());
   }
@@ -141,28 +140,28 @@ void emitWarpRows(DeviceBuilder &d, const GemvConfig &config,
   // Lane sums, then the warp's: every lane ends with every row's total.
   SmallVector<Value> sums;
   for (Value vector : acc) {
-    Value sum = vector::ReductionOp::create(
-        b, loc, vector::CombiningKind::ADD, vector);
+    Value sum =
+        vector::ReductionOp::create(b, loc, vector::CombiningKind::ADD, vector);
     sums.push_back(d.warpReduce(sum, ReduceKind::Sum));
   }
-  Value isLaneZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                           lane, d.index(0));
+  Value isLaneZero =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, d.index(0));
   auto store = scf::IfOp::create(b, loc, isLaneZero, /*withElse=*/false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(store.thenBlock());
   for (int64_t j = 0; j < config.rowsPerWarp; ++j) {
     // Row firstRow < N (the caller's guard); later ones may pass N.
     Value row = arith::AddIOp::create(b, loc, firstRow, d.index(j));
-    storeProjectionResult(d, ops, d.index(0), row, sums[j], /*rowCount=*/{},
-                          /*guardColumn=*/j > 0 &&
-                              config.n % config.rowsPerWarp != 0);
+    storeProjectionResult(
+        d, ops, d.index(0), row, sums[j], loadBias(d, ops, row),
+        /*guardColumn=*/j > 0 && config.n % config.rowsPerWarp != 0);
   }
 }
 
 std::string getKernelName(const GemvConfig &config, Value bias) {
-  return "gemv_n" + std::to_string(config.n) + "_k" +
-         std::to_string(config.k) + "_" + getTypeTag(config.weightType) +
-         getBiasTag(bias) + "_r" + std::to_string(config.rowsPerWarp);
+  return "gemv_n" + std::to_string(config.n) + "_k" + std::to_string(config.k) +
+         "_" + getTypeTag(config.weightType) + getBiasTag(bias) + "_r" +
+         std::to_string(config.rowsPerWarp);
 }
 
 } // namespace
@@ -190,8 +189,7 @@ void launchGemv(OpBuilder &builder, Location loc, KernelModule &kernels,
         ProjectionOperands ops = ProjectionOperands::fromKernel(func, hasBias);
         Value warp = arith::AddIOp::create(
             b, l,
-            arith::MulIOp::create(b, l, d.blockId(),
-                                  d.index(kWarpsPerBlock)),
+            arith::MulIOp::create(b, l, d.blockId(), d.index(kWarpsPerBlock)),
             d.warpId());
         Value firstRow =
             arith::MulIOp::create(b, l, warp, d.index(config.rowsPerWarp));

@@ -1,8 +1,4 @@
-// Prefill projections with bf16/f16 weights: a tensor-core GEMM (mma.sync m16n8k16, f32 accumulation).
-//
-// mma.sync is the sm_80 instruction and also runs on sm_90; Hopper's wgmma
-// (which needs sm_90a, TMA descriptors and warpgroup scheduling) would be
-// faster there but is not used yet.
+// Prefill projections, bf16/f16 weights: tensor-core GEMM (mma.sync m16n8k16).
 #include "codegen/cuda/ProjectionKernels.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -166,9 +162,9 @@ SmallVector<Value> computeStage(DeviceBuilder &d, NVVM::MMATypes multiplicand,
           d, sharedA, buffer, at(layout.row, layout.aRow, i * kMmaM), aColumn));
     // One ldmatrix.x4 gives b0, b1 of two adjacent n8 tiles.
     for (int64_t j = 0; j < kMmaTilesN; j += 2) {
-      SmallVector<Value> regs = loadMatrixX4(
-          d, sharedB, buffer, at(layout.column, layout.bRow, j * kMmaN),
-          bColumn);
+      SmallVector<Value> regs =
+          loadMatrixX4(d, sharedB, buffer,
+                       at(layout.column, layout.bRow, j * kMmaN), bColumn);
       bFragments.push_back({regs[0], regs[1]});
       bFragments.push_back({regs[2], regs[3]});
     }
@@ -199,6 +195,14 @@ void storeAccumulators(DeviceBuilder &d, const ProjectionOperands &ops,
   Value warpRow = add(add(tileRow, layout.row), layout.accRow);
   Value warpColumn = add(add(tileColumn, layout.column), layout.accColumn);
   constexpr int64_t kHalfRows = kMmaM / 2;
+  // The thread's 2 · kMmaTilesN columns and their bias, loaded once.
+  SmallVector<Value> columns, biases;
+  for (int64_t j = 0; j < kMmaTilesN; ++j) {
+    for (int64_t pair = 0; pair < 2; ++pair) {
+      columns.push_back(add(warpColumn, d.index(j * kMmaN + pair)));
+      biases.push_back(loadBias(d, ops, columns.back()));
+    }
+  }
   for (int64_t i = 0; i < kMmaTilesM; ++i) {
     for (int64_t half = 0; half < 2; ++half) {
       Value row = add(warpRow, d.index(i * kMmaM + half * kHalfRows));
@@ -209,10 +213,9 @@ void storeAccumulators(DeviceBuilder &d, const ProjectionOperands &ops,
       b.setInsertionPointToStart(guard.thenBlock());
       for (int64_t j = 0; j < kMmaTilesN; ++j) {
         for (int64_t pair = 0; pair < 2; ++pair) {
-          Value column = add(warpColumn, d.index(j * kMmaN + pair));
-          storeProjectionResult(d, ops, row, column,
+          storeProjectionResult(d, ops, row, columns[2 * j + pair],
                                 acc[accIndex(i, j) + half * 2 + pair],
-                                /*rowCount=*/{},
+                                biases[2 * j + pair],
                                 /*guardColumn=*/n % kTileN != 0);
         }
       }
@@ -226,6 +229,9 @@ NVVM::MMATypes getMultiplicandType(Type elementType) {
 
 } // namespace
 
+// mma.sync is sm_80's instruction and runs unchanged on sm_90; Hopper's
+// wgmma (chip sm_90a, TMA descriptors, warpgroup scheduling) would be faster
+// there and is left for later.
 void launchMmaGemm(OpBuilder &builder, Location loc, KernelModule &kernels,
                    const ProjectionOperands &operands) {
   auto weightType = cast<MemRefType>(operands.weight.getType());
@@ -245,17 +251,16 @@ void launchMmaGemm(OpBuilder &builder, Location loc, KernelModule &kernels,
   SmallVector<Value> args = operands.getArgs();
   // x and the weight tiles, both in the weight's type, double buffered.
   MemRefType sharedType =
-      getSharedBufferType({2, kTileM, kSharedRow}, elementType);
+      getSharedBufferType({kSharedBuffers, kTileM, kSharedRow}, elementType);
   MemRefType sharedWeightType =
-      getSharedBufferType({2, kTileN, kSharedRow}, elementType);
+      getSharedBufferType({kSharedBuffers, kTileN, kSharedRow}, elementType);
 
   gpu::GPUFuncOp kernel = kernels.getOrCreate(
       name, ValueRange(args).getTypes(),
       [&](OpBuilder &b, gpu::GPUFuncOp func) {
         Location l = func.getLoc();
         DeviceBuilder d(b, l);
-        func.setKnownBlockSizeAttr(
-            b.getDenseI32ArrayAttr({kNumThreads, 1, 1}));
+        func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr({kNumThreads, 1, 1}));
         ProjectionOperands ops = ProjectionOperands::fromKernel(func, hasBias);
         Value sharedA = func.getWorkgroupAttributions()[0];
         Value sharedB = func.getWorkgroupAttributions()[1];
@@ -263,15 +268,16 @@ void launchMmaGemm(OpBuilder &builder, Location loc, KernelModule &kernels,
         // Grid x walks the rows of x fastest, so the CTAs running together
         // share weight tiles through L2.
         Value rowCount = memref::DimOp::create(b, l, ops.x, 0);
-        Value tileRow = arith::MulIOp::create(b, l, d.blockId(),
-                                              d.index(kTileM));
+        Value tileRow =
+            arith::MulIOp::create(b, l, d.blockId(), d.index(kTileM));
         Value tileColumn = arith::MulIOp::create(
             b, l, d.blockId(gpu::Dimension::y), d.index(kTileN));
-        OperandTile xTile{ops.x, rowCount, /*guardRows=*/true, tileRow,
-                          kTileM, kTileK, k, xWidth, kNumThreads};
-        OperandTile weightTile{ops.weight, d.index(n), n % kTileN != 0,
-                               tileColumn, kTileN, kTileK, k, weightWidth,
-                               kNumThreads};
+        OperandTile xTile{ops.x,   rowCount, /*guardRows=*/true,
+                          tileRow, kTileM,   kTileK,
+                          k,       xWidth,   kNumThreads};
+        OperandTile weightTile{ops.weight, d.index(n),  n % kTileN != 0,
+                               tileColumn, kTileN,      kTileK,
+                               k,          weightWidth, kNumThreads};
         WarpLayout layout = getWarpLayout(d);
         NVVM::MMATypes multiplicand = getMultiplicandType(elementType);
 
@@ -284,18 +290,17 @@ void launchMmaGemm(OpBuilder &builder, Location loc, KernelModule &kernels,
         auto store = [&](ArrayRef<Value> values, Value buffer) {
           storeTile(d, xTile, values.take_front(xValues), sharedA, buffer,
                     /*transposed=*/false);
-          storeTile(d, weightTile, values.drop_front(xValues), sharedB,
-                    buffer, /*transposed=*/false);
+          storeTile(d, weightTile, values.drop_front(xValues), sharedB, buffer,
+                    /*transposed=*/false);
         };
         auto compute = [&](Value buffer, ValueRange acc) {
-          return computeStage(d, multiplicand, layout, sharedA, sharedB,
-                              buffer, acc);
+          return computeStage(d, multiplicand, layout, sharedA, sharedB, buffer,
+                              acc);
         };
         SmallVector<Value> init(kMmaTilesM * kMmaTilesN * kAccPerTile,
                                 d.f32(0.0));
-        SmallVector<Value> acc =
-            emitPipelinedKLoop(d, llvm::divideCeil(k, kTileK), kTileK, init,
-                               load, store, compute);
+        SmallVector<Value> acc = emitPipelinedKLoop(
+            d, llvm::divideCeil(k, kTileK), kTileK, init, load, store, compute);
         storeAccumulators(d, ops, layout, tileRow, tileColumn, rowCount, n,
                           acc);
       },

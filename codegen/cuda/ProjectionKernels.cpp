@@ -1,6 +1,6 @@
-// llm.linear, llm.logits → a GEMV kernel for one row (decode), a tensor-core or f32 GEMM kernel for any other row count.
-#include "codegen/cuda/LLMToCUDA.h"
+// llm.linear, llm.logits → GEMV (one row) or GEMM kernels (any row count).
 #include "codegen/cuda/ProjectionKernels.h"
+#include "codegen/cuda/LLMToCUDA.h"
 #include "dialect/LLMOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -39,40 +39,39 @@ int64_t getRowVectorWidth(int64_t k, Type elementType) {
   return width;
 }
 
+Value loadBias(DeviceBuilder &d, const ProjectionOperands &ops, Value column) {
+  if (!ops.bias)
+    return Value();
+  int64_t n = cast<MemRefType>(ops.bias.getType()).getDimSize(0);
+  Value clamped =
+      arith::MinUIOp::create(d.builder(), d.location(), column, d.index(n - 1));
+  return d.toF32(
+      memref::LoadOp::create(d.builder(), d.location(), ops.bias, clamped));
+}
+
 void storeProjectionResult(DeviceBuilder &d, const ProjectionOperands &ops,
-                           Value row, Value column, Value sum,
-                           Value rowCount, bool guardColumn) {
+                           Value row, Value column, Value sum, Value bias,
+                           bool guardColumn) {
   OpBuilder &b = d.builder();
   Location loc = d.location();
-  Value inRange;
-  auto conjoin = [&](Value condition) {
-    inRange = inRange ? arith::AndIOp::create(b, loc, inRange, condition)
-                      : condition;
-  };
-  if (rowCount)
-    conjoin(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row,
-                                  rowCount));
+  OpBuilder::InsertionGuard guard(b);
   if (guardColumn) {
     int64_t n = cast<MemRefType>(ops.out.getType()).getDimSize(1);
-    conjoin(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, column,
-                                  d.index(n)));
-  }
-  OpBuilder::InsertionGuard guard(b);
-  if (inRange) {
+    Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                          column, d.index(n));
     auto ifOp = scf::IfOp::create(b, loc, inRange, /*withElse=*/false);
     b.setInsertionPointToStart(ifOp.thenBlock());
   }
-  if (ops.bias) {
-    Value bias = memref::LoadOp::create(b, loc, ops.bias, column);
-    sum = arith::AddFOp::create(b, loc, sum, d.toF32(bias));
-  }
+  if (bias)
+    sum = arith::AddFOp::create(b, loc, sum, bias);
   memref::StoreOp::create(b, loc, sum, ops.out, ValueRange{row, column});
 }
 
 std::string getBiasTag(Value bias) {
   if (!bias)
     return "";
-  return "_bias" + getTypeTag(cast<MemRefType>(bias.getType()).getElementType());
+  return "_bias" +
+         getTypeTag(cast<MemRefType>(bias.getType()).getElementType());
 }
 
 } // namespace llmc::cuda
@@ -121,8 +120,7 @@ Value withDynamicRows(OpBuilder &b, Location loc, Value buffer) {
 /// result. A statically single row is a GEMV, any other row count (the
 /// sequence length of a prefill) a GEMM: on tensor cores for 16-bit
 /// weights, in f32 FMAs for f32 weights.
-template <typename OpTy>
-struct ProjectionLowering : OpConversionPattern<OpTy> {
+template <typename OpTy> struct ProjectionLowering : OpConversionPattern<OpTy> {
   ProjectionLowering(TypeConverter &converter, MLIRContext *context,
                      KernelModule &kernels)
       : OpConversionPattern<OpTy>(converter, context), kernels(kernels) {}
@@ -138,8 +136,7 @@ struct ProjectionLowering : OpConversionPattern<OpTy> {
     Value bias = getBias(op, adaptor);
     if (!resultType || !xType || !weightType)
       return rewriter.notifyMatchFailure(op, "operands are not buffers");
-    if (!xType.getElementType().isF32() ||
-        !resultType.getElementType().isF32())
+    if (!xType.getElementType().isF32() || !resultType.getElementType().isF32())
       return rewriter.notifyMatchFailure(op, "activations are not f32");
     if (!isWeightType(weightType.getElementType()) ||
         (bias && !isWeightType(getElementTypeOrSelf(bias.getType()))))
@@ -147,8 +144,9 @@ struct ProjectionLowering : OpConversionPattern<OpTy> {
     if (!weightType.hasStaticShape())
       return rewriter.notifyMatchFailure(op, "weight shape is not static");
 
-    Value result = allocateResult(rewriter, loc, resultType,
-                                  getDynamicSizes(rewriter, loc, adaptor.getX()));
+    Value result =
+        allocateResult(rewriter, loc, resultType,
+                       getDynamicSizes(rewriter, loc, adaptor.getX()));
     ProjectionOperands operands;
     operands.x = viewAsRows(rewriter, loc, adaptor.getX());
     operands.weight = adaptor.getWeight();

@@ -1,4 +1,4 @@
-// The projection kernels (GEMV, tensor-core GEMM, SIMT GEMM) behind the llm.linear / llm.logits patterns.
+// The GEMV and GEMM kernels behind the llm.linear / llm.logits patterns.
 #ifndef LLMC_CODEGEN_CUDA_PROJECTIONKERNELS_H
 #define LLMC_CODEGEN_CUDA_PROJECTIONKERNELS_H
 
@@ -41,15 +41,24 @@ void launchSimtGemm(mlir::OpBuilder &builder, mlir::Location loc,
 /// and every chunk is aligned to the vector's size and no chunk straddles K.
 int64_t getRowVectorWidth(int64_t k, mlir::Type elementType);
 
-/// out[row, column] = sum + bias[column] (widened to f32); only when row <
-/// `rowCount` (if given) and, with `guardColumn`, column < N.
+/// bias[column] widened to f32, or null when the projection has no bias. A
+/// column past N (whose result is not stored) reads bias[N - 1].
+mlir::Value loadBias(DeviceBuilder &d, const ProjectionOperands &operands,
+                     mlir::Value column);
+
+/// out[row, column] = sum (+ `bias` unless null); with `guardColumn` only
+/// when column < N.
 void storeProjectionResult(DeviceBuilder &d, const ProjectionOperands &operands,
                            mlir::Value row, mlir::Value column, mlir::Value sum,
-                           mlir::Value rowCount = {}, bool guardColumn = false);
+                           mlir::Value bias, bool guardColumn);
 
 //===----------------------------------------------------------------------===//
 // GEMM operand tiles (GemmTiles.cpp)
 //===----------------------------------------------------------------------===//
+
+/// Shared buffers per GEMM operand: the CTA computes on one while the next
+/// K tile is stored to the other (emitPipelinedKLoop).
+constexpr int64_t kSharedBuffers = 2;
 
 /// A tile of `rows` × `depth` elements of a K-contiguous operand (x or the
 /// weight), copied from global to shared memory by all `numThreads` threads
@@ -77,9 +86,8 @@ struct OperandTile {
 /// This thread's chunks of the tile starting at column `k0`: for each, a
 /// vector of the source's element type (loaded from a clamped address when
 /// out of range) and an i1 saying whether it is in range.
-llvm::SmallVector<mlir::Value> loadTile(DeviceBuilder &d,
-                                        const OperandTile &tile,
-                                        mlir::Value k0);
+llvm::SmallVector<mlir::Value>
+loadTile(DeviceBuilder &d, const OperandTile &tile, mlir::Value k0);
 
 /// Stores the chunks from loadTile (zeros for those out of range) into
 /// `buffer` of the workgroup memref `shared` (buffers × ...), converted to

@@ -1,4 +1,4 @@
-// Prefill projections with f32 weights: a shared-memory tiled f32 FMA GEMM (exact f32 products, unlike tf32 tensor cores).
+// Prefill projections, f32 weights: shared-memory tiled f32 FMA GEMM.
 #include "codegen/cuda/ProjectionKernels.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -40,8 +40,8 @@ static_assert(kThreadTile * 4 == 16, "thread tiles are read as vector<4xf32>");
 /// for every k of one shared stage: a loop of kUnrollK columns per
 /// iteration, kept rolled (LLVM would otherwise hoist all of a stage's
 /// shared loads to its top: 32 live vectors and spills for short K).
-SmallVector<Value> computeStage(DeviceBuilder &d, Value sharedX,
-                                Value sharedW, Value buffer, Value rowOffset,
+SmallVector<Value> computeStage(DeviceBuilder &d, Value sharedX, Value sharedW,
+                                Value buffer, Value rowOffset,
                                 Value columnOffset, ValueRange acc) {
   OpBuilder &b = d.builder();
   Location loc = d.location();
@@ -55,8 +55,7 @@ SmallVector<Value> computeStage(DeviceBuilder &d, Value sharedX,
         for (int64_t kk = 0; kk < kUnrollK; ++kk) {
           Value depth = arith::AddIOp::create(b, loc, k0, d.index(kk));
           Value xs = d.loadVector(type, sharedX, {buffer, depth, rowOffset});
-          Value ws =
-              d.loadVector(type, sharedW, {buffer, depth, columnOffset});
+          Value ws = d.loadVector(type, sharedW, {buffer, depth, columnOffset});
           for (int64_t i = 0; i < kThreadTile; ++i) {
             Value x = vector::ExtractOp::create(b, loc, xs, i);
             Value splat = vector::BroadcastOp::create(b, loc, type, x);
@@ -95,41 +94,41 @@ void launchSimtGemm(OpBuilder &builder, Location loc, KernelModule &kernels,
   std::string name = "gemm_simt_n" + std::to_string(n) + "_k" +
                      std::to_string(k) + "_f32" + getBiasTag(operands.bias);
   SmallVector<Value> args = operands.getArgs();
-  MemRefType sharedXType = getSharedBufferType({2, kTileK, kSharedRowM}, f32);
-  MemRefType sharedWType = getSharedBufferType({2, kTileK, kSharedRowN}, f32);
+  MemRefType sharedXType =
+      getSharedBufferType({kSharedBuffers, kTileK, kSharedRowM}, f32);
+  MemRefType sharedWType =
+      getSharedBufferType({kSharedBuffers, kTileK, kSharedRowN}, f32);
 
   gpu::GPUFuncOp kernel = kernels.getOrCreate(
       name, ValueRange(args).getTypes(),
       [&](OpBuilder &b, gpu::GPUFuncOp func) {
         Location l = func.getLoc();
         DeviceBuilder d(b, l);
-        func.setKnownBlockSizeAttr(
-            b.getDenseI32ArrayAttr({kNumThreads, 1, 1}));
+        func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr({kNumThreads, 1, 1}));
         ProjectionOperands ops = ProjectionOperands::fromKernel(func, hasBias);
         Value sharedX = func.getWorkgroupAttributions()[0];
         Value sharedW = func.getWorkgroupAttributions()[1];
 
         Value rowCount = memref::DimOp::create(b, l, ops.x, 0);
-        Value tileRow = arith::MulIOp::create(b, l, d.blockId(),
-                                              d.index(kTileM));
+        Value tileRow =
+            arith::MulIOp::create(b, l, d.blockId(), d.index(kTileM));
         Value tileColumn = arith::MulIOp::create(
             b, l, d.blockId(gpu::Dimension::y), d.index(kTileN));
-        OperandTile xTile{ops.x, rowCount, /*guardRows=*/true, tileRow,
-                          kTileM, kTileK, k, width, kNumThreads};
+        OperandTile xTile{ops.x,   rowCount, /*guardRows=*/true,
+                          tileRow, kTileM,   kTileK,
+                          k,       width,    kNumThreads};
         OperandTile weightTile{ops.weight, d.index(n), n % kTileN != 0,
-                               tileColumn, kTileN, kTileK, k, width,
-                               kNumThreads};
+                               tileColumn, kTileN,     kTileK,
+                               k,          width,      kNumThreads};
         // Thread (ty, tx) owns rows ty·4 .. ty·4+3 and columns tx·4 ..
         // tx·4+3 of the tile.
         Value rowOffset = arith::MulIOp::create(
             b, l,
-            arith::DivUIOp::create(b, l, d.threadId(),
-                                   d.index(kThreadsPerRow)),
+            arith::DivUIOp::create(b, l, d.threadId(), d.index(kThreadsPerRow)),
             d.index(kThreadTile));
         Value columnOffset = arith::MulIOp::create(
             b, l,
-            arith::RemUIOp::create(b, l, d.threadId(),
-                                   d.index(kThreadsPerRow)),
+            arith::RemUIOp::create(b, l, d.threadId(), d.index(kThreadsPerRow)),
             d.index(kThreadTile));
 
         size_t xValues = 2 * xTile.getChunksPerThread();
@@ -141,8 +140,8 @@ void launchSimtGemm(OpBuilder &builder, Location loc, KernelModule &kernels,
         auto store = [&](ArrayRef<Value> values, Value buffer) {
           storeTile(d, xTile, values.take_front(xValues), sharedX, buffer,
                     /*transposed=*/true);
-          storeTile(d, weightTile, values.drop_front(xValues), sharedW,
-                    buffer, /*transposed=*/true);
+          storeTile(d, weightTile, values.drop_front(xValues), sharedW, buffer,
+                    /*transposed=*/true);
         };
         auto compute = [&](Value buffer, ValueRange acc) {
           return computeStage(d, sharedX, sharedW, buffer, rowOffset,
@@ -152,27 +151,30 @@ void launchSimtGemm(OpBuilder &builder, Location loc, KernelModule &kernels,
         Value zero = arith::ConstantOp::create(
             b, l, DenseElementsAttr::get(accType, b.getF32FloatAttr(0.0f)));
         SmallVector<Value> init(kThreadTile, zero);
-        SmallVector<Value> acc =
-            emitPipelinedKLoop(d, llvm::divideCeil(k, kTileK), kTileK, init,
-                               load, store, compute);
+        SmallVector<Value> acc = emitPipelinedKLoop(
+            d, llvm::divideCeil(k, kTileK), kTileK, init, load, store, compute);
 
         Value firstRow = arith::AddIOp::create(b, l, tileRow, rowOffset);
-        Value firstColumn = arith::AddIOp::create(b, l, tileColumn,
-                                                  columnOffset);
-        // One branch per row, the column tests inside it (few live
-        // predicates).
+        Value firstColumn =
+            arith::AddIOp::create(b, l, tileColumn, columnOffset);
+        // The thread's columns and their bias, loaded once; one branch per
+        // row, the column tests inside it (few live predicates).
+        SmallVector<Value> columns, biases;
+        for (int64_t j = 0; j < kThreadTile; ++j) {
+          columns.push_back(
+              arith::AddIOp::create(b, l, firstColumn, d.index(j)));
+          biases.push_back(loadBias(d, ops, columns.back()));
+        }
         for (int64_t i = 0; i < kThreadTile; ++i) {
           Value row = arith::AddIOp::create(b, l, firstRow, d.index(i));
-          Value inRange = arith::CmpIOp::create(
-              b, l, arith::CmpIPredicate::ult, row, rowCount);
+          Value inRange = arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult,
+                                                row, rowCount);
           auto guard = scf::IfOp::create(b, l, inRange, /*withElse=*/false);
           OpBuilder::InsertionGuard insertion(b);
           b.setInsertionPointToStart(guard.thenBlock());
           for (int64_t j = 0; j < kThreadTile; ++j) {
-            Value column =
-                arith::AddIOp::create(b, l, firstColumn, d.index(j));
             Value sum = vector::ExtractOp::create(b, l, acc[i], j);
-            storeProjectionResult(d, ops, row, column, sum, /*rowCount=*/{},
+            storeProjectionResult(d, ops, row, columns[j], sum, biases[j],
                                   /*guardColumn=*/n % kTileN != 0);
           }
         }

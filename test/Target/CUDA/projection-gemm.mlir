@@ -36,9 +36,8 @@ module attributes {llm.model = "t"} {
 // KERNELS-LABEL: func.func private @qwen2_k
 // KERNELS-DAG: %[[X:.*]] = memref.collapse_shape %arg0 {{\[\[}}0, 1], [2]] : memref<1x?x896xf32> into memref<?x896xf32>
 // KERNELS-DAG: %[[Y:.*]] = memref.collapse_shape %{{.*}} {{\[\[}}0, 1], [2]] : memref<1x?x128xf32> into memref<?x128xf32>
-// KERNELS: %[[ROWS:.*]] = memref.dim %[[X]], %c0 : memref<?x896xf32>
-// KERNELS: %[[TILES:.*]] = arith.ceildivui %[[ROWS]], %c64 : index
-// KERNELS: gpu.launch_func @llmc_kernels::@gemm_mma_n128_k896_bf16_biasbf16 blocks in (%[[TILES]], %c2, %c1) threads in (%c128, %c1, %c1) args(%[[X]] : memref<?x896xf32>, %arg1 : memref<128x896xbf16>, %arg2 : memref<128xbf16>, %[[Y]] : memref<?x128xf32>)
+// KERNELS: memref.dim %[[X]], %c0 : memref<?x896xf32>
+// KERNELS: gpu.launch_func @llmc_kernels::@gemm_mma_n128_k896_bf16_biasbf16 blocks in (%{{.*}}, %c2, %c1) threads in (%c128, %c1, %c1) args(%[[X]] : memref<?x896xf32>, %arg1 : memref<128x896xbf16>, %arg2 : memref<128xbf16>, %[[Y]] : memref<?x128xf32>)
 // KERNELS-LABEL: func.func private @f16_logits
 // KERNELS: gpu.launch_func @llmc_kernels::@gemm_mma_n32000_k4096_f16 blocks in (%{{.*}}, %c500, %c1) threads in (%c128, %c1, %c1)
 // KERNELS-LABEL: func.func private @stories_down
@@ -51,7 +50,8 @@ module attributes {llm.model = "t"} {
 // The tensor-core kernel: tile 0 staged (x: clamped row, select, truncf to
 // bf16; weight rows: N = 128 needs no guard), then 27 prefetching K tiles
 // and the peeled last one; fragments by ldmatrix, products by nvvm.mma.sync
-// on i32-typed bf16 pairs; bias added before the guarded stores.
+// on i32-typed bf16 pairs; the bias of the thread's columns loaded once
+// (clamped), added in the row-guarded stores.
 // KERNELS-LABEL: gpu.func @gemm_mma_n128_k896_bf16_biasbf16(%arg0: memref<?x896xf32>, %arg1: memref<128x896xbf16>, %arg2: memref<128xbf16>, %arg3: memref<?x128xf32>) workgroup(%arg4 : memref<2x64x40xbf16, 3> {llvm.align = 128 : i64}, %arg5 : memref<2x64x40xbf16, 3> {llvm.align = 128 : i64}) kernel attributes {known_block_size = array<i32: 128, 1, 1>}
 // KERNELS: %[[ROWCOUNT:.*]] = memref.dim %arg0, %c0 : memref<?x896xf32>
 // KERNELS: %[[LAST:.*]] = arith.subi %[[ROWCOUNT]], %c1 : index
@@ -77,10 +77,11 @@ module attributes {llm.model = "t"} {
 // KERNELS-NEXT: scf.yield
 // KERNELS: nvgpu.ldmatrix %arg4[%c1,
 // KERNELS: nvvm.mma.sync
+// KERNELS: %[[BCOL:.*]] = arith.minui %[[COL:.*]], %c127 : index
+// KERNELS-NEXT: %[[B:.*]] = memref.load %arg2[%[[BCOL]]] : memref<128xbf16>
+// KERNELS-NEXT: %[[BF:.*]] = arith.extf %[[B]] : bf16 to f32
 // KERNELS: %[[OUTROW:.*]] = arith.cmpi ult, %{{.*}}, %[[ROWCOUNT]] : index
 // KERNELS-NEXT: scf.if %[[OUTROW]] {
-// KERNELS: %[[B:.*]] = memref.load %arg2[%[[COL:.*]]] : memref<128xbf16>
-// KERNELS-NEXT: %[[BF:.*]] = arith.extf %[[B]] : bf16 to f32
 // KERNELS-NEXT: %[[SUM:.*]] = arith.addf %{{.*}}, %[[BF]] : f32
 // KERNELS-NEXT: memref.store %[[SUM]], %arg3[%{{.*}}, %[[COL]]] : memref<?x128xf32>
 

@@ -86,10 +86,12 @@ module attributes {llm.model = "t"} {
 // K = 13 f16: scalar loads; the second row's result only when it exists.
 // KERNELS-LABEL: gpu.func @gemv_n8193_k13_f16_biasf32_r2
 // KERNELS: vector.load %arg1[{{.*}}] {alignment = 2 : i64} : memref<8193x13xf16>, vector<1xf16>
-// KERNELS: memref.load %arg2[%[[B0:.*]]] : memref<8193xf32>
-// KERNELS: memref.store %{{.*}}, %arg3[%c0, %[[B0]]]
-// KERNELS: %[[SECOND:.*]] = arith.cmpi ult, %{{.*}}, %c8193 : index
+// KERNELS: %[[B0:.*]] = arith.minui %[[R0:.*]], %c8192 : index
+// KERNELS-NEXT: memref.load %arg2[%[[B0]]] : memref<8193xf32>
+// KERNELS: memref.store %{{.*}}, %arg3[%c0, %[[R0]]]
+// KERNELS: %[[SECOND:.*]] = arith.cmpi ult, %[[R1:.*]], %c8193 : index
 // KERNELS-NEXT: scf.if %[[SECOND]] {
+// KERNELS: memref.store %{{.*}}, %arg3[%c0, %[[R1]]]
 
 // In the PTX, 128-bit loads of weights and x, FMAs on widened bf16,
 // butterfly shuffles.
