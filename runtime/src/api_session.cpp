@@ -26,12 +26,13 @@ llmc_status llmc_session_prefill(llmc_session *session, const int32_t *tokens,
   return guarded([&] {
     require(session, "llmc_session_prefill", "session");
     require(tokens, "llmc_session_prefill", "tokens");
-    const float *all = session->session.prefill(tokens, n_tokens);
+    const float *logits =
+        session->session.prefill(tokens, n_tokens, all_logits != nullptr);
     size_t vocab = static_cast<size_t>(session->session.model().manifest().vocab_size);
-    if (last_logits)
-      *last_logits = all + (n_tokens - 1) * vocab;
     if (all_logits)
-      *all_logits = all;
+      *all_logits = logits;
+    if (last_logits)
+      *last_logits = all_logits ? logits + (n_tokens - 1) * vocab : logits;
   });
 }
 

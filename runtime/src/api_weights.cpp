@@ -2,6 +2,7 @@
 #include "api_guard.h"
 #include "handles.h"
 #include "dtype.h"
+#include "random_weights.h"
 #include "weights_open.h"
 
 #include <cstring>
@@ -28,6 +29,17 @@ llmc_status llmc_weights_open(const char *path, llmc_weights_format format,
     require(out, "llmc_weights_open", "out");
     auto w = std::make_unique<llmc_weights>();
     open_weights(path, format, w->set);
+    *out = w.release();
+  });
+}
+
+llmc_status llmc_weights_create_random(const llmc_model *model, uint64_t seed,
+                                       llmc_weights **out) {
+  return guarded([&] {
+    require(model, "llmc_weights_create_random", "model");
+    require(out, "llmc_weights_create_random", "out");
+    auto w = std::make_unique<llmc_weights>();
+    make_random_weights(model->model->manifest(), seed, w->set);
     *out = w.release();
   });
 }

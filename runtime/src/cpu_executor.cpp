@@ -19,14 +19,16 @@ float *CpuExecutor::logits_for(size_t n) {
 }
 
 const float *CpuExecutor::prefill(const int32_t *tokens,
-                                  const int32_t *positions, size_t n) {
+                                  const int32_t *positions, size_t n,
+                                  bool all_rows) {
   float *logits = logits_for(n);
   check_entry_status(model_->manifest(),
                      model_->prefill()(tokens, positions, static_cast<int64_t>(n),
                                        kv_cache_.data(), weights_.pointers.data(),
                                        logits),
                      "prefill");
-  return logits;
+  return all_rows ? logits
+                  : logits + (n - 1) * static_cast<size_t>(model_->manifest().vocab_size);
 }
 
 const float *CpuExecutor::decode(int32_t token, int32_t position) {

@@ -14,7 +14,7 @@ class CpuExecutor final : public Executor {
 public:
   CpuExecutor(std::shared_ptr<const Model> model, WeightSet &weights);
   const float *prefill(const int32_t *tokens, const int32_t *positions,
-                       size_t n) override;
+                       size_t n, bool all_rows) override;
   const float *decode(int32_t token, int32_t position) override;
   void reset() override;
   const std::string &description() const override { return description_; }

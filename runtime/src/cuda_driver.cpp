@@ -82,6 +82,15 @@ LoadResult load() {
   resolve(lib, d.cuStreamDestroy, "cuStreamDestroy_v2", missing);
   resolve(lib, d.cuStreamSynchronize, "cuStreamSynchronize", missing);
   resolve(lib, d.cuLaunchKernel, "cuLaunchKernel", missing);
+  resolve(lib, d.cuEventCreate, "cuEventCreate", missing);
+  resolve(lib, d.cuEventRecord, "cuEventRecord", missing);
+  resolve(lib, d.cuEventSynchronize, "cuEventSynchronize", missing);
+  // CUDA 12.8 added cuEventElapsedTime_v2 (cuda.h 13 renames to it); older
+  // drivers have only the original, with the same signature.
+  std::string no_v2;
+  if (!resolve(lib, d.cuEventElapsedTime, "cuEventElapsedTime_v2", no_v2))
+    resolve(lib, d.cuEventElapsedTime, "cuEventElapsedTime", missing);
+  resolve(lib, d.cuEventDestroy, "cuEventDestroy_v2", missing);
   resolve(lib, d.cuStreamBeginCapture, "cuStreamBeginCapture_v2", missing);
   resolve(lib, d.cuStreamEndCapture, "cuStreamEndCapture", missing);
   resolve(lib, d.cuGraphInstantiateWithFlags, "cuGraphInstantiateWithFlags", missing);

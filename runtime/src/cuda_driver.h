@@ -20,12 +20,14 @@ struct CUfunc_st;
 struct CUstream_st;
 struct CUgraph_st;
 struct CUgraphExec_st;
+struct CUevent_st;
 using CUcontext = CUctx_st *;
 using CUmodule = CUmod_st *;
 using CUfunction = CUfunc_st *;
 using CUstream = CUstream_st *;
 using CUgraph = CUgraph_st *;
 using CUgraphExec = CUgraphExec_st *;
+using CUevent = CUevent_st *;
 
 constexpr CUresult CUDA_SUCCESS = 0;
 constexpr CUresult CUDA_ERROR_NO_DEVICE = 100;
@@ -36,6 +38,7 @@ constexpr int CU_JIT_ERROR_LOG_BUFFER = 5;
 constexpr int CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
 constexpr unsigned CU_STREAM_NON_BLOCKING = 0x1;
 constexpr int CU_STREAM_CAPTURE_MODE_THREAD_LOCAL = 1;
+constexpr unsigned CU_EVENT_DEFAULT = 0x0;
 
 /// The driver's entry points. Where cuda.h #defines a name to a versioned
 /// symbol (cuMemAlloc -> cuMemAlloc_v2, ...), the member is resolved by that
@@ -80,6 +83,11 @@ struct CudaDriver {
                              unsigned block_x, unsigned block_y,
                              unsigned block_z, unsigned shared_bytes,
                              CUstream stream, void **params, void **extra);
+  CUresult (*cuEventCreate)(CUevent *event, unsigned flags);
+  CUresult (*cuEventRecord)(CUevent event, CUstream stream);
+  CUresult (*cuEventSynchronize)(CUevent event);
+  CUresult (*cuEventElapsedTime)(float *ms, CUevent start, CUevent end); // _v2 if any
+  CUresult (*cuEventDestroy)(CUevent event);                           // _v2
   CUresult (*cuStreamBeginCapture)(CUstream stream, int mode);         // _v2
   CUresult (*cuStreamEndCapture)(CUstream stream, CUgraph *graph);
   CUresult (*cuGraphInstantiateWithFlags)(CUgraphExec *exec, CUgraph graph,

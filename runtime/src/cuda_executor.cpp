@@ -2,10 +2,12 @@
 #include "cuda_executor.h"
 
 #include "cuda_module.h"
+#include "cuda_profile.h"
 #include "cuda_scratch.h"
 #include "error.h"
 #include "weight_binding.h"
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -160,7 +162,7 @@ public:
   ~CudaExecutor() override;
 
   const float *prefill(const int32_t *tokens, const int32_t *positions,
-                       size_t n) override;
+                       size_t n, bool all_rows) override;
   const float *decode(int32_t token, int32_t position) override;
   void reset() override;
   const std::string &description() const override { return description_; }
@@ -227,6 +229,8 @@ private:
   bool graphs_ = true;
   int64_t decode_calls_ = 0;
   CUgraphExec graph_ = nullptr;
+  // LLMC_CUDA_PROFILE=1: kernel times, printed when the session ends.
+  std::unique_ptr<CudaProfiler> profiler_;
 };
 
 CudaExecutor::CudaExecutor(std::shared_ptr<const Model> model, WeightSet &weights)
@@ -244,9 +248,14 @@ CudaExecutor::CudaExecutor(std::shared_ptr<const Model> model, WeightSet &weight
             return 0;
           },
           [this](uint64_t address) { cu_.cuMemFree(address); }) {
-  graphs_ = graphs_enabled();
+  // Profiling times each launch with events recorded around it, which a
+  // replayed graph would not do: it turns graphs off.
+  if (cuda_profile_enabled())
+    profiler_ = std::make_unique<CudaProfiler>(cu_);
+  graphs_ = graphs_enabled() && !profiler_;
   description_ = cat(module_->description(),
-                     graphs_ ? ", CUDA graphs" : ", no CUDA graphs");
+                     graphs_ ? ", CUDA graphs" : ", no CUDA graphs",
+                     profiler_ ? ", profiling" : "");
 
   // Weights: one allocation, each tensor at a 256-byte-aligned offset,
   // uploaded as soon as it is bound so the host holds one converted tensor
@@ -260,7 +269,7 @@ CudaExecutor::CudaExecutor(std::shared_ptr<const Model> model, WeightSet &weight
   weight_memory_ = DeviceBuffer(cu_, total, "the weights");
   for (size_t i = 0; i < m_.weights.size(); ++i) {
     std::vector<AlignedBuffer> owned;
-    const void *data = bind_weight(m_, weights, i, owned);
+    const void *data = bind_weight(m_, weights, i, owned, /*cache_f32=*/false);
     CUdeviceptr dst = weight_memory_.ptr() + offsets[i];
     check(cu_.cuMemcpyHtoD(dst, data, weight_bytes(m_.weights[i])),
           cat("uploading weight '", m_.weights[i].name, "'"));
@@ -301,6 +310,17 @@ CudaExecutor::~CudaExecutor() {
   cu_.cuStreamSynchronize(stream_);
   if (graph_)
     cu_.cuGraphExecDestroy(graph_);
+  if (profiler_) {
+    try {
+      std::string table =
+          profiler_->report(cat("CUDA kernel times of '", m_.name, "' on ",
+                                description_, " (cuEventElapsedTime per launch)"));
+      std::fputs(table.c_str(), stderr); // one write: sessions do not interleave
+    } catch (...) {
+      // Out of memory while formatting: no table.
+    }
+    profiler_.reset(); // its events, while the context is current
+  }
 }
 
 void CudaExecutor::check(CUresult result, const std::string &what) {
@@ -353,6 +373,11 @@ void CudaExecutor::api_launch(void *ctx, const char *name, uint32_t grid_x,
       self->record(error);
       return;
     }
+    CudaProfiler *profiler = self->profiler_.get();
+    if (profiler && !profiler->before_launch(self->stream_, &error)) {
+      self->record(error);
+      return;
+    }
     CUresult r = self->cu_.cuLaunchKernel(f, grid_x, grid_y, grid_z, block_x,
                                           block_y, block_z, shared_bytes,
                                           self->stream_, params, nullptr);
@@ -362,6 +387,8 @@ void CudaExecutor::api_launch(void *ctx, const char *name, uint32_t grid_x,
                        "x", block_z, ", ", shared_bytes,
                        " bytes of shared memory): ",
                        cuda_error_text(self->cu_, r)));
+    else if (profiler && !profiler->after_launch(name, self->stream_, &error))
+      self->record(error);
   } catch (...) {
     self->record("kernel launch failed: out of host memory");
   }
@@ -403,6 +430,8 @@ void CudaExecutor::prepare_call() {
   *program_.host_api_slot() = &table_;
   arena_.reset();
   call_error_.clear();
+  if (profiler_)
+    profiler_->begin_call();
 }
 
 void CudaExecutor::check_call(int32_t status, const char *entry) {
@@ -428,13 +457,19 @@ float *CudaExecutor::host_logits(size_t bytes) {
 }
 
 const float *CudaExecutor::prefill(const int32_t *tokens,
-                                   const int32_t *positions, size_t n) {
+                                   const int32_t *positions, size_t n,
+                                   bool all_rows) {
   begin();
   uint64_t in_bytes = n * sizeof(int32_t);
-  uint64_t out_bytes = n * static_cast<uint64_t>(m_.vocab_size) * sizeof(float);
+  uint64_t row_bytes = static_cast<uint64_t>(m_.vocab_size) * sizeof(float);
+  uint64_t all_bytes = n * row_bytes;
   // Every call ends synchronized, so nothing in flight uses the old buffer.
-  if (prefill_logits_.size() < out_bytes)
-    prefill_logits_ = DeviceBuffer(cu_, out_bytes, "prefill logits");
+  if (prefill_logits_.size() < all_bytes)
+    prefill_logits_ = DeviceBuffer(cu_, all_bytes, "prefill logits");
+  // Only the rows asked for come back: a long prompt's logits are large
+  // (512 tokens x 128K vocab = 256 MiB) and copying them is not prefill.
+  uint64_t out_bytes = all_rows ? all_bytes : row_bytes;
+  CUdeviceptr out_src = prefill_logits_.ptr() + (all_rows ? 0 : all_bytes - row_bytes);
   float *out = host_logits(out_bytes);
   check(cu_.cuMemcpyHtoDAsync(tokens_.ptr(), tokens, in_bytes, stream_),
         "copying token ids to the GPU");
@@ -450,9 +485,11 @@ const float *CudaExecutor::prefill(const int32_t *tokens,
         weight_table_.data(), static_cast<float *>(as_pointer(prefill_logits_.ptr())));
     check_call(status, "prefill");
   }
-  check(cu_.cuMemcpyDtoHAsync(out, prefill_logits_.ptr(), out_bytes, stream_),
+  check(cu_.cuMemcpyDtoHAsync(out, out_src, out_bytes, stream_),
         "copying logits from the GPU");
   synchronize("running prefill");
+  if (profiler_)
+    profiler_->end_call(CudaProfiler::Prefill);
   return out;
 }
 
@@ -534,6 +571,8 @@ const float *CudaExecutor::decode(int32_t token, int32_t position) {
         "copying logits from the GPU");
   synchronize("running a decode step");
   ++decode_calls_;
+  if (profiler_)
+    profiler_->end_call(CudaProfiler::Decode);
   return out;
 }
 

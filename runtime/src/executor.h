@@ -19,9 +19,11 @@ class Executor {
 public:
   virtual ~Executor() = default;
   /// Runs tokens[0..n) at positions[0..n) (host arrays); returns host logits,
-  /// row-major [n, vocab], valid until the next call.
+  /// valid until the next call: all of them, row-major [n, vocab], when
+  /// `all_rows`, otherwise the last token's row alone (a GPU copies back
+  /// only that).
   virtual const float *prefill(const int32_t *tokens, const int32_t *positions,
-                               size_t n) = 0;
+                               size_t n, bool all_rows) = 0;
   /// One token through the decode entry point; returns its host logits.
   virtual const float *decode(int32_t token, int32_t position) = 0;
   /// Zeroes the KV cache.

@@ -22,12 +22,12 @@ void Session::check_tokens(const int32_t *tokens, size_t n) const {
          " of the artifact");
 }
 
-const float *Session::prefill(const int32_t *tokens, size_t n) {
+const float *Session::prefill(const int32_t *tokens, size_t n, bool all_rows) {
   check_tokens(tokens, n);
   positions_.resize(n);
   for (size_t i = 0; i < n; ++i)
     positions_[i] = position_ + static_cast<int32_t>(i);
-  const float *logits = executor_->prefill(tokens, positions_.data(), n);
+  const float *logits = executor_->prefill(tokens, positions_.data(), n, all_rows);
   position_ += static_cast<int32_t>(n);
   return logits;
 }

@@ -23,9 +23,10 @@ public:
   Session(std::shared_ptr<const Model> model, WeightSet &weights);
 
   /// Runs tokens at positions [position(), position() + n); returns the
-  /// logits buffer, row-major [n, vocab]. Throws before running anything
-  /// when an id or the context length is out of range.
-  const float *prefill(const int32_t *tokens, size_t n);
+  /// logits, row-major [n, vocab] when `all_rows`, else the last row alone.
+  /// Throws before running anything when an id or the context length is
+  /// out of range.
+  const float *prefill(const int32_t *tokens, size_t n, bool all_rows);
   /// One token through the decode entry point; returns its logits.
   const float *decode(int32_t token);
   void reset();

@@ -1,9 +1,9 @@
 // bind_weights: look up each manifest weight, check it, convert to f32 and fix its RoPE row order.
 #include "weight_binding.h"
 
-#include "half.h"
-
+#include "dtype.h"
 #include "error.h"
+#include "half.h"
 #include "rope_permute.h"
 
 #include <cstring>
@@ -71,10 +71,18 @@ AlignedBuffer narrow_to(const ManifestWeight &w, const float *data) {
   return buf;
 }
 
+llmc_dtype manifest_dtype(const ManifestWeight &w) {
+  if (w.dtype == "bf16")
+    return LLMC_DTYPE_BF16;
+  if (w.dtype == "f16")
+    return LLMC_DTYPE_F16;
+  return LLMC_DTYPE_F32;
+}
+
 } // namespace
 
 const void *bind_weight(const Manifest &m, WeightSet &set, size_t i,
-                        std::vector<AlignedBuffer> &owned) {
+                        std::vector<AlignedBuffer> &owned, bool cache_f32) {
   const ManifestWeight &w = m.weights.at(i);
   size_t index = find_source(m, set, w);
   const TensorEntry &t = set.tensor(index);
@@ -87,12 +95,31 @@ const void *bind_weight(const Manifest &m, WeightSet &set, size_t i,
          " has shape ", shape_text(t.shape, static_cast<size_t>(t.n_dims)),
          ", the artifact expects ", shape_text(w.shape.data(), w.shape.size()));
 
-  // The set converts any storage to f32 once and caches it; the RoPE row
-  // order and the artifact's dtype are applied on top of that.
-  const float *data = set.tensor_f32(index);
-
   int64_t heads = rope_heads(m, w.name);
-  if (heads != 0 && set.rope_layout != m.rope_layout) {
+  bool reorder = heads != 0 && set.rope_layout != m.rope_layout;
+  // Stored exactly as the artifact takes it: used in place (no f32 detour,
+  // which for a 16-bit checkpoint would also cache twice its size).
+  size_t element_bytes = w.dtype == "f32" ? sizeof(float) : sizeof(uint16_t);
+  if (!reorder && t.dtype == manifest_dtype(w) &&
+      reinterpret_cast<uintptr_t>(t.data) % element_bytes == 0)
+    return t.data;
+
+  // Otherwise through f32: the set's cached conversion (shared by every
+  // session on the set), or for a caller that copies the result away at
+  // once, a conversion owned with the result; the RoPE row order and the
+  // artifact's dtype are applied on top of that.
+  const float *data;
+  if (cache_f32 || t.dtype == LLMC_DTYPE_F32) {
+    data = set.tensor_f32(index); // zero-copy for aligned f32
+  } else {
+    AlignedBuffer buf(static_cast<size_t>(t.n_elements) * sizeof(float),
+                      w.name.c_str());
+    convert_to_f32(t.dtype, t.data, static_cast<uint64_t>(t.n_elements), buf.f32());
+    data = buf.f32();
+    owned.push_back(std::move(buf));
+  }
+
+  if (reorder) {
     int64_t rows = w.shape[0];
     if (rows != heads * m.head_dim)
       fail(LLMC_ERR_FORMAT, "weights do not match the artifact: tensor '",
@@ -121,7 +148,7 @@ BoundWeights bind_weights(const Manifest &m, WeightSet &set) {
   BoundWeights bound;
   bound.pointers.reserve(m.weights.size());
   for (size_t i = 0; i < m.weights.size(); ++i)
-    bound.pointers.push_back(bind_weight(m, set, i, bound.owned));
+    bound.pointers.push_back(bind_weight(m, set, i, bound.owned, true));
   return bound;
 }
 

@@ -25,12 +25,16 @@ struct BoundWeights {
 BoundWeights bind_weights(const Manifest &manifest, WeightSet &set);
 
 /// Binds manifest weight `index` alone: its data in the manifest dtype
-/// (weight_bytes(w) bytes), pointing into `set` or into a buffer appended to
+/// (weight_bytes(w) bytes), pointing into `set` (a tensor stored in that
+/// dtype, unless its q/k rows are reordered) or into a buffer appended to
 /// `owned`. For backends that copy each weight elsewhere (the CUDA upload)
 /// and can drop `owned` after each one, so the host never holds a second
-/// copy of the whole model. Throws like bind_weights.
+/// copy of the whole model: they pass cache_f32 = false, and a tensor that
+/// needs converting goes through f32 in `owned` instead of the set's f32
+/// cache (which would keep it until the set is destroyed). Throws like
+/// bind_weights.
 const void *bind_weight(const Manifest &manifest, WeightSet &set, size_t index,
-                        std::vector<AlignedBuffer> &owned);
+                        std::vector<AlignedBuffer> &owned, bool cache_f32);
 
 /// Bytes of one weight in its manifest dtype.
 uint64_t weight_bytes(const ManifestWeight &w);

@@ -10,6 +10,10 @@ void WeightSet::keep_file(std::shared_ptr<MappedFile> file) {
   files_.push_back(std::move(file));
 }
 
+void WeightSet::keep_buffer(AlignedBuffer buffer) {
+  buffers_.push_back(std::move(buffer));
+}
+
 std::string_view WeightSet::own_string(std::string s) {
   owned_strings_.push_back(std::move(s));
   return owned_strings_.back();

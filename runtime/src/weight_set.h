@@ -2,6 +2,7 @@
 #ifndef LLMC_RUNTIME_WEIGHT_SET_H
 #define LLMC_RUNTIME_WEIGHT_SET_H
 
+#include "aligned_buffer.h"
 #include "llmc/runtime.h"
 #include "mapped_file.h"
 #include "metadata.h"
@@ -45,6 +46,8 @@ public:
 
   /// Keeps a mapping alive for as long as tensors or metadata point into it.
   void keep_file(std::shared_ptr<MappedFile> file);
+  /// Keeps memory alive that tensors point into (synthesized weights).
+  void keep_buffer(AlignedBuffer buffer);
   /// Stores a string the set must own (synthesized metadata) and returns a
   /// view that stays valid for the set's lifetime.
   std::string_view own_string(std::string s);
@@ -76,6 +79,7 @@ public:
 private:
   std::string context_ = "weights";
   std::vector<std::shared_ptr<MappedFile>> files_;
+  std::vector<AlignedBuffer> buffers_;
   std::deque<std::string> owned_strings_; // deque: stable addresses
   std::vector<TensorEntry> tensors_;
   std::unordered_map<std::string, size_t> tensor_index_; // both names

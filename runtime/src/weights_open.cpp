@@ -76,6 +76,9 @@ void open_weights(const std::string &path, llmc_weights_format format,
   case LLMC_WEIGHTS_LLAMA2C:
     load_llama2c(resolved, set);
     return;
+  case LLMC_WEIGHTS_RANDOM:
+    fail(LLMC_ERR_INVALID_ARGUMENT, path, ": LLMC_WEIGHTS_RANDOM is not a file "
+         "format (llmc_weights_create_random makes random weights)");
   case LLMC_WEIGHTS_AUTO:
     break;
   }

@@ -12,6 +12,7 @@
 #include "half.h"
 
 #include <cctype>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -67,6 +68,7 @@ const char *format_name(llmc_weights_format f) {
   case LLMC_WEIGHTS_SAFETENSORS: return "safetensors";
   case LLMC_WEIGHTS_LLAMA2C: return "llama2c";
   case LLMC_WEIGHTS_AUTO: return "auto";
+  case LLMC_WEIGHTS_RANDOM: return "random";
   }
   return "?";
 }
@@ -76,6 +78,7 @@ llmc_weights_format parse_format(const std::string &s) {
   if (s == "safetensors") return LLMC_WEIGHTS_SAFETENSORS;
   if (s == "llama2c") return LLMC_WEIGHTS_LLAMA2C;
   if (s == "auto") return LLMC_WEIGHTS_AUTO;
+  if (s == "random") return LLMC_WEIGHTS_RANDOM; // not a file format: an error
   die("unknown format '" + s + "'");
 }
 
@@ -750,6 +753,59 @@ int cmd_info_model(const std::vector<std::string> &args) {
   return 0;
 }
 
+/// random-weights <artifact> <seed>: llmc_weights_create_random for the
+/// artifact's table; per tensor its dtype, shape, the range, mean and
+/// standard deviation of its f32 values and an FNV-1a hash of its bytes (to
+/// compare seeds and artifacts); the generation time goes to stderr.
+int cmd_random_weights(const std::vector<std::string> &args) {
+  if (args.size() != 2)
+    die("usage: random-weights <artifact> <seed>");
+  llmc_model *model = nullptr;
+  check(llmc_model_open(args[0].c_str(), &model));
+  llmc_weights *w = nullptr;
+  auto t0 = std::chrono::steady_clock::now();
+  check(llmc_weights_create_random(model, std::stoull(args[1]), &w));
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::printf("format: %s\n", format_name(llmc_weights_get_format(w)));
+  std::printf("rope: %s\n", llmc_weights_rope_layout(w) == LLMC_ROPE_HALF
+                                 ? "half" : "interleaved");
+  std::printf("metadata: %zu\n", llmc_weights_meta_count(w));
+  size_t n = llmc_weights_tensor_count(w);
+  uint64_t total = 0;
+  for (size_t i = 0; i < n; ++i) {
+    llmc_tensor_info info;
+    check(llmc_weights_tensor_info(w, i, &info));
+    const void *raw = nullptr;
+    uint64_t bytes = 0;
+    check(llmc_weights_tensor_raw(w, info.name, &raw, &bytes));
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (uint64_t b = 0; b < bytes; ++b)
+      h = (h ^ static_cast<const unsigned char *>(raw)[b]) * 0x100000001b3ull;
+    const float *v = nullptr;
+    size_t count = 0;
+    check(llmc_weights_tensor_f32(w, info.name, &v, &count));
+    double lo = v[0], hi = v[0], sum = 0, sq = 0;
+    for (size_t k = 0; k < count; ++k) {
+      lo = std::min<double>(lo, v[k]);
+      hi = std::max<double>(hi, v[k]);
+      sum += v[k];
+      sq += static_cast<double>(v[k]) * v[k];
+    }
+    double mean = sum / count;
+    std::printf("tensor %s %s %s min %.4f max %.4f mean %.4f std %.4f hash %016llx\n",
+                info.name, dtype_name(info.dtype), shape_string(info).c_str(), lo,
+                hi, mean, std::sqrt(std::max(0.0, sq / count - mean * mean)),
+                static_cast<unsigned long long>(h));
+    total += bytes;
+  }
+  std::fprintf(stderr, "random-weights: %llu bytes in %.3f s (%.2f GB/s)\n",
+               static_cast<unsigned long long>(total), seconds, total / seconds / 1e9);
+  llmc_weights_destroy(w);
+  llmc_model_destroy(model);
+  return 0;
+}
+
 /// cuda-rank <sm> <arch>:<format>...: the order in which the CUDA backend
 /// would try an artifact's images on a GPU of compute capability <sm>
 /// (10 * major + minor), or "none" and what the artifact carries.
@@ -966,6 +1022,7 @@ int main(int argc, char **argv) {
           {"session", cmd_session},     {"half-round", cmd_half_round},
           {"cuda-rank", cmd_cuda_rank}, {"scratch-arena", cmd_scratch_arena},
           {"info-model", cmd_info_model}, {"threads", cmd_threads},
+          {"random-weights", cmd_random_weights},
       };
   if (argc < 2 || !kCommands.count(argv[1])) {
     std::fprintf(stderr, "usage: llmc-runtime-test <command> [args]; commands:");

@@ -24,10 +24,19 @@ constexpr long kDefaultNewTokens = 128;
 /// Characters of a bad --tokens value quoted back: enough to spot the typo,
 /// short enough that a whole pasted file does not flood the terminal.
 constexpr size_t kQuotedInputMax = 32;
+/// Decode steps left out of the steady-state rate: on CUDA the first runs
+/// the host code (warming the scratch arena and the kernel cache) and the
+/// second is captured as a CUDA graph; the CPU skips the same for caches.
+constexpr long kWarmupSteps = 2;
 
 const char *const kUsage =
     "usage: llmc-run <artifact-dir> --weights <file> [options]\n"
+    "       llmc-run <artifact-dir> --random-weights[=SEED] [options]\n"
     "  --weights FILE         GGUF, safetensors (file/index/dir) or llama2.c .bin\n"
+    "  --random-weights[=S]   no weights file: every tensor of the artifact's table\n"
+    "                         filled with seeded pseudo-random values (norms 1, biases\n"
+    "                         0, the rest uniform with std 0.02), for benchmarks;\n"
+    "                         implies --ignore-eos (default seed 0)\n"
     "  --tokenizer FILE       llama2.c tokenizer (tok*.bin); default: the GGUF's vocab\n"
     "  --prompt TEXT          prompt, encoded with BOS (default: BOS alone)\n"
     "  --tokens \"1 403 407\"   prompt as token ids (no BOS added)\n"
@@ -42,6 +51,12 @@ const char *const kUsage =
     "  --dump-logits FILE     write float32 logits [prompt tokens, vocab] of a\n"
     "                         teacher-forced prefill and generate nothing\n"
     "  --print-tokens         print token ids (prompt + generated) instead of text\n"
+    "  --ignore-eos           generate exactly -n tokens (unless the context fills)\n"
+    "  --warmup               run the prompt's prefill once untimed and reset before\n"
+    "                         the timed run (first-launch costs out of the rate)\n"
+    "  --profile              CUDA: time every kernel launch (CUDA events; disables\n"
+    "                         graphs) and print a table per phase at the end, as\n"
+    "                         LLMC_CUDA_PROFILE=1 does\n"
     "  --device cpu|cuda      backend; must match the artifact's target (default:\n"
     "                         the artifact's). CUDA environment: LLMC_CUDA_DEVICE=N,\n"
     "                         LLMC_CUDA_GRAPHS=0 (no decode graphs)\n";
@@ -62,6 +77,8 @@ struct Options {
   std::string artifact, weights, tokenizer, prompt, tokens, dump_logits;
   std::string device; // "" = the artifact's target kind
   bool has_prompt = false, has_tokens = false, print_tokens = false;
+  bool random_weights = false, ignore_eos = false, profile = false, warmup = false;
+  uint64_t random_seed = 0;
   long n = kDefaultNewTokens;
   llmc_sampler_config sampler;
 };
@@ -112,6 +129,32 @@ Options parse_args(int argc, char **argv) {
       o.print_tokens = true;
       continue;
     }
+    if (a == "--ignore-eos") {
+      o.ignore_eos = true;
+      continue;
+    }
+    if (a == "--profile") {
+      o.profile = true;
+      continue;
+    }
+    if (a == "--warmup") {
+      o.warmup = true;
+      continue;
+    }
+    if (a == "--random-weights" || a.rfind("--random-weights=", 0) == 0) {
+      o.random_weights = true;
+      if (a.size() > std::strlen("--random-weights")) {
+        const char *v = argv[i] + std::strlen("--random-weights=");
+        char *end = nullptr;
+        errno = 0;
+        unsigned long long seed = std::strtoull(v, &end, 10);
+        if (errno || end == v || *end || *v == '-')
+          die(std::string("--random-weights=SEED expects an unsigned integer, got '") +
+              v + "'");
+        o.random_seed = seed;
+      }
+      continue;
+    }
     if (a.size() > 1 && a[0] == '-') {
       if (i + 1 >= argc)
         die("option " + a + " needs a value");
@@ -138,8 +181,12 @@ Options parse_args(int argc, char **argv) {
   }
   if (o.artifact.empty())
     die("no artifact directory given (usage: llmc-run <dir> --weights <file>; see --help)");
-  if (o.weights.empty())
-    die("--weights <file> is required");
+  if (o.weights.empty() && !o.random_weights)
+    die("--weights <file> (or --random-weights) is required");
+  if (!o.weights.empty() && o.random_weights)
+    die("give either --weights or --random-weights, not both");
+  if (o.random_weights)
+    o.ignore_eos = true; // a random model's EOS means nothing
   if (o.has_prompt && o.has_tokens)
     die("give either --prompt or --tokens/--tokens-file, not both");
   return o;
@@ -186,7 +233,8 @@ struct Printer {
       const char *piece = nullptr;
       size_t len = 0;
       check(llmc_tokenizer_decode(tok, prev, token, &piece, &len), "decoding");
-      std::fwrite(piece, 1, len, stdout);
+      if (len) // a control token decodes to nothing (and maybe a NULL piece)
+        std::fwrite(piece, 1, len, stdout);
     }
     std::fflush(stdout);
     prev = token;
@@ -210,6 +258,27 @@ void dump_logits(llmc_session *session, const std::vector<int32_t> &prompt,
     die(path + ": error writing logits");
   std::fprintf(stderr, "llmc-run: wrote logits [%zu, %d] (float32) to %s; prefill %.1f tokens/s\n",
                prompt.size(), vocab, path.c_str(), prompt.size() / t);
+}
+
+/// The machine-readable rates (both backends): prefill over the whole
+/// prompt; decode over the steps after the first kWarmupSteps.
+void print_rates(size_t prompt_tokens, double prefill_s,
+                 const std::vector<double> &step_s) {
+  std::fprintf(stderr, "llmc-run: prefill: %.1f tokens/s (%zu tokens, %.3f ms)\n",
+               prompt_tokens / prefill_s, prompt_tokens, prefill_s * 1e3);
+  long steps = 0;
+  double total = 0;
+  for (size_t i = kWarmupSteps; i < step_s.size(); ++i, ++steps)
+    total += step_s[i];
+  if (steps > 0)
+    std::fprintf(stderr,
+                 "llmc-run: decode: %.1f tokens/s (steady state, %ld steps, %.3f ms)\n",
+                 steps / total, steps, total * 1e3);
+  else
+    std::fprintf(stderr,
+                 "llmc-run: decode: n/a (steady state, 0 steps: the first %ld decode "
+                 "steps are warm-up and graph capture; generate more tokens)\n",
+                 kWarmupSteps);
 }
 
 /// An artifact runs only on the target it was compiled for, so --device can
@@ -240,8 +309,35 @@ int main(int argc, char **argv) {
   check(llmc_model_get_info(model, &info));
   check_device(opt, info);
 
+  bool cuda = info.target_kind == LLMC_TARGET_CUDA;
+  if (opt.profile) {
+    if (!cuda)
+      die("--profile times CUDA kernels; " + opt.artifact + " is a CPU artifact");
+    // Read by the runtime when the session is created.
+    if (setenv("LLMC_CUDA_PROFILE", "1", 1) != 0)
+      die(std::string("--profile: setenv: ") + std::strerror(errno));
+  }
+
   llmc_weights *weights = nullptr;
-  check(llmc_weights_open(opt.weights.c_str(), LLMC_WEIGHTS_AUTO, &weights));
+  if (opt.random_weights) {
+    auto t0 = std::chrono::steady_clock::now();
+    check(llmc_weights_create_random(model, opt.random_seed, &weights),
+          "random weights");
+    double bytes = 0;
+    size_t n_tensors = llmc_weights_tensor_count(weights);
+    for (size_t i = 0; i < n_tensors; ++i) {
+      llmc_tensor_info ti;
+      check(llmc_weights_tensor_info(weights, i, &ti));
+      bytes += static_cast<double>(ti.n_bytes);
+    }
+    std::fprintf(stderr,
+                 "llmc-run: random weights (seed %llu): %zu tensors, %.3f GB, "
+                 "generated in %.3f s\n",
+                 static_cast<unsigned long long>(opt.random_seed), n_tensors,
+                 bytes / 1e9, seconds_since(t0));
+  } else {
+    check(llmc_weights_open(opt.weights.c_str(), LLMC_WEIGHTS_AUTO, &weights));
+  }
 
   llmc_tokenizer *tok = nullptr;
   if (!opt.tokenizer.empty()) {
@@ -249,7 +345,9 @@ int main(int argc, char **argv) {
   } else if (llmc_tokenizer_from_weights(weights, &tok) != LLMC_OK) {
     tok = nullptr; // no vocab in the weights: fine unless text is needed
     if (opt.has_prompt)
-      die(opt.weights + " carries no tokenizer (" + llmc_last_error() +
+      die((opt.random_weights ? std::string("random weights carry")
+                              : opt.weights + " carries") +
+          " no tokenizer (" + llmc_last_error() +
           "); pass --tokenizer <tok.bin> to encode --prompt");
   }
   if (tok && llmc_tokenizer_vocab_size(tok) != info.vocab_size)
@@ -280,11 +378,28 @@ int main(int argc, char **argv) {
 
   llmc_session *session = nullptr;
   check(llmc_session_create(model, weights, &session));
-  if (info.target_kind == LLMC_TARGET_CUDA)
+  if (cuda) {
     std::fprintf(stderr, "llmc-run: device: %s\n", llmc_session_backend(session));
+    // The session copied everything to the GPU (and the tokenizer copied
+    // its vocabulary): the host copy of the weights can go now.
+    llmc_weights_destroy(weights);
+    weights = nullptr;
+  }
+
+  if (opt.warmup) {
+    // The first call of a session loads kernels (lazily, on a GPU) and
+    // grows scratch memory; a reset leaves an empty cache for the timed run.
+    check(llmc_session_prefill(session, prompt.data(), prompt.size(), nullptr, nullptr),
+          "warm-up prefill");
+    llmc_session_reset(session);
+  }
 
   if (!opt.dump_logits.empty()) {
     dump_logits(session, prompt, info.vocab_size, opt.dump_logits);
+    llmc_session_destroy(session); // prints the --profile table
+    llmc_tokenizer_destroy(tok);
+    llmc_weights_destroy(weights);
+    llmc_model_destroy(model);
     return 0;
   }
 
@@ -307,13 +422,15 @@ int main(int argc, char **argv) {
   std::vector<int32_t> history = prompt;
   long decoded = 0;
   double decode_s = 0;
+  std::vector<double> step_s; // each decode step, for the steady-state rate
   const char *stop = "token limit";
   for (long i = 0; i < opt.n; ++i) {
     int32_t next = 0;
     check(llmc_sampler_sample(sampler, logits, history.data(), history.size(), &next),
           "sampling");
-    bool eos = llmc_model_is_eos(model, next) ||
-               (info.eos_token_id < 0 && tok && next == llmc_tokenizer_eos_id(tok));
+    bool eos = !opt.ignore_eos &&
+               (llmc_model_is_eos(model, next) ||
+                (info.eos_token_id < 0 && tok && next == llmc_tokenizer_eos_id(tok)));
     if (eos) {
       stop = "EOS";
       break;
@@ -328,7 +445,9 @@ int main(int argc, char **argv) {
     }
     auto t0 = std::chrono::steady_clock::now();
     check(llmc_session_decode(session, next, &logits));
-    decode_s += seconds_since(t0);
+    double t = seconds_since(t0);
+    decode_s += t;
+    step_s.push_back(t);
     ++decoded;
   }
   if (opt.print_tokens || isatty(STDOUT_FILENO))
@@ -341,6 +460,7 @@ int main(int argc, char **argv) {
                history.size() - prompt.size(), stop, prompt.size(), prefill_s * 1e3,
                prompt.size() / prefill_s, decoded, decode_s * 1e3,
                decoded ? decoded / decode_s : 0.0);
+  print_rates(prompt.size(), prefill_s, step_s);
 
   llmc_sampler_destroy(sampler);
   llmc_session_destroy(session);

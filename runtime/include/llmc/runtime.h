@@ -94,7 +94,8 @@ typedef enum llmc_weights_format {
   LLMC_WEIGHTS_AUTO = 0, /* open(): detect from magic, extension, directory */
   LLMC_WEIGHTS_GGUF = 1,
   LLMC_WEIGHTS_SAFETENSORS = 2, /* single file or sharded index */
-  LLMC_WEIGHTS_LLAMA2C = 3
+  LLMC_WEIGHTS_LLAMA2C = 3,
+  LLMC_WEIGHTS_RANDOM = 4 /* synthetic (llmc_weights_create_random); not a file */
 } llmc_weights_format;
 
 typedef enum llmc_dtype {
@@ -428,6 +429,25 @@ llmc_status llmc_model_get_info(const llmc_model *model, llmc_model_info *out);
  * Thread-safe. */
 int llmc_model_is_eos(const llmc_model *model, int32_t token);
 
+/* Synthetic weights for benchmarks (decode speed of a model's shape without
+ * its checkpoint): one tensor per entry of the model's weight table, with
+ * its canonical name, shape and dtype (f32, bf16 or f16), in memory the
+ * handle owns; llmc_session_create binds them like loaded weights (no
+ * conversion, no q/k reordering: the handle's RoPE layout is the model's).
+ * Values, deterministic in `seed`: norm weights (names ending in
+ * "norm.weight") 1, biases 0, everything else uniform in
+ * [-sqrt(3)*0.02, sqrt(3)*0.02] (standard deviation 0.02, as Hugging Face
+ * initializes llama), so activations stay finite through deep models.
+ * Each element comes from splitmix64 of (seed, tensor name, element index),
+ * rounded to nearest even: the bytes do not depend on the thread count, and
+ * the f32/bf16 and CPU/CUDA artifacts of one config get the same values (up
+ * to rounding). Generated on every hardware thread: an 8B-parameter bf16
+ * model (16 GB of host memory) takes seconds. The format is
+ * LLMC_WEIGHTS_RANDOM, there is no metadata (no tokenizer).
+ * Thread-safe (independent calls). */
+llmc_status llmc_weights_create_random(const llmc_model *model, uint64_t seed,
+                                       llmc_weights **out);
+
 /* ------------------------------------------------------------------------ */
 /* Sessions                                                                 */
 /* ------------------------------------------------------------------------ */
@@ -445,7 +465,10 @@ int llmc_model_is_eos(const llmc_model *model, int32_t token);
  * Sessions of one model serialize only the enqueuing of their work (the
  * artifact's host-API global is per model); their GPU work overlaps.
  * Environment: LLMC_CUDA_DEVICE (GPU ordinal, default 0), LLMC_CUDA_GRAPHS=0
- * (no CUDA graphs for decode steps), LLMC_CUDA_DRIVER (path of libcuda.so.1).
+ * (no CUDA graphs for decode steps), LLMC_CUDA_PROFILE=1 (time every kernel
+ * launch with CUDA events, graphs off; llmc_session_destroy prints a table
+ * per phase to stderr, see runtime/README.md), LLMC_CUDA_DRIVER (path of
+ * libcuda.so.1).
  */
 typedef struct llmc_session llmc_session;
 
@@ -454,8 +477,9 @@ typedef struct llmc_session llmc_session;
  * tensor; converts to the manifest dtype (f32, bf16 or f16); reorders
  * q_proj/k_proj rows when the file's RoPE layout differs from the
  * artifact's; uses model.embed_tokens.weight for a missing lm_head.weight
- * only when the config ties them. CPU: unconverted f32 tensors are used in
- * place, so `weights` must stay open until the session is destroyed (CUDA
+ * only when the config ties them. CPU: tensors stored in the artifact's
+ * dtype (and not reordered) are used in place, so `weights` must stay open
+ * until the session is destroyed (CUDA
  * sessions copy everything to the GPU and do not need it afterwards).
  * A CUDA model fails with LLMC_ERR_UNSUPPORTED, with a message starting
  * "CUDA is not available: " when there is no driver or GPU, or naming the
@@ -469,7 +493,9 @@ void llmc_session_destroy(llmc_session *session);
 /* Runs `n_tokens` tokens at the next positions and appends them to the
  * cache. *last_logits (if non-NULL) receives the vocab_size logits of the
  * last token; *all_logits (if non-NULL) all of them, row-major
- * [n_tokens, vocab_size]. Both stay valid until the next call on the session.
+ * [n_tokens, vocab_size] (a CUDA session copies them all back from the GPU
+ * only when all_logits is non-NULL). Both stay valid until the next call on
+ * the session.
  * LLMC_ERR_OUT_OF_RANGE, with nothing run, for a token id outside
  * [0, vocab_size) or when position + n_tokens exceeds the context length. */
 llmc_status llmc_session_prefill(llmc_session *session, const int32_t *tokens,

@@ -15,6 +15,10 @@
  *   - cubins load only on their own compute capability (or a newer minor of
  *     the same major), PTX on any newer one;
  *   - new device memory is filled with 0xff (NaN as floats), not zeros.
+ * Time is simulated: a clock that each kernel execution advances by 10 us
+ * per kernel parameter (nothing else takes time), which events record
+ * when they execute in stream order, so cuEventElapsedTime around a launch
+ * gives that kernel's fixed "duration".
  * Environment: FAKE_CUDA_INIT_ERROR=<code> (cuInit's result),
  * FAKE_CUDA_DEVICES=<n> (default 1), FAKE_CUDA_CC=<sm> (default 90),
  * FAKE_CUDA_REJECT=cubin|ptx|all (loads of that format fail),
@@ -22,7 +26,7 @@
  * FAKE_CUDA_FAULT_AFTER=<n> (the n-th kernel execution "faults": the next
  * synchronization returns CUDA_ERROR_ILLEGAL_ADDRESS),
  * FAKE_CUDA_LOG=1 (one stderr line per load, capture and graph launch, and a
- * summary at exit: live allocations, context references, launches).
+ * summary at exit: live allocations, context references, launches, events).
  * Thread-safe: every entry point runs under one lock; the current context
  * and the capture in progress are per thread, as in the driver. */
 #define _GNU_SOURCE /* PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP */
@@ -46,6 +50,7 @@ enum {
   INVALID_IMAGE = 200,
   INVALID_CONTEXT = 201,
   NO_BINARY_FOR_GPU = 209,
+  INVALID_HANDLE = 400,
   NOT_FOUND = 500,
   ILLEGAL_ADDRESS = 700,
   CAPTURE_UNSUPPORTED = 900,
@@ -66,6 +71,7 @@ static const struct {
     {INVALID_CONTEXT, "CUDA_ERROR_INVALID_CONTEXT", "invalid device context"},
     {NO_BINARY_FOR_GPU, "CUDA_ERROR_NO_BINARY_FOR_GPU",
      "no kernel image is available for execution on the device"},
+    {INVALID_HANDLE, "CUDA_ERROR_INVALID_HANDLE", "invalid resource handle"},
     {NOT_FOUND, "CUDA_ERROR_NOT_FOUND", "named symbol not found"},
     {ILLEGAL_ADDRESS, "CUDA_ERROR_ILLEGAL_ADDRESS",
      "an illegal memory access was encountered"},
@@ -95,10 +101,16 @@ struct alloc {
   struct alloc *next;
 };
 
-enum op_kind { OP_KERNEL, OP_COPY, OP_SET };
+struct event {
+  int recorded;   /* has executed at least once */
+  double time_us; /* the simulated clock when it last executed */
+};
+
+enum op_kind { OP_KERNEL, OP_COPY, OP_SET, OP_EVENT };
 struct op {
   enum op_kind kind;
   const struct fake_kernel *kernel;
+  struct event *event;
   unsigned char args[FAKE_MAX_PARAMS][16];
   char *dst;
   const char *src;
@@ -128,6 +140,8 @@ static __thread void *t_current_ctx;
 static __thread struct stream *t_capturing; /* this thread's capture */
 static struct alloc *g_allocs;
 static long g_kernel_runs, g_graph_launches, g_captures, g_fault_pending;
+static long g_events_live;
+static double g_clock_us; /* simulated GPU time */
 
 static int log_on(void) {
   const char *v = getenv("FAKE_CUDA_LOG");
@@ -147,8 +161,9 @@ static void summary(void) {
     ++live;
   fprintf(stderr,
           "fake-cuda: exit: %ld allocations live, %d context references, "
-          "%ld kernel runs, %ld captures, %ld graph launches\n",
-          live, g_ctx_refs, g_kernel_runs, g_captures, g_graph_launches);
+          "%ld kernel runs, %ld captures, %ld graph launches, %ld events live\n",
+          live, g_ctx_refs, g_kernel_runs, g_captures, g_graph_launches,
+          g_events_live);
 }
 
 static int need_ctx(void) { return t_current_ctx == &g_ctx_object; }
@@ -185,6 +200,7 @@ static void run_op(const struct op *op) {
       params[i] = (void *)op->args[i];
     op->kernel->fn(params);
     ++g_kernel_runs;
+    g_clock_us += 10.0 * op->kernel->n_params;
     if (g_kernel_runs == env_long("FAKE_CUDA_FAULT_AFTER", -1))
       g_fault_pending = 1;
     break;
@@ -194,6 +210,10 @@ static void run_op(const struct op *op) {
     break;
   case OP_SET:
     memset(op->dst, op->value, op->bytes);
+    break;
+  case OP_EVENT:
+    op->event->recorded = 1;
+    op->event->time_us = g_clock_us;
     break;
   }
 }
@@ -615,4 +635,62 @@ CUresult cuGraphExecDestroy(struct graph *exec) {
 CUresult cuGraphDestroy(struct graph *graph) {
   LOCKED;
   return destroy_graph(graph);
+}
+
+/* ---- events ------------------------------------------------------------------ */
+
+CUresult cuEventCreate(struct event **e, unsigned flags) {
+  LOCKED;
+  if (!need_ctx())
+    return INVALID_CONTEXT;
+  if (flags != 0 /* CU_EVENT_DEFAULT: the only kind that times */)
+    return INVALID_VALUE;
+  *e = calloc(1, sizeof **e);
+  ++g_events_live;
+  return SUCCESS;
+}
+
+CUresult cuEventRecord(struct event *e, struct stream *s) {
+  LOCKED;
+  if (!need_ctx())
+    return INVALID_CONTEXT;
+  if (!e)
+    return INVALID_HANDLE;
+  struct op op = {.kind = OP_EVENT, .event = e};
+  return submit(s, &op);
+}
+
+CUresult cuEventSynchronize(struct event *e) {
+  LOCKED;
+  if (!need_ctx())
+    return INVALID_CONTEXT;
+  return e ? SUCCESS : INVALID_HANDLE; /* work runs when enqueued */
+}
+
+static CUresult elapsed(float *ms, struct event *start, struct event *end) {
+  if (!need_ctx())
+    return INVALID_CONTEXT;
+  if (!ms || !start || !end || !start->recorded || !end->recorded)
+    return INVALID_HANDLE;
+  *ms = (float)((end->time_us - start->time_us) / 1000.0);
+  return SUCCESS;
+}
+
+CUresult cuEventElapsedTime_v2(float *ms, struct event *start, struct event *end) {
+  LOCKED;
+  return elapsed(ms, start, end);
+}
+
+CUresult cuEventElapsedTime(float *ms, struct event *start, struct event *end) {
+  LOCKED;
+  return elapsed(ms, start, end);
+}
+
+CUresult cuEventDestroy_v2(struct event *e) {
+  LOCKED;
+  if (!e)
+    return INVALID_HANDLE;
+  free(e);
+  --g_events_live;
+  return SUCCESS;
 }

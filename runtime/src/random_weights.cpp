@@ -1,0 +1,173 @@
+// make_random_weights: a counter-based PRNG (splitmix64) fills the manifest's tensors on all hardware threads.
+#include "random_weights.h"
+
+#include "aligned_buffer.h"
+#include "error.h"
+#include "half.h"
+#include "weight_binding.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <string>
+#include <system_error>
+#include <thread>
+#include <vector>
+
+namespace llmc::rt {
+
+namespace {
+
+/// Elements per unit of work: big enough that scheduling costs nothing,
+/// small enough that 16 threads stay busy on a model's last tensors.
+constexpr uint64_t kChunkElements = uint64_t{1} << 20;
+constexpr uint64_t kGolden = 0x9e3779b97f4a7c15ull; // splitmix64's increment
+
+/// splitmix64's output function (Steele, Lea, Flood 2014).
+inline uint64_t mix64(uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+/// 64-bit FNV-1a: tensors are keyed by name, not by table position.
+uint64_t fnv1a(const std::string &s) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (unsigned char c : s)
+    h = (h ^ c) * 0x100000001b3ull;
+  return h;
+}
+
+bool ends_with(const std::string &s, const char *suffix) {
+  size_t n = std::strlen(suffix);
+  return s.size() >= n && s.compare(s.size() - n, n, suffix) == 0;
+}
+
+enum class Fill { Uniform, One, Zero };
+
+Fill fill_of(const std::string &name) {
+  if (ends_with(name, "norm.weight"))
+    return Fill::One;
+  if (ends_with(name, ".bias"))
+    return Fill::Zero;
+  return Fill::Uniform;
+}
+
+/// Element `i` of the stream `key`: the top 24 bits of splitmix64's
+/// (i+1)-th output as an odd multiple of 2^-24 in (-1, 1) (exact in f32,
+/// symmetric, never 0), scaled to the bound.
+inline float uniform(uint64_t key, uint64_t i) {
+  constexpr float kScale = static_cast<float>(kRandomWeightBound / 16777216.0);
+  uint64_t x = mix64(key + (i + 1) * kGolden);
+  int32_t q = static_cast<int32_t>(x >> 40) - (int32_t{1} << 23);
+  return static_cast<float>(2 * q + 1) * kScale;
+}
+
+struct Job {
+  void *data;
+  llmc_dtype dtype;
+  Fill fill;
+  uint64_t key;
+  uint64_t begin, end; // element range
+};
+
+void run(const Job &job) {
+  switch (job.dtype) {
+  case LLMC_DTYPE_F32: {
+    auto *out = static_cast<float *>(job.data);
+    for (uint64_t i = job.begin; i < job.end; ++i)
+      out[i] = job.fill == Fill::One ? 1.0f : uniform(job.key, i);
+    break;
+  }
+  case LLMC_DTYPE_BF16:
+  case LLMC_DTYPE_F16: {
+    bool bf16 = job.dtype == LLMC_DTYPE_BF16;
+    auto *out = static_cast<uint16_t *>(job.data);
+    if (job.fill == Fill::One) {
+      std::fill(out + job.begin, out + job.end,
+                static_cast<uint16_t>(bf16 ? 0x3f80 : 0x3c00));
+      break;
+    }
+    for (uint64_t i = job.begin; i < job.end; ++i) {
+      float v = uniform(job.key, i);
+      out[i] = bf16 ? f32_to_bf16(v) : f32_to_f16(v);
+    }
+    break;
+  }
+  default:
+    break; // dtype_of admits nothing else
+  }
+}
+
+llmc_dtype dtype_of(const ManifestWeight &w) {
+  if (w.dtype == "f32")
+    return LLMC_DTYPE_F32;
+  if (w.dtype == "bf16")
+    return LLMC_DTYPE_BF16;
+  if (w.dtype == "f16")
+    return LLMC_DTYPE_F16;
+  fail(LLMC_ERR_UNSUPPORTED, "random weights: tensor '", w.name,
+       "' has dtype '", w.dtype, "' (f32, bf16 or f16 expected)");
+}
+
+/// Runs every job on up to hardware_concurrency threads (the caller's
+/// included); each thread takes the next chunk until none is left.
+void run_all(const std::vector<Job> &jobs) {
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (size_t j; (j = next.fetch_add(1, std::memory_order_relaxed)) < jobs.size();)
+      run(jobs[j]);
+  };
+  size_t wanted = std::max<size_t>(1, std::thread::hardware_concurrency());
+  wanted = std::min(wanted, jobs.size());
+  std::vector<std::thread> threads;
+  for (size_t t = 1; t < wanted; ++t) {
+    try {
+      threads.emplace_back(worker);
+    } catch (const std::system_error &) {
+      break; // fewer threads: same bytes, just slower
+    }
+  }
+  worker();
+  for (std::thread &t : threads)
+    t.join();
+}
+
+} // namespace
+
+void make_random_weights(const Manifest &m, uint64_t seed, WeightSet &set) {
+  set.set_context(cat("random weights for '", m.name, "'"));
+  set.format = LLMC_WEIGHTS_RANDOM;
+  set.rope_layout = m.rope_layout; // binding never reorders q/k rows
+  uint64_t seed_key = mix64(seed + kGolden);
+  std::vector<Job> jobs;
+  for (const ManifestWeight &w : m.weights) {
+    if (w.shape.size() > LLMC_MAX_DIMS)
+      fail(LLMC_ERR_UNSUPPORTED, "random weights: tensor '", w.name, "' has ",
+           w.shape.size(), " dimensions (at most ", LLMC_MAX_DIMS, ")");
+    TensorEntry t;
+    t.name = w.name;
+    t.source_name = w.name;
+    t.n_dims = static_cast<int32_t>(w.shape.size());
+    for (size_t d = 0; d < w.shape.size(); ++d)
+      t.shape[d] = w.shape[d];
+    t.n_elements = w.n_elements;
+    t.dtype = dtype_of(w);
+    t.n_bytes = weight_bytes(w);
+    AlignedBuffer buf(static_cast<size_t>(t.n_bytes), w.name.c_str()); // zeroed
+    t.data = static_cast<const uint8_t *>(buf.data());
+    Fill fill = fill_of(w.name);
+    if (fill != Fill::Zero) {
+      uint64_t key = mix64(seed_key ^ fnv1a(w.name));
+      uint64_t n = static_cast<uint64_t>(w.n_elements);
+      for (uint64_t b = 0; b < n; b += kChunkElements)
+        jobs.push_back({buf.data(), t.dtype, fill, key, b,
+                        std::min(n, b + kChunkElements)});
+    }
+    set.keep_buffer(std::move(buf));
+    set.add_tensor(std::move(t));
+  }
+  run_all(jobs);
+}
+
+} // namespace llmc::rt
