@@ -89,8 +89,9 @@ struct LLMLowerToCUDAPass
 
     ConversionTarget target(*context);
     target.addIllegalDialect<llm::LLMDialect, tensor::TensorDialect>();
-    target.addLegalDialect<arith::ArithDialect, memref::MemRefDialect,
-                           gpu::GPUDialect>();
+    target.addLegalDialect<memref::MemRefDialect, gpu::GPUDialect>();
+    target.addDynamicallyLegalDialect<arith::ArithDialect>(
+        [](Operation *op) { return !llmc::cuda::isTensorArithOp(op); });
     target.markOpRecursivelyLegal<gpu::GPUModuleOp>();
     target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp op) {
       return converter.isSignatureLegal(op.getFunctionType()) &&

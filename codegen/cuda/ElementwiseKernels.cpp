@@ -42,17 +42,25 @@ int64_t getVectorWidth(MemRefType type) {
 }
 
 /// Launches `name`: out[i] = body(inputs[i]...) over every element, each
-/// thread handling one vector of `width` elements.
+/// thread handling one vector of `width` elements. The result has the
+/// inputs' shape and `resultElementType` (null: the inputs' element type).
 Value emitElementwise(OpBuilder &b, Location loc, KernelModule &kernels,
-                      StringRef baseName, ValueRange inputs, VectorBody body) {
+                      StringRef baseName, ValueRange inputs, VectorBody body,
+                      Type resultElementType = Type()) {
   auto type = cast<MemRefType>(inputs.front().getType());
   Type elementType = type.getElementType();
-  int64_t width = getVectorWidth(type);
-  std::string name = (baseName + "_" + getTypeTag(elementType) + "_v" +
-                      std::to_string(width))
+  Type outElementType = resultElementType ? resultElementType : elementType;
+  auto resultType = MemRefType::get(type.getShape(), outElementType);
+  int64_t width = std::min(getVectorWidth(type), getVectorWidth(resultType));
+  std::string name = (baseName + "_" + getTypeTag(elementType) +
+                      (outElementType == elementType
+                           ? ""
+                           : "_to_" + getTypeTag(outElementType)) +
+                      "_v" + std::to_string(width))
                          .str();
   auto flatType = MemRefType::get({ShapedType::kDynamic}, elementType);
-  SmallVector<Type> argTypes(inputs.size() + 1, flatType);
+  SmallVector<Type> argTypes(inputs.size(), flatType);
+  argTypes.push_back(MemRefType::get({ShapedType::kDynamic}, outElementType));
   size_t numInputs = inputs.size();
   gpu::GPUFuncOp kernel = kernels.getOrCreate(
       name, argTypes, [&](OpBuilder &kb, gpu::GPUFuncOp func) {
@@ -75,11 +83,12 @@ Value emitElementwise(OpBuilder &b, Location loc, KernelModule &kernels,
           Value v = d.loadVector(vectorType, func.getArgument(i), first);
           values.push_back(d.toF32(v));
         }
-        Value result = d.fromF32(body(d, values), elementType);
+        Value result = d.fromF32(body(d, values), outElementType);
         d.storeVector(result, out, first);
       });
 
-  Value result = allocateResult(b, loc, type, getDynamicSizes(b, loc, inputs.front()));
+  Value result =
+      allocateResult(b, loc, resultType, getDynamicSizes(b, loc, inputs.front()));
   SmallVector<Value> args;
   for (Value input : inputs)
     args.push_back(flatten(b, loc, input));
@@ -172,11 +181,43 @@ struct ActivationLowering : OpConversionPattern<llm::ActivationOp> {
   KernelModule &kernels;
 };
 
+/// arith.truncf / arith.extf on a tensor (the f32 keys and values narrowed
+/// to a bf16/f16 cache before llm.kv_append): a conversion kernel. Scalar
+/// casts stay legal and untouched.
+template <typename CastOp>
+struct FloatCastLowering : OpConversionPattern<CastOp> {
+  FloatCastLowering(TypeConverter &converter, MLIRContext *context,
+                    KernelModule &kernels)
+      : OpConversionPattern<CastOp>(converter, context), kernels(kernels) {}
+  LogicalResult
+  matchAndRewrite(CastOp op, typename CastOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    if (!type)
+      return failure();
+    Value result = emitElementwise(
+        rewriter, op.getLoc(), kernels, "convert", ValueRange{adaptor.getIn()},
+        [](DeviceBuilder &, ArrayRef<Value> v) -> Value { return v[0]; },
+        type.getElementType());
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+  KernelModule &kernels;
+};
+
 } // namespace
+
+bool llmc::cuda::isTensorArithOp(Operation *op) {
+  auto isTensor = [](Type type) { return isa<RankedTensorType>(type); };
+  return llvm::any_of(op->getOperandTypes(), isTensor) ||
+         llvm::any_of(op->getResultTypes(), isTensor);
+}
 
 void llmc::cuda::populateElementwiseKernelPatterns(TypeConverter &converter,
                                                    RewritePatternSet &patterns,
                                                    KernelModule &kernels) {
-  patterns.add<AddLowering, GLULowering, ActivationLowering>(
-      converter, patterns.getContext(), kernels);
+  patterns.add<AddLowering, GLULowering, ActivationLowering,
+               FloatCastLowering<arith::TruncFOp>,
+               FloatCastLowering<arith::ExtFOp>>(converter,
+                                                 patterns.getContext(), kernels);
 }

@@ -22,7 +22,8 @@ void addTypeConversions(mlir::TypeConverter &converter);
 /// tensor.expand_shape / collapse_shape / dim on converted buffers.
 void populateTensorViewPatterns(mlir::TypeConverter &converter,
                                 mlir::RewritePatternSet &patterns);
-/// llm.add, llm.glu, llm.activation.
+/// llm.add, llm.glu, llm.activation, and arith.truncf / arith.extf on
+/// tensors (the only arith ops the graph applies to tensors).
 void populateElementwiseKernelPatterns(mlir::TypeConverter &converter,
                                        mlir::RewritePatternSet &patterns,
                                        KernelModule &kernels);
@@ -52,6 +53,10 @@ void populateAttentionKernelPatterns(mlir::TypeConverter &converter,
 void populateKVCacheKernelPatterns(mlir::TypeConverter &converter,
                                    mlir::RewritePatternSet &patterns,
                                    KernelModule &kernels);
+
+/// True for an arith op on tensors, which the elementwise patterns convert
+/// (the pass keeps arith ops on scalars legal).
+bool isTensorArithOp(mlir::Operation *op);
 
 /// Kernels the runtime launches itself on logits (not part of a model
 /// function): argmax and top-k/top-p sampling. Added to every CUDA module.

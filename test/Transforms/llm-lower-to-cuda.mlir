@@ -25,8 +25,10 @@
 // CHECK: %[[BF:.*]] = memref.collapse_shape %[[B]] {{\[\[}}0, 1, 2]] : memref<1x?x64xf32> into memref<?xf32>
 // CHECK: %[[SUMF:.*]] = memref.collapse_shape %[[SUM]] {{\[\[}}0, 1, 2]] : memref<1x?x64xf32> into memref<?xf32>
 // CHECK: %[[N:.*]] = memref.dim %[[SUMF]], %{{.*}} : memref<?xf32>
-// CHECK: %[[VECS:.*]] = arith.ceildivui %[[N]], %{{.*}} : index
-// CHECK: %[[GRID:.*]] = arith.ceildivui %[[VECS]], %{{.*}} : index
+// CHECK: %[[NR:.*]] = arith.addi %[[N]], %{{.*}} : index
+// CHECK: %[[VECS:.*]] = arith.divui %[[NR]], %{{.*}} : index
+// CHECK: %[[VR:.*]] = arith.addi %[[VECS]], %{{.*}} : index
+// CHECK: %[[GRID:.*]] = arith.divui %[[VR]], %{{.*}} : index
 // CHECK: gpu.launch_func @llmc_kernels::@add_f32_v4 blocks in (%[[GRID]], %{{.*}}, %{{.*}}) threads in (%{{.*}}, %{{.*}}, %{{.*}}) args(%[[AF]] : memref<?xf32>, %[[BF]] : memref<?xf32>, %[[SUMF]] : memref<?xf32>)
 // CHECK: %[[SUM2:.*]] = memref.alloc(%[[T]]) : memref<1x?x64xf32>
 // CHECK: gpu.launch_func @llmc_kernels::@add_f32_v4 {{.*}} args(%{{.*}} : memref<?xf32>, %{{.*}} : memref<?xf32>, %{{.*}} : memref<?xf32>)
@@ -43,12 +45,15 @@
 // FOLD-DAG: %[[C256:.*]] = arith.constant 256 : index
 // FOLD-DAG: %[[C4:.*]] = arith.constant 4 : index
 // FOLD-DAG: %[[C1:.*]] = arith.constant 1 : index
-// FOLD: %[[VECS:.*]] = arith.ceildivui %{{.*}}, %[[C4]] : index
-// FOLD: %[[GRID:.*]] = arith.ceildivui %[[VECS]], %[[C256]] : index
+// FOLD: %[[NR:.*]] = arith.addi %{{.*}}, %{{.*}} : index
+// FOLD: %[[VECS:.*]] = arith.divui %[[NR]], %[[C4]] : index
+// FOLD: %[[VR:.*]] = arith.addi %[[VECS]], %{{.*}} : index
+// FOLD: %[[GRID:.*]] = arith.divui %[[VR]], %[[C256]] : index
 // FOLD: gpu.launch_func @llmc_kernels::@add_f32_v4 blocks in (%[[GRID]], %[[C1]], %[[C1]]) threads in (%[[C256]], %[[C1]], %[[C1]])
 // FOLD: memref.alloc(%{{.*}}) : memref<1x?x6xf32>
 // FOLD: %[[N1:.*]] = memref.dim %{{.*}} : memref<?xf32>
-// FOLD: %[[GRID1:.*]] = arith.ceildivui %[[N1]], %[[C256]] : index
+// FOLD: %[[N1R:.*]] = arith.addi %[[N1]], %{{.*}} : index
+// FOLD: %[[GRID1:.*]] = arith.divui %[[N1R]], %[[C256]] : index
 // FOLD: gpu.launch_func @llmc_kernels::@activation_relu_f32_v1 blocks in (%[[GRID1]], %[[C1]], %[[C1]]) threads in (%[[C256]], %[[C1]], %[[C1]])
 module attributes {llm.model = "t"} {
   func.func private @elementwise(%a: tensor<1x?x64xf32>, %b: tensor<1x?x64xf32>, %c: tensor<1x?x6xf32>) -> (tensor<1x?x64xf32>, tensor<1x?x6xf32>) {
