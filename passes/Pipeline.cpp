@@ -96,9 +96,24 @@ std::string getCUDAPasses(Phase phase, const PipelineOptions &options) {
   }
 }
 
+/// The options of llm-lower-to-linalg that `options` sets, as
+/// "{name=value ...}" (empty when none).
+std::string getLoweringOptions(const PipelineOptions &options) {
+  std::string text;
+  auto add = [&](llvm::StringRef name, std::optional<int64_t> value) {
+    if (value)
+      text += (text.empty() ? "{" : " ") + name.str() + "=" +
+              std::to_string(*value);
+  };
+  add("parallel-min-weight-elements", options.parallelMinWeightElements);
+  add("vector-register-bits", options.vectorRegisterBits);
+  add("vector-registers", options.vectorRegisters);
+  return text.empty() ? text : text + "}";
+}
+
 /// Adds the passes of every phase after `llm` up to and including `last`.
-/// `options.parallelMinWeightElements`, when set, becomes the option of the
-/// kernels phase's first pass (llm-lower-to-linalg).
+/// The CPU lowering options `options` sets become those of the kernels
+/// phase's first pass (llm-lower-to-linalg).
 void addPhasesUpTo(mlir::OpPassManager &pm, Phase last,
                    const PipelineOptions &options) {
   for (const PhaseInfo &info : kPhases) {
@@ -110,12 +125,8 @@ void addPhasesUpTo(mlir::OpPassManager &pm, Phase last,
     if (passes.empty())
       continue;
     llvm::StringRef lowering = "llm-lower-to-linalg";
-    if (options.parallelMinWeightElements &&
-        llvm::StringRef(passes).starts_with(lowering))
-      passes.insert(lowering.size(),
-                    "{parallel-min-weight-elements=" +
-                        std::to_string(*options.parallelMinWeightElements) +
-                        "}");
+    if (llvm::StringRef(passes).starts_with(lowering))
+      passes.insert(lowering.size(), getLoweringOptions(options));
     if (mlir::failed(mlir::parsePassPipeline(passes, pm)))
       llvm::report_fatal_error(llvm::Twine("llmc: malformed built-in pass "
                                            "pipeline for phase '") +
@@ -163,13 +174,12 @@ llvm::LogicalResult llmc::parseTarget(llvm::StringRef name,
     options.target = TargetKind::CPU;
     return llvm::success();
   }
-  llvm::StringRef archList;
-  if (!name.consume_front("cuda:") || name.empty()) {
+  llvm::StringRef archList = name;
+  if (!archList.consume_front("cuda:") || archList.empty()) {
     error = "unknown target '" + name.str() +
             "'; expected cpu or cuda:<arch>[,<arch>] with arch sm_80 or sm_90";
     return llvm::failure();
   }
-  archList = name;
   options.target = TargetKind::CUDA;
   options.cudaArchs.clear();
   llvm::SmallVector<llvm::StringRef> archs;
@@ -194,12 +204,26 @@ struct CPUPipelineOptions : mlir::PassPipelineOptions<CPUPipelineOptions> {
       llvm::cl::desc("Split a projection across threads only when its weight "
                      "has at least this many elements (default: the pass's)"),
       llvm::cl::init(-1)};
+  Option<int64_t> vectorRegisterBits{
+      *this, "vector-register-bits",
+      llvm::cl::desc("Width in bits of the target's SIMD registers, which "
+                     "size the prefill GEMM (default: the pass's, AVX-512)"),
+      llvm::cl::init(-1)};
+  Option<int64_t> vectorRegisters{
+      *this, "vector-registers",
+      llvm::cl::desc("Number of the target's SIMD registers (default: the "
+                     "pass's, AVX-512)"),
+      llvm::cl::init(-1)};
 
   PipelineOptions toPipelineOptions(Phase last) const {
     PipelineOptions options;
     options.stopAfter = last;
     if (parallelMinWeightElements >= 0)
       options.parallelMinWeightElements = parallelMinWeightElements;
+    if (vectorRegisterBits >= 0)
+      options.vectorRegisterBits = vectorRegisterBits;
+    if (vectorRegisters >= 0)
+      options.vectorRegisters = vectorRegisters;
     return options;
   }
 };

@@ -65,4 +65,43 @@ config.substitutions.append(("%llmc_runtime_include",
                              os.path.join(config.llmc_src_root, "runtime", "include")))
 config.substitutions.append(("%llmc_runtime_lib",
                              os.path.join(config.llmc_obj_root, "runtime", "libllmc_runtime.a")))
+
+# CUDA: most CUDA tests run everywhere (PTX checks, the runtime against
+# runtime/Inputs/fake_libcuda.c); those that need this machine's driver or
+# GPU declare it. "cuda-driver": libcuda.so.1 loads; "cuda-gpu": cuInit
+# succeeds and reports a device; "nvcc": the CUDA compiler.
+import ctypes
+import shutil
+
+
+def _cuda_features():
+    """(features, "sm_XY" of device 0 or None)."""
+    features = set()
+    try:
+        lib = ctypes.CDLL("libcuda.so.1")
+    except OSError:
+        return features, None
+    features.add("cuda-driver")
+    count, major, minor = ctypes.c_int(0), ctypes.c_int(0), ctypes.c_int(0)
+    if lib.cuInit(0) != 0 or lib.cuDeviceGetCount(ctypes.byref(count)) != 0 \
+            or count.value == 0:
+        return features, None
+    # CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR/MINOR = 75/76, device 0.
+    if lib.cuDeviceGetAttribute(ctypes.byref(major), 75, 0) != 0 or \
+            lib.cuDeviceGetAttribute(ctypes.byref(minor), 76, 0) != 0:
+        return features, None
+    features.add("cuda-gpu")
+    return features, "sm_%d%d" % (major.value, minor.value)
+
+
+_features, _sm = _cuda_features()
+config.available_features.update(_features)
+# The GPU's own architecture, for tests that build a cubin for it.
+config.substitutions.append(("%cuda_sm", _sm or "sm_none"))
+config.cuda_sm = _sm or "sm_none"
+_nvcc = shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
+if os.access(_nvcc, os.X_OK):
+    config.available_features.add("nvcc")
+config.substitutions.append(("%nvcc", _nvcc))
+
 llvm_config.add_tool_substitutions(tools, [config.llmc_tools_dir])

@@ -1,7 +1,13 @@
 """Random-weight models of every variant on the GPU against the CPU path.
 
 Usage: run_random_configs.py <work dir> <cuda target> <step_logits> <variant>...
-       [--f32 <variant>,...]
+       [--f32 <variant>,...] [--stage all|prepare|check]
+
+--stage splits the work between two machines (scripts/gpu-bundle.sh and
+scripts/gpu-check.sh): `prepare` (where llmc runs) generates the models,
+compiles every artifact and dumps the CPU's logits; `check` (on the GPU
+machine, llmc-run on PATH) runs the CUDA artifacts of a prepared work dir
+and compares. `all` (the default) does both.
 
 For each variant (random_model.py): `llmc compile` for the CPU with f32
 and with bf16 weights, and for the CUDA target with bf16 weights (and, for
@@ -68,15 +74,24 @@ def run(args, log):
     return result.stdout
 
 
-def check_variant(work, target, step_logits, name, with_f32):
+def check_variant(work, target, step_logits, name, with_f32, stage="all"):
     """(output lines, failed, pooled bf16 (agree, rows))."""
     lines, failed, agree, rows = [], False, 0, 0
     directory = os.path.join(work, name)
+    prepare, check_on_gpu = stage in ("all", "prepare"), stage in ("all", "check")
     try:
-        prompt_len = int(run([sys.executable, os.path.join(HERE, "random_model.py"),
-                              directory, name], lines))
-        config = os.path.join(directory, "config.json")
+        length_file = os.path.join(directory, "prompt.length")
         weights = os.path.join(directory, "model.safetensors")
+        # random_model.py is deterministic (seeded by the variant's name), so
+        # a prepared work dir may travel without its weights.
+        if prepare or not os.path.exists(weights):
+            prompt_len = int(run([sys.executable, os.path.join(HERE, "random_model.py"),
+                                  directory, name], lines))
+            with open(length_file, "w") as f:
+                f.write("%d\n" % prompt_len)
+        else:
+            prompt_len = int(open(length_file).read())
+        config = os.path.join(directory, "config.json")
         builds = [("cpu", ["--target=cpu"]),
                   ("cpu-bf16", ["--target=cpu", "--weight-type=bf16"]),
                   ("bf16", ["--target=" + target, "--weight-type=bf16"])]
@@ -86,13 +101,20 @@ def check_variant(work, target, step_logits, name, with_f32):
         plan = "%d,%d,d%d" % (half, prompt_len - half, DECODE_STEPS)
         for kind, flags in builds:
             artifact = os.path.join(directory, kind)
-            run(["llmc", "compile", config, "-o", artifact] + flags, lines)
+            on_gpu = kind in ("bf16", "f32")
+            if prepare:
+                run(["llmc", "compile", config, "-o", artifact] + flags, lines)
+            if (on_gpu and not check_on_gpu) or (not on_gpu and not prepare):
+                continue
             run(["llmc-run", artifact, "--weights", weights, "--tokens-file",
                  os.path.join(directory, "prompt.tokens"), "--dump-logits",
                  os.path.join(directory, kind + ".prefill.f32")], lines)
             run([step_logits, artifact, weights, os.path.join(directory, "all.tokens"),
                  plan, os.path.join(directory, kind + ".steps.f32")], lines)
         dump = lambda kind, what: os.path.join(directory, "%s.%s.f32" % (kind, what))
+        if not check_on_gpu:
+            lines.append("%s: prepared" % name)
+            return lines, failed, agree, rows
         for what in ("prefill", "steps"):
             label = "%s bf16 %s" % (name, what)
             stats = compare(dump("bf16", what), dump("cpu", what), VOCAB)
@@ -131,6 +153,14 @@ def main():
         at = argv.index("--f32")
         f32 = set(argv[at + 1].split(","))
         del argv[at:at + 2]
+    stage = "all"
+    if "--stage" in argv:
+        at = argv.index("--stage")
+        stage = argv[at + 1]
+        del argv[at:at + 2]
+        if stage not in ("all", "prepare", "check"):
+            print("unknown --stage %s; expected all, prepare or check" % stage)
+            return 2
     work, target, step_logits, variants = argv[0], argv[1], argv[2], argv[3:]
     os.makedirs(work, exist_ok=True)
     # Variants run side by side: compiling (ptxas) is most of the time, and
@@ -138,13 +168,17 @@ def main():
     workers = max(1, min(len(variants), (os.cpu_count() or 2) // 2, 8))
     with concurrent.futures.ThreadPoolExecutor(workers) as pool:
         results = list(pool.map(
-            lambda v: check_variant(work, target, step_logits, v, v in f32), variants))
+            lambda v: check_variant(work, target, step_logits, v, v in f32, stage),
+            variants))
     any_failed, agree, rows = False, 0, 0
     for lines, failed, variant_agree, variant_rows in results:
         print("\n".join(lines))
         any_failed |= failed
         agree += variant_agree
         rows += variant_rows
+    if stage == "prepare":
+        print("FAILED" if any_failed else "all variants prepared")
+        return 1 if any_failed else 0
     print("bf16 pooled: argmax agrees on %d/%d rows (at least %g required)"
           % (agree, rows, BF16_MIN_AGREE_POOLED))
     if rows and agree < BF16_MIN_AGREE_POOLED * rows:
