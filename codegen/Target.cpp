@@ -9,6 +9,7 @@
 
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/TargetSelect.h"
@@ -36,6 +37,43 @@ CPUTargetDescription llmc::describeCPUTarget(const CPUTargetOptions &options) {
   }
   description.features = features;
   return description;
+}
+
+llvm::Expected<CPUVectorRegisterInfo>
+llmc::getCPUVectorRegisters(const CPUTargetOptions &options) {
+  llvm::InitializeNativeTarget();
+  CPUTargetDescription description = describeCPUTarget(options);
+  llvm::Triple triple(description.triple);
+  std::string error;
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return llvm::createStringError("no LLVM target for '" +
+                                   description.triple + "': " + error);
+  // LLVM only warns about an unknown CPU name (and then compiles for the
+  // baseline); a typo in --cpu is an error here.
+  std::unique_ptr<llvm::MCSubtargetInfo> baseline(
+      target->createMCSubtargetInfo(triple, "", ""));
+  if (!baseline || !baseline->isCPUStringValid(description.cpu))
+    return llvm::createStringError("unknown CPU '" + description.cpu +
+                                   "' for " + description.triple +
+                                   " (llc -mcpu=help lists the names)");
+  std::unique_ptr<llvm::MCSubtargetInfo> subtarget(
+      target->createMCSubtargetInfo(triple, description.cpu,
+                                    description.features));
+  auto has = [&](llvm::StringRef feature) {
+    return subtarget && subtarget->checkFeatures(("+" + feature).str());
+  };
+  if (triple.isX86()) {
+    if (has("avx512f"))
+      return CPUVectorRegisterInfo{512, 32};
+    if (has("avx"))
+      return CPUVectorRegisterInfo{256, 16};
+    return CPUVectorRegisterInfo{128, 16};
+  }
+  if (has("neon"))
+    return CPUVectorRegisterInfo{128, 32};
+  return CPUVectorRegisterInfo{128, 16};
 }
 
 llvm::Error llmc::emitCPUObjectFile(mlir::ModuleOp module,

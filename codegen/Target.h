@@ -27,6 +27,17 @@ struct CPUTargetDescription {
 /// Resolves "native" and returns the triple, CPU and features used.
 CPUTargetDescription describeCPUTarget(const CPUTargetOptions &options);
 
+/// The SIMD registers of the target CPU: width in bits and number, for the
+/// kernels' vector shapes (x86: 512 × 32 with AVX-512F, 256 × 16 with AVX,
+/// 128 × 16 otherwise; other targets: 128 × 32 with NEON, else 128 × 16).
+/// Fails for a CPU name LLVM does not know.
+struct CPUVectorRegisterInfo {
+  int64_t bits;
+  int64_t count;
+};
+llvm::Expected<CPUVectorRegisterInfo>
+getCPUVectorRegisters(const CPUTargetOptions &options);
+
 /// Translates `module` (LLVM dialect only) to LLVM IR, tags every function
 /// with the target CPU and features (without them the code is plain SSE),
 /// optimizes it and writes a position-independent object file to `path`.

@@ -65,8 +65,9 @@ struct LLMLowerToLinalgPass
     llmc::populateNormToLinalgPatterns(converter, patterns);
     llmc::populateProjectionToLinalgPatterns(converter, patterns);
     if (vectorProjections) {
-      llmc::populateProjectionToVectorPatterns(converter, patterns,
-                                               parallelMinWeightElements);
+      llmc::populateProjectionToVectorPatterns(
+          converter, patterns, parallelMinWeightElements,
+          llmc::CPUVectorRegisters{vectorRegisterBits, vectorRegisters});
     }
     llmc::populateRopeToLinalgPatterns(converter, patterns);
     llmc::populateAttentionToLinalgPatterns(converter, patterns);

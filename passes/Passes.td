@@ -47,8 +47,15 @@ def LLMLowerToLinalg : Pass<"llm-lower-to-linalg", "::mlir::ModuleOp"> {
     // 19x slower on 2 threads than on 1. 256K f32 elements = 1 MiB.
     Option<"parallelMinWeightElements", "parallel-min-weight-elements",
            "int64_t", "262144",
-           "Split a projection across threads only when its weight has at "
-           "least this many elements (0: always)">,
+           "Split a projection across threads only when its weight elements "
+           "times its rows of x (at least 4 when dynamic) reach this number "
+           "(0: always)">,
+    // The prefill GEMM's tile and vector width follow the target's SIMD
+    // registers; the defaults are AVX-512's, llmc sets its --cpu's.
+    Option<"vectorRegisterBits", "vector-register-bits", "int64_t", "512",
+           "Width in bits of the target's SIMD registers (AVX2: 256)">,
+    Option<"vectorRegisters", "vector-registers", "int64_t", "32",
+           "Number of the target's SIMD registers (AVX2: 16)">,
   ];
 }
 

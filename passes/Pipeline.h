@@ -48,6 +48,12 @@ struct PipelineOptions {
   /// Threading threshold of the projection kernels (llm-lower-to-linalg's
   /// parallel-min-weight-elements); unset keeps the pass's default.
   std::optional<int64_t> parallelMinWeightElements;
+  /// SIMD registers of the target CPU, which size the prefill GEMM's tile
+  /// (llm-lower-to-linalg's vector-register-bits and vector-registers);
+  /// unset keeps the pass's defaults (AVX-512). llmc sets them from --cpu
+  /// (`llmc compile`: the host CPU unless --cpu names another).
+  std::optional<int64_t> vectorRegisterBits;
+  std::optional<int64_t> vectorRegisters;
 };
 
 /// Adds the passes that take a module from the `llm` phase to

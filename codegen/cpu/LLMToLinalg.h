@@ -2,6 +2,8 @@
 #ifndef LLMC_CODEGEN_CPU_LLMTOLINALG_H
 #define LLMC_CODEGEN_CPU_LLMTOLINALG_H
 
+#include "codegen/cpu/VectorProjection.h"
+
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace llmc {
@@ -23,12 +25,14 @@ void populateProjectionToLinalgPatterns(mlir::TypeConverter &converter,
                                         mlir::RewritePatternSet &patterns);
 /// llm.linear, llm.logits with f32 / bf16 / f16 operands: the vector GEMV
 /// kernel for a statically single row (decode), the register-tiled one for
-/// any other row count (prefill), at a higher benefit than the generic
-/// projection patterns. Weights with fewer than `minParallelWeightElements`
-/// elements are not split across threads.
+/// any other row count (prefill, its tile sized for `registers`), at a
+/// higher benefit than the generic projection patterns. Projections whose
+/// weight elements × rows fall below `minParallelWeightElements` are not
+/// split across threads.
 void populateProjectionToVectorPatterns(mlir::TypeConverter &converter,
                                         mlir::RewritePatternSet &patterns,
-                                        int64_t minParallelWeightElements);
+                                        int64_t minParallelWeightElements,
+                                        CPUVectorRegisters registers);
 /// llm.rope (every style and scaling kind).
 void populateRopeToLinalgPatterns(mlir::TypeConverter &converter,
                                   mlir::RewritePatternSet &patterns);

@@ -13,11 +13,11 @@ namespace {
 /// add registers without saving weight traffic, which dominates.
 constexpr llmc::ProjectionTile kGemvTile = {/*xRows=*/1, /*weightRows=*/2};
 
-/// Prefill: tokens × weight rows per tile. 8 vector<16xf32> accumulators
-/// plus 4 x and 2 weight vectors fit AVX-512's 32 registers, and every
-/// loaded vector feeds 2-4 FMAs, so the loop is compute- rather than
-/// load-bound.
-constexpr llmc::ProjectionTile kGemmTile = {/*xRows=*/4, /*weightRows=*/2};
+// Prefill: tokens × weight rows per tile, vectors one register wide, from
+// llmc::getGemmTile: the accumulators and one K step's vectors fit the
+// registers (AVX-512: 4 × 2 in 32 zmm; AVX2: 4 × 3 in 16 ymm, where
+// vector<16xf32> would take two ymm each and spill), and every loaded
+// vector feeds 2-4 FMAs, so the loop is compute- rather than load-bound.
 
 /// Above the generic contraction pattern (benefit 1), which stays the
 /// fallback for the types the kernel does not take.
@@ -36,10 +36,12 @@ Value getBias(llm::LogitsOp, llm::LogitsOp::Adaptor) { return Value(); }
 template <typename OpTy>
 struct ProjectionToVector : OpConversionPattern<OpTy> {
   ProjectionToVector(TypeConverter &converter, MLIRContext *context,
-                     int64_t minParallelWeightElements)
+                     int64_t minParallelWeightElements,
+                     llmc::CPUVectorRegisters registers)
       : OpConversionPattern<OpTy>(converter, context,
                                   kVectorProjectionBenefit),
-        minParallelWeightElements(minParallelWeightElements) {}
+        minParallelWeightElements(minParallelWeightElements),
+        gemmTile(llmc::getGemmTile(registers)) {}
 
   LogicalResult
   matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
@@ -52,7 +54,7 @@ struct ProjectionToVector : OpConversionPattern<OpTy> {
             xType, weightType, bias ? bias.getType() : Type(), resultType))
       return rewriter.notifyMatchFailure(op, "element types not supported");
     llmc::ProjectionTile tile =
-        llmc::getStaticRowCount(xType) == 1 ? kGemvTile : kGemmTile;
+        llmc::getStaticRowCount(xType) == 1 ? kGemvTile : gemmTile;
     rewriter.replaceOp(op, llmc::createVectorProjection(
                                rewriter, op.getLoc(), adaptor.getX(),
                                adaptor.getWeight(), bias, resultType, tile,
@@ -61,14 +63,15 @@ struct ProjectionToVector : OpConversionPattern<OpTy> {
   }
 
   int64_t minParallelWeightElements;
+  llmc::ProjectionTile gemmTile;
 };
 
 } // namespace
 
 void llmc::populateProjectionToVectorPatterns(
     TypeConverter &converter, RewritePatternSet &patterns,
-    int64_t minParallelWeightElements) {
+    int64_t minParallelWeightElements, CPUVectorRegisters registers) {
   patterns.add<ProjectionToVector<llm::LinearOp>,
                ProjectionToVector<llm::LogitsOp>>(
-      converter, patterns.getContext(), minParallelWeightElements);
+      converter, patterns.getContext(), minParallelWeightElements, registers);
 }

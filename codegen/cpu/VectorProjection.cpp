@@ -19,6 +19,10 @@ namespace {
 /// AVX-512 vector), like the buffers bufferization allocates.
 constexpr int64_t kResultAlignment = 64;
 
+/// Weight rows of a GEMM tile below AVX-512 at most (4 × 3 = 12
+/// accumulators already cover two FMA pipes' latency).
+constexpr int64_t kMaxGemmWeightRows = 3;
+
 
 /// The kernel's operands, x and the result flattened to rows: tensors x
 /// [M, K], weight [N, K], bias [N] (or null) and the result buffer out
@@ -26,10 +30,11 @@ constexpr int64_t kResultAlignment = 64;
 struct KernelOperands {
   Value x, weight, bias, out;
   Value rows, outputs, depth;
-  /// K rounded down to a multiple of the vector width: the unmasked loop's
-  /// bound.
+  /// f32 lanes of the vectors every tile walks K with.
+  int64_t lanes;
+  /// K rounded down to a multiple of `lanes`: the unmasked loop's bound.
   Value depthMain;
-  /// False only when K is statically a multiple of the vector width.
+  /// False only when K is statically a multiple of `lanes`.
   bool hasDepthTail;
   /// Whether the tiles run on OpenMP threads (scf.parallel) or in order.
   bool threaded;
@@ -58,9 +63,9 @@ SmallVector<ReassociationIndices> getRowsReassociation(int64_t rank) {
 /// so that bufferization sees them where they happen and never lets an
 /// in-place write clobber the operand first.
 Value readRowVector(OpBuilder &b, Location loc, Value source, Value row,
-                    Value column, Value mask) {
+                    Value column, Value mask, int64_t lanes) {
   Type elementType = cast<ShapedType>(source.getType()).getElementType();
-  auto type = VectorType::get({kProjectionVectorWidth}, elementType);
+  auto type = VectorType::get({lanes}, elementType);
   Value padding = arith::ConstantOp::create(b, loc,
                                             b.getFloatAttr(elementType, 0.0));
   Value vector = vector::TransferReadOp::create(
@@ -70,7 +75,7 @@ Value readRowVector(OpBuilder &b, Location loc, Value source, Value row,
   if (elementType.isF32())
     return vector;
   // Narrow operands are widened per vector, in registers, never in memory.
-  auto wide = VectorType::get({kProjectionVectorWidth}, b.getF32Type());
+  auto wide = VectorType::get({lanes}, b.getF32Type());
   return arith::ExtFOp::create(b, loc, wide, vector);
 }
 
@@ -81,9 +86,10 @@ SmallVector<Value> accumulate(OpBuilder &b, Location loc,
                               Value mask, ValueRange accumulators) {
   SmallVector<Value> xs, ws;
   for (Value row : xRows)
-    xs.push_back(readRowVector(b, loc, ops.x, row, column, mask));
+    xs.push_back(readRowVector(b, loc, ops.x, row, column, mask, ops.lanes));
   for (Value row : weightRows)
-    ws.push_back(readRowVector(b, loc, ops.weight, row, column, mask));
+    ws.push_back(
+        readRowVector(b, loc, ops.weight, row, column, mask, ops.lanes));
   SmallVector<Value> updated;
   for (auto [i, xv] : llvm::enumerate(xs))
     for (auto [j, wv] : llvm::enumerate(ws))
@@ -105,7 +111,7 @@ void emitTile(OpBuilder &b, Location loc, const KernelOperands &ops, Value m0,
         j == 0 ? n0
                : arith::AddIOp::create(b, loc, n0, indexConstant(b, loc, j)));
 
-  auto accType = VectorType::get({kProjectionVectorWidth}, b.getF32Type());
+  auto accType = VectorType::get({ops.lanes}, b.getF32Type());
   Value zero = arith::ConstantOp::create(
       b, loc, DenseElementsAttr::get(accType, b.getF32FloatAttr(0.0f)));
   SmallVector<Value> init(tile.xRows * tile.weightRows, zero);
@@ -113,7 +119,7 @@ void emitTile(OpBuilder &b, Location loc, const KernelOperands &ops, Value m0,
   // Unmasked main loop over whole vectors of K.
   auto loop = scf::ForOp::create(
       b, loc, indexConstant(b, loc, 0), ops.depthMain,
-      indexConstant(b, loc, kProjectionVectorWidth), init,
+      indexConstant(b, loc, ops.lanes), init,
       [&](OpBuilder &nb, Location nloc, Value k, ValueRange accumulators) {
         scf::YieldOp::create(nb, nloc,
                              accumulate(nb, nloc, ops, xRows, weightRows, k,
@@ -121,19 +127,19 @@ void emitTile(OpBuilder &b, Location loc, const KernelOperands &ops, Value m0,
       });
   SmallVector<Value> sums(loop.getResults());
 
-  // K % 16 leftover columns: one masked step, inactive lanes add 0 · 0.
+  // K % lanes leftover columns: one masked step, inactive lanes add 0 · 0.
   if (ops.hasDepthTail) {
     Value remaining = arith::SubIOp::create(b, loc, ops.depth, ops.depthMain);
-    auto maskType = VectorType::get({kProjectionVectorWidth}, b.getI1Type());
+    auto maskType = VectorType::get({ops.lanes}, b.getI1Type());
     Value mask = vector::CreateMaskOp::create(b, loc, maskType,
                                               ValueRange{remaining});
     sums = accumulate(b, loc, ops, xRows, weightRows, ops.depthMain, mask,
                       sums);
   }
 
-  // Horizontal sums. reassoc lets LLVM add the lanes as a tree instead of 16
-  // dependent scalar adds (the summation order differs from a scalar loop's
-  // anyway once K is split across lanes).
+  // Horizontal sums. reassoc lets LLVM add the lanes as a tree instead of
+  // `lanes` dependent scalar adds (the summation order differs from a scalar
+  // loop's anyway once K is split across lanes).
   Type outType = cast<MemRefType>(ops.out.getType()).getElementType();
   for (auto [i, xRow] : llvm::enumerate(xRows)) {
     for (auto [j, weightRow] : llvm::enumerate(weightRows)) {
@@ -240,6 +246,28 @@ bool llmc::isVectorProjectionSupported(RankedTensorType xType,
          isKernelElementType(resultType.getElementType());
 }
 
+ProjectionTile llmc::getGemmTile(CPUVectorRegisters registers) {
+  // AVX-512 and wider: the tile measured when the kernel was written
+  // (4 × 2 vector<16xf32>, 14 of 32 zmm).
+  if (registers.bits >= 512 && registers.count >= 32)
+    return {/*xRows=*/4, /*weightRows=*/2, /*lanes=*/registers.bits / 32};
+  // Narrower ISAs: vectors one register wide (AVX2: vector<8xf32>, SSE
+  // and NEON: 4 lanes); 4 x rows, and as many weight rows as keep their
+  // 4 accumulators and one weight vector each, plus the x vector being
+  // broadcast over them, in registers: (4 + 1) × weightRows + 1 ≤ count.
+  // AVX2's 16 ymm give 4 × 3, measured on Zen 3 (2 cores, SmolLM2-135M
+  // shapes, weights cold in DRAM, T = 16): 48 GFLOP/s on one thread and
+  // 84 on two, against 46 / 70 for 4 × 2 and 37 / 57 for the 4 × 2
+  // vector<16xf32> tile, whose 16 accumulator halves alone filled the
+  // register file and spilled in the K loop.
+  ProjectionTile tile;
+  tile.lanes = std::max<int64_t>(registers.bits / 32, 4);
+  tile.xRows = 4;
+  tile.weightRows = std::clamp<int64_t>(
+      (registers.count - 1) / (tile.xRows + 1), 1, kMaxGemmWeightRows);
+  return tile;
+}
+
 std::optional<int64_t> llmc::getStaticRowCount(RankedTensorType xType) {
   int64_t rows = 1;
   for (int64_t size : xType.getShape().drop_back()) {
@@ -281,13 +309,21 @@ Value llmc::createVectorProjection(OpBuilder &b, Location loc, Value x,
   ops.rows = getDim(b, loc, ops.x, 0);
   ops.outputs = getDim(b, loc, weight, 0);
   ops.depth = getDim(b, loc, weight, 1);
-  ops.depthMain = roundDown(b, loc, ops.depth, kProjectionVectorWidth);
+  ops.lanes = tile.lanes;
+  ops.depthMain = roundDown(b, loc, ops.depth, ops.lanes);
   std::optional<int64_t> staticDepth = getConstantIntValue(ops.depth);
-  ops.hasDepthTail =
-      !staticDepth || *staticDepth % kProjectionVectorWidth != 0;
+  ops.hasDepthTail = !staticDepth || *staticDepth % ops.lanes != 0;
+  // Threads pay off once the work (weight elements × rows of x) outweighs
+  // starting an OpenMP region. A prefill's row count is dynamic: it is
+  // assumed to fill at least one tile, so that a prefill splits weights
+  // that a one-row decode keeps on one thread (SmolLM2's 192x576 K/V
+  // projections).
   auto weightType = cast<RankedTensorType>(weight.getType());
+  int64_t rows = getStaticRowCount(cast<RankedTensorType>(x.getType()))
+                     .value_or(tile.xRows);
   ops.threaded = !weightType.hasStaticShape() ||
-                 weightType.getNumElements() >= minParallelWeightElements;
+                 weightType.getNumElements() * std::max<int64_t>(rows, 1) >=
+                     minParallelWeightElements;
 
   // Full tiles, then the x rows left below a tile (every weight row block),
   // then the weight rows left below a block (every x row).
@@ -297,9 +333,10 @@ Value llmc::createVectorProjection(OpBuilder &b, Location loc, Value x,
   emitTiles(b, loc, ops, zero, outputsMain, zero, rowsMain, tile);
   if (tile.xRows > 1)
     emitTiles(b, loc, ops, zero, outputsMain, rowsMain, ops.rows,
-              {1, tile.weightRows});
+              {1, tile.weightRows, tile.lanes});
   if (tile.weightRows > 1)
-    emitTiles(b, loc, ops, outputsMain, ops.outputs, zero, ops.rows, {1, 1});
+    emitTiles(b, loc, ops, outputsMain, ops.outputs, zero, ops.rows,
+              {1, 1, tile.lanes});
 
   return bufferization::ToTensorOp::create(b, loc, resultType, out,
                                            /*restrict=*/b.getUnitAttr(),

@@ -7,17 +7,33 @@
 
 namespace llmc {
 
-/// Lanes of the f32 vectors the kernel walks K with: one AVX-512 register
-/// (two AVX2 registers), the width measured at 92-94% of memory bandwidth.
+/// Lanes of the f32 vectors the decode GEMV walks K with: one AVX-512
+/// register (two AVX2 registers), the width measured at 92-94% of memory
+/// bandwidth.
 constexpr int64_t kProjectionVectorWidth = 16;
+
+/// The SIMD registers of the CPU the kernels are compiled for. The default
+/// is AVX-512's (32 × 512 bits); `llmc compile` passes its target CPU's.
+struct CPUVectorRegisters {
+  int64_t bits = 512;
+  int64_t count = 32;
+};
 
 /// How many rows of x and of W one kernel tile computes together: each
 /// loaded x vector is reused for `weightRows` FMAs and each weight vector
-/// for `xRows` FMAs, with xRows × weightRows vector accumulators live.
+/// for `xRows` FMAs, with xRows × weightRows vector accumulators live, each
+/// a vector<`lanes` x f32>.
 struct ProjectionTile {
   int64_t xRows;
   int64_t weightRows;
+  int64_t lanes = kProjectionVectorWidth;
 };
+
+/// The prefill GEMM tile for `registers`: vectors one register wide, 4 x
+/// rows × as many weight rows as keep the accumulators and the vectors of
+/// one K step in registers, spilling none: 4 × 2 vector<16xf32> on AVX-512
+/// (32 zmm), 4 × 3 vector<8xf32> on AVX2 (16 ymm).
+ProjectionTile getGemmTile(CPUVectorRegisters registers);
 
 /// True when the vector kernel handles a projection of these types: every
 /// element type is f32, bf16 or f16 (products are accumulated in f32) and x
@@ -35,11 +51,12 @@ std::optional<int64_t> getStaticRowCount(mlir::RankedTensorType xType);
 /// tensors, the result is a fresh buffer filled by scf.parallel loops over
 /// tiles of `tile` rows (weight
 /// rows outer, so a thread's weight rows stay in cache across x rows), each
-/// tile an scf.for over K in vector<16xf32> with vector.fma accumulators, a
-/// masked tail for K % 16 and one reassociating vector.reduction per output.
-/// Rows that do not fill a tile are computed by smaller tiles. Weights of
-/// fewer than `minParallelWeightElements` elements get sequential loops
-/// instead of scf.parallel (see kDefaultMinParallelWeightElements).
+/// tile an scf.for over K in vector<`tile.lanes` x f32> with vector.fma
+/// accumulators, a masked tail for K % lanes and one reassociating
+/// vector.reduction per output. Rows that do not fill a tile are computed by
+/// smaller tiles. Sequential loops replace scf.parallel when the work is
+/// small: fewer than `minParallelWeightElements` weight elements times the
+/// rows of x (at least `tile.xRows` when the row count is dynamic).
 mlir::Value createVectorProjection(mlir::OpBuilder &builder, mlir::Location loc,
                                    mlir::Value x, mlir::Value weight,
                                    mlir::Value bias,

@@ -78,8 +78,9 @@ cl::opt<bool> pagedKVCache("paged-kv-cache",
 
 cl::opt<int64_t> parallelMinWeightElements(
     "parallel-min-weight-elements",
-    cl::desc("Split a projection across threads only when its weight has at "
-             "least this many elements (default 262144; 0: always)"),
+    cl::desc("Split a projection across threads only when its weight "
+             "elements times its rows (at least 4 for a prefill) reach this "
+             "number (default 262144; 0: always)"),
     cl::init(-1), cl::sub(cl::SubCommand::getTopLevel()),
     cl::sub(compileCommand), cl::cat(compilerCategory));
 
@@ -90,11 +91,23 @@ cl::opt<std::string> targetName(
     cl::init("cpu"), cl::cat(compilerCategory));
 cl::opt<std::string> outputDir("o", cl::desc("Output directory"),
                                cl::value_desc("dir"), cl::sub(compileCommand));
-cl::opt<std::string> cpuName("cpu",
-                             cl::desc("CPU to compile for: 'native' (this "
-                                      "machine, the default) or an LLVM CPU "
-                                      "name such as x86-64-v3"),
-                             cl::init("native"), cl::sub(compileCommand));
+cl::opt<std::string> cpuName(
+    "cpu",
+    cl::desc("CPU to compile for: 'native' (this machine) or an LLVM CPU name "
+             "such as x86-64-v3; sizes the prefill GEMM's vectors and tile "
+             "for its SIMD registers. Default: native for 'compile'; for "
+             "--compile-to, AVX-512's vector shapes (and no object code)"),
+    cl::init(""), cl::sub(cl::SubCommand::getTopLevel()),
+    cl::sub(compileCommand), cl::cat(compilerCategory));
+
+/// The CPU the command compiles for: --cpu, or for `compile` the host.
+std::optional<CPUTargetOptions> getCPUTargetOptions() {
+  if (cpuName.empty() && !compileCommand)
+    return std::nullopt;
+  CPUTargetOptions options;
+  options.cpu = cpuName.empty() ? "native" : cpuName.getValue();
+  return options;
+}
 
 int fail(const Twine &message) {
   WithColor::error(errs(), "llmc") << message << "\n";
@@ -179,6 +192,15 @@ Expected<PipelineOptions> getPipelineOptions(Phase phase) {
     return createStringError(error);
   if (parallelMinWeightElements >= 0)
     pipelineOptions.parallelMinWeightElements = parallelMinWeightElements;
+  if (std::optional<CPUTargetOptions> cpu = getCPUTargetOptions();
+      cpu && pipelineOptions.target == TargetKind::CPU) {
+    // The prefill GEMM is tiled for the registers of the CPU compiled for.
+    Expected<CPUVectorRegisterInfo> registers = getCPUVectorRegisters(*cpu);
+    if (!registers)
+      return createStringError("--cpu: " + toString(registers.takeError()));
+    pipelineOptions.vectorRegisterBits = registers->bits;
+    pipelineOptions.vectorRegisters = registers->count;
+  }
   if (phase == Phase::PTX && pipelineOptions.target != TargetKind::CUDA)
     return createStringError("phase 'ptx' needs a CUDA target: add "
                              "--target=cuda:sm_80 or --target=cuda:sm_90");
@@ -291,10 +313,8 @@ int runCompile(const ModelConfig &config) {
     written = writeCUDAArtifact(**module, config, *options,
                                 pipelineOptions->cudaArchs, outputDir);
   } else {
-    CPUTargetOptions targetOptions;
-    targetOptions.cpu = cpuName;
-    written = writeCPUArtifact(**module, config, *options, targetOptions,
-                               outputDir);
+    written = writeCPUArtifact(**module, config, *options,
+                               *getCPUTargetOptions(), outputDir);
   }
   if (written)
     return fail(std::move(written));

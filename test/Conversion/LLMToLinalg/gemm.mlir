@@ -1,5 +1,41 @@
 // Multi-row (prefill) llm.linear / llm.logits lower to the register-tiled vector kernel: 4 tokens × 2 weight rows per tile on a runtime token count, with 1-token tiles for the T % 4 leftover tokens and 1×1 tiles for the N % 2 leftover weight rows.
 // RUN: llmc-opt %s -split-input-file --llm-lower-to-linalg=parallel-min-weight-elements=0 --canonicalize | FileCheck %s
+// For AVX2's 16 ymm registers: vector<8xf32>, 4 tokens × 3 weight rows.
+// RUN: llmc-opt %s -split-input-file "--llm-lower-to-linalg=parallel-min-weight-elements=0 vector-register-bits=256 vector-registers=16" --canonicalize | FileCheck %s --check-prefix=AVX2
+// The default threading threshold counts weight elements × rows.
+// RUN: llmc-opt %s -split-input-file --llm-lower-to-linalg --canonicalize | FileCheck %s --check-prefix=THRESHOLD
+
+// AVX2-LABEL: func @linear_dynamic_t
+// AVX2-DAG: %[[C0:.+]] = arith.constant 0 : index
+// AVX2-DAG: %[[C1:.+]] = arith.constant 1 : index
+// AVX2-DAG: %[[C3:.+]] = arith.constant 3 : index
+// AVX2-DAG: %[[C4:.+]] = arith.constant 4 : index
+// AVX2-DAG: %[[C5:.+]] = arith.constant 5 : index
+// AVX2-DAG: %[[C8:.+]] = arith.constant 8 : index
+// AVX2-DAG: %[[C40:.+]] = arith.constant 40 : index
+// AVX2: %[[MMAIN:.+]] = arith.subi
+// One weight block (rows 0-2): a loop over token blocks only; K = 40 is
+// five whole vector<8xf32>, no masked tail.
+// AVX2: scf.parallel (%{{.+}}) = (%[[C0]]) to (%[[MMAIN]]) step (%[[C4]]) {
+// AVX2: scf.for %{{.+}} = %[[C0]] to %[[C40]] step %[[C8]] {{.*}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// AVX2-COUNT-4: vector.transfer_read {{.*}} : tensor<?x40xf32>, vector<8xf32>
+// AVX2-COUNT-3: arith.extf %{{.+}} : vector<8xbf16> to vector<8xf32>
+// AVX2-COUNT-12: vector.fma
+// AVX2-NOT: vector.constant_mask
+// AVX2-COUNT-12: vector.reduction <add>, %{{.+}} fastmath<reassoc> : vector<8xf32> into f32
+// AVX2: scf.reduce
+// Leftover tokens: 1 × 3 tiles.
+// AVX2: scf.parallel (%{{.+}}) = (%[[MMAIN]]) to (%{{.+}}) step (%[[C1]]) {
+// AVX2: scf.for {{.*}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// AVX2: scf.reduce
+// Leftover weight rows 3 and 4: 1 × 1 tiles over every token.
+// AVX2: scf.parallel (%{{.+}}, %{{.+}}) = (%[[C3]], %[[C0]]) to (%[[C5]], %{{.+}}) step (%[[C1]], %[[C1]]) {
+// AVX2: scf.for {{.*}} -> (vector<8xf32>)
+// AVX2: scf.reduce
+
+// THRESHOLD-LABEL: func @linear_dynamic_t
+// THRESHOLD-NOT: scf.parallel
+// THRESHOLD: return
 
 // CHECK-LABEL: func @linear_dynamic_t
 // CHECK-SAME: (%[[X:.+]]: tensor<1x?x40xf32>, %[[W:.+]]: tensor<5x40xbf16>)
@@ -46,7 +82,41 @@ func.func @linear_dynamic_t(%x: tensor<1x?x40xf32>, %w: tensor<5x40xbf16>) -> te
 // CHECK: scf.reduce
 // CHECK-NOT: scf.parallel
 // CHECK: return
+// AVX2-LABEL: func @logits_static
+// AVX2: scf.parallel (%{{.+}}, %{{.+}}) = ({{.+}}) to ({{.+}}) step ({{.+}}) {
+// AVX2-COUNT-12: vector.fma {{.*}} : vector<8xf32>
+// AVX2: scf.reduce
+// N = 64 = 3 · 21 + 1: weight row 63 alone, over the 8 tokens.
+// AVX2: scf.parallel
+// AVX2-COUNT-1: vector.fma {{.*}} : vector<8xf32>
+// AVX2: scf.reduce
+// AVX2-NOT: scf.parallel
+// AVX2: return
 func.func @logits_static(%x: tensor<8x32xf32>, %w: tensor<64x32xf32>) -> tensor<8x64xf32> {
   %0 = llm.logits %x, %w : tensor<8x32xf32>, tensor<64x32xf32> -> tensor<8x64xf32>
   return %0 : tensor<8x64xf32>
+}
+
+// -----
+
+// A 192x576 weight (SmolLM2's K/V projections, 110592 elements) is below
+// the default threshold of 262144 for one row but above it for a prefill
+// (a dynamic token count counts as one 4-row tile): the GEMM is threaded,
+// the GEMV is not.
+// THRESHOLD-LABEL: func @threshold_rows
+// THRESHOLD: scf.parallel
+// THRESHOLD: scf.for {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// THRESHOLD: scf.reduce
+// Leftover tokens, threaded too.
+// THRESHOLD: scf.parallel
+// THRESHOLD: scf.reduce
+// The decode GEMV: sequential loops.
+// THRESHOLD-NOT: scf.parallel
+// THRESHOLD: scf.for {{.*}} -> (vector<16xf32>, vector<16xf32>)
+// THRESHOLD-NOT: scf.parallel
+// THRESHOLD: return
+func.func @threshold_rows(%x: tensor<1x?x576xf32>, %x1: tensor<1x1x576xf32>, %w: tensor<192x576xf32>) -> (tensor<1x?x192xf32>, tensor<1x1x192xf32>) {
+  %0 = llm.linear %x, %w : tensor<1x?x576xf32>, tensor<192x576xf32> -> tensor<1x?x192xf32>
+  %1 = llm.linear %x1, %w : tensor<1x1x576xf32>, tensor<192x576xf32> -> tensor<1x1x192xf32>
+  return %0, %1 : tensor<1x?x192xf32>, tensor<1x1x192xf32>
 }

@@ -15,6 +15,8 @@ def weights(n, k, dtype):
     # 1/√K keeps the outputs O(1), so the absolute tolerance means the same
     # for every K.
     w = (rng.standard_normal((n, k)) / np.sqrt(k)).astype(np.float32)
+    if dtype == "f16":
+        return w.astype(np.float16).astype(np.float32)
     return round_bf16(w) if dtype == "bf16" else w
 
 
@@ -59,11 +61,15 @@ projection("gemv bf16 K tail", [1, 1], 100, 9, wtype="bf16", bias=True)
 projection("gemv rank-2 input", [1], 48, 5, bias=True)
 projection("gemv logits", [1, 1], 45, 51, op="llm.logits")
 projection("gemv logits bf16", [1, 1], 64, 40, wtype="bf16", op="llm.logits")
-# Prefill (several rows): T % 4 leftover tokens, N % 2 leftover rows.
+# Prefill (several rows): T % 4 leftover tokens, N % 2 (AVX-512 tile) or
+# N % 3 (AVX2 tile) leftover rows, K % 16 or K % 8 leftover columns.
 projection("gemm dynamic T=7 tails bias", [1, 7], 37, 7, bias=True,
            dynamic=True)
 projection("gemm dynamic T=1", [1, 1], 40, 6, dynamic=True)
 projection("gemm static 2x5 bf16", [2, 5], 33, 11, wtype="bf16", bias=True)
 projection("gemm logits T=8", [1, 8], 64, 30, op="llm.logits", dynamic=True)
+projection("gemm dynamic T=13 N%3=2 K<16", [1, 13], 13, 14, bias=True,
+           dynamic=True)
+projection("gemm f16 T=6 K%8=0", [1, 6], 24, 9, wtype="f16", dynamic=True)
 
 check_all(checks, run(m.module()))
