@@ -5,10 +5,16 @@ module with `llmc --compile-to=llm`, lowers it, calls @prefill on a prompt
 (teacher forcing) and @decode on one more token with the updated KV cache, and
 compares every logit with a numpy implementation written from the published
 formulas (RMSNorm, RoPE, GQA causal/sliding-window attention, SwiGLU).
+
+Variants whose key `_format` is "gguf" are described by a GGUF file of
+architecture llama instead of a config.json: llmc then rotates adjacent pairs
+(2i, 2i+1) (Meta's / llama.cpp's interleaved RoPE), which no Hugging Face
+config selects, and the reference does the same (`rope_style`).
 """
 import json
 import os
 import re
+import struct
 import subprocess
 import sys
 import tempfile
@@ -49,7 +55,111 @@ VARIANTS = {
     # A prompt longer than one attention key tile, then decode after it.
     "long-prefill": {"max_position_embeddings": 160, "_prompt_len": 150},
     "partial-rotary": {"partial_rotary_factor": 0.5},
+    # mha and tied in one model (llmc-run-logits-numeric: one compile).
+    "mha-tied": {"num_key_value_heads": 4, "tie_word_embeddings": True},
+    # GGUF llama files: interleaved RoPE. head_dim 8 (four pairs per head).
+    "interleaved-rope": {"_format": "gguf", "hidden_size": 32},
+    "interleaved-partial": {"_format": "gguf", "hidden_size": 32,
+                            "partial_rotary_factor": 0.5},
 }
+
+
+def rope_style(cfg):
+    """How llmc rotates this variant: GGUF llama files are interleaved."""
+    return "interleaved" if cfg.get("_format") == "gguf" else "half"
+
+
+def weight_shapes(cfg):
+    """Hugging Face names and shapes, written from the model definition."""
+    d, ffn, vocab = cfg["hidden_size"], cfg["intermediate_size"], cfg["vocab_size"]
+    heads = cfg["num_attention_heads"]
+    kv = cfg.get("num_key_value_heads", heads)
+    hd = d // heads
+    bias = cfg["model_type"] == "qwen2"
+    shapes = {"model.embed_tokens.weight": (vocab, d), "model.norm.weight": (d,)}
+    if not cfg.get("tie_word_embeddings", False):
+        shapes["lm_head.weight"] = (vocab, d)
+    for i in range(cfg["num_hidden_layers"]):
+        p = "model.layers.%d." % i
+        shapes.update({
+            p + "input_layernorm.weight": (d,), p + "post_attention_layernorm.weight": (d,),
+            p + "self_attn.q_proj.weight": (heads * hd, d),
+            p + "self_attn.k_proj.weight": (kv * hd, d),
+            p + "self_attn.v_proj.weight": (kv * hd, d),
+            p + "self_attn.o_proj.weight": (d, heads * hd),
+            p + "mlp.gate_proj.weight": (ffn, d), p + "mlp.up_proj.weight": (ffn, d),
+            p + "mlp.down_proj.weight": (d, ffn)})
+        if bias:
+            shapes.update({p + "self_attn.q_proj.bias": (heads * hd,),
+                           p + "self_attn.k_proj.bias": (kv * hd,),
+                           p + "self_attn.v_proj.bias": (kv * hd,)})
+    return shapes
+
+
+# GGUF tensor names (llama.cpp's llama architecture) of the HF names.
+GGUF_GLOBAL = {"model.embed_tokens": "token_embd", "model.norm": "output_norm",
+               "lm_head": "output"}
+GGUF_BLOCK = {"self_attn.q_proj": "attn_q", "self_attn.k_proj": "attn_k",
+              "self_attn.v_proj": "attn_v", "self_attn.o_proj": "attn_output",
+              "input_layernorm": "attn_norm", "mlp.gate_proj": "ffn_gate",
+              "mlp.up_proj": "ffn_up", "mlp.down_proj": "ffn_down",
+              "post_attention_layernorm": "ffn_norm"}
+
+
+def gguf_name(hf_name):
+    stem, suffix = hf_name.rsplit(".", 1)
+    if stem in GGUF_GLOBAL:
+        return GGUF_GLOBAL[stem] + "." + suffix
+    m = re.match(r"model\.layers\.(\d+)\.(.*)$", stem)
+    return "blk.%s.%s.%s" % (m.group(1), GGUF_BLOCK[m.group(2)], suffix)
+
+
+def write_gguf(path, cfg, weights):
+    """A GGUF v3 file of architecture llama: cfg's hyperparameters as
+    metadata, `weights` (HF name -> f32 array, stored as is: no Q/K row
+    permutation) as F32 tensors under their GGUF names, ggml dims reversed."""
+    def s(text):
+        b = text.encode()
+        return struct.pack("<Q", len(b)) + b
+
+    def kv(key, fmt, code, value):
+        return s(key) + struct.pack("<I", code) + (
+            s(value) if code == 8 else struct.pack("<" + fmt, value))
+
+    unsupported = set(cfg) - set(BASE) - {"_format", "partial_rotary_factor"}
+    if cfg["model_type"] != "llama" or cfg.get("tie_word_embeddings") or unsupported:
+        raise ValueError("write_gguf: %s not expressible here" % sorted(unsupported))
+    heads = cfg["num_attention_heads"]
+    head_dim = cfg["hidden_size"] // heads
+    a = "llama."
+    kvs = [kv("general.architecture", "", 8, "llama"),
+           kv(a + "block_count", "I", 4, cfg["num_hidden_layers"]),
+           kv(a + "embedding_length", "I", 4, cfg["hidden_size"]),
+           kv(a + "feed_forward_length", "I", 4, cfg["intermediate_size"]),
+           kv(a + "attention.head_count", "I", 4, heads),
+           kv(a + "attention.head_count_kv", "I", 4, cfg["num_key_value_heads"]),
+           kv(a + "context_length", "I", 4, cfg["max_position_embeddings"]),
+           kv(a + "attention.layer_norm_rms_epsilon", "f", 6, cfg["rms_norm_eps"]),
+           kv(a + "rope.freq_base", "f", 6, cfg["rope_theta"]),
+           kv(a + "rope.dimension_count", "I", 4,
+              int(head_dim * cfg.get("partial_rotary_factor", 1.0))),
+           kv(a + "vocab_size", "I", 4, cfg["vocab_size"])]
+    alignment = 32
+    infos, blobs, offset = [], [], 0
+    for name, array in weights.items():
+        data = np.ascontiguousarray(array, dtype="<f4").tobytes()
+        ne = list(reversed(array.shape))
+        infos.append(s(gguf_name(name)) + struct.pack("<I", len(ne))
+                     + b"".join(struct.pack("<Q", n) for n in ne)
+                     + struct.pack("<IQ", 0, offset))  # type 0: F32
+        data += b"\0" * ((-len(data)) % alignment)
+        blobs.append(data)
+        offset += len(data)
+    header = b"GGUF" + struct.pack("<IQQ", 3, len(infos), len(kvs))
+    header += b"".join(kvs) + b"".join(infos)
+    header += b"\0" * ((-len(header)) % alignment)
+    with open(path, "wb") as f:
+        f.write(header + b"".join(blobs))
 
 
 def rms_norm(x, w, eps):
@@ -115,6 +225,21 @@ def rope_half(x, positions, freqs, scale):
     return out
 
 
+def rope_interleaved(x, positions, freqs, scale):
+    # The same rotation of adjacent pairs (x[2i], x[2i+1]) by angle
+    # position * freqs[i] (Meta's complex-number form: (x[2i] + j x[2i+1]) *
+    # e^(j angle)); elements past the 2 * len(freqs) rotated ones pass through.
+    pairs = freqs.shape[1]
+    angle = positions[:, None] * freqs
+    cos = scale * np.cos(angle)[:, None, :]
+    sin = scale * np.sin(angle)[:, None, :]
+    out = x.copy()
+    even, odd = x[..., 0:2 * pairs:2], x[..., 1:2 * pairs:2]
+    out[..., 0:2 * pairs:2] = even * cos - odd * sin
+    out[..., 1:2 * pairs:2] = odd * cos + even * sin
+    return out
+
+
 def attention(q, k, v, positions, window):
     # q: (T, H, Dh) at `positions`; k, v: (S, Hkv, Dh) at positions 0..S-1.
     heads, kv_heads, head_dim = q.shape[1], k.shape[1], q.shape[2]
@@ -137,7 +262,8 @@ def attention(q, k, v, positions, window):
 def reference_logits(cfg, w, tokens, prompt_len):
     """Logits of every position of `tokens` (teacher forcing), numpy f64,
     as llmc computes them: one call over the first `prompt_len` tokens, then
-    one call per token (RoPE frequencies can depend on the call, dynamic)."""
+    one call per token (RoPE frequencies can depend on the call, dynamic).
+    RoPE rotates halves or, for GGUF llama variants, adjacent pairs."""
     d, heads, kv_heads = (cfg["hidden_size"], cfg["num_attention_heads"],
                           cfg.get("num_key_value_heads", cfg["num_attention_heads"]))
     head_dim = d // heads
@@ -147,6 +273,7 @@ def reference_logits(cfg, w, tokens, prompt_len):
     freqs = np.array([f for f, _ in per_call])
     scale = np.array([a for _, a in per_call])[:, None, None]
     window = cfg.get("sliding_window")
+    rope = rope_interleaved if rope_style(cfg) == "interleaved" else rope_half
     positions = np.arange(len(tokens), dtype=np.float64)
     x = w["model.embed_tokens.weight"][tokens]
     for i in range(cfg["num_hidden_layers"]):
@@ -158,7 +285,7 @@ def reference_logits(cfg, w, tokens, prompt_len):
         q = proj(n, "self_attn.q_proj").reshape(len(tokens), heads, head_dim)
         k = proj(n, "self_attn.k_proj").reshape(len(tokens), kv_heads, head_dim)
         v = proj(n, "self_attn.v_proj").reshape(len(tokens), kv_heads, head_dim)
-        q, k = rope_half(q, positions, freqs, scale), rope_half(k, positions, freqs, scale)
+        q, k = rope(q, positions, freqs, scale), rope(k, positions, freqs, scale)
         a = attention(q, k, v, positions, window).reshape(len(tokens), heads * head_dim)
         x = x + proj(a, "self_attn.o_proj")
         n = rms_norm(x, w[p + "post_attention_layernorm.weight"], cfg["rms_norm_eps"])
@@ -173,9 +300,15 @@ def check_variant(name):
     cfg = dict(BASE, **VARIANTS[name])
     prompt_len = cfg.pop("_prompt_len", 6)
     with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "config.json")
-        with open(path, "w") as f:
-            json.dump(cfg, f)
+        if cfg.get("_format") == "gguf":
+            # Only metadata and tensor names are read: zero weights.
+            path = os.path.join(tmp, "model.gguf")
+            write_gguf(path, cfg, {n: np.zeros(shape, np.float32)
+                                   for n, shape in weight_shapes(cfg).items()})
+        else:
+            path = os.path.join(tmp, "config.json")
+            with open(path, "w") as f:
+                json.dump(cfg, f)
         module = subprocess.run(["llmc", "--compile-to=llm", path],
                                 capture_output=True, text=True, check=True).stdout
     lowered = subprocess.run(["llmc-opt", "--llm-lower-to-linalg"], input=module,

@@ -1,7 +1,8 @@
 """Teacher-forced logits through the whole product: `llmc compile` on a
 random-weight config, the weights written as safetensors, `llmc-run
 --dump-logits` over a prompt, compared with the numpy decoder of
-decoder_numeric.py (one prefill call over every token).
+decoder_numeric.py (one prefill call over every token). GGUF variants
+(interleaved RoPE) are one GGUF file, compiled and loaded as is.
 
 Usage: run_logits_numeric.py <work dir> <variant>...
 """
@@ -14,14 +15,15 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from decoder_numeric import BASE, VARIANTS, reference_logits  # noqa: E402
+from decoder_numeric import (BASE, VARIANTS, reference_logits,  # noqa: E402
+                             weight_shapes, write_gguf)
 from llmc_numeric import expect_close  # noqa: E402
 
 # The dump is exact float32 (no printing); what remains is f32 arithmetic
 # in another order than numpy's f64 (measured at most 5.4e-5).
 LOGITS_ATOL = 1e-4
 LOGITS_RTOL = 1e-4
-PROMPT_LEN = 12
+PROMPT_LEN = 12  # unless the variant sets _prompt_len
 
 
 def write_safetensors(path, tensors):
@@ -37,59 +39,37 @@ def write_safetensors(path, tensors):
         f.write(struct.pack("<Q", len(text)) + text + blob)
 
 
-def weight_shapes(cfg):
-    """Hugging Face names and shapes, written from the model definition."""
-    d, ffn, vocab = cfg["hidden_size"], cfg["intermediate_size"], cfg["vocab_size"]
-    heads = cfg["num_attention_heads"]
-    kv = cfg.get("num_key_value_heads", heads)
-    hd = d // heads
-    bias = cfg["model_type"] == "qwen2"
-    shapes = {"model.embed_tokens.weight": (vocab, d), "model.norm.weight": (d,)}
-    if not cfg.get("tie_word_embeddings", False):
-        shapes["lm_head.weight"] = (vocab, d)
-    for i in range(cfg["num_hidden_layers"]):
-        p = "model.layers.%d." % i
-        shapes.update({
-            p + "input_layernorm.weight": (d,), p + "post_attention_layernorm.weight": (d,),
-            p + "self_attn.q_proj.weight": (heads * hd, d),
-            p + "self_attn.k_proj.weight": (kv * hd, d),
-            p + "self_attn.v_proj.weight": (kv * hd, d),
-            p + "self_attn.o_proj.weight": (d, heads * hd),
-            p + "mlp.gate_proj.weight": (ffn, d), p + "mlp.up_proj.weight": (ffn, d),
-            p + "mlp.down_proj.weight": (d, ffn)})
-        if bias:
-            shapes.update({p + "self_attn.q_proj.bias": (heads * hd,),
-                           p + "self_attn.k_proj.bias": (kv * hd,),
-                           p + "self_attn.v_proj.bias": (kv * hd,)})
-    return shapes
-
-
 def check(work, name):
     cfg = dict(BASE, **VARIANTS[name])
-    cfg.pop("_prompt_len", None)
+    prompt_len = cfg.pop("_prompt_len", PROMPT_LEN)
     model_dir = os.path.join(work, name)
     os.makedirs(model_dir, exist_ok=True)
-    with open(os.path.join(model_dir, "config.json"), "w") as f:
-        json.dump(cfg, f)
     rng = np.random.default_rng(sum(map(ord, name)) + 7)
     weights = {}
     for wname, shape in weight_shapes(cfg).items():
         norm = wname.endswith("norm.weight")
         weights[wname] = ((1.0 if norm else 0.0)
                           + (1.0 if norm else 0.5) * rng.standard_normal(shape)).astype(np.float32)
-    write_safetensors(os.path.join(model_dir, "model.safetensors"), weights)
-    tokens = rng.integers(0, cfg["vocab_size"], PROMPT_LEN)
+    if cfg.get("_format") == "gguf":
+        model = weights_file = os.path.join(model_dir, "model.gguf")
+        write_gguf(model, cfg, weights)
+    else:
+        model = os.path.join(model_dir, "config.json")
+        with open(model, "w") as f:
+            json.dump(cfg, f)
+        weights_file = os.path.join(model_dir, "model.safetensors")
+        write_safetensors(weights_file, weights)
+    tokens = rng.integers(0, cfg["vocab_size"], prompt_len)
     artifact = os.path.join(model_dir, "artifact")
-    subprocess.run(["llmc", "compile", os.path.join(model_dir, "config.json"),
-                    "--target=cpu", "-o", artifact], check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(["llmc", "compile", model, "--target=cpu", "-o", artifact],
+                   check=True, stdout=subprocess.DEVNULL)
     dump = os.path.join(model_dir, "logits.f32")
-    subprocess.run(["llmc-run", artifact, "--weights",
-                    os.path.join(model_dir, "model.safetensors"),
+    subprocess.run(["llmc-run", artifact, "--weights", weights_file,
                     "--tokens", " ".join(str(t) for t in tokens), "--dump-logits", dump],
                    check=True, stderr=subprocess.DEVNULL)
-    got = np.fromfile(dump, dtype=np.float32).reshape(PROMPT_LEN, cfg["vocab_size"])
+    got = np.fromfile(dump, dtype=np.float32).reshape(prompt_len, cfg["vocab_size"])
     want = reference_logits(cfg, {k: v.astype(np.float64) for k, v in weights.items()},
-                            tokens, PROMPT_LEN)
+                            tokens, prompt_len)
     expect_close(name + " llmc-run logits", got, want, LOGITS_ATOL, LOGITS_RTOL)
 
 
