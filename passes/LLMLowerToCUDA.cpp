@@ -26,29 +26,6 @@ using namespace mlir;
 
 namespace {
 
-bool isPagedCache(Type type) {
-  auto cache = dyn_cast<llm::KVCacheType>(type);
-  return cache && cache.getLayout() == llm::KVCacheLayout::paged;
-}
-
-/// One error on the first op or signature with a paged cache, rather than
-/// the conversion's generic "failed to legalize".
-LogicalResult rejectPagedCaches(ModuleOp module) {
-  WalkResult result = module.walk([](Operation *op) {
-    bool paged = llvm::any_of(op->getOperandTypes(), isPagedCache) ||
-                 llvm::any_of(op->getResultTypes(), isPagedCache);
-    if (auto func = dyn_cast<func::FuncOp>(op))
-      paged |= llvm::any_of(func.getArgumentTypes(), isPagedCache) ||
-               llvm::any_of(func.getResultTypes(), isPagedCache);
-    if (!paged)
-      return WalkResult::advance();
-    op->emitError(
-        "the CUDA lowering does not support the paged KV-cache layout yet");
-    return WalkResult::interrupt();
-  });
-  return failure(result.wasInterrupted());
-}
-
 /// The vocabulary size of the model's logits (the last extent of
 /// @decode's first result), for the sampling kernels; 0 when there is none.
 int64_t getVocabSize(ModuleOp module) {
@@ -65,7 +42,7 @@ struct LLMLowerToCUDAPass
     : public llmc::impl::LLMLowerToCUDABase<LLMLowerToCUDAPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (failed(rejectPagedCaches(module)))
+    if (failed(llmc::rejectPagedKVCaches(module, "CUDA")))
       return signalPassFailure();
     MLIRContext *context = &getContext();
     int64_t vocabSize = getVocabSize(module);

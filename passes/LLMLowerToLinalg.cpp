@@ -23,37 +23,12 @@ namespace llmc {
 using namespace mlir;
 
 namespace {
-/// True when `type` is a paged !llm.kv_cache, which the CPU lowering cannot
-/// represent as a tensor yet.
-bool isPagedCache(Type type) {
-  auto cache = dyn_cast<llm::KVCacheType>(type);
-  return cache && cache.getLayout() == llm::KVCacheLayout::paged;
-}
-
-/// Emits one error on the first function signature or op that carries a
-/// paged cache; without this the conversion would only report an illegal op.
-LogicalResult rejectPagedCaches(ModuleOp module) {
-  WalkResult result = module.walk([](Operation *op) {
-    bool paged = llvm::any_of(op->getOperandTypes(), isPagedCache) ||
-                 llvm::any_of(op->getResultTypes(), isPagedCache);
-    if (auto func = dyn_cast<func::FuncOp>(op))
-      paged |= llvm::any_of(func.getArgumentTypes(), isPagedCache) ||
-               llvm::any_of(func.getResultTypes(), isPagedCache);
-    if (!paged)
-      return WalkResult::advance();
-    op->emitError(
-        "the CPU lowering does not support the paged KV-cache layout yet");
-    return WalkResult::interrupt();
-  });
-  return failure(result.wasInterrupted());
-}
-
 struct LLMLowerToLinalgPass
     : public llmc::impl::LLMLowerToLinalgBase<LLMLowerToLinalgPass> {
   using LLMLowerToLinalgBase::LLMLowerToLinalgBase;
 
   void runOnOperation() override {
-    if (failed(rejectPagedCaches(getOperation())))
+    if (failed(llmc::rejectPagedKVCaches(getOperation(), "CPU")))
       return signalPassFailure();
     MLIRContext *context = &getContext();
     TypeConverter converter;

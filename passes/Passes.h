@@ -2,6 +2,7 @@
 #ifndef LLMC_PASSES_PASSES_H
 #define LLMC_PASSES_PASSES_H
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 #include "llvm/ADT/StringRef.h"
 
@@ -20,6 +21,13 @@ namespace llmc {
 /// name with every other character replaced by '_' (and a leading '_' before
 /// a digit).
 std::string getModelSymbolPrefix(llvm::StringRef modelName);
+
+/// Emits one error on the first function signature or op of `module` that
+/// carries a paged `!llm.kv_cache` ("the <lowering> lowering does not
+/// support the paged KV-cache layout yet") and fails; without it a
+/// conversion would only report an illegal op.
+llvm::LogicalResult rejectPagedKVCaches(mlir::ModuleOp module,
+                                        llvm::StringRef lowering);
 
 } // namespace llmc
 
