@@ -13,7 +13,11 @@ and every pointer parameter points inside a buffer the call knows about
 (a weight, the KV cache, tokens, positions, logits or scratch) — which
 catches host/device disagreements about memref descriptors. Prints one
 line per launch (kernel name, grid, block) for FileCheck and "ok".
-Nothing runs on a GPU: the kernels' arithmetic is not checked here.
+Nothing runs on a GPU: the kernels' arithmetic is not checked here
+(simulate_artifact.py runs the launches in test/lib/cuda_sim.py).
+
+The pieces (Artifact, Buffers, HostAPI, ModelBuffers) are shared with
+simulate_artifact.py.
 """
 import ctypes
 import json
@@ -22,6 +26,10 @@ import re
 import sys
 
 PARAM_BYTES = {"u64": 8, "b64": 8, "s64": 8, "u32": 4, "b32": 4, "s32": 4, "f32": 4}
+DTYPE_BYTES = {"f32": 4, "bf16": 2, "f16": 2}
+# cuMemAlloc's alignment; buffers here get it too, so alignment claims of
+# the kernels are checked against realistic addresses.
+DEVICE_ALIGNMENT = 256
 
 
 def ptx_kernels(ptx):
@@ -39,38 +47,52 @@ def ptx_kernels(ptx):
     return kernels
 
 
+class Artifact:
+    """An artifact directory: manifest, the loaded library, its PTX kernels."""
+
+    def __init__(self, path):
+        manifest_path = [f for f in os.listdir(path) if f.endswith(".json")][0]
+        self.manifest = json.load(open(os.path.join(path, manifest_path)))
+        self.lib = ctypes.CDLL(os.path.join(path, self.manifest["library"]))
+        self.cuda = self.manifest["cuda"]
+        image = next(i for i in self.cuda["images"] if i["format"] == "ptx")
+        ptx = bytes((ctypes.c_char * image["bytes"]).in_dll(self.lib, image["symbol"]))
+        self.kernels = ptx_kernels(ptx.rstrip(b"\0").decode())
+        self.vocab = self.manifest["config"]["vocab_size"]
+        self.batch = self.manifest["batch"]
+
+
 class Buffers:
     """Host buffers standing in for device memory, by address range."""
 
     def __init__(self):
         self.keep, self.ranges = [], []
 
-    def new(self, size, label):
-        buf = ctypes.create_string_buffer(max(size, 1))
+    def new(self, size, label, fill=0):
+        """The address of a new buffer of `size` bytes, DEVICE_ALIGNMENT
+        aligned, every byte `fill`."""
+        buf = ctypes.create_string_buffer(max(size, 1) + DEVICE_ALIGNMENT)
+        address = -(-ctypes.addressof(buf) // DEVICE_ALIGNMENT) * DEVICE_ALIGNMENT
+        if fill:
+            ctypes.memset(address, fill, size)
         self.keep.append(buf)
-        self.ranges.append((ctypes.addressof(buf), size, label))
-        return buf
+        self.ranges.append((address, size, label))
+        return address
 
     def owner(self, address):
-        for base, size, label in self.ranges:
-            if base <= address < base + size:
-                return label
+        """(base, size, label) of the buffer holding `address`, or None."""
+        for entry in self.ranges:
+            if entry[0] <= address < entry[0] + entry[1]:
+                return entry
         return None
 
 
-def main():
-    art, entry = sys.argv[1], sys.argv[2]
-    seq_len = int(sys.argv[3]) if entry == "prefill" else 1
-    manifest_path = [f for f in os.listdir(art) if f.endswith(".json")][0]
-    manifest = json.load(open(os.path.join(art, manifest_path)))
-    lib = ctypes.CDLL(os.path.join(art, manifest["library"]))
-    cuda = manifest["cuda"]
-    ptx_image = next(i for i in cuda["images"] if i["format"] == "ptx")
-    ptx = bytes((ctypes.c_char * ptx_image["bytes"]).in_dll(lib, ptx_image["symbol"]))
-    kernels = ptx_kernels(ptx.rstrip(b"\0").decode())
-
-    buffers = Buffers()
-    errors, launches = [], []
+class HostAPI:
+    """The recording llmc_cuda_host_api table of an artifact. Launches are
+    checked against the PTX and recorded in `launches`; problems go to
+    `errors`; `on_launch(name, grid, block, params)`, when given, runs each
+    launch that passed the checks. New scratch buffers are filled with
+    `scratch_fill` bytes."""
 
     ALLOC = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_uint64)
     LAUNCH = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_char_p,
@@ -78,73 +100,116 @@ def main():
     COPY = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
                             ctypes.c_uint64)
 
-    def alloc(ctx, size):
-        return ctypes.addressof(buffers.new(size, "scratch"))
+    def __init__(self, artifact, buffers, on_launch=None, scratch_fill=0):
+        self.artifact, self.buffers = artifact, buffers
+        self.on_launch, self.scratch_fill = on_launch, scratch_fill
+        self.errors, self.launches = [], []
+        self.callbacks = (self.ALLOC(self.alloc), self.LAUNCH(self.launch),
+                          self.COPY(self.copy))
 
-    def launch(ctx, name, gx, gy, gz, bx, by, bz, shared, params):
+        class Table(ctypes.Structure):
+            _fields_ = [("alloc", self.ALLOC), ("launch", self.LAUNCH), ("copy", self.COPY),
+                        ("ctx", ctypes.c_void_p)]
+
+        self.table = Table(*self.callbacks, None)
+        ctypes.c_void_p.in_dll(artifact.lib, artifact.cuda["host_api_symbol"]).value = \
+            ctypes.addressof(self.table)
+
+    def alloc(self, ctx, size):
+        return self.buffers.new(size, "scratch", self.scratch_fill)
+
+    def launch(self, ctx, name, gx, gy, gz, bx, by, bz, shared, params):
         name = name.decode()
-        launches.append("%s grid=(%d,%d,%d) block=(%d,%d,%d)" % (name, gx, gy, gz, bx, by, bz))
+        self.launches.append("%s grid=(%d,%d,%d) block=(%d,%d,%d)" % (name, gx, gy, gz, bx, by, bz))
+        kernels = self.artifact.kernels
         if name not in kernels:
-            errors.append("%s: not a kernel of the PTX image" % name)
+            self.errors.append("%s: not a kernel of the PTX image" % name)
             return
+        ok = True
         if min(gx, gy, gz, bx, by, bz) <= 0 or bx * by * bz > 1024:
-            errors.append("%s: bad launch shape" % name)
+            self.errors.append("%s: bad launch shape" % name)
+            ok = False
         for index, (size, is_pointer) in enumerate(kernels[name]):
             slot = params[index]
             if not slot:
-                errors.append("%s: parameter %d missing" % (name, index))
+                self.errors.append("%s: parameter %d missing" % (name, index))
                 return
             if is_pointer:
                 address = ctypes.cast(slot, ctypes.POINTER(ctypes.c_uint64))[0]
-                if buffers.owner(address) is None:
-                    errors.append("%s: pointer parameter %d (0x%x) is outside every buffer"
-                                  % (name, index, address))
+                if self.buffers.owner(address) is None:
+                    self.errors.append("%s: pointer parameter %d (0x%x) is outside every buffer"
+                                       % (name, index, address))
+                    ok = False
+        if ok and self.on_launch and not self.errors:
+            try:
+                self.on_launch(name, (gx, gy, gz), (bx, by, bz), params)
+            except Exception as error:  # ctypes callbacks must not raise
+                self.errors.append("%s: %s" % (name, error))
 
-    def copy(ctx, dst, src, size):
+    def copy(self, ctx, dst, src, size):
         for address, role in ((dst, "destination"), (src, "source")):
-            label = buffers.owner(address)
-            if label is None or buffers.owner(address + size - 1) != label:
-                errors.append("copy: %s range outside one buffer" % role)
+            entry = self.buffers.owner(address)
+            if entry is None or self.buffers.owner(address + size - 1) != entry:
+                self.errors.append("copy: %s range outside one buffer" % role)
                 return
         ctypes.memmove(dst, src, size)
 
-    callbacks = (ALLOC(alloc), LAUNCH(launch), COPY(copy))
 
-    class HostAPI(ctypes.Structure):
-        _fields_ = [("alloc", ALLOC), ("launch", LAUNCH), ("copy", COPY),
-                    ("ctx", ctypes.c_void_p)]
+def element_count(shape):
+    count = 1
+    for extent in shape:
+        count *= extent
+    return count
 
-    table = HostAPI(*callbacks, None)
-    ctypes.c_void_p.in_dll(lib, cuda["host_api_symbol"]).value = ctypes.addressof(table)
 
-    sizes = {"f32": 4, "bf16": 2, "f16": 2}
-    weights = (ctypes.c_void_p * len(manifest["weights"]))()
-    for i, w in enumerate(manifest["weights"]):
-        count = 1
-        for extent in w["shape"]:
-            count *= extent
-        weights[i] = ctypes.addressof(buffers.new(count * sizes[w["dtype"]], w["name"]))
-    kv_elements = 1
-    for extent in manifest["kv_cache"]["shape"]:
-        kv_elements *= extent
-    kv = buffers.new(kv_elements * sizes[manifest["kv_cache"]["dtype"]], "kv_cache")
-    batch = manifest["batch"]
-    tokens = buffers.new(4 * batch * seq_len, "tokens")
-    positions = buffers.new(4 * batch * seq_len, "positions")
-    logits = buffers.new(4 * batch * seq_len * manifest["config"]["vocab_size"], "logits")
+class ModelBuffers:
+    """Weights, KV cache, tokens, positions and logits of an entry point
+    call for up to `max_tokens` tokens per sequence."""
 
-    function = getattr(lib, manifest["entry_points"][entry])
-    function.restype = ctypes.c_int32
-    if entry == "prefill":
-        status = function(tokens, positions, ctypes.c_int64(seq_len), kv, weights, logits)
-    else:
-        status = function(tokens, positions, kv, weights, logits)
-    for line in launches:
+    def __init__(self, artifact, buffers, max_tokens, kv_fill=0):
+        manifest = artifact.manifest
+        self.artifact = artifact
+        self.weights = (ctypes.c_void_p * len(manifest["weights"]))()
+        self.weight_addresses = {}
+        for i, w in enumerate(manifest["weights"]):
+            size = element_count(w["shape"]) * DTYPE_BYTES[w["dtype"]]
+            self.weights[i] = buffers.new(size, w["name"])
+            self.weight_addresses[w["name"]] = (self.weights[i], size)
+        kv = manifest["kv_cache"]
+        self.kv = buffers.new(element_count(kv["shape"]) * DTYPE_BYTES[kv["dtype"]],
+                              "kv_cache", kv_fill)
+        rows = artifact.batch * max_tokens
+        self.tokens = buffers.new(4 * rows, "tokens")
+        self.positions = buffers.new(4 * rows, "positions")
+        self.logits = buffers.new(4 * rows * artifact.vocab, "logits")
+
+    def call(self, entry, seq_len):
+        """Calls the prefill (seq_len tokens) or decode entry point."""
+        lib, manifest = self.artifact.lib, self.artifact.manifest
+        function = getattr(lib, manifest["entry_points"][entry])
+        function.restype = ctypes.c_int32
+        p = ctypes.c_void_p
+        if entry == "prefill":
+            return function(p(self.tokens), p(self.positions), ctypes.c_int64(seq_len),
+                            p(self.kv), self.weights, p(self.logits))
+        return function(p(self.tokens), p(self.positions), p(self.kv), self.weights,
+                        p(self.logits))
+
+
+def main():
+    art, entry = sys.argv[1], sys.argv[2]
+    seq_len = int(sys.argv[3]) if entry == "prefill" else 1
+    artifact = Artifact(art)
+    buffers = Buffers()
+    api = HostAPI(artifact, buffers)
+    model = ModelBuffers(artifact, buffers, seq_len)
+    status = model.call(entry, seq_len)
+    for line in api.launches:
         print(line)
-    print("launches %d, status %d" % (len(launches), status))
-    for error in errors:
+    print("launches %d, status %d" % (len(api.launches), status))
+    for error in api.errors:
         print("error: " + error)
-    if errors or status != 0:
+    if api.errors or status != 0:
         sys.exit(1)
     print("ok")
 

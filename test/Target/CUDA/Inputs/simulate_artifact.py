@@ -1,0 +1,206 @@
+"""Runs a whole CUDA artifact on the CPU: its host code (lib<P>.so) with
+host_trace.py's recording host API, and every kernel launch in the SIMT
+simulator test/lib/cuda_sim.py on the actual host buffers.
+
+Usage: simulate_artifact.py <artifact> <kernels.mlir> <model.safetensors>
+                            <tokens-file> <plan> <out.f32>
+
+<kernels.mlir> is `llmc --compile-to=kernels` of the same model and flags
+(the artifact embeds only PTX). The plan is step_logits.c's
+(test/Integration/GPU/Inputs): comma-separated steps, each a prefill of N
+tokens ("6") or N single-token decode calls ("d2"), consuming the tokens
+file in order with positions counting on from 0. Writes float32 logits
+[tokens, vocab] like step_logits and prints one line per call.
+
+Device memory is host memory here. Weights come from the safetensors file
+(F32/F16/BF16 tensors under the artifact's weight names), rounded to the
+dtype the manifest asks for (round to nearest even, as the runtime does).
+Scratch buffers and the KV cache start as 0xFF bytes (NaN in every float
+type, -1 as an integer): a kernel that reads memory nobody wrote gets NaN
+(the runtime zeroes the KV cache; a kernel must not need that). Each launch
+is checked by host_trace (kernel in the PTX, parameter count, pointers
+inside buffers) and then simulated: parameters are decoded as the kernel's
+memref descriptors (allocated pointer, aligned pointer, offset, sizes,
+strides) and scalars in order, and cuda_sim reports out-of-bounds or
+misaligned accesses, divergent barriers and shuffles and races. The first
+problem stops the run (exit 1).
+"""
+import ctypes
+import json
+import os
+import struct
+import sys
+import time
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "lib"))
+import cuda_sim  # noqa: E402
+from host_trace import Artifact, Buffers, HostAPI, ModelBuffers  # noqa: E402
+
+SAFETENSORS_DTYPES = {"F32": np.float32, "F16": np.float16, "BF16": np.uint16}
+
+
+def read_safetensors(path):
+    """{name: float32 array} of a safetensors file."""
+    with open(path, "rb") as f:
+        data = f.read()
+    length = struct.unpack("<Q", data[:8])[0]
+    header = json.loads(data[8:8 + length])
+    tensors = {}
+    for name, info in header.items():
+        if name == "__metadata__":
+            continue
+        begin, end = info["data_offsets"]
+        raw = np.frombuffer(data[8 + length + begin:8 + length + end],
+                            SAFETENSORS_DTYPES[info["dtype"]])
+        if info["dtype"] == "BF16":
+            values = cuda_sim.from_memory(raw, "bf16")
+        else:
+            values = raw.astype(np.float32)
+        tensors[name] = values.reshape(info["shape"])
+    return tensors
+
+
+def fill_weights(model, manifest, path):
+    tensors = read_safetensors(path)
+    for w in manifest["weights"]:
+        if w["name"] not in tensors:
+            raise SystemExit("%s: no tensor %s" % (path, w["name"]))
+        values = tensors[w["name"]]
+        if list(values.shape) != list(w["shape"]):
+            raise SystemExit("%s: %s has shape %s, the artifact wants %s"
+                             % (path, w["name"], list(values.shape), w["shape"]))
+        raw = np.ascontiguousarray(cuda_sim.to_memory(values.reshape(-1), w["dtype"]))
+        address, size = model.weight_addresses[w["name"]]
+        assert raw.nbytes == size
+        ctypes.memmove(address, raw.ctypes.data, size)
+
+
+class Simulator:
+    """host_trace's on_launch: decodes the parameters and runs the kernel."""
+
+    def __init__(self, artifact, buffers, kernels_path):
+        self.module = cuda_sim.Module(open(kernels_path).read())
+        self.buffers = buffers
+        self.artifact = artifact
+        self.problems = []
+        self.count = 0
+
+    def storage(self, address, elem):
+        entry = self.buffers.owner(address)
+        base, size, label = entry
+        key = (base, elem)
+        cached = self.storages.get(key)
+        if cached is None:
+            dtype = cuda_sim.ELEMENTS[elem][1]
+            count = size // np.dtype(dtype).itemsize
+            raw = np.frombuffer((ctypes.c_char * size).from_address(base), dtype, count)
+            cached = cuda_sim.Storage(raw, elem, "global", key=base, byte0=0,
+                                      address=base, label=label)
+            self.storages[key] = cached
+        return cached
+
+    def __call__(self, name, grid, block, params):
+        if self.problems:
+            return
+        kernel = self.module.kernels.get(name)
+        if kernel is None:
+            self.problems.append("%s: not in the kernels listing" % name)
+            return
+        self.storages = {}
+        args, slot = [], 0
+
+        def field(ctype):
+            nonlocal slot
+            value = ctypes.cast(params[slot], ctypes.POINTER(ctype))[0]
+            slot += 1
+            return value
+
+        for pname, ptype in kernel.params:
+            if isinstance(ptype, cuda_sim.MemRefType):
+                field(ctypes.c_uint64)                      # allocated pointer
+                aligned = field(ctypes.c_uint64)
+                offset = field(ctypes.c_int64)
+                sizes = [field(ctypes.c_int64) for _ in range(ptype.rank)]
+                strides = [field(ctypes.c_int64) for _ in range(ptype.rank)]
+                storage = self.storage(aligned, ptype.elem)
+                byte = aligned - storage.address
+                if byte % storage.esize:
+                    self.problems.append("%s: %s points at byte %d of %s, not an element boundary"
+                                         % (name, pname, byte, storage.label))
+                    return
+                memref = cuda_sim.MemRef(storage, byte // storage.esize, sizes, strides)
+                memref.offset = offset
+                args.append(memref)
+            else:
+                ctype = {"f32": ctypes.c_float, "f64": ctypes.c_double, "i32": ctypes.c_int32,
+                         "i64": ctypes.c_int64, "index": ctypes.c_int64}[ptype.elem]
+                args.append(field(ctype))
+        expected = len(self.artifact.kernels[name])
+        if slot != expected:
+            self.problems.append("%s: the kernel listing has %d parameter fields, the PTX %d"
+                                 % (name, slot, expected))
+            return
+        self.count += 1
+        reports = self.module.launch(name, grid, block, args, strict=False)
+        if reports:
+            self.problems.append("%s grid=%s block=%s:\n  %s" % (
+                name, grid, block, "\n  ".join(reports)))
+
+
+def main():
+    if len(sys.argv) != 7:
+        print(__doc__)
+        return 2
+    art_path, kernels_path, weights_path, tokens_path, plan, out_path = sys.argv[1:]
+    tokens = [int(t) for t in open(tokens_path).read().split()]
+    steps = []
+    for step in plan.split(","):
+        steps.append(("decode", int(step[1:])) if step.startswith("d") else ("prefill", int(step)))
+    if sum(n for _, n in steps) != len(tokens):
+        raise SystemExit("the plan does not use every token")
+
+    artifact = Artifact(art_path)
+    if artifact.batch != 1:
+        raise SystemExit("batch 1 artifacts only")
+    buffers = Buffers()
+    sim = Simulator(artifact, buffers, kernels_path)
+    api = HostAPI(artifact, buffers, on_launch=sim, scratch_fill=0xFF)
+    longest = max(n for kind, n in steps if kind == "prefill") if any(
+        kind == "prefill" for kind, _ in steps) else 1
+    model = ModelBuffers(artifact, buffers, longest, kv_fill=0xFF)
+    fill_weights(model, artifact.manifest, weights_path)
+
+    vocab = artifact.vocab
+    rows, done = [], 0
+    for kind, n in steps:
+        calls = [(kind, n)] if kind == "prefill" else [("decode", 1)] * n
+        for entry, count in calls:
+            ids = np.array(tokens[done:done + count], np.int32)
+            pos = np.arange(done, done + count, dtype=np.int32)
+            ctypes.memmove(model.tokens, ids.ctypes.data, ids.nbytes)
+            ctypes.memmove(model.positions, pos.ctypes.data, pos.nbytes)
+            start, before = time.time(), sim.count
+            status = model.call(entry, count)
+            problems = api.errors + sim.problems
+            print("%s of %d token%s at %d: %d launches simulated, status %d, %.1f s" % (
+                entry, count, "s" if count > 1 else "", done, sim.count - before, status,
+                time.time() - start))
+            if problems or status != 0:
+                for problem in problems:
+                    print("error: " + problem)
+                return 1
+            out = np.frombuffer((ctypes.c_char * (4 * count * vocab)).from_address(model.logits),
+                                np.float32).reshape(count, vocab)
+            rows.append(out.copy())
+            done += count
+    np.concatenate(rows).tofile(out_path)
+    print("%d rows, vocab %d" % (done, vocab))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,220 @@
+"""Whole CUDA artifacts of small random-weight models run on the CPU in the
+SIMT simulator (simulate_artifact.py, test/lib/cuda_sim.py), against the CPU
+artifacts' logits.
+
+Usage: simulated_models.py <work dir> <step_logits> <case>...
+
+A case is <variant>-<kind>. The variant: one of random_model.py's
+(test/Integration/GPU/Inputs) with the tiny dimensions of TINY instead of
+its BASE ones, or stories260k (configs/stories260k.json: head_dim 8, 5
+layers, context 512). The kind: f32 (f32 weights and KV cache), bf16 or
+f16 (weights and KV cache of that type).
+
+Per case: random weights (random_model.py's tensors: 1/sqrt(fan_in)
+projections, logits of a few units up to about 50), PROMPT + DECODE random
+tokens; `llmc compile` for cuda:sm_90 and `llmc --compile-to=kernels` with
+the same flags; simulate_artifact.py runs one prefill of the prompt and
+DECODE decode calls (positions continuing). The reference: the CPU artifact
+(`llmc compile --target=cpu`) through step_logits
+(test/Integration/GPU/Inputs/step_logits.c, built by the test) with the
+same plan of calls. The same calls, not one teacher-forced prefill of all
+the tokens: with dynamic NTK RoPE the frequencies depend on the longest
+position of the call, so a prefill of 72 tokens and one of 70 followed by
+two decode steps give logits that differ by O(1) in the last rows.
+Prints one line per comparison and per case, then "all cases passed", or
+FAILED lines (exit 1).
+
+TINY: hidden 64, 4 heads of 16 (2 KV heads), 2 layers, intermediate 168
+(not a multiple of the GEMMs' 64-wide tiles, nor of the tensor-core GEMM's
+32-deep K steps), vocabulary 300 (a partial tile of the logits GEMM and of
+the GEMV's row groups), context 128. The prompt of 70 tokens spans two
+64-key tiles of the flash-attention kernel and three 32-query blocks;
+decode runs the split-K attention and its combine kernel.
+
+Bounds (compare_logits.py of test/Integration/GPU/Inputs):
+  - f32: max |diff| <= 1e-3 against the CPU's f32 artifact, and the argmax
+    of every row. Both compute in f32 and differ in summation order and in
+    the exp/sin/cos implementations (a few ulp); the simulator rounds like
+    the GPU (f32 operations, fma rounded once), and measured differences on
+    these models are 3e-5 to 6e-5 (logit scales 40 to 85), so 1e-3 leaves
+    a margin of 15 or more, while a wrong index, mask or scale moves logits
+    by O(1).
+  - bf16, f16: max |diff| <= 4% of the logit scale against the CPU's f32
+    artifact and against its artifact with weights of the same type, the
+    bound of run_random_configs.py (weight rounding alone moves logits by
+    0.3% to 1.3%; the tensor-core GEMMs also round activations to bf16, the
+    16-bit KV cache rounds keys and values; the CPU target does not compile
+    a 16-bit KV cache, so its reference keeps an f32 one); the argmax agreeing
+    with the same-weights CPU artifact on 85% of the rows. Measured: 0.4% to
+    1.5% of the logit scale.
+"""
+import concurrent.futures
+import json
+import os
+import random
+import subprocess
+import sys
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+STORIES = os.path.join(HERE, "..", "..", "..", "..", "configs", "stories260k.json")
+GPU_INPUTS = os.path.join(HERE, "..", "..", "..", "Integration", "GPU", "Inputs")
+sys.path.insert(0, GPU_INPUTS)
+import random_model  # noqa: E402
+from compare_logits import check, compare, describe  # noqa: E402
+
+TINY = {"hidden_size": 64, "intermediate_size": 168, "num_hidden_layers": 2,
+        "num_attention_heads": 4, "num_key_value_heads": 2, "vocab_size": 300,
+        "max_position_embeddings": 128}
+VARIANTS = set(random_model.VARIANTS) | {"stories260k"}
+PROMPT, DECODE = 70, 2
+PLAN = "%d,d%d" % (PROMPT, DECODE)
+F32_MAX_ABS = 1e-3
+BF16_MAX_SCALED = 0.04
+BF16_MIN_AGREE = 0.85
+
+
+class Failed(Exception):
+    pass
+
+
+def run(args, log):
+    result = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            universal_newlines=True)
+    if result.returncode != 0:
+        log.append("command failed (exit %d): %s\n%s" % (
+            result.returncode, " ".join(args), "\n".join(result.stdout.splitlines()[-25:])))
+        raise Failed()
+    return result.stdout
+
+
+def config(variant):
+    """A tiny variant of random_model.py's, or configs/stories260k.json."""
+    if variant == "stories260k":
+        with open(STORIES) as f:
+            return json.load(f)
+    cfg = dict(random_model.BASE, **TINY)
+    cfg.update(random_model.VARIANTS[variant][0])
+    return cfg
+
+
+def make_model(directory, variant):
+    """config.json, model.safetensors and all.tokens of a variant."""
+    cfg = config(variant)
+    os.makedirs(directory, exist_ok=True)
+    with open(os.path.join(directory, "config.json"), "w") as f:
+        json.dump(cfg, f, indent=1)
+    rng = random.Random("llmc-sim-" + variant)
+    tensors = {name: (shape, random_model.random_tensor(rng, name, shape))
+               for name, shape in random_model.weight_shapes(cfg).items()}
+    random_model.write_safetensors(os.path.join(directory, "model.safetensors"), tensors)
+    tokens = [rng.randrange(cfg["vocab_size"]) for _ in range(PROMPT + DECODE)]
+    with open(os.path.join(directory, "all.tokens"), "w") as f:
+        f.write(" ".join(str(t) for t in tokens) + "\n")
+
+
+class Work:
+    """The CPU references, each built once (in a pool of its own: the
+    cases wait for them)."""
+
+    def __init__(self, root, step_logits):
+        self.root, self.step_logits = root, step_logits
+        self.pool = concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2)
+        self.futures = {}
+        self.lock = threading.Lock()
+
+    def cpu_logits(self, variant, weight_type):
+        """The CPU artifact's logits of every token (a future: path)."""
+        def build():
+            directory = os.path.join(self.root, variant)
+            log = []
+            artifact = os.path.join(directory, "cpu-" + weight_type)
+            out = os.path.join(directory, "cpu-%s.f32" % weight_type)
+            try:
+                run(["llmc", "compile", os.path.join(directory, "config.json"),
+                     "--target=cpu", "--weight-type=" + weight_type, "-o", artifact], log)
+                run([self.step_logits, artifact, os.path.join(directory, "model.safetensors"),
+                     os.path.join(directory, "all.tokens"), PLAN, out], log)
+            except Failed:
+                raise RuntimeError("\n".join(log))
+            return out
+        key = (variant, weight_type)
+        with self.lock:  # cases of one variant ask at the same time
+            if key not in self.futures:
+                self.futures[key] = self.pool.submit(build)
+            return self.futures[key]
+
+
+def check_case(work, case):
+    """(lines, failed)"""
+    variant, kind = case.rsplit("-", 1)
+    if variant not in VARIANTS or kind not in ("f32", "bf16", "f16"):
+        return ["%s: unknown case" % case], True
+    lines, failed = [], False
+    directory = os.path.join(work.root, variant)
+    flags = ["--target=cuda:sm_90", "--weight-type=" + kind]
+    references = [("f32", work.cpu_logits(variant, "f32"))]
+    if kind != "f32":
+        flags.append("--kv-type=" + kind)
+        references.append((kind, work.cpu_logits(variant, kind)))
+    try:
+        config_path = os.path.join(directory, "config.json")
+        artifact = os.path.join(directory, "cuda-" + kind)
+        kernels = os.path.join(directory, "cuda-%s.kernels.mlir" % kind)
+        run(["llmc", "compile", config_path, "-o", artifact] + flags, lines)
+        with open(kernels, "w") as f:
+            f.write(run(["llmc", "--compile-to=kernels", config_path] + flags, lines))
+        out = os.path.join(directory, "sim-%s.f32" % kind)
+        start = time.time()
+        run([sys.executable, os.path.join(HERE, "simulate_artifact.py"), artifact, kernels,
+             os.path.join(directory, "model.safetensors"), os.path.join(directory, "all.tokens"),
+             PLAN, out], lines)
+        seconds = time.time() - start
+        vocab = config(variant)["vocab_size"]
+        for ref_kind, future in references:
+            stats = compare(out, future.result(), vocab)
+            label = "%s: simulated CUDA (prefill %d, decode %d) vs CPU %s" % (
+                case, PROMPT, DECODE, ref_kind)
+            lines.append("%s: %s" % (label, describe(stats)))
+            if kind == "f32":
+                problems = check(stats, max_abs=F32_MAX_ABS, min_agree=1.0)
+            elif ref_kind != "f32":
+                problems = check(stats, max_scaled=BF16_MAX_SCALED, min_agree=BF16_MIN_AGREE)
+            else:
+                problems = check(stats, max_scaled=BF16_MAX_SCALED)
+            if problems:
+                failed = True
+                lines.append("%s: FAILED: %s" % (label, "; ".join(problems)))
+        lines.append("%s: passed (simulation %.1f s)" % (case, seconds) if not failed else
+                     "%s: FAILED" % case)
+    except Failed:
+        failed = True
+        lines.append("%s: FAILED (a command failed)" % case)
+    except (OSError, ValueError, RuntimeError) as error:
+        failed = True
+        lines.append("%s: FAILED: %s" % (case, error))
+    return lines, failed
+
+
+def main():
+    root, step_logits, cases = sys.argv[1], os.path.abspath(sys.argv[2]), sys.argv[3:]
+    os.makedirs(root, exist_ok=True)
+    start = time.time()
+    for variant in sorted({case.rsplit("-", 1)[0] for case in cases}):
+        if variant in VARIANTS:
+            make_model(os.path.join(root, variant), variant)
+    work = Work(root, step_logits)
+    cases_pool = concurrent.futures.ThreadPoolExecutor(len(cases))
+    futures = [cases_pool.submit(check_case, work, case) for case in cases]
+    any_failed = False
+    for future in futures:
+        lines, failed = future.result()
+        print("\n".join(lines))
+        any_failed |= failed
+    print("FAILED" if any_failed else "all cases passed (%.0f s)" % (time.time() - start))
+    return 1 if any_failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
