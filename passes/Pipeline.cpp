@@ -14,7 +14,9 @@ struct PhaseInfo {
   const char *passes;
 };
 
-/// `llm` → CPU kernels: lower the ops on tensors, bufferize across function
+/// `llm` → CPU kernels: lower the ops on tensors (and the element-wise arith
+/// ops on tensors, such as the narrowing of keys and values for a bf16/f16
+/// cache, to linalg), bufferize across function
 /// boundaries (identity layouts, so the C ABI sees plain strided buffers),
 /// fold loops that carry a buffer through unchanged, drop results that are
 /// the caller's own buffers (twice: a caller's result becomes an argument
@@ -24,7 +26,7 @@ struct PhaseInfo {
 /// them so), which is what lets drop-equivalent-buffer-results remove the KV
 /// cache from their results: it is written in place, never copied.
 constexpr const char *kCPUKernelsPasses =
-    "llm-lower-to-linalg,canonicalize,cse,"
+    "llm-lower-to-linalg,convert-elementwise-to-linalg,canonicalize,cse,"
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},"
     "canonicalize,drop-equivalent-buffer-results,"
@@ -39,10 +41,14 @@ constexpr const char *kCPUKernelsPasses =
 /// may reassociate (tree sums; a serial chain of 16 adds otherwise). math ops
 /// without an LLVM intrinsic (erf) become libm calls. omp ops stay until the
 /// LLVM IR translation, which turns them into __kmpc_* calls (link libomp).
+/// f32 → bf16 truncations (keys and values stored into a bf16 KV cache) are
+/// expanded to integer rounding: x86 without AVX512-BF16 has no instruction
+/// for them, and LLVM's libcall (__truncsfbf2) is missing from gcc 12's
+/// libgcc.
 constexpr const char *kCPULLVMPasses =
     "convert-scf-to-openmp,finalize-memref-to-llvm,"
     "convert-scf-to-cf,expand-strided-metadata,lower-affine,"
-    "finalize-memref-to-llvm,"
+    "finalize-memref-to-llvm,arith-expand{include-bf16=true},"
     "convert-vector-to-llvm{reassociate-fp-reductions},"
     "convert-math-to-llvm,convert-math-to-libm,"
     "convert-arith-to-llvm,convert-index-to-llvm,convert-cf-to-llvm,"

@@ -169,10 +169,13 @@ void parse_kv_cache(const Fields &kv, Manifest &m) {
   if (layout != "contiguous")
     fail(LLMC_ERR_UNSUPPORTED, m.path, ": kv_cache.layout '", layout,
          "' is not supported (this runtime allocates 'contiguous' caches)");
+  // The runtime only allocates the cache and zeroes it (0.0 in every float
+  // format); the compiled code reads and writes its elements.
   std::string dtype = kv.string("dtype");
-  if (dtype != "f32")
+  size_t element_bytes = dtype == "f32" ? 4 : (dtype == "bf16" || dtype == "f16") ? 2 : 0;
+  if (element_bytes == 0)
     fail(LLMC_ERR_UNSUPPORTED, m.path, ": kv_cache.dtype '", dtype,
-         "' is not supported (this runtime allocates 'f32' caches)");
+         "' is not supported (expected 'f32', 'bf16' or 'f16')");
   const auto &dims = kv.array("shape");
   for (size_t i = 0; i < dims.size(); ++i)
     m.kv_shape.push_back(
@@ -196,7 +199,7 @@ void parse_kv_cache(const Fields &kv, Manifest &m) {
   uint64_t elements = 1;
   for (int64_t d : m.kv_shape)
     elements = mul_or_fail(elements, static_cast<uint64_t>(d), m, "kv_cache size");
-  m.kv_cache_bytes = mul_or_fail(elements, sizeof(float), m, "kv_cache size");
+  m.kv_cache_bytes = mul_or_fail(elements, element_bytes, m, "kv_cache size");
 }
 
 void parse_weights(const Fields &top, Manifest &m) {
