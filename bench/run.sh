@@ -10,8 +10,9 @@
 #                    `pip install torch transformers` when it lacks them, unless BENCH_NO_PIP=1
 #   BENCH_SMOL_PROMPT, BENCH_SMOL_NEW    SmolLM2-shaped model: prompt tokens, generated tokens [16, 24]
 #   BENCH_S260_PROMPT, BENCH_S260_NEW    stories260K: prompt tokens, generated tokens [32, 96]
-#   BENCH_MODELS     which models: "stories260K SmolLM2" [both]; the first llmc compile of the
-#                    30-layer SmolLM2 shape takes many minutes (cached afterwards)
+#   BENCH_MODELS     which models: "stories260K SmolLM2" [both]; artifacts are cached
+#   BENCH_LLMC_WARMUP  1: llmc-run gets --warmup (one untimed prefill first, like PyTorch's warm-up
+#                    pass), so its prefill no longer includes the first touch of the mapped weights [0]
 set -uo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -26,6 +27,8 @@ SMOL_PROMPT=${BENCH_SMOL_PROMPT:-16}
 SMOL_NEW=${BENCH_SMOL_NEW:-24}
 S260_PROMPT=${BENCH_S260_PROMPT:-32}
 S260_NEW=${BENCH_S260_NEW:-96}
+LLMC_WARMUP=()
+[ "${BENCH_LLMC_WARMUP:-0}" = 1 ] && LLMC_WARMUP=(--warmup)
 CFLAGS="-O2 -march=native"
 mkdir -p "$WORK/bin" "$WORK/logs"
 START=$(date +%s)
@@ -169,8 +172,8 @@ same_tokens() {
 bench_model() { # <model label> <weights for llmc/naive> <hf dir for torch> <artifact> <prompt ids> <n new>
   local m=$1 w=$2 hf=$3 art=$4 prompt=$5 n=$6 s=${1%%[ (]*}
   run_engine "$m" "naive C" 1 "$s-naive" "$WORK/bin/naive_reference" "$w" --tokens "$prompt" -n "$n"
-  run_engine "$m" "llmc" 2 "$s-llmc2" env OMP_NUM_THREADS=2 "$LLMC_RUN" "$art" --weights "$w" --tokens "$prompt" -n "$n" --print-tokens
-  run_engine "$m" "llmc" 1 "$s-llmc1" env OMP_NUM_THREADS=1 "$LLMC_RUN" "$art" --weights "$w" --tokens "$prompt" -n "$n" --print-tokens
+  run_engine "$m" "llmc" 2 "$s-llmc2" env OMP_NUM_THREADS=2 "$LLMC_RUN" "$art" --weights "$w" --tokens "$prompt" -n "$n" --print-tokens "${LLMC_WARMUP[@]}"
+  run_engine "$m" "llmc" 1 "$s-llmc1" env OMP_NUM_THREADS=1 "$LLMC_RUN" "$art" --weights "$w" --tokens "$prompt" -n "$n" --print-tokens "${LLMC_WARMUP[@]}"
   if [ -z "$TORCH_REASON" ]; then
     run_engine "$m" "PyTorch eager" 2 "$s-torch" "$VENV/bin/python" "$BENCH/torch_baseline.py" "$hf" --tokens "$prompt" -n "$n" --threads 2
   else
@@ -204,7 +207,7 @@ echo "llmc CPU benchmark  ($(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(g
 echo "memory bandwidth (bench/stream.c, 256 MiB, huge pages, best of 10):" \
   "read ${READ1} GB/s at 1 thread, ${READ2} GB/s at 2; copy ${COPY1} / ${COPY2} GB/s"
 echo "load average before/after the runs: $LOAD_BEFORE / $LOAD_AFTER"
-echo "llmc: $LLMC (artifacts: f32 weights, f32 KV cache); naive: gcc $CFLAGS, one thread; ${TORCH_VERSION:-PyTorch: $TORCH_REASON}"
+echo "llmc: $LLMC (artifacts: f32 weights, f32 KV cache${LLMC_WARMUP:+; llmc-run --warmup: prefill on weights already mapped}); naive: gcc $CFLAGS, one thread; ${TORCH_VERSION:-PyTorch: $TORCH_REASON}"
 echo "stories260K: prompt $S260_PROMPT tokens, $S260_NEW generated; SmolLM2-135M (random f32 weights): prompt $SMOL_PROMPT, $SMOL_NEW generated"
 echo
 awk -F'\t' -v r1="$READ1" -v r2="$READ2" -v wb_s="${WB_stories260K:-0}" -v wb_m="${WB_SmolLM2:-0}" '
