@@ -39,27 +39,36 @@ CPUTargetDescription llmc::describeCPUTarget(const CPUTargetOptions &options) {
   return description;
 }
 
+/// The LLVM target of `description`'s triple.
+static llvm::Expected<const llvm::Target *>
+lookupTarget(const CPUTargetDescription &description) {
+  std::string error;
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(llvm::Triple(description.triple), error);
+  if (!target)
+    return llvm::createStringError("no LLVM target for '" +
+                                   description.triple + "': " + error);
+  return target;
+}
+
 llvm::Expected<CPUVectorRegisterInfo>
 llmc::getCPUVectorRegisters(const CPUTargetOptions &options) {
   llvm::InitializeNativeTarget();
   CPUTargetDescription description = describeCPUTarget(options);
   llvm::Triple triple(description.triple);
-  std::string error;
-  const llvm::Target *target =
-      llvm::TargetRegistry::lookupTarget(triple, error);
+  llvm::Expected<const llvm::Target *> target = lookupTarget(description);
   if (!target)
-    return llvm::createStringError("no LLVM target for '" +
-                                   description.triple + "': " + error);
+    return target.takeError();
   // LLVM only warns about an unknown CPU name (and then compiles for the
   // baseline); a typo in --cpu is an error here.
   std::unique_ptr<llvm::MCSubtargetInfo> baseline(
-      target->createMCSubtargetInfo(triple, "", ""));
+      (*target)->createMCSubtargetInfo(triple, "", ""));
   if (!baseline || !baseline->isCPUStringValid(description.cpu))
     return llvm::createStringError("unknown CPU '" + description.cpu +
                                    "' for " + description.triple +
                                    " (llc -mcpu=help lists the names)");
   std::unique_ptr<llvm::MCSubtargetInfo> subtarget(
-      target->createMCSubtargetInfo(triple, description.cpu,
+      (*target)->createMCSubtargetInfo(triple, description.cpu,
                                     description.features));
   auto has = [&](llvm::StringRef feature) {
     return subtarget && subtarget->checkFeatures(("+" + feature).str());
@@ -84,13 +93,10 @@ llvm::Error llmc::emitCPUObjectFile(mlir::ModuleOp module,
 
   CPUTargetDescription description = describeCPUTarget(options);
   llvm::Triple triple(description.triple);
-  std::string error;
-  const llvm::Target *target =
-      llvm::TargetRegistry::lookupTarget(triple, error);
+  llvm::Expected<const llvm::Target *> target = lookupTarget(description);
   if (!target)
-    return llvm::createStringError("no LLVM target for '" +
-                                   description.triple + "': " + error);
-  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
+    return target.takeError();
+  std::unique_ptr<llvm::TargetMachine> machine((*target)->createTargetMachine(
       triple, description.cpu, description.features, llvm::TargetOptions(),
       llvm::Reloc::PIC_, std::nullopt, llvm::CodeGenOptLevel::Aggressive));
   if (!machine)
