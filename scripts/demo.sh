@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The main job on the embedded default model (stories260K): compile its config
-# through every phase, write the CPU artifact, and generate text with it when
-# the real weights are at ../shared/models (else say how to get that far).
+# through every phase, write the CPU artifact and the CUDA artifact (with the
+# PTX of every kernel checked by ptxas), and generate text with the CPU one
+# when the real weights are at ../shared/models (else say how to get that far).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -27,6 +28,13 @@ echo
 echo "== artifact"
 "$LLMC" compile "$MODEL" --target=cpu -o "$OUT/artifact"
 ls -l "$OUT/artifact"
+echo
+echo "== CUDA: kernels for sm_80 and sm_90 (PTX and cubin in the artifact; running them needs an NVIDIA GPU)"
+"$LLMC" --compile-to=ptx --target=cuda:sm_80,sm_90 "$MODEL" > "$OUT/kernels.ptx"
+printf '   %d kernels per arch in %s; registers, shared memory, spills:\n' \
+  "$(grep -c '^.visible .entry' "$OUT/kernels.ptx" | awk '{print $1 / 2}')" "$OUT/kernels.ptx"
+python3 test/lib/ptxas_check.py --table < "$OUT/kernels.ptx" | grep -E 'sm_90|^\| kernel|^\|---' | sed 's/^/   /'
+"$LLMC" compile "$MODEL" --target=cuda:sm_80,sm_90 -o "$OUT/artifact-cuda"
 echo
 echo "== model info"
 "$LLMC" info "$MODEL"
