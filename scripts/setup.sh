@@ -8,6 +8,15 @@ packages=(
   libomp-22-dev
 )
 
+# The CUDA target needs NVIDIA's toolkit (ptxas for cubins, libdevice for
+# math functions; not a Debian package); llmc looks for it at
+# LLMC_CUDA_TOOLKIT_DIR (CMake), /usr/local/cuda by default. Building and the
+# CPU target do not need it, so this only warns.
+if [ ! -x /usr/local/cuda/bin/ptxas ]; then
+  echo "setup: warning: no CUDA toolkit at /usr/local/cuda (ptxas, nvvm/libdevice):" \
+    "llmc's CUDA target and its tests need one (NVIDIA's cuda-toolkit packages)" >&2
+fi
+
 missing=()
 for pkg in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
