@@ -141,4 +141,47 @@ SmallVector<Value> emitPipelinedKLoop(
   return compute(d.index((numTiles - 1) % kSharedBuffers), loop.getResults());
 }
 
+GemmBlock::GemmBlock(DeviceBuilder &d, const ProjectionOperands &operands,
+                     int64_t n, int64_t k, GemmTileShape tile, int64_t xWidth,
+                     int64_t weightWidth, int64_t numThreads) {
+  OpBuilder &b = d.builder();
+  Location l = d.location();
+  rowCount = memref::DimOp::create(b, l, operands.x, 0);
+  firstRow = arith::MulIOp::create(b, l, d.blockId(), d.index(tile.rows));
+  firstColumn = arith::MulIOp::create(b, l, d.blockId(gpu::Dimension::y),
+                                      d.index(tile.columns));
+  x = OperandTile{operands.x, rowCount, /*guardRows=*/true,
+                  firstRow,   tile.rows, tile.depth,
+                  k,          xWidth,   numThreads};
+  weight = OperandTile{operands.weight, d.index(n),  n % tile.columns != 0,
+                       firstColumn,     tile.columns, tile.depth,
+                       k,               weightWidth,  numThreads};
+}
+
+SmallVector<Value> GemmBlock::load(DeviceBuilder &d, Value k0) const {
+  SmallVector<Value> values = loadTile(d, x, k0);
+  llvm::append_range(values, loadTile(d, weight, k0));
+  return values;
+}
+
+void GemmBlock::store(DeviceBuilder &d, ArrayRef<Value> chunks, Value sharedX,
+                      Value sharedWeight, Value buffer, bool transposed) const {
+  size_t xChunks = 2 * x.getChunksPerThread();
+  storeTile(d, x, chunks.take_front(xChunks), sharedX, buffer, transposed);
+  storeTile(d, weight, chunks.drop_front(xChunks), sharedWeight, buffer,
+            transposed);
+}
+
+void launchGemmGrid(OpBuilder &builder, Location loc, gpu::GPUFuncOp kernel,
+                    const ProjectionOperands &operands, int64_t n,
+                    GemmTileShape tile, int64_t numThreads) {
+  LaunchShape shape;
+  Value rows = memref::DimOp::create(builder, loc, operands.x, 0);
+  shape.grid[0] = ceilDiv(builder, loc, rows, tile.rows);
+  shape.grid[1] = indexConstant(builder, loc, llvm::divideCeil(n, tile.columns));
+  shape.block = {numThreads, 1, 1};
+  SmallVector<Value> args = operands.getArgs();
+  emitLaunch(builder, loc, kernel, shape, args);
+}
+
 } // namespace llmc::cuda

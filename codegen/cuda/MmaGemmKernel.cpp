@@ -22,6 +22,7 @@ constexpr int64_t kTileM = 64;
 constexpr int64_t kTileN = 64;
 /// K columns per shared-memory stage: two k16 steps of the MMA.
 constexpr int64_t kTileK = 32;
+constexpr GemmTileShape kTile{kTileM, kTileN, kTileK};
 /// Warps as a grid over the output tile, each owning a 32 × 32 sub-tile.
 constexpr int64_t kWarpsM = 2;
 constexpr int64_t kWarpsN = 2;
@@ -265,33 +266,14 @@ void launchMmaGemm(OpBuilder &builder, Location loc, KernelModule &kernels,
         Value sharedA = func.getWorkgroupAttributions()[0];
         Value sharedB = func.getWorkgroupAttributions()[1];
 
-        // Grid x walks the rows of x fastest, so the CTAs running together
-        // share weight tiles through L2.
-        Value rowCount = memref::DimOp::create(b, l, ops.x, 0);
-        Value tileRow =
-            arith::MulIOp::create(b, l, d.blockId(), d.index(kTileM));
-        Value tileColumn = arith::MulIOp::create(
-            b, l, d.blockId(gpu::Dimension::y), d.index(kTileN));
-        OperandTile xTile{ops.x,   rowCount, /*guardRows=*/true,
-                          tileRow, kTileM,   kTileK,
-                          k,       xWidth,   kNumThreads};
-        OperandTile weightTile{ops.weight, d.index(n),  n % kTileN != 0,
-                               tileColumn, kTileN,      kTileK,
-                               k,          weightWidth, kNumThreads};
+        GemmBlock block(d, ops, n, k, kTile, xWidth, weightWidth, kNumThreads);
         WarpLayout layout = getWarpLayout(d);
         NVVM::MMATypes multiplicand = getMultiplicandType(elementType);
 
-        size_t xValues = 2 * xTile.getChunksPerThread();
-        auto load = [&](Value k0) {
-          SmallVector<Value> values = loadTile(d, xTile, k0);
-          llvm::append_range(values, loadTile(d, weightTile, k0));
-          return values;
-        };
+        auto load = [&](Value k0) { return block.load(d, k0); };
         auto store = [&](ArrayRef<Value> values, Value buffer) {
-          storeTile(d, xTile, values.take_front(xValues), sharedA, buffer,
-                    /*transposed=*/false);
-          storeTile(d, weightTile, values.drop_front(xValues), sharedB, buffer,
-                    /*transposed=*/false);
+          block.store(d, values, sharedA, sharedB, buffer,
+                      /*transposed=*/false);
         };
         auto compute = [&](Value buffer, ValueRange acc) {
           return computeStage(d, multiplicand, layout, sharedA, sharedB, buffer,
@@ -301,17 +283,11 @@ void launchMmaGemm(OpBuilder &builder, Location loc, KernelModule &kernels,
                                 d.f32(0.0));
         SmallVector<Value> acc = emitPipelinedKLoop(
             d, llvm::divideCeil(k, kTileK), kTileK, init, load, store, compute);
-        storeAccumulators(d, ops, layout, tileRow, tileColumn, rowCount, n,
-                          acc);
+        storeAccumulators(d, ops, layout, block.firstRow, block.firstColumn,
+                          block.rowCount, n, acc);
       },
       {sharedType, sharedWeightType});
-
-  LaunchShape shape;
-  Value rows = memref::DimOp::create(builder, loc, operands.x, 0);
-  shape.grid[0] = ceilDiv(builder, loc, rows, kTileM);
-  shape.grid[1] = indexConstant(builder, loc, llvm::divideCeil(n, kTileN));
-  shape.block = {kNumThreads, 1, 1};
-  emitLaunch(builder, loc, kernel, shape, args);
+  launchGemmGrid(builder, loc, kernel, operands, n, kTile, kNumThreads);
 }
 
 } // namespace llmc::cuda

@@ -113,6 +113,38 @@ llvm::SmallVector<mlir::Value> emitPipelinedKLoop(
                                                       mlir::ValueRange)>
         compute);
 
+/// Tile sizes of a GEMM kernel: output rows × columns per CTA, K per stage.
+struct GemmTileShape {
+  int64_t rows, columns, depth;
+};
+
+/// The output block of a tiled GEMM kernel — rows blockIdx.x·rows..,
+/// columns blockIdx.y·columns.. (grid x walks the rows of x fastest, so the
+/// CTAs running together share weight tiles through L2) — and the x and
+/// weight tiles it streams through shared memory.
+struct GemmBlock {
+  GemmBlock(DeviceBuilder &d, const ProjectionOperands &operands, int64_t n,
+            int64_t k, GemmTileShape tile, int64_t xWidth, int64_t weightWidth,
+            int64_t numThreads);
+
+  /// This thread's chunks of both tiles at column `k0`, x's first.
+  llvm::SmallVector<mlir::Value> load(DeviceBuilder &d, mlir::Value k0) const;
+  /// Stores what `load` returned into `buffer` of the two shared tiles.
+  void store(DeviceBuilder &d, llvm::ArrayRef<mlir::Value> chunks,
+             mlir::Value sharedX, mlir::Value sharedWeight, mlir::Value buffer,
+             bool transposed) const;
+
+  mlir::Value rowCount, firstRow, firstColumn;
+  OperandTile x, weight;
+};
+
+/// Launches a GEMM kernel over `operands` with one CTA of `numThreads`
+/// threads per output block of `tile`.
+void launchGemmGrid(mlir::OpBuilder &builder, mlir::Location loc,
+                    mlir::gpu::GPUFuncOp kernel,
+                    const ProjectionOperands &operands, int64_t n,
+                    GemmTileShape tile, int64_t numThreads);
+
 /// Kernel-name fragment of the bias: "" or "_bias<type>".
 std::string getBiasTag(mlir::Value bias);
 

@@ -18,6 +18,7 @@ namespace {
 constexpr int64_t kTileM = 64;
 constexpr int64_t kTileN = 64;
 constexpr int64_t kTileK = 16;
+constexpr GemmTileShape kTile{kTileM, kTileN, kTileK};
 /// Each thread computes a 4 × 4 block of outputs: every shared value it
 /// reads feeds 4 FMAs.
 constexpr int64_t kThreadTile = 4;
@@ -109,17 +110,7 @@ void launchSimtGemm(OpBuilder &builder, Location loc, KernelModule &kernels,
         Value sharedX = func.getWorkgroupAttributions()[0];
         Value sharedW = func.getWorkgroupAttributions()[1];
 
-        Value rowCount = memref::DimOp::create(b, l, ops.x, 0);
-        Value tileRow =
-            arith::MulIOp::create(b, l, d.blockId(), d.index(kTileM));
-        Value tileColumn = arith::MulIOp::create(
-            b, l, d.blockId(gpu::Dimension::y), d.index(kTileN));
-        OperandTile xTile{ops.x,   rowCount, /*guardRows=*/true,
-                          tileRow, kTileM,   kTileK,
-                          k,       width,    kNumThreads};
-        OperandTile weightTile{ops.weight, d.index(n), n % kTileN != 0,
-                               tileColumn, kTileN,     kTileK,
-                               k,          width,      kNumThreads};
+        GemmBlock block(d, ops, n, k, kTile, width, width, kNumThreads);
         // Thread (ty, tx) owns rows ty·4 .. ty·4+3 and columns tx·4 ..
         // tx·4+3 of the tile.
         Value rowOffset = arith::MulIOp::create(
@@ -131,17 +122,9 @@ void launchSimtGemm(OpBuilder &builder, Location loc, KernelModule &kernels,
             arith::RemUIOp::create(b, l, d.threadId(), d.index(kThreadsPerRow)),
             d.index(kThreadTile));
 
-        size_t xValues = 2 * xTile.getChunksPerThread();
-        auto load = [&](Value k0) {
-          SmallVector<Value> values = loadTile(d, xTile, k0);
-          llvm::append_range(values, loadTile(d, weightTile, k0));
-          return values;
-        };
+        auto load = [&](Value k0) { return block.load(d, k0); };
         auto store = [&](ArrayRef<Value> values, Value buffer) {
-          storeTile(d, xTile, values.take_front(xValues), sharedX, buffer,
-                    /*transposed=*/true);
-          storeTile(d, weightTile, values.drop_front(xValues), sharedW, buffer,
-                    /*transposed=*/true);
+          block.store(d, values, sharedX, sharedW, buffer, /*transposed=*/true);
         };
         auto compute = [&](Value buffer, ValueRange acc) {
           return computeStage(d, sharedX, sharedW, buffer, rowOffset,
@@ -154,9 +137,9 @@ void launchSimtGemm(OpBuilder &builder, Location loc, KernelModule &kernels,
         SmallVector<Value> acc = emitPipelinedKLoop(
             d, llvm::divideCeil(k, kTileK), kTileK, init, load, store, compute);
 
-        Value firstRow = arith::AddIOp::create(b, l, tileRow, rowOffset);
+        Value firstRow = arith::AddIOp::create(b, l, block.firstRow, rowOffset);
         Value firstColumn =
-            arith::AddIOp::create(b, l, tileColumn, columnOffset);
+            arith::AddIOp::create(b, l, block.firstColumn, columnOffset);
         // The thread's columns and their bias, loaded once; one branch per
         // row, the column tests inside it (few live predicates).
         SmallVector<Value> columns, biases;
@@ -168,7 +151,7 @@ void launchSimtGemm(OpBuilder &builder, Location loc, KernelModule &kernels,
         for (int64_t i = 0; i < kThreadTile; ++i) {
           Value row = arith::AddIOp::create(b, l, firstRow, d.index(i));
           Value inRange = arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult,
-                                                row, rowCount);
+                                                row, block.rowCount);
           auto guard = scf::IfOp::create(b, l, inRange, /*withElse=*/false);
           OpBuilder::InsertionGuard insertion(b);
           b.setInsertionPointToStart(guard.thenBlock());
@@ -180,13 +163,7 @@ void launchSimtGemm(OpBuilder &builder, Location loc, KernelModule &kernels,
         }
       },
       {sharedXType, sharedWType});
-
-  LaunchShape shape;
-  Value rows = memref::DimOp::create(builder, loc, operands.x, 0);
-  shape.grid[0] = ceilDiv(builder, loc, rows, kTileM);
-  shape.grid[1] = indexConstant(builder, loc, llvm::divideCeil(n, kTileN));
-  shape.block = {kNumThreads, 1, 1};
-  emitLaunch(builder, loc, kernel, shape, args);
+  launchGemmGrid(builder, loc, kernel, operands, n, kTile, kNumThreads);
 }
 
 } // namespace llmc::cuda
