@@ -268,10 +268,8 @@ namespace {
 
 using namespace llmc::cuda::attention;
 
-struct AttentionLowering : OpConversionPattern<llm::AttentionOp> {
-  AttentionLowering(TypeConverter &converter, MLIRContext *context,
-                    KernelModule &kernels)
-      : OpConversionPattern(converter, context), kernels(kernels) {}
+struct AttentionLowering : KernelPattern<llm::AttentionOp> {
+  using KernelPattern::KernelPattern;
 
   LogicalResult
   matchAndRewrite(llm::AttentionOp op, OpAdaptor adaptor,
@@ -355,7 +353,6 @@ struct AttentionLowering : OpConversionPattern<llm::AttentionOp> {
     return success();
   }
 
-  KernelModule &kernels;
 };
 
 } // namespace

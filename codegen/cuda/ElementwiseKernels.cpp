@@ -120,10 +120,8 @@ std::string getActivationName(llm::Activation activation) {
   return llm::stringifyActivation(activation).str();
 }
 
-struct AddLowering : OpConversionPattern<llm::AddOp> {
-  AddLowering(TypeConverter &converter, MLIRContext *context,
-              KernelModule &kernels)
-      : OpConversionPattern(converter, context), kernels(kernels) {}
+struct AddLowering : KernelPattern<llm::AddOp> {
+  using KernelPattern::KernelPattern;
   LogicalResult
   matchAndRewrite(llm::AddOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -136,13 +134,10 @@ struct AddLowering : OpConversionPattern<llm::AddOp> {
     rewriter.replaceOp(op, result);
     return success();
   }
-  KernelModule &kernels;
 };
 
-struct GLULowering : OpConversionPattern<llm::GLUOp> {
-  GLULowering(TypeConverter &converter, MLIRContext *context,
-              KernelModule &kernels)
-      : OpConversionPattern(converter, context), kernels(kernels) {}
+struct GLULowering : KernelPattern<llm::GLUOp> {
+  using KernelPattern::KernelPattern;
   LogicalResult
   matchAndRewrite(llm::GLUOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -157,13 +152,10 @@ struct GLULowering : OpConversionPattern<llm::GLUOp> {
     rewriter.replaceOp(op, result);
     return success();
   }
-  KernelModule &kernels;
 };
 
-struct ActivationLowering : OpConversionPattern<llm::ActivationOp> {
-  ActivationLowering(TypeConverter &converter, MLIRContext *context,
-                     KernelModule &kernels)
-      : OpConversionPattern(converter, context), kernels(kernels) {}
+struct ActivationLowering : KernelPattern<llm::ActivationOp> {
+  using KernelPattern::KernelPattern;
   LogicalResult
   matchAndRewrite(llm::ActivationOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -178,17 +170,14 @@ struct ActivationLowering : OpConversionPattern<llm::ActivationOp> {
     rewriter.replaceOp(op, result);
     return success();
   }
-  KernelModule &kernels;
 };
 
 /// arith.truncf / arith.extf on a tensor (the f32 keys and values narrowed
 /// to a bf16/f16 cache before llm.kv_append): a conversion kernel. Scalar
 /// casts stay legal and untouched.
 template <typename CastOp>
-struct FloatCastLowering : OpConversionPattern<CastOp> {
-  FloatCastLowering(TypeConverter &converter, MLIRContext *context,
-                    KernelModule &kernels)
-      : OpConversionPattern<CastOp>(converter, context), kernels(kernels) {}
+struct FloatCastLowering : KernelPattern<CastOp> {
+  using KernelPattern<CastOp>::KernelPattern;
   LogicalResult
   matchAndRewrite(CastOp op, typename CastOp::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -196,13 +185,13 @@ struct FloatCastLowering : OpConversionPattern<CastOp> {
     if (!type)
       return failure();
     Value result = emitElementwise(
-        rewriter, op.getLoc(), kernels, "convert", ValueRange{adaptor.getIn()},
+        rewriter, op.getLoc(), this->kernels, "convert",
+        ValueRange{adaptor.getIn()},
         [](DeviceBuilder &, ArrayRef<Value> v) -> Value { return v[0]; },
         type.getElementType());
     rewriter.replaceOp(op, result);
     return success();
   }
-  KernelModule &kernels;
 };
 
 } // namespace

@@ -81,10 +81,8 @@ gpu::GPUFuncOp getEmbeddingKernel(KernelModule &kernels, Type idType,
   return kernel;
 }
 
-struct EmbeddingLowering : OpConversionPattern<llm::EmbeddingOp> {
-  EmbeddingLowering(TypeConverter &converter, MLIRContext *context,
-                    KernelModule &kernels)
-      : OpConversionPattern(converter, context), kernels(kernels) {}
+struct EmbeddingLowering : KernelPattern<llm::EmbeddingOp> {
+  using KernelPattern::KernelPattern;
   LogicalResult
   matchAndRewrite(llm::EmbeddingOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -134,7 +132,6 @@ struct EmbeddingLowering : OpConversionPattern<llm::EmbeddingOp> {
     rewriter.replaceOp(op, result);
     return success();
   }
-  KernelModule &kernels;
 };
 
 } // namespace

@@ -98,10 +98,8 @@ gpu::GPUFuncOp getAppendKernel(KernelModule &kernels, llm::KVCacheType cache,
       });
 }
 
-struct KVAppendLowering : OpConversionPattern<llm::KVAppendOp> {
-  KVAppendLowering(TypeConverter &converter, MLIRContext *context,
-                   KernelModule &kernels)
-      : OpConversionPattern(converter, context), kernels(kernels) {}
+struct KVAppendLowering : KernelPattern<llm::KVAppendOp> {
+  using KernelPattern::KernelPattern;
   LogicalResult
   matchAndRewrite(llm::KVAppendOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -139,7 +137,6 @@ struct KVAppendLowering : OpConversionPattern<llm::KVAppendOp> {
     rewriter.replaceOp(op, cache);
     return success();
   }
-  KernelModule &kernels;
 };
 
 struct KVViewLowering : OpConversionPattern<llm::KVViewOp> {

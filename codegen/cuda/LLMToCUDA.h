@@ -15,9 +15,18 @@ namespace llmc::cuda {
 /// keeps every buffer a kernel sees in the identity layout.
 void addTypeConversions(mlir::TypeConverter &converter);
 
+/// A conversion pattern that builds its kernels into `kernels`.
+template <typename OpTy>
+struct KernelPattern : mlir::OpConversionPattern<OpTy> {
+  KernelPattern(mlir::TypeConverter &converter, mlir::MLIRContext *context,
+                KernelModule &kernels)
+      : mlir::OpConversionPattern<OpTy>(converter, context), kernels(kernels) {}
+  KernelModule &kernels;
+};
+
 /// Every family below takes the converter and the module the kernels are
-/// created in; each pattern allocates its result with allocateResult and
-/// launches its kernel(s) with emitLaunch.
+/// created in; each pattern (a KernelPattern) allocates its result with
+/// allocateResult and launches its kernel(s) with emitLaunch.
 
 /// tensor.expand_shape / collapse_shape / dim on converted buffers.
 void populateTensorViewPatterns(mlir::TypeConverter &converter,

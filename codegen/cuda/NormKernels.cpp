@@ -285,10 +285,8 @@ LogicalResult emitNorm(Operation *op, ConversionPatternRewriter &rewriter,
   return success();
 }
 
-struct RMSNormLowering : OpConversionPattern<llm::RMSNormOp> {
-  RMSNormLowering(TypeConverter &converter, MLIRContext *context,
-                  KernelModule &kernels)
-      : OpConversionPattern(converter, context), kernels(kernels) {}
+struct RMSNormLowering : KernelPattern<llm::RMSNormOp> {
+  using KernelPattern::KernelPattern;
   LogicalResult
   matchAndRewrite(llm::RMSNormOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -296,13 +294,10 @@ struct RMSNormLowering : OpConversionPattern<llm::RMSNormOp> {
                     adaptor.getWeight(), Value(),
                     op.getEps().convertToDouble());
   }
-  KernelModule &kernels;
 };
 
-struct LayerNormLowering : OpConversionPattern<llm::LayerNormOp> {
-  LayerNormLowering(TypeConverter &converter, MLIRContext *context,
-                    KernelModule &kernels)
-      : OpConversionPattern(converter, context), kernels(kernels) {}
+struct LayerNormLowering : KernelPattern<llm::LayerNormOp> {
+  using KernelPattern::KernelPattern;
   LogicalResult
   matchAndRewrite(llm::LayerNormOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -310,7 +305,6 @@ struct LayerNormLowering : OpConversionPattern<llm::LayerNormOp> {
                     adaptor.getWeight(), adaptor.getBias(),
                     op.getEps().convertToDouble());
   }
-  KernelModule &kernels;
 };
 
 } // namespace

@@ -120,10 +120,8 @@ Value withDynamicRows(OpBuilder &b, Location loc, Value buffer) {
 /// result. A statically single row is a GEMV, any other row count (the
 /// sequence length of a prefill) a GEMM: on tensor cores for 16-bit
 /// weights, in f32 FMAs for f32 weights.
-template <typename OpTy> struct ProjectionLowering : OpConversionPattern<OpTy> {
-  ProjectionLowering(TypeConverter &converter, MLIRContext *context,
-                     KernelModule &kernels)
-      : OpConversionPattern<OpTy>(converter, context), kernels(kernels) {}
+template <typename OpTy> struct ProjectionLowering : KernelPattern<OpTy> {
+  using KernelPattern<OpTy>::KernelPattern;
 
   LogicalResult
   matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
@@ -155,20 +153,18 @@ template <typename OpTy> struct ProjectionLowering : OpConversionPattern<OpTy> {
 
     auto rowsType = cast<MemRefType>(operands.x.getType());
     if (rowsType.getDimSize(0) == 1) {
-      launchGemv(rewriter, loc, kernels, operands);
+      launchGemv(rewriter, loc, this->kernels, operands);
     } else {
       operands.x = withDynamicRows(rewriter, loc, operands.x);
       operands.out = withDynamicRows(rewriter, loc, operands.out);
       if (weightType.getElementType().isF32())
-        launchSimtGemm(rewriter, loc, kernels, operands);
+        launchSimtGemm(rewriter, loc, this->kernels, operands);
       else
-        launchMmaGemm(rewriter, loc, kernels, operands);
+        launchMmaGemm(rewriter, loc, this->kernels, operands);
     }
     rewriter.replaceOp(op, result);
     return success();
   }
-
-  KernelModule &kernels;
 };
 
 } // namespace

@@ -278,10 +278,8 @@ gpu::GPUFuncOp getRopeKernel(KernelModule &kernels, const RopeSpec &spec,
   return kernel;
 }
 
-struct RopeLowering : OpConversionPattern<llm::RopeOp> {
-  RopeLowering(TypeConverter &converter, MLIRContext *context,
-               KernelModule &kernels)
-      : OpConversionPattern(converter, context), kernels(kernels) {}
+struct RopeLowering : KernelPattern<llm::RopeOp> {
+  using KernelPattern::KernelPattern;
   LogicalResult
   matchAndRewrite(llm::RopeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -344,7 +342,6 @@ struct RopeLowering : OpConversionPattern<llm::RopeOp> {
     rewriter.replaceOp(op, result);
     return success();
   }
-  KernelModule &kernels;
 };
 
 } // namespace
