@@ -26,8 +26,10 @@ llmc_status llmc_session_prefill(llmc_session *session, const int32_t *tokens,
   return guarded([&] {
     require(session, "llmc_session_prefill", "session");
     require(tokens, "llmc_session_prefill", "tokens");
-    const float *logits =
-        session->session.prefill(tokens, n_tokens, all_logits != nullptr);
+    LogitRows rows = all_logits    ? LogitRows::All
+                     : last_logits ? LogitRows::Last
+                                   : LogitRows::None;
+    const float *logits = session->session.prefill(tokens, n_tokens, rows);
     size_t vocab = static_cast<size_t>(session->session.model().manifest().vocab_size);
     if (all_logits)
       *all_logits = logits;
@@ -40,9 +42,37 @@ llmc_status llmc_session_decode(llmc_session *session, int32_t token,
                                 const float **logits) {
   return guarded([&] {
     require(session, "llmc_session_decode", "session");
-    const float *l = session->session.decode(token);
+    const float *l = session->session.decode(token, logits != nullptr);
     if (logits)
       *logits = l;
+  });
+}
+
+llmc_status llmc_session_sample(llmc_session *session, llmc_sampler *sampler,
+                                const int32_t *history, size_t n_history,
+                                int32_t *token) {
+  return guarded([&] {
+    require(session, "llmc_session_sample", "session");
+    require(sampler, "llmc_session_sample", "sampler");
+    require(token, "llmc_session_sample", "token");
+    if (n_history > 0)
+      require(history, "llmc_session_sample", "history");
+    *token = session->session.sample(sampler->s, history, n_history);
+  });
+}
+
+llmc_status llmc_session_decode_sample(llmc_session *session, int32_t token,
+                                       llmc_sampler *sampler,
+                                       const int32_t *history, size_t n_history,
+                                       int32_t *next_token) {
+  return guarded([&] {
+    require(session, "llmc_session_decode_sample", "session");
+    require(sampler, "llmc_session_decode_sample", "sampler");
+    require(next_token, "llmc_session_decode_sample", "next_token");
+    if (n_history > 0)
+      require(history, "llmc_session_decode_sample", "history");
+    *next_token =
+        session->session.decode_sample(token, sampler->s, history, n_history);
   });
 }
 

@@ -20,26 +20,32 @@ float *CpuExecutor::logits_for(size_t n) {
 
 const float *CpuExecutor::prefill(const int32_t *tokens,
                                   const int32_t *positions, size_t n,
-                                  bool all_rows) {
+                                  LogitRows rows) {
+  last_row_ = nullptr;
   float *logits = logits_for(n);
   check_entry_status(model_->manifest(),
                      model_->prefill()(tokens, positions, static_cast<int64_t>(n),
                                        kv_cache_.data(), weights_.pointers.data(),
                                        logits),
                      "prefill");
-  return all_rows ? logits
-                  : logits + (n - 1) * static_cast<size_t>(model_->manifest().vocab_size);
+  last_row_ = logits + (n - 1) * static_cast<size_t>(model_->manifest().vocab_size);
+  return rows == LogitRows::All ? logits : last_row_;
 }
 
-const float *CpuExecutor::decode(int32_t token, int32_t position) {
+const float *CpuExecutor::decode(int32_t token, int32_t position, bool) {
+  last_row_ = nullptr;
   float *logits = logits_for(1);
   check_entry_status(model_->manifest(),
                      model_->decode()(&token, &position, kv_cache_.data(),
                                       weights_.pointers.data(), logits),
                      "decode");
+  last_row_ = logits;
   return logits;
 }
 
-void CpuExecutor::reset() { kv_cache_.clear(); }
+void CpuExecutor::reset() {
+  kv_cache_.clear();
+  last_row_ = nullptr;
+}
 
 } // namespace llmc::rt

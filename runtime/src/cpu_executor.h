@@ -9,13 +9,16 @@
 namespace llmc::rt {
 
 /// Weights bound in place (f32) or converted once; a zeroed 64-byte-aligned
-/// KV cache; a logits buffer grown to the longest prefill.
+/// KV cache; a logits buffer grown to the longest prefill. Its logits are
+/// host memory already, so every call returns them and sampling is the
+/// Session's (on the host).
 class CpuExecutor final : public Executor {
 public:
   CpuExecutor(std::shared_ptr<const Model> model, WeightSet &weights);
   const float *prefill(const int32_t *tokens, const int32_t *positions,
-                       size_t n, bool all_rows) override;
-  const float *decode(int32_t token, int32_t position) override;
+                       size_t n, LogitRows rows) override;
+  const float *decode(int32_t token, int32_t position, bool host_logits) override;
+  const float *last_logits() override { return last_row_; }
   void reset() override;
   const std::string &description() const override { return description_; }
 
@@ -26,6 +29,7 @@ private:
   BoundWeights weights_;
   AlignedBuffer kv_cache_;
   AlignedBuffer logits_;
+  const float *last_row_ = nullptr; // in logits_: the last call's last row
   std::string description_ = "cpu";
 };
 

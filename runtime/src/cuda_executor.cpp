@@ -3,6 +3,7 @@
 
 #include "cuda_module.h"
 #include "cuda_profile.h"
+#include "cuda_sampling.h"
 #include "cuda_scratch.h"
 #include "error.h"
 #include "weight_binding.h"
@@ -156,14 +157,30 @@ private:
 /// copies its token and position into the fixed device buffers the graph
 /// reads and launches it. Prefill always runs the host code (its shapes
 /// vary with the prompt).
+///
+/// Logits stay on the GPU unless asked for (LogitRows, `host_logits`,
+/// last_logits()). The sampling calls launch the artifact's sampling kernel
+/// on the last row and copy back its 4-byte token. That launch follows the
+/// decode step (graph replay, capture or host code) on the same stream
+/// instead of being captured into the graph: its arguments change at every
+/// step (a fresh uniform draw, and the kernel and settings are the
+/// sampler's, which may differ from call to call), and a session may mix
+/// plain decode and decode-sample steps, so the graph stays the decode step
+/// both share. Stream order makes the kernel read the finished logits; the
+/// cost is one more launch per token, with no synchronization in between.
 class CudaExecutor final : public Executor {
 public:
   CudaExecutor(std::shared_ptr<const Model> model, WeightSet &weights);
   ~CudaExecutor() override;
 
   const float *prefill(const int32_t *tokens, const int32_t *positions,
-                       size_t n, bool all_rows) override;
-  const float *decode(int32_t token, int32_t position) override;
+                       size_t n, LogitRows rows) override;
+  const float *decode(int32_t token, int32_t position, bool host_logits) override;
+  const float *last_logits() override;
+  bool samples_on_device() const override { return sampling_->available(); }
+  int32_t sample(const DeviceSampling &plan, Sampler &sampler) override;
+  int32_t decode_sample(int32_t token, int32_t position,
+                        const DeviceSampling &plan, Sampler &sampler) override;
   void reset() override;
   const std::string &description() const override { return description_; }
 
@@ -196,7 +213,16 @@ private:
 
   int32_t call_decode();
   void capture_decode();
-  float *host_logits(size_t bytes);
+  /// Copies the token and position in and enqueues the decode step (graph
+  /// replay, capture or host code); the last row is then decode_logits_.
+  void enqueue_decode(int32_t token, int32_t position);
+  /// Enqueues `plan`'s kernel on the last row and the copy of its token into
+  /// the staging buffer. On failure it waits for the stream (work of this
+  /// call may still read the staging buffer) and throws.
+  void enqueue_sample(const DeviceSampling &plan, Sampler &sampler);
+  /// The token enqueue_sample copied back, once the stream synchronized.
+  int32_t sampled_token() const;
+  float *host_buffer(size_t bytes);
 
   std::shared_ptr<const Model> model_;
   const Manifest &m_;
@@ -217,9 +243,16 @@ private:
   DeviceBuffer decode_logits_; // f32[vocab]: fixed, a decode graph writes it
   DeviceBuffer prefill_logits_; // f32[n, vocab], grown to the longest prefill
   DeviceBuffer reserved_;      // what alloc returns after a failure
-  PinnedBuffer staging_;       // int32[2]: the decode token and position
+  DeviceBuffer sampled_token_; // int32[1]: what a sampling kernel writes
+  PinnedBuffer staging_;       // int32[3]: decode token, position; sampled token
   PinnedBuffer logits_;        // host copy of the last call's logits
   ScratchArena arena_;
+  std::unique_ptr<CudaSamplingKernels> sampling_;
+
+  // The last row of logits of the previous prefill/decode (0: none), and
+  // its host copy when that call brought it back (else nullptr).
+  CUdeviceptr last_row_ = 0;
+  const float *host_row_ = nullptr;
 
   llmc_cuda_host_api table_{};
   std::string call_error_; // first error of the running entry call
@@ -283,7 +316,8 @@ CudaExecutor::CudaExecutor(std::shared_ptr<const Model> model, WeightSet &weight
   uint64_t row_bytes = static_cast<uint64_t>(m_.vocab_size) * sizeof(float);
   decode_logits_ = DeviceBuffer(cu_, row_bytes, "logits");
   reserved_ = DeviceBuffer(cu_, ScratchArena::kAlignment, "a reserved scratch block");
-  staging_ = PinnedBuffer(cu_, 2 * sizeof(int32_t), "the decode inputs");
+  sampled_token_ = DeviceBuffer(cu_, sizeof(int32_t), "the sampled token");
+  staging_ = PinnedBuffer(cu_, 3 * sizeof(int32_t), "the decode inputs and the sampled token");
   logits_ = PinnedBuffer(cu_, row_bytes, "logits");
   check(cu_.cuMemsetD8Async(kv_cache_.ptr(), 0, kv_cache_.size(), stream_),
         "zeroing the KV cache");
@@ -295,6 +329,7 @@ CudaExecutor::CudaExecutor(std::shared_ptr<const Model> model, WeightSet &weight
   if (!arena_.alloc(1, &error))
     fail(LLMC_ERR_OUT_OF_MEMORY, "allocating GPU scratch memory: ", error);
   arena_.reset();
+  sampling_ = std::make_unique<CudaSamplingKernels>(*module_, m_.vocab_size);
 
   table_.alloc = &CudaExecutor::api_alloc;
   table_.launch = &CudaExecutor::api_launch;
@@ -450,7 +485,7 @@ void CudaExecutor::synchronize(const char *step) {
        cuda_error_text(cu_, r));
 }
 
-float *CudaExecutor::host_logits(size_t bytes) {
+float *CudaExecutor::host_buffer(size_t bytes) {
   if (logits_.size() < bytes)
     logits_ = PinnedBuffer(cu_, bytes, "logits");
   return static_cast<float *>(logits_.data());
@@ -458,8 +493,10 @@ float *CudaExecutor::host_logits(size_t bytes) {
 
 const float *CudaExecutor::prefill(const int32_t *tokens,
                                    const int32_t *positions, size_t n,
-                                   bool all_rows) {
+                                   LogitRows rows) {
   begin();
+  last_row_ = 0;
+  host_row_ = nullptr;
   uint64_t in_bytes = n * sizeof(int32_t);
   uint64_t row_bytes = static_cast<uint64_t>(m_.vocab_size) * sizeof(float);
   uint64_t all_bytes = n * row_bytes;
@@ -468,9 +505,11 @@ const float *CudaExecutor::prefill(const int32_t *tokens,
     prefill_logits_ = DeviceBuffer(cu_, all_bytes, "prefill logits");
   // Only the rows asked for come back: a long prompt's logits are large
   // (512 tokens x 128K vocab = 256 MiB) and copying them is not prefill.
+  bool all_rows = rows == LogitRows::All;
   uint64_t out_bytes = all_rows ? all_bytes : row_bytes;
-  CUdeviceptr out_src = prefill_logits_.ptr() + (all_rows ? 0 : all_bytes - row_bytes);
-  float *out = host_logits(out_bytes);
+  CUdeviceptr last = prefill_logits_.ptr() + all_bytes - row_bytes;
+  CUdeviceptr out_src = all_rows ? prefill_logits_.ptr() : last;
+  float *out = rows == LogitRows::None ? nullptr : host_buffer(out_bytes);
   check(cu_.cuMemcpyHtoDAsync(tokens_.ptr(), tokens, in_bytes, stream_),
         "copying token ids to the GPU");
   check(cu_.cuMemcpyHtoDAsync(positions_.ptr(), positions, in_bytes, stream_),
@@ -485,11 +524,14 @@ const float *CudaExecutor::prefill(const int32_t *tokens,
         weight_table_.data(), static_cast<float *>(as_pointer(prefill_logits_.ptr())));
     check_call(status, "prefill");
   }
-  check(cu_.cuMemcpyDtoHAsync(out, out_src, out_bytes, stream_),
-        "copying logits from the GPU");
+  if (out)
+    check(cu_.cuMemcpyDtoHAsync(out, out_src, out_bytes, stream_),
+          "copying logits from the GPU");
   synchronize("running prefill");
   if (profiler_)
     profiler_->end_call(CudaProfiler::Prefill);
+  last_row_ = last;
+  host_row_ = out && all_rows ? out + (n - 1) * m_.vocab_size : out;
   return out;
 }
 
@@ -544,9 +586,9 @@ void CudaExecutor::capture_decode() {
   check(cu_.cuGraphLaunch(graph_, stream_), "launching the decode graph");
 }
 
-const float *CudaExecutor::decode(int32_t token, int32_t position) {
-  begin();
-  float *out = host_logits(static_cast<size_t>(m_.vocab_size) * sizeof(float));
+void CudaExecutor::enqueue_decode(int32_t token, int32_t position) {
+  last_row_ = 0;
+  host_row_ = nullptr;
   // Pinned staging: the copies are asynchronous, and the previous call has
   // synchronized, so the buffer is free to overwrite.
   auto *in = static_cast<int32_t *>(staging_.data());
@@ -565,21 +607,105 @@ const float *CudaExecutor::decode(int32_t token, int32_t position) {
     prepare_call();
     check_call(call_decode(), "decode");
   }
-  check(cu_.cuMemcpyDtoHAsync(out, decode_logits_.ptr(),
-                              static_cast<size_t>(m_.vocab_size) * sizeof(float),
-                              stream_),
-        "copying logits from the GPU");
+  last_row_ = decode_logits_.ptr();
+}
+
+const float *CudaExecutor::decode(int32_t token, int32_t position,
+                                  bool host_logits) {
+  begin();
+  size_t row_bytes = static_cast<size_t>(m_.vocab_size) * sizeof(float);
+  float *out = host_logits ? host_buffer(row_bytes) : nullptr;
+  enqueue_decode(token, position);
+  if (out)
+    check(cu_.cuMemcpyDtoHAsync(out, decode_logits_.ptr(), row_bytes, stream_),
+          "copying logits from the GPU");
   synchronize("running a decode step");
   ++decode_calls_;
   if (profiler_)
     profiler_->end_call(CudaProfiler::Decode);
+  host_row_ = out;
   return out;
+}
+
+const float *CudaExecutor::last_logits() {
+  if (host_row_)
+    return host_row_;
+  begin();
+  if (!last_row_)
+    fail(LLMC_ERR_INTERNAL, "no logits on the GPU to copy back");
+  size_t row_bytes = static_cast<size_t>(m_.vocab_size) * sizeof(float);
+  float *out = host_buffer(row_bytes);
+  check(cu_.cuMemcpyDtoHAsync(out, last_row_, row_bytes, stream_),
+        "copying logits from the GPU");
+  synchronize("copying logits from the GPU");
+  host_row_ = out;
+  return out;
+}
+
+void CudaExecutor::enqueue_sample(const DeviceSampling &plan, Sampler &sampler) {
+  if (!last_row_)
+    fail(LLMC_ERR_INTERNAL, "no logits on the GPU to sample");
+  const char *name = sampling_->name(plan.kernel);
+  // Drawn only now, once the step before has been enqueued: a step that
+  // fails does not move the sampler's stream.
+  float u = plan.kernel == DeviceKernel::TopKTopP ? sampler.draw_unit() : 0.0f;
+  std::string error;
+  CudaProfiler *profiler = profiler_.get();
+  if (!profiler || profiler->before_launch(stream_, &error)) {
+    CUresult r = sampling_->launch(plan, u, last_row_, sampled_token_.ptr(), stream_);
+    if (r != CUDA_SUCCESS)
+      error = cat("launching the sampling kernel '", name, "' of '", m_.name,
+                  "': ", cuda_error_text(cu_, r));
+    else if (profiler)
+      profiler->after_launch(name, stream_, &error);
+  }
+  if (error.empty()) {
+    auto *staged = static_cast<int32_t *>(staging_.data());
+    CUresult r = cu_.cuMemcpyDtoHAsync(&staged[2], sampled_token_.ptr(),
+                                       sizeof(int32_t), stream_);
+    if (r != CUDA_SUCCESS)
+      error = cat("copying the sampled token from the GPU: ", cuda_error_text(cu_, r));
+  }
+  if (!error.empty()) {
+    cu_.cuStreamSynchronize(stream_); // its error, if any, comes next call
+    fail(LLMC_ERR_INTERNAL, error);
+  }
+}
+
+int32_t CudaExecutor::sampled_token() const {
+  return static_cast<const int32_t *>(staging_.data())[2];
+}
+
+int32_t CudaExecutor::sample(const DeviceSampling &plan, Sampler &sampler) {
+  begin();
+  if (profiler_)
+    profiler_->begin_call();
+  enqueue_sample(plan, sampler);
+  synchronize("sampling a token");
+  if (profiler_)
+    profiler_->end_call(CudaProfiler::Sample);
+  return sampled_token();
+}
+
+int32_t CudaExecutor::decode_sample(int32_t token, int32_t position,
+                                    const DeviceSampling &plan, Sampler &sampler) {
+  begin();
+  enqueue_decode(token, position);
+  size_t split = profiler_ ? profiler_->launches() : 0;
+  enqueue_sample(plan, sampler);
+  synchronize("running a decode step");
+  ++decode_calls_;
+  if (profiler_)
+    profiler_->end_call(CudaProfiler::Decode, split, CudaProfiler::Sample);
+  return sampled_token();
 }
 
 void CudaExecutor::reset() {
   // No status to return (llmc_session_reset is void): a failure is kept and
   // reported by the next call.
   try {
+    last_row_ = 0;
+    host_row_ = nullptr;
     begin();
     check(cu_.cuMemsetD8Async(kv_cache_.ptr(), 0, kv_cache_.size(), stream_),
           "zeroing the KV cache");

@@ -97,6 +97,17 @@ CUfunction CudaModule::function(const char *name, uint32_t shared_bytes,
   return k.function;
 }
 
+CUfunction CudaModule::find_function(const char *name, std::string *error) const {
+  CUfunction f = nullptr;
+  CUresult r = cu_.cuModuleGetFunction(&f, module_, name);
+  error->clear();
+  if (r == CUDA_SUCCESS)
+    return f;
+  if (r != CUDA_ERROR_NOT_FOUND)
+    *error = cat("looking up kernel '", name, "': ", cuda_error_text(cu_, r));
+  return nullptr;
+}
+
 // ---------------------------------------------------------------------------
 // CudaProgram
 

@@ -38,6 +38,12 @@ public:
   /// exceeds the default 48 KiB. nullptr with *error set on failure.
   /// Not thread-safe: callers hold the program's entry mutex.
   CUfunction function(const char *name, uint32_t shared_bytes, std::string *error);
+  /// A kernel the image may lack (the sampling kernels, absent from
+  /// artifacts compiled before them): nullptr with *error empty when the
+  /// image has no such kernel, with *error set on any other failure. Not
+  /// cached here (`name` need not outlive the call; callers keep the
+  /// function), so it needs no lock.
+  CUfunction find_function(const char *name, std::string *error) const;
 
 private:
   friend class CudaProgram;

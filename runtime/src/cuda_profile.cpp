@@ -14,7 +14,8 @@ namespace {
 
 constexpr const char *kProfileEnv = "LLMC_CUDA_PROFILE";
 constexpr const char *kPrefix = "llmc-profile: ";
-constexpr const char *kPhaseNames[2] = {"prefill", "decode"};
+constexpr const char *kPhaseNames[CudaProfiler::kPhases] = {"prefill", "decode",
+                                                          "sample"};
 
 template <typename... Args> std::string format(const char *fmt, Args... args) {
   int n = std::snprintf(nullptr, 0, fmt, args...);
@@ -83,9 +84,22 @@ bool CudaProfiler::after_launch(const char *name, CUstream stream,
 }
 
 void CudaProfiler::end_call(Phase phase) {
+  add(phase, 0, launches_.size());
+  begin_call();
+}
+
+void CudaProfiler::end_call(Phase phase, size_t split, Phase tail) {
+  add(phase, 0, split);
+  if (split < launches_.size())
+    add(tail, split, launches_.size());
+  begin_call();
+}
+
+void CudaProfiler::add(Phase phase, size_t first, size_t last) {
   PhaseStats &p = phases_[phase];
   ++p.calls;
-  for (const Launch &l : launches_) {
+  for (size_t i = first; i < last; ++i) {
+    const Launch &l = launches_[i];
     float ms = 0;
     // The stream was synchronized, so every event has completed.
     cuda_check(cu_,
@@ -101,12 +115,11 @@ void CudaProfiler::end_call(Phase phase) {
     ++p.launches;
     p.ms += ms;
   }
-  begin_call();
 }
 
 std::string CudaProfiler::report(const std::string &title) const {
   std::string out;
-  for (int ph = 0; ph < 2; ++ph) {
+  for (int ph = 0; ph < kPhases; ++ph) {
     const PhaseStats &p = phases_[ph];
     if (p.launches == 0)
       continue;

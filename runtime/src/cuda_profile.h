@@ -27,7 +27,10 @@ bool cuda_profile_enabled();
 /// context must be current for every call, the destructor included.
 class CudaProfiler {
 public:
-  enum Phase { Prefill = 0, Decode = 1 };
+  /// Sample: the device sampling kernels (llmc_session_sample and the
+  /// sampling half of llmc_session_decode_sample), apart from the model's.
+  enum Phase { Prefill = 0, Decode = 1, Sample = 2 };
+  static constexpr int kPhases = 3;
 
   explicit CudaProfiler(const CudaDriver &cu) : cu_(cu) {}
   ~CudaProfiler();
@@ -44,6 +47,11 @@ public:
   /// After the stream synchronized: adds the call's kernel times to `phase`.
   /// Throws Error on a driver failure.
   void end_call(Phase phase);
+  /// Launches recorded so far in this call (a split point for end_call).
+  size_t launches() const { return launches_.size(); }
+  /// end_call for a call that ran two phases: its first `split` launches
+  /// are one call of `phase`, the rest one call of `tail`.
+  void end_call(Phase phase, size_t split, Phase tail);
 
   /// The table (see runtime/README.md, "Profiling"): per phase with
   /// launches, its kernels sorted by total time. "" when nothing ran.
@@ -68,12 +76,14 @@ private:
   };
 
   bool event(size_t i, std::string *error);
+  /// Adds launches [first, last) as one call of `phase`.
+  void add(Phase phase, size_t first, size_t last);
 
   const CudaDriver &cu_;
   std::vector<CUevent> events_; // the pool; 2 per launch of one call
   size_t next_event_ = 0;
   std::vector<Launch> launches_; // this call's, in launch order
-  PhaseStats phases_[2];
+  PhaseStats phases_[kPhases];
 };
 
 } // namespace llmc::rt

@@ -14,6 +14,15 @@ std::unique_ptr<Executor> make_executor(std::shared_ptr<const Model> model,
   return std::make_unique<CpuExecutor>(std::move(model), weights);
 }
 
+int32_t Executor::sample(const DeviceSampling &, Sampler &) {
+  fail(LLMC_ERR_INTERNAL, "this backend has no device sampling");
+}
+
+int32_t Executor::decode_sample(int32_t, int32_t, const DeviceSampling &,
+                                Sampler &) {
+  fail(LLMC_ERR_INTERNAL, "this backend has no device sampling");
+}
+
 void check_entry_status(const Manifest &m, int32_t status, const char *entry) {
   if (status != 0)
     fail(LLMC_ERR_INTERNAL, "the compiled ", entry, " entry point of '", m.name,

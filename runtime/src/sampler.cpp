@@ -36,6 +36,15 @@ int32_t Sampler::argmax() const {
   return best;
 }
 
+void Sampler::check_history(const int32_t *history, size_t n_history) const {
+  if (config_.repetition_penalty == 1.0f)
+    return;
+  for (size_t k = 0; k < n_history; ++k)
+    if (history[k] < 0 || history[k] >= vocab_)
+      fail(LLMC_ERR_OUT_OF_RANGE, "sampler: history token ", history[k],
+           " out of range (vocab size ", vocab_, ")");
+}
+
 int32_t Sampler::sample(const float *logits, const int32_t *history,
                         size_t n_history) {
   const float kNegInf = -std::numeric_limits<float>::infinity();
@@ -43,10 +52,7 @@ int32_t Sampler::sample(const float *logits, const int32_t *history,
     logits_[i] = std::isnan(logits[i]) ? kNegInf : logits[i];
 
   if (config_.repetition_penalty != 1.0f && n_history > 0) {
-    for (size_t k = 0; k < n_history; ++k)
-      if (history[k] < 0 || history[k] >= vocab_)
-        fail(LLMC_ERR_OUT_OF_RANGE, "sampler: history token ", history[k],
-             " out of range (vocab size ", vocab_, ")");
+    check_history(history, n_history);
     float p = config_.repetition_penalty;
     for (size_t k = 0; k < n_history; ++k) {
       int32_t t = history[k];
@@ -103,7 +109,7 @@ int32_t Sampler::sample(const float *logits, const int32_t *history,
     total = cum;
   }
 
-  double r = static_cast<double>(rng_.next_unit_float()) * total, cum = 0;
+  double r = static_cast<double>(draw_unit()) * total, cum = 0;
   for (int32_t i = 0; i < n; ++i) {
     cum += logits_[order_[i]];
     if (r < cum)

@@ -20,6 +20,17 @@ public:
   void reseed(uint64_t seed) { rng_.reseed(seed); }
   int32_t sample(const float *logits, const int32_t *history, size_t n_history);
 
+  const llmc_sampler_config &config() const { return config_; }
+  int32_t vocab_size() const { return vocab_; }
+  /// The uniform number in [0, 1) that sample() draws for a token it does
+  /// not pick greedily (one per such token). A GPU sampling kernel takes its
+  /// draw here, so a seeded stream is the same whichever side samples.
+  float draw_unit() { return rng_.next_unit_float(); }
+  /// Throws LLMC_ERR_OUT_OF_RANGE for a history id outside the vocabulary
+  /// when the repetition penalty would read it (sample() does the same);
+  /// lets a caller reject bad input before running anything.
+  void check_history(const int32_t *history, size_t n_history) const;
+
 private:
   int32_t argmax() const;
 

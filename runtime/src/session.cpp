@@ -22,24 +22,72 @@ void Session::check_tokens(const int32_t *tokens, size_t n) const {
          " of the artifact");
 }
 
-const float *Session::prefill(const int32_t *tokens, size_t n, bool all_rows) {
+void Session::check_sampler(const Sampler &sampler, const char *function,
+                            const int32_t *history, size_t n_history) const {
+  int32_t vocab = model_->manifest().vocab_size;
+  if (sampler.vocab_size() != vocab)
+    fail(LLMC_ERR_INVALID_ARGUMENT, function, ": the sampler was created for ",
+         sampler.vocab_size(), " tokens but the model's vocabulary has ", vocab);
+  sampler.check_history(history, n_history);
+}
+
+DeviceSampling Session::device_plan(const Sampler &sampler) const {
+  if (!executor_->samples_on_device())
+    return DeviceSampling{};
+  return plan_device_sampling(sampler.config(), model_->manifest().vocab_size);
+}
+
+const float *Session::prefill(const int32_t *tokens, size_t n, LogitRows rows) {
   check_tokens(tokens, n);
   positions_.resize(n);
   for (size_t i = 0; i < n; ++i)
     positions_[i] = position_ + static_cast<int32_t>(i);
-  const float *logits = executor_->prefill(tokens, positions_.data(), n, all_rows);
+  has_logits_ = false;
+  const float *logits = executor_->prefill(tokens, positions_.data(), n, rows);
   position_ += static_cast<int32_t>(n);
+  has_logits_ = true;
   return logits;
 }
 
-const float *Session::decode(int32_t token) {
+const float *Session::decode(int32_t token, bool host_logits) {
   check_tokens(&token, 1);
-  const float *logits = executor_->decode(token, position_);
+  has_logits_ = false;
+  const float *logits = executor_->decode(token, position_, host_logits);
   position_ += 1;
+  has_logits_ = true;
   return logits;
+}
+
+int32_t Session::sample(Sampler &sampler, const int32_t *history,
+                        size_t n_history) {
+  check_sampler(sampler, "llmc_session_sample", history, n_history);
+  if (!has_logits_)
+    fail(LLMC_ERR_INVALID_ARGUMENT,
+         "llmc_session_sample: no logits to sample: a new or reset session "
+         "has none, and a failed call leaves none; run llmc_session_prefill "
+         "or llmc_session_decode first");
+  DeviceSampling plan = device_plan(sampler);
+  if (plan.kernel != DeviceKernel::None)
+    return executor_->sample(plan, sampler);
+  return sampler.sample(executor_->last_logits(), history, n_history);
+}
+
+int32_t Session::decode_sample(int32_t token, Sampler &sampler,
+                               const int32_t *history, size_t n_history) {
+  check_tokens(&token, 1);
+  check_sampler(sampler, "llmc_session_decode_sample", history, n_history);
+  DeviceSampling plan = device_plan(sampler);
+  if (plan.kernel == DeviceKernel::None)
+    return sampler.sample(decode(token, true), history, n_history);
+  has_logits_ = false;
+  int32_t next = executor_->decode_sample(token, position_, plan, sampler);
+  position_ += 1;
+  has_logits_ = true;
+  return next;
 }
 
 void Session::reset() {
+  has_logits_ = false;
   executor_->reset();
   position_ = 0;
 }

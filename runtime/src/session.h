@@ -4,6 +4,7 @@
 
 #include "executor.h"
 #include "model.h"
+#include "sampler.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -23,12 +24,22 @@ public:
   Session(std::shared_ptr<const Model> model, WeightSet &weights);
 
   /// Runs tokens at positions [position(), position() + n); returns the
-  /// logits, row-major [n, vocab] when `all_rows`, else the last row alone.
+  /// logits, row-major [n, vocab] for LogitRows::All, the last row for
+  /// Last, possibly nullptr for None (then they may stay on the GPU).
   /// Throws before running anything when an id or the context length is
   /// out of range.
-  const float *prefill(const int32_t *tokens, size_t n, bool all_rows);
-  /// One token through the decode entry point; returns its logits.
-  const float *decode(int32_t token);
+  const float *prefill(const int32_t *tokens, size_t n, LogitRows rows);
+  /// One token through the decode entry point; returns its logits (with
+  /// `host_logits`; else possibly nullptr).
+  const float *decode(int32_t token, bool host_logits);
+  /// The next token drawn by `sampler` from the last row of logits of the
+  /// previous prefill/decode: on the GPU when the executor has sampling
+  /// kernels and plan_device_sampling() finds an exact one, else on the
+  /// host (copying the row back if it stayed on the GPU).
+  int32_t sample(Sampler &sampler, const int32_t *history, size_t n_history);
+  /// decode(token) then sample(), as one GPU step when sampling on it.
+  int32_t decode_sample(int32_t token, Sampler &sampler,
+                        const int32_t *history, size_t n_history);
   void reset();
   int32_t position() const { return position_; }
   const Model &model() const { return *model_; }
@@ -36,11 +47,19 @@ public:
 
 private:
   void check_tokens(const int32_t *tokens, size_t n) const;
+  /// The sampler's vocabulary and, when the penalty reads it, the history.
+  void check_sampler(const Sampler &sampler, const char *function,
+                     const int32_t *history, size_t n_history) const;
+  /// The device plan for `sampler`, or None when this executor cannot.
+  DeviceSampling device_plan(const Sampler &sampler) const;
 
   std::shared_ptr<const Model> model_;
   std::unique_ptr<Executor> executor_;
   std::vector<int32_t> positions_;
   int32_t position_ = 0;
+  // Whether the last prefill/decode call left logits to sample (false for
+  // a new or reset session and after a failed call).
+  bool has_logits_ = false;
 };
 
 } // namespace llmc::rt

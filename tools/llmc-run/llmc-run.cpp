@@ -48,6 +48,9 @@ const char *const kUsage =
     "  --top-p P              nucleus sampling mass (default 1: off)\n"
     "  --repeat-penalty R     repetition penalty (default 1: off)\n"
     "  --seed S               sampling seed (default 0)\n"
+    "  --host-sampling        copy every step's logits to the host and sample\n"
+    "                         there (the reference for the GPU's sampling kernels;\n"
+    "                         default: the runtime samples next to the logits)\n"
     "  --dump-logits FILE     write float32 logits [prompt tokens, vocab] of a\n"
     "                         teacher-forced prefill and generate nothing\n"
     "  --print-tokens         print token ids (prompt + generated) instead of text\n"
@@ -78,6 +81,7 @@ struct Options {
   std::string device; // "" = the artifact's target kind
   bool has_prompt = false, has_tokens = false, print_tokens = false;
   bool random_weights = false, ignore_eos = false, profile = false, warmup = false;
+  bool host_sampling = false;
   uint64_t random_seed = 0;
   long n = kDefaultNewTokens;
   llmc_sampler_config sampler;
@@ -139,6 +143,10 @@ Options parse_args(int argc, char **argv) {
     }
     if (a == "--warmup") {
       o.warmup = true;
+      continue;
+    }
+    if (a == "--host-sampling") {
+      o.host_sampling = true;
       continue;
     }
     if (a == "--random-weights" || a.rfind("--random-weights=", 0) == 0) {
@@ -406,11 +414,15 @@ int main(int argc, char **argv) {
   llmc_sampler *sampler = nullptr;
   check(llmc_sampler_create(&opt.sampler, info.vocab_size, &sampler), "sampler");
 
-  // Session calls return final host logits (a CUDA session synchronizes its
-  // stream before returning), so these clocks time the device work too.
+  // Session calls return once the device work has finished (a CUDA session
+  // synchronizes its stream), so these clocks time the device work too.
+  // By default the runtime samples next to the logits (on a GPU they stay
+  // there: 4 bytes come back per token); --host-sampling brings every row
+  // of logits back and samples it here, the reference for that path.
   auto start = std::chrono::steady_clock::now();
   const float *logits = nullptr;
-  check(llmc_session_prefill(session, prompt.data(), prompt.size(), &logits, nullptr));
+  check(llmc_session_prefill(session, prompt.data(), prompt.size(),
+                             opt.host_sampling ? &logits : nullptr, nullptr));
   double prefill_s = seconds_since(start);
 
   // The prompt is echoed only once it has run, so a rejected prompt prints
@@ -420,14 +432,22 @@ int main(int argc, char **argv) {
     out.emit(t);
 
   std::vector<int32_t> history = prompt;
+  // The next token: from the prefill's last logits first, then from each
+  // decode step (a step = the decode and the sampling of the next token).
+  int32_t next = 0;
+  if (opt.n > 0) {
+    if (opt.host_sampling)
+      check(llmc_sampler_sample(sampler, logits, history.data(), history.size(), &next),
+            "sampling");
+    else
+      check(llmc_session_sample(session, sampler, history.data(), history.size(), &next),
+            "sampling");
+  }
   long decoded = 0;
   double decode_s = 0;
   std::vector<double> step_s; // each decode step, for the steady-state rate
   const char *stop = "token limit";
   for (long i = 0; i < opt.n; ++i) {
-    int32_t next = 0;
-    check(llmc_sampler_sample(sampler, logits, history.data(), history.size(), &next),
-          "sampling");
     bool eos = !opt.ignore_eos &&
                (llmc_model_is_eos(model, next) ||
                 (info.eos_token_id < 0 && tok && next == llmc_tokenizer_eos_id(tok)));
@@ -444,7 +464,14 @@ int main(int argc, char **argv) {
       break;
     }
     auto t0 = std::chrono::steady_clock::now();
-    check(llmc_session_decode(session, next, &logits));
+    if (opt.host_sampling) {
+      check(llmc_session_decode(session, next, &logits));
+      check(llmc_sampler_sample(sampler, logits, history.data(), history.size(), &next),
+            "sampling");
+    } else {
+      check(llmc_session_decode_sample(session, next, sampler, history.data(),
+                                       history.size(), &next));
+    }
     double t = seconds_since(t0);
     decode_s += t;
     step_s.push_back(t);

@@ -460,8 +460,11 @@ llmc_status llmc_weights_create_random(const llmc_model *model, uint64_t seed,
  *
  * On a CUDA model the session runs on the GPU (runtime/README.md, "CUDA
  * backend"): the weights are uploaded once at create, the KV cache lives in
- * GPU memory, and every prefill/decode call returns host logits after the
- * GPU work has finished (the call synchronizes), so it may be timed as is.
+ * GPU memory, and every prefill/decode/sample call returns after the GPU
+ * work has finished (the call synchronizes), so it may be timed as is.
+ * Logits come back to the host only when a call asks for them: generation
+ * loops use llmc_session_sample / llmc_session_decode_sample, which draw
+ * the next token on the GPU and copy back 4 bytes.
  * Sessions of one model serialize only the enqueuing of their work (the
  * artifact's host-API global is per model); their GPU work overlaps.
  * Environment: LLMC_CUDA_DEVICE (GPU ordinal, default 0), LLMC_CUDA_GRAPHS=0
@@ -494,17 +497,79 @@ void llmc_session_destroy(llmc_session *session);
  * cache. *last_logits (if non-NULL) receives the vocab_size logits of the
  * last token; *all_logits (if non-NULL) all of them, row-major
  * [n_tokens, vocab_size] (a CUDA session copies them all back from the GPU
- * only when all_logits is non-NULL). Both stay valid until the next call on
- * the session.
+ * only when all_logits is non-NULL, the last row only when last_logits is,
+ * and nothing when both are NULL: pass NULL for both before
+ * llmc_session_sample). Both stay valid until the next call on the session
+ * other than llmc_session_sample.
  * LLMC_ERR_OUT_OF_RANGE, with nothing run, for a token id outside
  * [0, vocab_size) or when position + n_tokens exceeds the context length. */
 llmc_status llmc_session_prefill(llmc_session *session, const int32_t *tokens,
                                  size_t n_tokens, const float **last_logits,
                                  const float **all_logits);
 
-/* One token at the next position (the decode entry point); same checks. */
+/* One token at the next position (the decode entry point); same checks.
+ * *logits (if non-NULL) receives its vocab_size logits, valid as above; a
+ * CUDA session copies them back from the GPU only when `logits` is
+ * non-NULL. */
 llmc_status llmc_session_decode(llmc_session *session, int32_t token,
                                 const float **logits);
+
+/*
+ * Sampling next to the logits. These draw exactly what llmc_sampler_sample
+ * would draw from the same logits, with the same sampler (its RNG advances
+ * the same way, so a seeded stream is the same token for token), but on a
+ * CUDA session the logits need not leave the GPU: the artifact's sampling
+ * kernels (codegen/cuda/SamplingKernels.cpp) draw the token there and 4
+ * bytes come back. The GPU samples:
+ *   - greedy configurations (temperature <= 0, top_k == 1 or top_p <= 0):
+ *     the argmax kernel, lowest index on ties, NaN never wins;
+ *   - temperature with 1 < top_k <= 256, or with the whole vocabulary
+ *     (top_k <= 0 or >= vocab_size, top_p >= 1), or any top_k/top_p when
+ *     vocab_size <= 256: the top-k/top-p kernel, given the uniform number
+ *     the host sampler would draw (its f32 probabilities and f64 sums are
+ *     the host's up to rounding: a draw can differ only when it lands within
+ *     rounding of a boundary between two tokens).
+ * Everything else is sampled on the host after copying the row back: any
+ * repetition penalty (repetition_penalty != 1), top_k > 256, or top_p < 1
+ * without top_k on a vocabulary above 256 (where the kernel would consider
+ * only the 256 most probable tokens); so is everything on a CPU session,
+ * and on a CUDA artifact built without the sampling kernels. The choice
+ * depends on the sampler's configuration only, never on the logits. One
+ * known difference: when every logit is NaN or -inf, the GPU returns token 0
+ * like the host but has already taken a uniform number from the sampler,
+ * which the host does not.
+ * `history` (may be NULL when n_history is 0) is what llmc_sampler_sample
+ * takes: the tokens the repetition penalty applies to.
+ * The sampler must have been created for the model's vocab_size
+ * (LLMC_ERR_INVALID_ARGUMENT otherwise); with a repetition penalty, a
+ * history id outside the vocabulary is LLMC_ERR_OUT_OF_RANGE with nothing
+ * run. Not thread-safe: neither the session nor the sampler may be used by
+ * another thread during the call.
+ */
+
+/* The next token from the last row of logits of the previous
+ * llmc_session_prefill or llmc_session_decode call (or the decode step of
+ * llmc_session_decode_sample). LLMC_ERR_INVALID_ARGUMENT when there is none:
+ * a new or reset session, or after a failed call. The logits a previous call
+ * returned stay valid. */
+llmc_status llmc_session_sample(llmc_session *session, llmc_sampler *sampler,
+                                const int32_t *history, size_t n_history,
+                                int32_t *token);
+
+/* llmc_session_decode(session, token, NULL) then llmc_session_sample, as one
+ * step: on a GPU the sampling kernel is queued right behind the decode step
+ * (a CUDA graph replay when graphs are on) and the call synchronizes once.
+ * `token` is checked as by llmc_session_decode; on any failure
+ * *next_token is not written, and the position advances only when both
+ * halves succeeded. The step of a generation loop:
+ *   llmc_session_prefill(s, prompt, n, NULL, NULL);
+ *   llmc_session_sample(s, sampler, history, n_history, &next);
+ *   while (...) llmc_session_decode_sample(s, next, sampler, history,
+ *                                          n_history, &next);  */
+llmc_status llmc_session_decode_sample(llmc_session *session, int32_t token,
+                                       llmc_sampler *sampler,
+                                       const int32_t *history, size_t n_history,
+                                       int32_t *next_token);
 
 /* Empties the cache (position 0). A CUDA error while zeroing it is
  * reported by the next prefill/decode call. */
