@@ -166,13 +166,77 @@ LogicalResult LayerNormOp::verify() {
 
 LogicalResult LinearOp::verify() {
   ShapedType bias = getBias() ? getBias().getType() : ShapedType();
-  return verifyProjection(*this, getX().getType(), getWeight().getType(), bias,
-                          getResult().getType());
+  if (failed(verifyProjection(*this, getX().getType(), getWeight().getType(),
+                              bias, getResult().getType())))
+    return failure();
+  if (getResidual() && getResidual().getType() != getResult().getType())
+    return emitOpError("residual type must equal the result type");
+  return success();
 }
 
 LogicalResult LogitsOp::verify() {
   return verifyProjection(*this, getX().getType(), getWeight().getType(),
                           ShapedType(), getResult().getType());
+}
+
+//===----------------------------------------------------------------------===//
+// Fused projections
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The `norm` of a fused projection: a weight over x's last dimension and a
+/// positive norm_eps, both or neither.
+LogicalResult verifyFusedNorm(Operation *op, ShapedType x, Value normWeight,
+                              std::optional<APFloat> eps) {
+  if (!normWeight && !eps)
+    return success();
+  if (!normWeight || !eps)
+    return op->emitOpError("norm weight and norm_eps must be given together");
+  auto weight = cast<ShapedType>(normWeight.getType());
+  if (failed(requirePositive(op, eps->convertToDouble(), "norm_eps")) ||
+      failed(requireRank(op, weight, 1, "norm weight")))
+    return failure();
+  return requireSameExtent(op, weight.getDimSize(0), "norm weight size",
+                           x.getShape().back(), "input last dimension");
+}
+} // namespace
+
+LogicalResult MultiLinearOp::verify() {
+  auto x = getX().getType();
+  if (failed(verifyFusedNorm(*this, x, getNormWeight(), getNormEps())))
+    return failure();
+  size_t count = getWeights().size();
+  if (count == 0)
+    return emitOpError("needs at least one weight");
+  if (getResults().size() != count)
+    return emitOpError() << "has " << getResults().size() << " results for "
+                         << count << " weights";
+  if (!getBiases().empty() && getBiases().size() != count)
+    return emitOpError() << "has " << getBiases().size() << " biases for "
+                         << count << " weights";
+  for (size_t i = 0; i < count; ++i) {
+    ShapedType bias = getBiases().empty()
+                          ? ShapedType()
+                          : cast<ShapedType>(getBiases()[i].getType());
+    if (failed(verifyProjection(*this, x,
+                                cast<ShapedType>(getWeights()[i].getType()),
+                                bias,
+                                cast<ShapedType>(getResults()[i].getType()))))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult GLULinearOp::verify() {
+  auto x = getX().getType();
+  if (failed(verifyFusedNorm(*this, x, getNormWeight(), getNormEps())) ||
+      failed(verifyProjection(*this, x, getGateWeight().getType(),
+                              ShapedType(), getResult().getType())))
+    return failure();
+  if (getGateWeight().getType().getShape() !=
+      getUpWeight().getType().getShape())
+    return emitOpError("gate and up weights must have the same shape");
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

@@ -70,25 +70,30 @@ def LLM_LayerNormOp : LLM_Op<"layer_norm", [Pure]> {
   let hasVerifier = 1;
 }
 
-def LLM_LinearOp : LLM_Op<"linear", [Pure]> {
-  let summary = "x · Wᵀ (+ bias) with W stored (N, K)";
+def LLM_LinearOp : LLM_Op<"linear", [Pure, AttrSizedOperandSegments]> {
+  let summary = "x · Wᵀ (+ bias) (+ residual) with W stored (N, K)";
   let description = [{
     Projects the last dimension: `result[..., n] = Σ_k x[..., k] · weight[n, k]
-    (+ bias[n])`. The weight is stored output-major as in Hugging Face
-    checkpoints; its element type may be narrower than the activations
-    (accumulation is in the result's element type or wider).
+    (+ bias[n]) (+ residual[..., n])`. The weight is stored output-major as in
+    Hugging Face checkpoints; its element type may be narrower than the
+    activations (accumulation is in the result's element type or wider).
+    The `residual` operand (of the result's type) is the residual connection
+    that `llm-fuse-residual-add` folds into the projection's epilogue.
 
     ```mlir
     %q = llm.linear %x, %wq : tensor<1x?x64xf32>, tensor<64x64xf32> -> tensor<1x?x64xf32>
     %k = llm.linear %x, %wk, %bk : tensor<1x?x896xf32>, tensor<128x896xbf16>, tensor<128xbf16> -> tensor<1x?x128xf32>
+    %h = llm.linear %a, %wo residual %h0 : tensor<1x1x64xf32>, tensor<64x64xf32> residual tensor<1x1x64xf32> -> tensor<1x1x64xf32>
     ```
   }];
   let arguments = (ins LLM_FloatTensor:$x, LLM_FloatTensor:$weight,
-                       Optional<LLM_FloatTensor>:$bias);
+                       Optional<LLM_FloatTensor>:$bias,
+                       Optional<LLM_FloatTensor>:$residual);
   let results = (outs LLM_FloatTensor:$result);
   let assemblyFormat = [{
-    $x `,` $weight (`,` $bias^)? attr-dict `:` type($x) `,` type($weight)
-    (`,` type($bias)^)? `->` type($result)
+    $x `,` $weight (`,` $bias^)? (`residual` $residual^)? attr-dict `:`
+    type($x) `,` type($weight) (`,` type($bias)^)?
+    (`residual` type($residual)^)? `->` type($result)
   }];
   let hasVerifier = 1;
 }
@@ -225,6 +230,71 @@ def LLM_ActivationOp : LLM_Op<"activation", [Pure, SameOperandsAndResultType]> {
   let arguments = (ins LLM_ActivationAttr:$activation, LLM_FloatTensor:$x);
   let results = (outs LLM_FloatTensor:$result);
   let assemblyFormat = "$activation $x attr-dict `:` type($result)";
+}
+
+//===----------------------------------------------------------------------===//
+// Fused projections (made by the fusion passes of the `fused` phase)
+//===----------------------------------------------------------------------===//
+
+def LLM_MultiLinearOp : LLM_Op<"multi_linear", [Pure, AttrSizedOperandSegments]> {
+  let summary = "several projections of one input, optionally RMS-normalized first";
+  let description = [{
+    `results[i] = llm.linear(n, weights[i], biases[i])` for every weight,
+    where `n = llm.rms_norm(x, norm_weight, norm_eps)` when `norm` is given
+    and `n = x` otherwise. Every weight has x's last dimension as its input
+    dimension; `biases` is empty or has one bias per weight. Made by
+    `llm-fuse-sibling-linears` (the query, key and value projections of an
+    attention block) and `llm-fuse-norm-into-projections`; one kernel reads
+    the input once for all of them, and a fused norm is never written out.
+
+    ```mlir
+    %q, %k, %v = llm.multi_linear %h norm(%g : tensor<64xf32>)
+        weights(%wq, %wk, %wv : tensor<64x64xf32>, tensor<32x64xf32>, tensor<32x64xf32>)
+        {norm_eps = 1.0e-05 : f64}
+        : tensor<1x1x64xf32> -> tensor<1x1x64xf32>, tensor<1x1x32xf32>, tensor<1x1x32xf32>
+    ```
+  }];
+  let arguments = (ins LLM_FloatTensor:$x,
+                       Optional<LLM_FloatTensor>:$norm_weight,
+                       Variadic<LLM_FloatTensor>:$weights,
+                       Variadic<LLM_FloatTensor>:$biases,
+                       OptionalAttr<F64Attr>:$norm_eps);
+  let results = (outs Variadic<LLM_FloatTensor>:$results);
+  let assemblyFormat = [{
+    $x (`norm` `(` $norm_weight^ `:` type($norm_weight) `)`)?
+    `weights` `(` $weights `:` type($weights) `)`
+    (`biases` `(` $biases^ `:` type($biases) `)`)?
+    attr-dict `:` type($x) `->` type($results)
+  }];
+  let hasVerifier = 1;
+}
+
+def LLM_GLULinearOp : LLM_Op<"glu_linear", [Pure]> {
+  let summary = "gate and up projections of one input and their gated linear unit";
+  let description = [{
+    `result = llm.glu(activation, llm.linear(n, gate_weight),
+    llm.linear(n, up_weight))`, with `n` the input RMS-normalized by
+    `norm_weight` and `norm_eps` when `norm` is given, else `x`. Made by
+    `llm-fuse-sibling-linears` (a gated FFN's first half) and
+    `llm-fuse-norm-into-projections`: one kernel computes both dot products
+    of a row and stores only act(gate) · up.
+
+    ```mlir
+    %a = llm.glu_linear silu %h norm(%g : tensor<64xf32>), %wg, %wu {norm_eps = 1.0e-05 : f64}
+        : tensor<1x1x64xf32>, tensor<172x64xf32>, tensor<172x64xf32> -> tensor<1x1x172xf32>
+    ```
+  }];
+  let arguments = (ins LLM_ActivationAttr:$activation, LLM_FloatTensor:$x,
+                       Optional<LLM_FloatTensor>:$norm_weight,
+                       LLM_FloatTensor:$gate_weight, LLM_FloatTensor:$up_weight,
+                       OptionalAttr<F64Attr>:$norm_eps);
+  let results = (outs LLM_FloatTensor:$result);
+  let assemblyFormat = [{
+    $activation $x (`norm` `(` $norm_weight^ `:` type($norm_weight) `)`)? `,`
+    $gate_weight `,` $up_weight attr-dict `:` type($x) `,` type($gate_weight)
+    `,` type($up_weight) `->` type($result)
+  }];
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//

@@ -263,7 +263,8 @@ private:
     Value w = weight(layer, weightRole);
     int64_t outDim = cast<RankedTensorType>(w.getType()).getDimSize(0);
     return llm::LinearOp::create(builder, loc, withLastDim(x, outDim), x, w,
-                                 weight(layer, biasRole));
+                                 weight(layer, biasRole),
+                                 /*residual=*/Value());
   }
 
   /// (B, T, heads·Dh) → (B, T, heads, Dh).

@@ -30,6 +30,10 @@ struct LLMLowerToLinalgPass
   void runOnOperation() override {
     if (failed(llmc::rejectPagedKVCaches(getOperation(), "CPU")))
       return signalPassFailure();
+    // The CPU kernels fuse element-wise work in linalg, not in the `llm`
+    // ops: the fused projections go back to their parts.
+    if (failed(llmc::decomposeFusedOps(getOperation())))
+      return signalPassFailure();
     MLIRContext *context = &getContext();
     TypeConverter converter;
     converter.addConversion([](Type type) { return type; });

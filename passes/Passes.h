@@ -6,7 +6,12 @@
 #include "mlir/Pass/Pass.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <functional>
 #include <string>
+
+namespace mlir {
+class RewritePatternSet;
+} // namespace mlir
 
 namespace llmc {
 
@@ -28,6 +33,18 @@ std::string getModelSymbolPrefix(llvm::StringRef modelName);
 /// conversion would only report an illegal op.
 llvm::LogicalResult rejectPagedKVCaches(mlir::ModuleOp module,
                                         llvm::StringRef lowering);
+
+/// The rewrites of llm-decompose-fused, for the fused ops that
+/// `shouldDecompose` accepts (all when it is null): llm.multi_linear,
+/// llm.glu_linear and llm.linear with a residual.
+void populateDecomposeFusedPatterns(
+    mlir::RewritePatternSet &patterns,
+    std::function<bool(mlir::Operation *)> shouldDecompose = nullptr);
+
+/// Applies the rewrites above to `root` until none applies.
+llvm::LogicalResult decomposeFusedOps(
+    mlir::Operation *root,
+    std::function<bool(mlir::Operation *)> shouldDecompose = nullptr);
 
 } // namespace llmc
 

@@ -4,6 +4,99 @@
 
 include "mlir/Pass/PassBase.td"
 
+//===----------------------------------------------------------------------===//
+// Fusion (the `fused` phase): target-independent rewrites of `llm` ops into
+// fused `llm` ops, in this order.
+//===----------------------------------------------------------------------===//
+
+def LLMFuseResidualAdd : Pass<"llm-fuse-residual-add"> {
+  let summary = "Fold a residual llm.add into the projection that produces its other operand";
+  let description = [{
+    `llm.add %r, llm.linear(%x, %w)` becomes `llm.linear %x, %w residual %r`
+    when the projection has no other use, so that the projection's kernel
+    adds the residual as it stores its result (one launch and one pass over
+    the hidden state fewer per residual connection).
+
+    Before:
+    ```mlir
+    %p = llm.linear %a, %wo : tensor<1x1x64xf32>, tensor<64x64xf32> -> tensor<1x1x64xf32>
+    %h1 = llm.add %h0, %p : tensor<1x1x64xf32>
+    ```
+    After:
+    ```mlir
+    %h1 = llm.linear %a, %wo residual %h0 : tensor<1x1x64xf32>, tensor<64x64xf32> residual tensor<1x1x64xf32> -> tensor<1x1x64xf32>
+    ```
+  }];
+}
+
+def LLMFuseSiblingLinears : Pass<"llm-fuse-sibling-linears"> {
+  let summary = "Merge projections of one input into llm.glu_linear and llm.multi_linear";
+  let description = [{
+    Two rewrites of projections that read the same input:
+    - `llm.glu act (llm.linear %x, %wg), (llm.linear %x, %wu)` (both
+      projections without bias, residual or other use) becomes
+      `llm.glu_linear act %x, %wg, %wu`;
+    - the remaining projections of one value in one block (no residual;
+      with a bias each or none) become one `llm.multi_linear` at the first
+      of them, when every operand of the others is already defined there.
+
+    Before:
+    ```mlir
+    %q = llm.linear %n, %wq : tensor<1x1x64xf32>, tensor<64x64xf32> -> tensor<1x1x64xf32>
+    %k = llm.linear %n, %wk : tensor<1x1x64xf32>, tensor<32x64xf32> -> tensor<1x1x32xf32>
+    ```
+    After:
+    ```mlir
+    %q, %k = llm.multi_linear %n weights(%wq, %wk : tensor<64x64xf32>, tensor<32x64xf32>) : tensor<1x1x64xf32> -> tensor<1x1x64xf32>, tensor<1x1x32xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::llm::LLMDialect"];
+}
+
+def LLMFuseNormIntoProjections : Pass<"llm-fuse-norm-into-projections"> {
+  let summary = "Move an llm.rms_norm into the fused projections that are its only users";
+  let description = [{
+    An `llm.rms_norm` whose every user is an `llm.multi_linear` or
+    `llm.glu_linear` reading it as the input (without a norm of its own)
+    becomes the `norm` of each of them: the projection kernel computes the
+    row's inverse RMS from the input it reads anyway, and the normalized
+    row is never written to memory.
+
+    Before:
+    ```mlir
+    %n = llm.rms_norm %h, %g {eps = 1.0e-05 : f64} : tensor<1x1x64xf32>, tensor<64xf32> -> tensor<1x1x64xf32>
+    %a = llm.glu_linear silu %n, %wg, %wu : tensor<1x1x64xf32>, tensor<172x64xf32>, tensor<172x64xf32> -> tensor<1x1x172xf32>
+    ```
+    After:
+    ```mlir
+    %a = llm.glu_linear silu %h norm(%g : tensor<64xf32>), %wg, %wu {norm_eps = 1.0e-05 : f64} : tensor<1x1x64xf32>, tensor<172x64xf32>, tensor<172x64xf32> -> tensor<1x1x172xf32>
+    ```
+  }];
+}
+
+def LLMDecomposeFused : Pass<"llm-decompose-fused"> {
+  let summary = "Rewrite fused `llm` ops back into the ops they were made of";
+  let description = [{
+    The inverse of the fusion passes: `llm.multi_linear` and
+    `llm.glu_linear` become `llm.rms_norm` (when they carry a norm),
+    `llm.linear` and `llm.glu`; `llm.linear ... residual %r` becomes
+    `llm.linear` + `llm.add %r, ...`. The CPU lowering applies these
+    rewrites first (its kernels phase fuses in linalg instead), and the CUDA
+    lowering applies them to fused projections of several rows (prefill),
+    whose GEMMs have no fused prologue; this pass exposes them for tests.
+
+    Before:
+    ```mlir
+    %h1 = llm.linear %a, %wo residual %h0 : tensor<1x1x64xf32>, tensor<64x64xf32> residual tensor<1x1x64xf32> -> tensor<1x1x64xf32>
+    ```
+    After:
+    ```mlir
+    %p = llm.linear %a, %wo : tensor<1x1x64xf32>, tensor<64x64xf32> -> tensor<1x1x64xf32>
+    %h1 = llm.add %h0, %p : tensor<1x1x64xf32>
+    ```
+  }];
+}
+
 def LLMLowerToLinalg : Pass<"llm-lower-to-linalg", "::mlir::ModuleOp"> {
   let summary = "Lower `llm` ops on tensors to linalg, tensor, scf, vector, arith and math";
   let description = [{

@@ -14,7 +14,16 @@ struct PhaseInfo {
   const char *passes;
 };
 
-/// `llm` → CPU kernels: lower the ops on tensors (and the element-wise arith
+/// `llm` → fused `llm` ops, the same for every target: residual adds into
+/// the projections before them, then gate/up pairs and the other sibling
+/// projections, then the norms those read (a norm can only move into a
+/// fused projection).
+constexpr const char *kFusionPasses =
+    "llm-fuse-residual-add,llm-fuse-sibling-linears,"
+    "llm-fuse-norm-into-projections";
+
+/// Fused `llm` → CPU kernels (llm-lower-to-linalg first rewrites the fused
+/// projections back into their parts, which its linalg fuses instead): lower the ops on tensors (and the element-wise arith
 /// ops on tensors, such as the narrowing of keys and values for a bf16/f16
 /// cache, to linalg), bufferize across function
 /// boundaries (identity layouts, so the C ABI sees plain strided buffers),
@@ -80,6 +89,7 @@ constexpr const char *kCUDADeviceLLVMPasses =
 constexpr PhaseInfo kPhases[] = {
     {Phase::Config, "config", ""},
     {Phase::LLM, "llm", ""},
+    {Phase::Fused, "fused", kFusionPasses},
     {Phase::Kernels, "kernels", kCPUKernelsPasses},
     {Phase::LLVM, "llvm", kCPULLVMPasses},
     {Phase::PTX, "ptx", ""},
@@ -88,6 +98,8 @@ constexpr PhaseInfo kPhases[] = {
 /// The CUDA pipeline of a phase (same phase names, other passes).
 std::string getCUDAPasses(Phase phase, const PipelineOptions &options) {
   switch (phase) {
+  case Phase::Fused:
+    return kFusionPasses;
   case Phase::Kernels:
     return kCUDAKernelsPasses;
   case Phase::LLVM: {

@@ -18,6 +18,9 @@ enum class Phase {
   Config,
   /// The model graph in the `llm` dialect (prefill + decode).
   LLM,
+  /// The graph after the target-independent fusion passes: residual adds,
+  /// sibling projections and norms merged into fused `llm` ops.
+  Fused,
   /// Kernels: CPU loops over memrefs (linalg lowered, bufferized), or CUDA
   /// gpu.func kernels plus host functions that launch them.
   Kernels,

@@ -100,6 +100,9 @@ struct LinearOpLowering : OpConversionPattern<llm::LinearOp> {
   LogicalResult
   matchAndRewrite(llm::LinearOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    // llm-lower-to-linalg decomposes residuals into llm.add first.
+    if (op.getResidual())
+      return rewriter.notifyMatchFailure(op, "residual not decomposed");
     rewriter.replaceOp(
         op, createProjection(rewriter, op.getLoc(), adaptor.getX(),
                              adaptor.getWeight(), adaptor.getBias(),

@@ -28,6 +28,11 @@ Value getBias(llm::LinearOp op, llm::LinearOp::Adaptor adaptor) {
 }
 Value getBias(llm::LogitsOp, llm::LogitsOp::Adaptor) { return Value(); }
 
+/// A residual is decomposed into an llm.add before this lowering
+/// (llmc::decomposeFusedOps); a projection still carrying one is left alone.
+bool hasResidual(llm::LinearOp op) { return static_cast<bool>(op.getResidual()); }
+bool hasResidual(llm::LogitsOp) { return false; }
+
 /// x[l..., K] · W[N, K]ᵀ (+ bias). A statically single row is a
 /// matrix-vector product bound by reading W once; any other row count (static
 /// or dynamic) is tiled on runtime bounds, so it needs no peeling: rows left
@@ -50,6 +55,8 @@ struct ProjectionToVector : OpConversionPattern<OpTy> {
     auto weightType = cast<RankedTensorType>(adaptor.getWeight().getType());
     auto resultType = cast<RankedTensorType>(op.getType());
     Value bias = getBias(op, adaptor);
+    if (hasResidual(op))
+      return rewriter.notifyMatchFailure(op, "residual not decomposed");
     if (!llmc::isVectorProjectionSupported(
             xType, weightType, bias ? bias.getType() : Type(), resultType))
       return rewriter.notifyMatchFailure(op, "element types not supported");

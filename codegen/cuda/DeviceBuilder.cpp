@@ -2,6 +2,7 @@
 #include "codegen/cuda/DeviceBuilder.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -67,6 +68,14 @@ Value DeviceBuilder::toIndex(Value value) {
   if (value.getType().isIndex())
     return value;
   return arith::IndexCastOp::create(b, loc, b.getIndexType(), value);
+}
+
+Value DeviceBuilder::inverseSqrt(Value v) {
+  Value root = LLVM::CallIntrinsicOp::create(
+                   b, loc, v.getType(), b.getStringAttr("llvm.nvvm.sqrt.rn.f"),
+                   ValueRange{v})
+                   .getResult(0);
+  return arith::DivFOp::create(b, loc, f32(1.0), root);
 }
 
 Value DeviceBuilder::combine(Value x, Value y, ReduceKind kind) {

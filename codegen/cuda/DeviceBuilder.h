@@ -59,6 +59,11 @@ public:
                    mlir::ValueRange indices);
 
   mlir::Value combine(mlir::Value a, mlir::Value b, ReduceKind kind);
+  /// 1 / sqrt(v) for an f32 scalar, both steps correctly rounded
+  /// (sqrt.rn.f32, div.rn.f32) as in the CPU lowering of math.rsqrt (fdiv
+  /// 1, llvm.sqrt). math.sqrt would become libdevice's sqrt.approx, which
+  /// LLVM then folds into rsqrt.approx.
+  mlir::Value inverseSqrt(mlir::Value v);
   void barrier();
 
 private:

@@ -1,10 +1,13 @@
-// Decode projections (one row): a GEMV bound by reading the weight once.
+// Decode projections (one row): GEMVs bound by reading the weights once, alone or fused.
+#include "codegen/common/Activation.h"
 #include "codegen/cuda/ProjectionKernels.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+#include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
 
@@ -21,76 +24,86 @@ constexpr int64_t kWarpsPerBlock = 8;
 /// warp): enough to cover HBM latency at a few CTAs per SM.
 constexpr int64_t kUnroll = 4;
 
-/// From this many weight rows on, each warp takes two rows and reuses
-/// every x vector for both (half the x traffic per weight byte); below it
-/// one row per warp keeps the grid at several CTAs per SM (an H200 has 132
-/// SMs: 8192 rows are 512 CTAs of 16 rows).
+/// From this many weight rows on (all outputs of a launch together), each
+/// warp takes two rows and reuses every x vector for both (half the x
+/// traffic per weight byte); below it one row per warp keeps the grid at
+/// several CTAs per SM (an H200 has 132 SMs: 8192 rows are 512 CTAs of 16
+/// rows).
 constexpr int64_t kTwoRowsMinRows = 8192;
 
-/// The kernel's static parameters.
-struct GemvConfig {
-  int64_t n, k;
+/// The dot products one warp computes over K: x (1, K) f32, read as vectors
+/// of `width` lanes, against `rows` (weight buffer, row index) pairs whose
+/// weights share `weightType`.
+struct WarpDots {
+  int64_t k, width;
   Type weightType;
-  /// Elements per weight vector and the rows per warp.
-  int64_t width, rowsPerWarp;
-
-  int64_t getRowsPerBlock() const { return rowsPerWarp * kWarpsPerBlock; }
+  Value x;
+  /// The fused normalization's weight (K), or null.
+  Value normWeight;
+  double normEps;
+  SmallVector<std::pair<Value, Value>> rows;
 };
 
-/// acc[j] += weight[rows[j], chunk·width ...] · x[chunk·width ...] for the
+/// acc[j] += weight_j[row_j, chunk·width ...] · x[chunk·width ...] (x ·
+/// normWeight when normalizing, and then acc.back() += x²) for the
 /// `chunks` of one step of the K loop: every load of the step is issued
 /// before the first FMA.
-SmallVector<Value> accumulateChunks(DeviceBuilder &d, const GemvConfig &config,
-                                    Value x, Value weight, ArrayRef<Value> rows,
+SmallVector<Value> accumulateChunks(DeviceBuilder &d, const WarpDots &dots,
                                     ArrayRef<Value> chunks,
                                     ArrayRef<Value> acc) {
   OpBuilder &b = d.builder();
   Location loc = d.location();
-  auto xType = VectorType::get({config.width}, b.getF32Type());
-  auto weightType = VectorType::get({config.width}, config.weightType);
-  SmallVector<Value> xs, ws;
+  auto xType = VectorType::get({dots.width}, b.getF32Type());
+  auto weightType = VectorType::get({dots.width}, dots.weightType);
+  SmallVector<Value> xs, norms, ws;
   for (Value chunk : chunks) {
-    Value column = arith::MulIOp::create(b, loc, chunk, d.index(config.width));
-    xs.push_back(d.loadVector(xType, x, {d.index(0), column}));
-    for (Value row : rows)
+    Value column = arith::MulIOp::create(b, loc, chunk, d.index(dots.width));
+    xs.push_back(d.loadVector(xType, dots.x, {d.index(0), column}));
+    if (dots.normWeight) {
+      auto normType = VectorType::get(
+          {dots.width},
+          cast<MemRefType>(dots.normWeight.getType()).getElementType());
+      norms.push_back(d.loadVector(normType, dots.normWeight, {column}));
+    }
+    for (auto [weight, row] : dots.rows)
       ws.push_back(d.loadVector(weightType, weight, {row, column}));
   }
   SmallVector<Value> updated(acc);
-  for (size_t u = 0; u < chunks.size(); ++u)
-    for (size_t j = 0; j < rows.size(); ++j)
-      updated[j] = vector::FMAOp::create(
-          b, loc, d.toF32(ws[u * rows.size() + j]), xs[u], updated[j]);
+  size_t numRows = dots.rows.size();
+  for (size_t u = 0; u < chunks.size(); ++u) {
+    Value x = xs[u];
+    if (dots.normWeight) {
+      updated.back() = vector::FMAOp::create(b, loc, x, x, updated.back());
+      x = arith::MulFOp::create(b, loc, x, d.toF32(norms[u]));
+    }
+    for (size_t j = 0; j < numRows; ++j)
+      updated[j] = vector::FMAOp::create(b, loc, d.toF32(ws[u * numRows + j]),
+                                         x, updated[j]);
+  }
   return updated;
 }
 
-/// The body of one warp: rows firstRow .. firstRow + rowsPerWarp - 1 (rows
-/// past N repeat row N-1, whose result is not stored again).
-void emitWarpRows(DeviceBuilder &d, const GemvConfig &config,
-                  const ProjectionOperands &ops, Value firstRow) {
+/// The warp's dot products, one per row of `dots` (scaled by the inverse
+/// RMS when normalizing); every lane receives all of them.
+SmallVector<Value> emitWarpDots(DeviceBuilder &d, const WarpDots &dots) {
   OpBuilder &b = d.builder();
   Location loc = d.location();
   Value lane = d.laneId();
-  SmallVector<Value> rows;
-  for (int64_t j = 0; j < config.rowsPerWarp; ++j) {
-    Value row = arith::AddIOp::create(b, loc, firstRow, d.index(j));
-    rows.push_back(
-        j == 0 ? row
-               : arith::MinUIOp::create(b, loc, row, d.index(config.n - 1)));
-  }
 
   // K as chunks of `width` elements; lane l takes chunks l, l + 32, ...
   // Whole steps of kUnroll·32 chunks run in a loop, then up to kUnroll-1
   // whole 32-chunk steps, then one partial step for the lanes it covers.
-  int64_t chunks = config.k / config.width;
+  int64_t chunks = dots.k / dots.width;
   int64_t groupChunks = kUnroll * kWarpSize;
   int64_t groups = chunks / groupChunks;
   int64_t wholeSteps = (chunks % groupChunks) / kWarpSize;
   int64_t partialLanes = chunks % kWarpSize;
 
-  auto accType = VectorType::get({config.width}, b.getF32Type());
+  auto accType = VectorType::get({dots.width}, b.getF32Type());
   Value zero = arith::ConstantOp::create(
       b, loc, DenseElementsAttr::get(accType, b.getF32FloatAttr(0.0f)));
-  SmallVector<Value> acc(config.rowsPerWarp, zero);
+  // One accumulator per row, and one for Σx² when normalizing.
+  SmallVector<Value> acc(dots.rows.size() + (dots.normWeight ? 1 : 0), zero);
   auto chunkAt = [&](Value base, int64_t offset) -> Value {
     return arith::AddIOp::create(
         b, loc, base, arith::AddIOp::create(b, loc, lane, d.index(offset)));
@@ -105,10 +118,9 @@ void emitWarpRows(DeviceBuilder &d, const GemvConfig &config,
           SmallVector<Value> group;
           for (int64_t u = 0; u < kUnroll; ++u)
             group.push_back(chunkAt(base, u * kWarpSize));
-          scf::YieldOp::create(b, loc,
-                               accumulateChunks(d, config, ops.x, ops.weight,
-                                                rows, group,
-                                                SmallVector<Value>(carried)));
+          scf::YieldOp::create(
+              b, loc,
+              accumulateChunks(d, dots, group, SmallVector<Value>(carried)));
         });
     acc.assign(loop.getResults().begin(), loop.getResults().end());
   }
@@ -117,7 +129,7 @@ void emitWarpRows(DeviceBuilder &d, const GemvConfig &config,
   for (int64_t s = 0; s < wholeSteps; ++s)
     tail.push_back(chunkAt(tailBase, s * kWarpSize));
   if (!tail.empty())
-    acc = accumulateChunks(d, config, ops.x, ops.weight, rows, tail, acc);
+    acc = accumulateChunks(d, dots, tail, acc);
   if (partialLanes > 0) {
     Value chunk = chunkAt(tailBase, wholeSteps * kWarpSize);
     Value active = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
@@ -128,8 +140,7 @@ void emitWarpRows(DeviceBuilder &d, const GemvConfig &config,
           OpBuilder::InsertionGuard guard(b);
           b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
           scf::YieldOp::create(b, loc,
-                               accumulateChunks(d, config, ops.x, ops.weight,
-                                                rows, {chunk}, acc));
+                               accumulateChunks(d, dots, {chunk}, acc));
         },
         [&](OpBuilder &nb, Location nloc) {
           scf::YieldOp::create(nb, nloc, acc);
@@ -137,76 +148,274 @@ void emitWarpRows(DeviceBuilder &d, const GemvConfig &config,
     acc.assign(partial.getResults().begin(), partial.getResults().end());
   }
 
-  // Lane sums, then the warp's: every lane ends with every row's total.
+  // Lane sums, then the warp's: every lane ends with every total.
   SmallVector<Value> sums;
   for (Value vector : acc) {
     Value sum =
         vector::ReductionOp::create(b, loc, vector::CombiningKind::ADD, vector);
     sums.push_back(d.warpReduce(sum, ReduceKind::Sum));
   }
-  Value isLaneZero =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, d.index(0));
-  auto store = scf::IfOp::create(b, loc, isLaneZero, /*withElse=*/false);
+  if (!dots.normWeight)
+    return sums;
+  // 1 / sqrt(mean(x²) + eps), as the norm kernel computes it.
+  Value sumSquares = sums.pop_back_val();
+  Value meanSquare = arith::MulFOp::create(
+      b, loc, sumSquares, d.f32(1.0 / static_cast<double>(dots.k)));
+  Value scale = d.inverseSqrt(
+      arith::AddFOp::create(b, loc, meanSquare, d.f32(dots.normEps)));
+  for (Value &sum : sums)
+    sum = arith::MulFOp::create(b, loc, sum, scale);
+  return sums;
+}
+
+/// Runs `body` on lane 0 only.
+void onLaneZero(DeviceBuilder &d, function_ref<void()> body) {
+  OpBuilder &b = d.builder();
+  Value isLaneZero = arith::CmpIOp::create(
+      b, d.location(), arith::CmpIPredicate::eq, d.laneId(), d.index(0));
+  auto ifOp = scf::IfOp::create(b, d.location(), isLaneZero,
+                                /*withElse=*/false);
   OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(store.thenBlock());
-  for (int64_t j = 0; j < config.rowsPerWarp; ++j) {
-    // Row firstRow < N (the caller's guard); later ones may pass N.
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  body();
+}
+
+/// The global warp index: blockIdx.x · warps per block + warp.
+Value getGridWarp(DeviceBuilder &d) {
+  OpBuilder &b = d.builder();
+  Location loc = d.location();
+  return arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, d.blockId(), d.index(kWarpsPerBlock)),
+      d.warpId());
+}
+
+/// One output of a multi-GEMV inside the kernel: its operands, shape and
+/// the warps [firstWarp, firstWarp + numWarps) that take its rows.
+struct GemvSegment {
+  ProjectionOperands operands;
+  int64_t n, k, width;
+  Type weightType;
+  int64_t firstWarp, numWarps;
+};
+
+/// The body of a warp of `segment`: rows firstRow .. firstRow + rowsPerWarp
+/// - 1 of it (rows past N repeat row N-1, whose result is not stored
+/// again), stored with their bias and residual.
+void emitSegmentRows(DeviceBuilder &d, const GemvSegment &segment,
+                     const GemvNorm &norm, int64_t rowsPerWarp, Value warp) {
+  OpBuilder &b = d.builder();
+  Location loc = d.location();
+  Value localWarp =
+      arith::SubIOp::create(b, loc, warp, d.index(segment.firstWarp));
+  Value firstRow =
+      arith::MulIOp::create(b, loc, localWarp, d.index(rowsPerWarp));
+  WarpDots dots{segment.k,           segment.width, segment.weightType,
+                segment.operands.x, norm.weight,   norm.eps,
+                {}};
+  for (int64_t j = 0; j < rowsPerWarp; ++j) {
     Value row = arith::AddIOp::create(b, loc, firstRow, d.index(j));
-    storeProjectionResult(
-        d, ops, d.index(0), row, sums[j], loadBias(d, ops, row),
-        /*guardColumn=*/j > 0 && config.n % config.rowsPerWarp != 0);
+    if (j > 0)
+      row = arith::MinUIOp::create(b, loc, row, d.index(segment.n - 1));
+    dots.rows.push_back({segment.operands.weight, row});
+  }
+  SmallVector<Value> sums = emitWarpDots(d, dots);
+  onLaneZero(d, [&] {
+    for (int64_t j = 0; j < rowsPerWarp; ++j) {
+      // Row firstRow < N (the segment's warp range); later ones may pass N.
+      Value row = arith::AddIOp::create(b, loc, firstRow, d.index(j));
+      storeProjectionResult(
+          d, segment.operands, d.index(0), row, sums[j],
+          loadBias(d, segment.operands, row),
+          /*guardColumn=*/j > 0 && segment.n % rowsPerWarp != 0);
+    }
+  });
+}
+
+/// if warp < end(segments[0]) { rows of segments[0] } else if ... : each
+/// warp runs the body of the segment it falls in; warps past the last have
+/// nothing to do (the kernel has no barrier, so they may leave).
+void emitSegmentDispatch(DeviceBuilder &d, ArrayRef<GemvSegment> segments,
+                         const GemvNorm &norm, int64_t rowsPerWarp,
+                         Value warp) {
+  OpBuilder &b = d.builder();
+  Location loc = d.location();
+  const GemvSegment &segment = segments.front();
+  Value inSegment = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::ult, warp,
+      d.index(segment.firstWarp + segment.numWarps));
+  bool hasMore = segments.size() > 1;
+  auto ifOp = scf::IfOp::create(b, loc, inSegment, /*withElse=*/hasMore);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  emitSegmentRows(d, segment, norm, rowsPerWarp, warp);
+  if (hasMore) {
+    b.setInsertionPointToStart(ifOp.elseBlock());
+    emitSegmentDispatch(d, segments.drop_front(), norm, rowsPerWarp, warp);
   }
 }
 
-std::string getKernelName(const GemvConfig &config, Value bias) {
-  return "gemv_n" + std::to_string(config.n) + "_k" + std::to_string(config.k) +
-         "_" + getTypeTag(config.weightType) + getBiasTag(bias) + "_r" +
-         std::to_string(config.rowsPerWarp);
+Type getElementType(Value buffer) {
+  return cast<MemRefType>(buffer.getType()).getElementType();
+}
+
+/// "_norm<type>" for a normalizing kernel, else "".
+std::string getNormTag(const GemvNorm &norm) {
+  return norm.weight ? "_norm" + getTypeTag(getElementType(norm.weight)) : "";
+}
+
+/// gemv_n<N>[_<N>...]_k<K>_<type + epilogue>[_<...>][_norm<type>]_r<rows
+/// per warp>, the types and epilogues listed once when all outputs share
+/// them: "gemv_n64_k64_f32_r1", "gemv_n64_32_32_k64_f32_normf32_r1".
+std::string getMultiGemvName(ArrayRef<GemvSegment> segments,
+                             const GemvNorm &norm, int64_t rowsPerWarp) {
+  SmallVector<std::string> extents, tags;
+  for (const GemvSegment &segment : segments) {
+    extents.push_back(std::to_string(segment.n));
+    tags.push_back(getTypeTag(segment.weightType) +
+                   getEpilogueTag(segment.operands));
+  }
+  if (llvm::all_equal(tags))
+    tags.resize(1);
+  return "gemv_n" + llvm::join(extents, "_") + "_k" +
+         std::to_string(segments.front().k) + "_" + llvm::join(tags, "_") +
+         getNormTag(norm) + "_r" + std::to_string(rowsPerWarp);
+}
+
+/// The launch of `totalWarps` warps in CTAs of kWarpsPerBlock.
+void launchWarps(OpBuilder &builder, Location loc, gpu::GPUFuncOp kernel,
+                 int64_t totalWarps, ValueRange args) {
+  LaunchShape shape;
+  shape.grid[0] =
+      indexConstant(builder, loc, llvm::divideCeil(totalWarps, kWarpsPerBlock));
+  shape.block = {kWarpsPerBlock * kWarpSize, 1, 1};
+  emitLaunch(builder, loc, kernel, shape, args);
+}
+
+void setBlockSize(OpBuilder &b, gpu::GPUFuncOp func) {
+  func.setKnownBlockSizeAttr(
+      b.getDenseI32ArrayAttr({kWarpsPerBlock * kWarpSize, 1, 1}));
 }
 
 } // namespace
 
 void launchGemv(OpBuilder &builder, Location loc, KernelModule &kernels,
                 const ProjectionOperands &operands) {
-  auto weightType = cast<MemRefType>(operands.weight.getType());
-  GemvConfig config;
-  config.n = weightType.getDimSize(0);
-  config.k = weightType.getDimSize(1);
-  config.weightType = weightType.getElementType();
-  config.width = getRowVectorWidth(config.k, config.weightType);
-  config.rowsPerWarp = config.n >= kTwoRowsMinRows ? 2 : 1;
+  launchMultiGemv(builder, loc, kernels, GemvNorm(), {operands});
+}
 
-  SmallVector<Value> args = operands.getArgs();
-  bool hasBias = static_cast<bool>(operands.bias);
+void launchMultiGemv(OpBuilder &builder, Location loc, KernelModule &kernels,
+                     const GemvNorm &norm,
+                     ArrayRef<ProjectionOperands> outputs) {
+  // Host-side shapes, the warp ranges and the kernel's name.
+  SmallVector<GemvSegment> segments;
+  int64_t totalRows = 0;
+  for (const ProjectionOperands &output : outputs) {
+    auto weightType = cast<MemRefType>(output.weight.getType());
+    GemvSegment segment;
+    segment.operands = output;
+    segment.n = weightType.getDimSize(0);
+    segment.k = weightType.getDimSize(1);
+    segment.weightType = weightType.getElementType();
+    segment.width = getRowVectorWidth(segment.k, segment.weightType);
+    totalRows += segment.n;
+    segments.push_back(segment);
+  }
+  int64_t rowsPerWarp = totalRows >= kTwoRowsMinRows ? 2 : 1;
+  int64_t totalWarps = 0;
+  for (GemvSegment &segment : segments) {
+    segment.firstWarp = totalWarps;
+    segment.numWarps = llvm::divideCeil(segment.n, rowsPerWarp);
+    totalWarps += segment.numWarps;
+  }
+  std::string name = getMultiGemvName(segments, norm, rowsPerWarp);
+
+  // Arguments: x, [norm weight], then per output its weight, [bias],
+  // [residual], out.
+  SmallVector<Value> args = {outputs.front().x};
+  if (norm.weight)
+    args.push_back(norm.weight);
+  for (const ProjectionOperands &output : outputs)
+    llvm::append_range(args, ArrayRef(output.getArgs()).drop_front());
 
   gpu::GPUFuncOp kernel = kernels.getOrCreate(
-      getKernelName(config, operands.bias), ValueRange(args).getTypes(),
+      name, ValueRange(args).getTypes(),
+      [&](OpBuilder &b, gpu::GPUFuncOp func) {
+        DeviceBuilder d(b, func.getLoc());
+        setBlockSize(b, func);
+        unsigned arg = 0;
+        Value x = func.getArgument(arg++);
+        GemvNorm kernelNorm{norm.weight ? func.getArgument(arg++) : Value(),
+                            norm.eps};
+        SmallVector<GemvSegment> kernelSegments(segments);
+        for (GemvSegment &segment : kernelSegments) {
+          const ProjectionOperands &host = segment.operands;
+          ProjectionOperands ops;
+          ops.x = x;
+          ops.weight = func.getArgument(arg++);
+          ops.bias = host.bias ? func.getArgument(arg++) : Value();
+          ops.residual = host.residual ? func.getArgument(arg++) : Value();
+          ops.out = func.getArgument(arg++);
+          segment.operands = ops;
+        }
+        emitSegmentDispatch(d, kernelSegments, kernelNorm, rowsPerWarp,
+                            getGridWarp(d));
+      });
+  launchWarps(builder, loc, kernel, totalWarps, args);
+}
+
+void launchGatedGemv(OpBuilder &builder, Location loc, KernelModule &kernels,
+                     const GemvNorm &norm, Value x, Value gateWeight,
+                     Value upWeight, llm::Activation activation, Value out) {
+  auto weightType = cast<MemRefType>(gateWeight.getType());
+  int64_t n = weightType.getDimSize(0), k = weightType.getDimSize(1);
+  Type elementType = weightType.getElementType();
+  assert(elementType == getElementType(upWeight) &&
+         "gate and up weights share a type");
+  std::string name = "gemv_glu_" +
+                     llm::stringifyActivation(activation).str() + "_n" +
+                     std::to_string(n) + "_k" + std::to_string(k) + "_" +
+                     getTypeTag(elementType) + getNormTag(norm);
+
+  SmallVector<Value> args = {x};
+  if (norm.weight)
+    args.push_back(norm.weight);
+  llvm::append_range(args, ValueRange{gateWeight, upWeight, out});
+
+  gpu::GPUFuncOp kernel = kernels.getOrCreate(
+      name, ValueRange(args).getTypes(),
       [&](OpBuilder &b, gpu::GPUFuncOp func) {
         Location l = func.getLoc();
         DeviceBuilder d(b, l);
-        func.setKnownBlockSizeAttr(
-            b.getDenseI32ArrayAttr({kWarpsPerBlock * kWarpSize, 1, 1}));
-        ProjectionOperands ops = ProjectionOperands::fromKernel(func, hasBias);
-        Value warp = arith::AddIOp::create(
-            b, l,
-            arith::MulIOp::create(b, l, d.blockId(), d.index(kWarpsPerBlock)),
-            d.warpId());
-        Value firstRow =
-            arith::MulIOp::create(b, l, warp, d.index(config.rowsPerWarp));
-        // Warps past the last row (N not a multiple of the CTA's rows) have
-        // nothing to do; the kernel has no barrier, so they may leave.
+        setBlockSize(b, func);
+        unsigned arg = 0;
+        WarpDots dots;
+        dots.k = k;
+        dots.weightType = elementType;
+        dots.width = getRowVectorWidth(k, elementType);
+        dots.x = func.getArgument(arg++);
+        dots.normWeight = norm.weight ? func.getArgument(arg++) : Value();
+        dots.normEps = norm.eps;
+        Value gate = func.getArgument(arg++), up = func.getArgument(arg++);
+        Value result = func.getArgument(arg++);
+
+        // One output row per warp: its gate row and its up row share every
+        // x vector (the x reuse of two rows per warp).
+        Value row = getGridWarp(d);
         Value active = arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult,
-                                             firstRow, d.index(config.n));
+                                             row, d.index(n));
         auto guard = scf::IfOp::create(b, l, active, /*withElse=*/false);
         b.setInsertionPointToStart(guard.thenBlock());
-        emitWarpRows(d, config, ops, firstRow);
+        dots.rows = {{gate, row}, {up, row}};
+        SmallVector<Value> sums = emitWarpDots(d, dots);
+        onLaneZero(d, [&] {
+          Value unit = arith::MulFOp::create(
+              b, l, llmc::createActivation(b, l, activation, sums[0]),
+              sums[1]);
+          memref::StoreOp::create(b, l, unit, result,
+                                  ValueRange{d.index(0), row});
+        });
       });
-
-  LaunchShape shape;
-  shape.grid[0] = indexConstant(
-      builder, loc, llvm::divideCeil(config.n, config.getRowsPerBlock()));
-  shape.block = {kWarpsPerBlock * kWarpSize, 1, 1};
-  emitLaunch(builder, loc, kernel, shape, args);
+  launchWarps(builder, loc, kernel, n, args);
 }
 
 } // namespace llmc::cuda

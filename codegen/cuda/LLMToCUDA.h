@@ -45,7 +45,9 @@ void populateEmbeddingKernelPatterns(mlir::TypeConverter &converter,
                                      mlir::RewritePatternSet &patterns,
                                      KernelModule &kernels);
 /// llm.linear, llm.logits: GEMV for one row (decode), tensor-core GEMM for
-/// any other row count (prefill).
+/// any other row count (prefill); a residual is added in either's epilogue.
+/// llm.multi_linear, llm.glu_linear of one row: fused GEMVs (the pass
+/// decomposes those of several rows first).
 void populateProjectionKernelPatterns(mlir::TypeConverter &converter,
                                       mlir::RewritePatternSet &patterns,
                                       KernelModule &kernels);

@@ -244,11 +244,10 @@ void launchMmaGemm(OpBuilder &builder, Location loc, KernelModule &kernels,
   Type f32 = builder.getF32Type();
   int64_t xWidth = getRowVectorWidth(k, f32);
   int64_t weightWidth = getRowVectorWidth(k, elementType);
-  bool hasBias = static_cast<bool>(operands.bias);
 
   std::string name = "gemm_mma_n" + std::to_string(n) + "_k" +
                      std::to_string(k) + "_" + getTypeTag(elementType) +
-                     getBiasTag(operands.bias);
+                     getEpilogueTag(operands);
   SmallVector<Value> args = operands.getArgs();
   // x and the weight tiles, both in the weight's type, double buffered.
   MemRefType sharedType =
@@ -262,7 +261,7 @@ void launchMmaGemm(OpBuilder &builder, Location loc, KernelModule &kernels,
         Location l = func.getLoc();
         DeviceBuilder d(b, l);
         func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr({kNumThreads, 1, 1}));
-        ProjectionOperands ops = ProjectionOperands::fromKernel(func, hasBias);
+        ProjectionOperands ops = ProjectionOperands::fromKernel(func, operands);
         Value sharedA = func.getWorkgroupAttributions()[0];
         Value sharedB = func.getWorkgroupAttributions()[1];
 

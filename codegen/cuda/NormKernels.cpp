@@ -5,7 +5,6 @@
 #include "dialect/LLMOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -76,19 +75,6 @@ Value sumLanes(DeviceBuilder &d, Value vector) {
     sum = arith::AddFOp::create(b, loc, sum,
                                 vector::ExtractOp::create(b, loc, vector, i));
   return sum;
-}
-
-/// 1 / sqrt(v), both steps correctly rounded (sqrt.rn.f32, div.rn.f32) as
-/// in the CPU lowering of math.rsqrt (fdiv 1, llvm.sqrt). math.sqrt would
-/// become libdevice's sqrt.approx, which LLVM then folds into rsqrt.approx.
-Value inverseSqrt(DeviceBuilder &d, Value v) {
-  OpBuilder &b = d.builder();
-  Location loc = d.location();
-  Value root = LLVM::CallIntrinsicOp::create(
-                   b, loc, v.getType(), b.getStringAttr("llvm.nvvm.sqrt.rn.f"),
-                   ValueRange{v})
-                   .getResult(0);
-  return arith::DivFOp::create(b, loc, d.f32(1.0), root);
 }
 
 /// The kernel of `spec`: block r normalizes row r of x (rows × D) into out.
@@ -182,7 +168,7 @@ gpu::GPUFuncOp getNormKernel(KernelModule &kernels, const NormSpec &spec) {
           Value meanSquare =
               arith::MulFOp::create(b, loc, sumSquares, inverseHidden);
           scale =
-              inverseSqrt(d, arith::AddFOp::create(b, loc, meanSquare, eps));
+              d.inverseSqrt(arith::AddFOp::create(b, loc, meanSquare, eps));
         } else {
           // Two passes (mean, then Σ(x − mean)²) like the CPU lowering.
           Value sum = rowSum([](Value v) { return v; });
@@ -194,7 +180,7 @@ gpu::GPUFuncOp getNormKernel(KernelModule &kernels, const NormSpec &spec) {
           });
           Value variance = arith::MulFOp::create(b, loc, sumSquaredDeviations,
                                                  inverseHidden);
-          scale = inverseSqrt(d, arith::AddFOp::create(b, loc, variance, eps));
+          scale = d.inverseSqrt(arith::AddFOp::create(b, loc, variance, eps));
         }
         Value scaleVector = splat(scale);
 

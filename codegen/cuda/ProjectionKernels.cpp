@@ -16,18 +16,23 @@ SmallVector<Value> ProjectionOperands::getArgs() const {
   SmallVector<Value> args = {x, weight};
   if (bias)
     args.push_back(bias);
+  if (residual)
+    args.push_back(residual);
   args.push_back(out);
   return args;
 }
 
-ProjectionOperands ProjectionOperands::fromKernel(gpu::GPUFuncOp kernel,
-                                                  bool hasBias) {
+ProjectionOperands
+ProjectionOperands::fromKernel(gpu::GPUFuncOp kernel,
+                               const ProjectionOperands &host) {
   ProjectionOperands ops;
   unsigned arg = 0;
   ops.x = kernel.getArgument(arg++);
   ops.weight = kernel.getArgument(arg++);
-  if (hasBias)
+  if (host.bias)
     ops.bias = kernel.getArgument(arg++);
+  if (host.residual)
+    ops.residual = kernel.getArgument(arg++);
   ops.out = kernel.getArgument(arg++);
   return ops;
 }
@@ -64,14 +69,21 @@ void storeProjectionResult(DeviceBuilder &d, const ProjectionOperands &ops,
   }
   if (bias)
     sum = arith::AddFOp::create(b, loc, sum, bias);
+  if (ops.residual)
+    sum = arith::AddFOp::create(
+        b, loc, sum,
+        memref::LoadOp::create(b, loc, ops.residual, ValueRange{row, column}));
   memref::StoreOp::create(b, loc, sum, ops.out, ValueRange{row, column});
 }
 
-std::string getBiasTag(Value bias) {
-  if (!bias)
-    return "";
-  return "_bias" +
-         getTypeTag(cast<MemRefType>(bias.getType()).getElementType());
+std::string getEpilogueTag(const ProjectionOperands &operands) {
+  std::string tag;
+  if (operands.bias)
+    tag += "_bias" + getTypeTag(cast<MemRefType>(operands.bias.getType())
+                                    .getElementType());
+  if (operands.residual)
+    tag += "_res";
+  return tag;
 }
 
 } // namespace llmc::cuda
@@ -84,6 +96,11 @@ Value getBias(llm::LinearOp, llm::LinearOp::Adaptor adaptor) {
 /// `tied` only tells the runtime to bind the embedding table as the weight;
 /// the math is the same.
 Value getBias(llm::LogitsOp, llm::LogitsOp::Adaptor) { return Value(); }
+
+Value getResidual(llm::LinearOp::Adaptor adaptor) {
+  return adaptor.getResidual();
+}
+Value getResidual(llm::LogitsOp::Adaptor) { return Value(); }
 
 bool isWeightType(Type type) {
   return type.isF32() || type.isBF16() || type.isF16();
@@ -149,6 +166,8 @@ template <typename OpTy> struct ProjectionLowering : KernelPattern<OpTy> {
     operands.x = viewAsRows(rewriter, loc, adaptor.getX());
     operands.weight = adaptor.getWeight();
     operands.bias = bias;
+    if (Value residual = getResidual(adaptor))
+      operands.residual = viewAsRows(rewriter, loc, residual);
     operands.out = viewAsRows(rewriter, loc, result);
 
     auto rowsType = cast<MemRefType>(operands.x.getType());
@@ -156,6 +175,8 @@ template <typename OpTy> struct ProjectionLowering : KernelPattern<OpTy> {
       launchGemv(rewriter, loc, this->kernels, operands);
     } else {
       operands.x = withDynamicRows(rewriter, loc, operands.x);
+      if (operands.residual)
+        operands.residual = withDynamicRows(rewriter, loc, operands.residual);
       operands.out = withDynamicRows(rewriter, loc, operands.out);
       if (weightType.getElementType().isF32())
         launchSimtGemm(rewriter, loc, this->kernels, operands);
@@ -167,12 +188,107 @@ template <typename OpTy> struct ProjectionLowering : KernelPattern<OpTy> {
   }
 };
 
+/// The fused norm of a one-row projection kernel, or none; fails on a norm
+/// weight of an unsupported type.
+FailureOr<GemvNorm> getGemvNorm(Value normWeight,
+                                std::optional<APFloat> eps) {
+  if (!normWeight)
+    return GemvNorm();
+  if (!isWeightType(getElementTypeOrSelf(normWeight.getType())))
+    return failure();
+  return GemvNorm{normWeight, eps->convertToDouble()};
+}
+
+/// True when x is a buffer of f32 activations holding one row.
+bool isSingleRowF32(Value x) {
+  auto type = dyn_cast<MemRefType>(x.getType());
+  return type && type.getElementType().isF32() &&
+         llvm::all_of(type.getShape().drop_back(),
+                      [](int64_t extent) { return extent == 1; });
+}
+
+/// llm.multi_linear of one row → one multi-output GEMV (prefills are
+/// decomposed before the conversion).
+struct MultiLinearLowering : KernelPattern<llm::MultiLinearOp> {
+  using KernelPattern::KernelPattern;
+
+  LogicalResult
+  matchAndRewrite(llm::MultiLinearOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    if (!isSingleRowF32(adaptor.getX()))
+      return rewriter.notifyMatchFailure(op, "not one row of f32");
+    FailureOr<GemvNorm> norm =
+        getGemvNorm(adaptor.getNormWeight(), op.getNormEps());
+    if (failed(norm))
+      return rewriter.notifyMatchFailure(op, "norm weight type");
+    Value x = viewAsRows(rewriter, loc, adaptor.getX());
+    SmallVector<ProjectionOperands> outputs;
+    SmallVector<Value> results;
+    for (auto [i, weight] : llvm::enumerate(adaptor.getWeights())) {
+      auto resultType = dyn_cast_or_null<MemRefType>(
+          getTypeConverter()->convertType(op.getResult(i).getType()));
+      auto weightType = dyn_cast<MemRefType>(weight.getType());
+      Value bias =
+          adaptor.getBiases().empty() ? Value() : adaptor.getBiases()[i];
+      if (!resultType || !resultType.getElementType().isF32() ||
+          !weightType || !weightType.hasStaticShape() ||
+          !isWeightType(weightType.getElementType()) ||
+          (bias && !isWeightType(getElementTypeOrSelf(bias.getType()))))
+        return rewriter.notifyMatchFailure(op, "operand types");
+      results.push_back(allocateResult(rewriter, loc, resultType, {}));
+      ProjectionOperands output;
+      output.x = x;
+      output.weight = weight;
+      output.bias = bias;
+      output.out = viewAsRows(rewriter, loc, results.back());
+      outputs.push_back(output);
+    }
+    launchMultiGemv(rewriter, loc, kernels, *norm, outputs);
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
+/// llm.glu_linear of one row → one gated GEMV.
+struct GLULinearLowering : KernelPattern<llm::GLULinearOp> {
+  using KernelPattern::KernelPattern;
+
+  LogicalResult
+  matchAndRewrite(llm::GLULinearOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto resultType = dyn_cast_or_null<MemRefType>(
+        getTypeConverter()->convertType(op.getType()));
+    auto gateType = dyn_cast<MemRefType>(adaptor.getGateWeight().getType());
+    auto upType = dyn_cast<MemRefType>(adaptor.getUpWeight().getType());
+    if (!isSingleRowF32(adaptor.getX()) || !resultType ||
+        !resultType.getElementType().isF32())
+      return rewriter.notifyMatchFailure(op, "not one row of f32");
+    if (!gateType || !upType || gateType != upType ||
+        !gateType.hasStaticShape() || !isWeightType(gateType.getElementType()))
+      return rewriter.notifyMatchFailure(op, "weight types");
+    FailureOr<GemvNorm> norm =
+        getGemvNorm(adaptor.getNormWeight(), op.getNormEps());
+    if (failed(norm))
+      return rewriter.notifyMatchFailure(op, "norm weight type");
+    Value result = allocateResult(rewriter, loc, resultType, {});
+    launchGatedGemv(rewriter, loc, kernels, *norm,
+                    viewAsRows(rewriter, loc, adaptor.getX()),
+                    adaptor.getGateWeight(), adaptor.getUpWeight(),
+                    op.getActivation(), viewAsRows(rewriter, loc, result));
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 } // namespace
 
 void llmc::cuda::populateProjectionKernelPatterns(TypeConverter &converter,
                                                   RewritePatternSet &patterns,
                                                   KernelModule &kernels) {
   patterns.add<ProjectionLowering<llm::LinearOp>,
-               ProjectionLowering<llm::LogitsOp>>(
+               ProjectionLowering<llm::LogitsOp>, MultiLinearLowering,
+               GLULinearLowering>(
       converter, patterns.getContext(), kernels);
 }

@@ -4,26 +4,54 @@
 
 #include "codegen/cuda/DeviceBuilder.h"
 #include "codegen/cuda/KernelModule.h"
+#include "dialect/LLMAttrs.h"
 
 namespace llmc::cuda {
 
-/// One projection out = x · weightᵀ (+ bias) on device buffers, every row
-/// K-contiguous: x (M, K) f32, weight (N, K) f32/bf16/f16, bias (N) of any
-/// float type or null, out (M, N) f32. M may be dynamic; N and K are static.
+/// One projection out = x · weightᵀ (+ bias) (+ residual) on device
+/// buffers, every row K-contiguous: x (M, K) f32, weight (N, K)
+/// f32/bf16/f16, bias (N) of any float type or null, residual (M, N) f32 or
+/// null, out (M, N) f32. M may be dynamic; N and K are static.
 struct ProjectionOperands {
-  mlir::Value x, weight, bias, out;
+  mlir::Value x, weight, bias, residual, out;
 
-  /// The kernel arguments: x, weight, bias (when present), out.
+  /// The kernel arguments: x, weight, bias and residual (when present), out.
   llvm::SmallVector<mlir::Value> getArgs() const;
-  /// The operands inside a kernel taking getArgs().
+  /// The operands inside a kernel taking `host`.getArgs().
   static ProjectionOperands fromKernel(mlir::gpu::GPUFuncOp kernel,
-                                       bool hasBias);
+                                       const ProjectionOperands &host);
+};
+
+/// The RMS normalization a one-row kernel applies to x as it reads it
+/// (llm.rms_norm fused into the projections): the dot products use x · weight
+/// and are scaled by 1 / sqrt(mean(x²) + eps) at the end. A null weight: no
+/// normalization.
+struct GemvNorm {
+  mlir::Value weight;
+  double eps = 0.0;
 };
 
 /// Decode (M statically 1): a warp per weight row (or two), 128-bit weight
 /// loads, warp-shuffle reductions. Bound by reading the weight once.
 void launchGemv(mlir::OpBuilder &builder, mlir::Location loc,
                 KernelModule &kernels, const ProjectionOperands &operands);
+
+/// Several one-row projections of the same x (`outputs`, each with its own
+/// weight, bias, residual and out; at least one) in one launch, x optionally
+/// normalized: the grid's warps take the rows of the first output, then of
+/// the second, and so on (llm.multi_linear).
+void launchMultiGemv(mlir::OpBuilder &builder, mlir::Location loc,
+                     KernelModule &kernels, const GemvNorm &norm,
+                     llvm::ArrayRef<ProjectionOperands> outputs);
+
+/// out (1, N) = act(x · gateᵀ) · (x · upᵀ) for one row x, optionally
+/// normalized: each warp computes a gate row and an up row and stores only
+/// their gated unit (llm.glu_linear). Both weights have one element type.
+void launchGatedGemv(mlir::OpBuilder &builder, mlir::Location loc,
+                     KernelModule &kernels, const GemvNorm &norm,
+                     mlir::Value x, mlir::Value gateWeight,
+                     mlir::Value upWeight, mlir::llm::Activation activation,
+                     mlir::Value out);
 
 /// Any row count, bf16/f16 weights: mma.sync m16n8k16 with f32
 /// accumulation, x rounded to the weight's type when staged in shared
@@ -46,8 +74,8 @@ int64_t getRowVectorWidth(int64_t k, mlir::Type elementType);
 mlir::Value loadBias(DeviceBuilder &d, const ProjectionOperands &operands,
                      mlir::Value column);
 
-/// out[row, column] = sum (+ `bias` unless null); with `guardColumn` only
-/// when column < N.
+/// out[row, column] = sum (+ `bias` unless null) (+ residual[row, column]
+/// when the operands have one); with `guardColumn` only when column < N.
 void storeProjectionResult(DeviceBuilder &d, const ProjectionOperands &operands,
                            mlir::Value row, mlir::Value column, mlir::Value sum,
                            mlir::Value bias, bool guardColumn);
@@ -145,8 +173,9 @@ void launchGemmGrid(mlir::OpBuilder &builder, mlir::Location loc,
                     const ProjectionOperands &operands, int64_t n,
                     GemmTileShape tile, int64_t numThreads);
 
-/// Kernel-name fragment of the bias: "" or "_bias<type>".
-std::string getBiasTag(mlir::Value bias);
+/// Kernel-name fragment of the epilogue: "_bias<type>" with a bias,
+/// "_res" with a residual, "" for neither.
+std::string getEpilogueTag(const ProjectionOperands &operands);
 
 } // namespace llmc::cuda
 

@@ -90,10 +90,9 @@ void launchSimtGemm(OpBuilder &builder, Location loc, KernelModule &kernels,
   Type f32 = builder.getF32Type();
   assert(weightType.getElementType().isF32() && "the SIMT GEMM takes f32");
   int64_t width = getRowVectorWidth(k, f32);
-  bool hasBias = static_cast<bool>(operands.bias);
 
   std::string name = "gemm_simt_n" + std::to_string(n) + "_k" +
-                     std::to_string(k) + "_f32" + getBiasTag(operands.bias);
+                     std::to_string(k) + "_f32" + getEpilogueTag(operands);
   SmallVector<Value> args = operands.getArgs();
   MemRefType sharedXType =
       getSharedBufferType({kSharedBuffers, kTileK, kSharedRowM}, f32);
@@ -106,7 +105,7 @@ void launchSimtGemm(OpBuilder &builder, Location loc, KernelModule &kernels,
         Location l = func.getLoc();
         DeviceBuilder d(b, l);
         func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr({kNumThreads, 1, 1}));
-        ProjectionOperands ops = ProjectionOperands::fromKernel(func, hasBias);
+        ProjectionOperands ops = ProjectionOperands::fromKernel(func, operands);
         Value sharedX = func.getWorkgroupAttributions()[0];
         Value sharedW = func.getWorkgroupAttributions()[1];
 

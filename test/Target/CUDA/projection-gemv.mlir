@@ -54,9 +54,9 @@ module attributes {llm.model = "t"} {
 // chunks of 8 per iteration, each x vector loaded once for both rows.
 // KERNELS-LABEL: gpu.func @gemv_n14336_k4096_bf16_r2(%arg0: memref<1x4096xf32>, %arg1: memref<14336x4096xbf16>, %arg2: memref<1x14336xf32>) kernel attributes {known_block_size = array<i32: 256, 1, 1>}
 // KERNELS: %[[WARP:.*]] = arith.addi
-// KERNELS: %[[ROW0:.*]] = arith.muli %[[WARP]], %c2 : index
-// KERNELS: %[[ACTIVE:.*]] = arith.cmpi ult, %[[ROW0]], %c14336 : index
+// KERNELS: %[[ACTIVE:.*]] = arith.cmpi ult, %[[WARP]], %c7168 : index
 // KERNELS: scf.if %[[ACTIVE]] {
+// KERNELS: %[[ROW0:.*]] = arith.muli %[[WARP]], %c2 : index
 // KERNELS: %[[NEXT:.*]] = arith.addi %[[ROW0]], %c1 : index
 // KERNELS: %[[ROW1:.*]] = arith.minui %[[NEXT]], %c14335 : index
 // KERNELS: scf.for %{{.*}} = %c0 to %c512 step %c128 iter_args(%{{.*}} = %cst, %{{.*}} = %cst) -> (vector<8xf32>, vector<8xf32>)

@@ -1,0 +1,132 @@
+// The llm-decompose-fused pass: fused projections back into the ops they fuse.
+#include "passes/Passes.h"
+
+#include "dialect/LLMOps.h"
+
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace llmc {
+#define GEN_PASS_DEF_LLMDECOMPOSEFUSED
+#include "passes/Passes.h.inc"
+} // namespace llmc
+
+using namespace mlir;
+
+namespace {
+
+/// The input a fused projection multiplies: x, or llm.rms_norm(x) built
+/// before `op` when it carries a norm.
+template <typename OpTy>
+Value buildProjectionInput(PatternRewriter &rewriter, OpTy op) {
+  if (!op.getNormWeight())
+    return op.getX();
+  return llm::RMSNormOp::create(rewriter, op.getLoc(), op.getX().getType(),
+                                op.getX(), op.getNormWeight(),
+                                op.getNormEpsAttr());
+}
+
+/// A base that applies only to the ops `shouldDecompose` accepts.
+template <typename OpTy> struct DecomposePattern : OpRewritePattern<OpTy> {
+  DecomposePattern(MLIRContext *context,
+                   std::function<bool(Operation *)> shouldDecompose)
+      : OpRewritePattern<OpTy>(context),
+        shouldDecompose(std::move(shouldDecompose)) {}
+
+  bool accepts(Operation *op) const {
+    return !shouldDecompose || shouldDecompose(op);
+  }
+
+  std::function<bool(Operation *)> shouldDecompose;
+};
+
+/// llm.multi_linear → [llm.rms_norm] + one llm.linear per weight.
+struct DecomposeMultiLinear : DecomposePattern<llm::MultiLinearOp> {
+  using DecomposePattern::DecomposePattern;
+
+  LogicalResult matchAndRewrite(llm::MultiLinearOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!accepts(op))
+      return rewriter.notifyMatchFailure(op, "not selected");
+    Value input = buildProjectionInput(rewriter, op);
+    SmallVector<Value> results;
+    for (auto [i, weight] : llvm::enumerate(op.getWeights())) {
+      Value bias = op.getBiases().empty() ? Value() : op.getBiases()[i];
+      results.push_back(llm::LinearOp::create(
+          rewriter, op.getLoc(), op.getResult(i).getType(), input, weight,
+          bias, /*residual=*/Value()));
+    }
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
+/// llm.glu_linear → [llm.rms_norm] + two llm.linear + llm.glu.
+struct DecomposeGLULinear : DecomposePattern<llm::GLULinearOp> {
+  using DecomposePattern::DecomposePattern;
+
+  LogicalResult matchAndRewrite(llm::GLULinearOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!accepts(op))
+      return rewriter.notifyMatchFailure(op, "not selected");
+    Location loc = op.getLoc();
+    Type type = op.getType();
+    Value input = buildProjectionInput(rewriter, op);
+    Value gate = llm::LinearOp::create(rewriter, loc, type, input,
+                                       op.getGateWeight(), Value(), Value());
+    Value up = llm::LinearOp::create(rewriter, loc, type, input,
+                                     op.getUpWeight(), Value(), Value());
+    rewriter.replaceOpWithNewOp<llm::GLUOp>(op, type, op.getActivation(), gate,
+                                            up);
+    return success();
+  }
+};
+
+/// llm.linear ... residual %r → llm.linear + llm.add %r, ... (the operand
+/// order of the graph's residual connections; f32 addition commutes
+/// exactly, so either order gives the same bits).
+struct DecomposeResidualLinear : DecomposePattern<llm::LinearOp> {
+  using DecomposePattern::DecomposePattern;
+
+  LogicalResult matchAndRewrite(llm::LinearOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.getResidual() || !accepts(op))
+      return rewriter.notifyMatchFailure(op, "no residual, or not selected");
+    Value projection = llm::LinearOp::create(
+        rewriter, op.getLoc(), op.getType(), op.getX(), op.getWeight(),
+        op.getBias(), /*residual=*/Value());
+    rewriter.replaceOpWithNewOp<llm::AddOp>(op, op.getType(),
+                                            op.getResidual(), projection);
+    return success();
+  }
+};
+
+struct LLMDecomposeFusedPass
+    : public llmc::impl::LLMDecomposeFusedBase<LLMDecomposeFusedPass> {
+  void runOnOperation() override {
+    if (failed(llmc::decomposeFusedOps(getOperation())))
+      signalPassFailure();
+  }
+};
+
+} // namespace
+
+void llmc::populateDecomposeFusedPatterns(
+    RewritePatternSet &patterns,
+    std::function<bool(Operation *)> shouldDecompose) {
+  patterns.add<DecomposeMultiLinear, DecomposeGLULinear,
+               DecomposeResidualLinear>(patterns.getContext(),
+                                        shouldDecompose);
+}
+
+LogicalResult
+llmc::decomposeFusedOps(Operation *root,
+                        std::function<bool(Operation *)> shouldDecompose) {
+  RewritePatternSet patterns(root->getContext());
+  populateDecomposeFusedPatterns(patterns, std::move(shouldDecompose));
+  // Only the fused ops change: no folding or dead-code removal of others.
+  GreedyRewriteConfig config;
+  config.enableFolding(false);
+  config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+  return applyPatternsGreedily(root, std::move(patterns), config);
+}
