@@ -63,9 +63,9 @@ int32_t Session::sample(Sampler &sampler, const int32_t *history,
   check_sampler(sampler, "llmc_session_sample", history, n_history);
   if (!has_logits_)
     fail(LLMC_ERR_INVALID_ARGUMENT,
-         "llmc_session_sample: no logits to sample: a new or reset session "
-         "has none, and a failed call leaves none; run llmc_session_prefill "
-         "or llmc_session_decode first");
+         "llmc_session_sample: no logits to sample: the session is new or "
+         "reset, or its last step failed; run llmc_session_prefill or "
+         "llmc_session_decode first");
   DeviceSampling plan = device_plan(sampler);
   if (plan.kernel != DeviceKernel::None)
     return executor_->sample(plan, sampler);

@@ -58,7 +58,7 @@ private:
   std::vector<int32_t> positions_;
   int32_t position_ = 0;
   // Whether the last prefill/decode call left logits to sample (false for
-  // a new or reset session and after a failed call).
+  // a new or reset session and after a step that failed while running).
   bool has_logits_ = false;
 };
 

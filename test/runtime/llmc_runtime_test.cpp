@@ -8,8 +8,10 @@
 // image ranking and the scratch arena (pure logic, no driver).
 #include "cuda_image_select.h"
 #include "cuda_scratch.h"
+#include "device_sampling.h"
 #include "error.h"
 #include "half.h"
+#include "sampler.h"
 
 #include <cctype>
 #include <chrono>
@@ -690,6 +692,104 @@ int cmd_sampler(const std::vector<std::string> &) {
   return failures ? 1 : 0;
 }
 
+/// device-sampling: which side samples each configuration
+/// (plan_device_sampling: "T k p penalty vocab -> argmax | top_k_top_p |
+/// host"), then properties of the draws the device path takes from the
+/// sampler ("ok <name>" each; exits 1 on a failure).
+int cmd_device_sampling(const std::vector<std::string> &) {
+  using llmc::rt::DeviceKernel;
+  struct Case {
+    float temperature;
+    int32_t top_k;
+    float top_p, penalty;
+    int32_t vocab;
+  };
+  static const Case kCases[] = {
+      {0, 0, 1, 1, 512},     {0.8f, 1, 1, 1, 512},  {0.8f, 0, 0, 1, 512},
+      {0.8f, 40, 0.9f, 1, 512}, {0.8f, 256, 1, 1, 512}, {0.8f, 257, 1, 1, 512},
+      {1, 0, 1, 1, 512},     {1, 512, 1, 1, 512},   {1, 600, 1, 1, 512},
+      {1, 0, 0.9f, 1, 512},  {1, 512, 0.9f, 1, 512}, {1, 0, 0.9f, 1, 256},
+      {1, 300, 0.9f, 1, 6},  {0, 0, 1, 1.1f, 512},  {0.8f, 40, 0.9f, 1.1f, 512},
+  };
+  for (const Case &c : kCases) {
+    llmc_sampler_config config;
+    llmc_sampler_config_default(&config);
+    config.temperature = c.temperature;
+    config.top_k = c.top_k;
+    config.top_p = c.top_p;
+    config.repetition_penalty = c.penalty;
+    llmc::rt::DeviceSampling plan = llmc::rt::plan_device_sampling(config, c.vocab);
+    const char *side = plan.kernel == DeviceKernel::ArgMax     ? "argmax"
+                       : plan.kernel == DeviceKernel::TopKTopP ? "top_k_top_p"
+                                                               : "host";
+    std::printf("T=%g k=%d p=%g penalty=%g V=%d -> %s", c.temperature, c.top_k,
+                c.top_p, c.penalty, c.vocab, side);
+    if (plan.kernel == DeviceKernel::TopKTopP)
+      std::printf(" (T=%g k=%d p=%g)", plan.temperature, plan.top_k, plan.top_p);
+    std::string name = llmc::rt::device_kernel_name(plan.kernel, c.vocab);
+    std::printf("%s%s\n", name.empty() ? "" : " ", name.c_str());
+  }
+
+  /// Logits vectors per property: enough steps for a stream to diverge.
+  constexpr int kSteps = 50;
+  constexpr int32_t kVocab = 512;
+  int failures = 0;
+  auto report = [&](const char *name, bool ok) {
+    std::printf("%s %s\n", ok ? "ok" : "FAIL", name);
+    failures += !ok;
+  };
+  llmc_sampler_config config;
+  llmc_sampler_config_default(&config);
+  config.temperature = 0.8f;
+  config.top_k = 40;
+  config.top_p = 0.9f;
+  config.seed = 7;
+  {
+    // The host sampler draws exactly one uniform number per non-greedy
+    // token, the one draw_unit() returns: a device stream that takes one
+    // draw per token stays in step with the host's.
+    llmc::rt::Sampler host(config, kVocab), device(config, kVocab);
+    for (int i = 0; i < kSteps; ++i) {
+      host.sample(test_logits(i, kVocab).data(), nullptr, 0);
+      device.draw_unit();
+    }
+    report("one-draw-per-sampled-token", host.draw_unit() == device.draw_unit());
+  }
+  {
+    // The draws are PCG32's, seeded as the C API's sampler is.
+    llmc::rt::Sampler sampler(config, kVocab);
+    llmc::rt::Pcg32 rng(config.seed);
+    bool ok = true;
+    for (int i = 0; i < kSteps; ++i)
+      ok = ok && sampler.draw_unit() == rng.next_unit_float();
+    report("draws-are-pcg32", ok);
+  }
+  {
+    // Greedy tokens draw nothing, on either side.
+    llmc_sampler_config greedy = config;
+    greedy.temperature = 0;
+    llmc::rt::Sampler host(greedy, kVocab), fresh(greedy, kVocab);
+    for (int i = 0; i < kSteps; ++i)
+      host.sample(test_logits(i, kVocab).data(), nullptr, 0);
+    report("greedy-draws-nothing", host.draw_unit() == fresh.draw_unit());
+  }
+  return failures ? 1 : 0;
+}
+
+/// rng-draws <seed> <n>: the first n uniform numbers a sampler seeded with
+/// <seed> draws (what the device path passes as u), one per line, %.9g.
+int cmd_rng_draws(const std::vector<std::string> &args) {
+  if (args.size() != 2)
+    die("usage: rng-draws <seed> <n>");
+  llmc_sampler_config config;
+  llmc_sampler_config_default(&config);
+  config.seed = std::stoull(args[0]);
+  llmc::rt::Sampler sampler(config, 1);
+  for (int i = 0, n = std::stoi(args[1]); i < n; ++i)
+    std::printf("%.9g\n", sampler.draw_unit());
+  return 0;
+}
+
 /// half-round: prints the f16 and bf16 bit patterns the runtime rounds each
 /// argument (a decimal f32) to when it binds 16-bit weights.
 int cmd_half_round(const std::vector<std::string> &args) {
@@ -936,8 +1036,13 @@ int cmd_threads(const std::vector<std::string> &args) {
 
 /// session <artifact> <weights> <op>...: drives the session API directly and
 /// prints one line per op, so tests can check status codes the command-line
-/// tool hides. Ops: prefill:1,2,3  decode:5  reset  position  info  backend.
-/// A failing op prints its status and message and the run continues.
+/// tool hides. Ops: prefill:1,2,3  decode:5  reset  position  info  backend;
+/// sampling: sampler:T,K,P,R,SEED (the sampler for the model's vocabulary;
+/// default greedy), sampler-vocab:N (one for N tokens), sample (from the
+/// last logits), decode-sample:5, null-args (each NULL argument of the two
+/// sampling calls, one line each). The history of the sampling calls is
+/// every token the ops ran so far, or what history:1,2 set last. A failing
+/// op prints its status and message and the run continues.
 int cmd_session(const std::vector<std::string> &args) {
   if (args.size() < 2)
     die("usage: session <artifact> <weights> <op>...");
@@ -957,6 +1062,12 @@ int cmd_session(const std::vector<std::string> &args) {
         best = i;
     return best;
   };
+  llmc_sampler_config sampling;
+  llmc_sampler_config_default(&sampling);
+  sampling.temperature = 0;
+  llmc_sampler *sampler = nullptr;
+  check(llmc_sampler_create(&sampling, info.vocab_size, &sampler));
+  std::vector<int32_t> history;
   for (size_t i = 2; i < args.size(); ++i) {
     const std::string &op = args[i];
     llmc_status st = LLMC_OK;
@@ -969,6 +1080,7 @@ int cmd_session(const std::vector<std::string> &args) {
         ids.push_back(std::stoi(item));
       const float *last = nullptr, *all = nullptr;
       st = llmc_session_prefill(session, ids.data(), ids.size(), &last, &all);
+      history.insert(history.end(), ids.begin(), ids.end());
       if (st == LLMC_OK) {
         result = "argmax";
         for (size_t r = 0; r < ids.size(); ++r)
@@ -978,8 +1090,60 @@ int cmd_session(const std::vector<std::string> &args) {
     } else if (op.rfind("decode:", 0) == 0) {
       const float *logits = nullptr;
       st = llmc_session_decode(session, std::stoi(op.substr(7)), &logits);
+      history.push_back(std::stoi(op.substr(7)));
       if (st == LLMC_OK)
         result = "argmax " + std::to_string(argmax(logits));
+    } else if (op.rfind("sampler:", 0) == 0 || op.rfind("sampler-vocab:", 0) == 0) {
+      int32_t vocab = info.vocab_size;
+      if (op.rfind("sampler:", 0) == 0) {
+        std::stringstream ss(op.substr(8));
+        char sep;
+        ss >> sampling.temperature >> sep >> sampling.top_k >> sep >>
+            sampling.top_p >> sep >> sampling.repetition_penalty >> sep >>
+            sampling.seed;
+      } else {
+        vocab = std::stoi(op.substr(14));
+      }
+      llmc_sampler_destroy(sampler);
+      sampler = nullptr;
+      check(llmc_sampler_create(&sampling, vocab, &sampler));
+    } else if (op.rfind("history:", 0) == 0) {
+      history.clear();
+      std::stringstream ss(op.substr(8));
+      std::string item;
+      while (std::getline(ss, item, ','))
+        history.push_back(std::stoi(item));
+    } else if (op == "sample") {
+      int32_t token = -1;
+      st = llmc_session_sample(session, sampler, history.data(), history.size(), &token);
+      if (st == LLMC_OK)
+        result = std::to_string(token);
+    } else if (op.rfind("decode-sample:", 0) == 0) {
+      int32_t token = std::stoi(op.substr(14)), next = -1;
+      history.push_back(token);
+      st = llmc_session_decode_sample(session, token, sampler, history.data(),
+                                      history.size(), &next);
+      if (st == LLMC_OK)
+        result = std::to_string(next);
+    } else if (op == "null-args") {
+      int32_t token = 0;
+      const int32_t one = 1;
+      auto show = [](const char *name, llmc_status status) {
+        std::printf("null %s: %s: %s\n", name, llmc_status_name(status),
+                    status == LLMC_OK ? "" : llmc_last_error());
+      };
+      show("sample session", llmc_session_sample(nullptr, sampler, nullptr, 0, &token));
+      show("sample sampler", llmc_session_sample(session, nullptr, nullptr, 0, &token));
+      show("sample history", llmc_session_sample(session, sampler, nullptr, 1, &token));
+      show("sample token", llmc_session_sample(session, sampler, &one, 1, nullptr));
+      show("decode-sample session",
+           llmc_session_decode_sample(nullptr, 1, sampler, nullptr, 0, &token));
+      show("decode-sample sampler",
+           llmc_session_decode_sample(session, 1, nullptr, nullptr, 0, &token));
+      show("decode-sample history",
+           llmc_session_decode_sample(session, 1, sampler, nullptr, 1, &token));
+      show("decode-sample next_token",
+           llmc_session_decode_sample(session, 1, sampler, &one, 1, nullptr));
     } else if (op == "reset") {
       llmc_session_reset(session);
     } else if (op == "position") {
@@ -1004,6 +1168,7 @@ int cmd_session(const std::vector<std::string> &args) {
     else
       std::printf("%s: %s: %s\n", op.c_str(), llmc_status_name(st), llmc_last_error());
   }
+  llmc_sampler_destroy(sampler);
   llmc_session_destroy(session);
   return 0;
 }
@@ -1023,6 +1188,7 @@ int main(int argc, char **argv) {
           {"cuda-rank", cmd_cuda_rank}, {"scratch-arena", cmd_scratch_arena},
           {"info-model", cmd_info_model}, {"threads", cmd_threads},
           {"random-weights", cmd_random_weights},
+          {"device-sampling", cmd_device_sampling}, {"rng-draws", cmd_rng_draws},
       };
   if (argc < 2 || !kCommands.count(argv[1])) {
     std::fprintf(stderr, "usage: llmc-runtime-test <command> [args]; commands:");

@@ -550,8 +550,9 @@ llmc_status llmc_session_decode(llmc_session *session, int32_t token,
 /* The next token from the last row of logits of the previous
  * llmc_session_prefill or llmc_session_decode call (or the decode step of
  * llmc_session_decode_sample). LLMC_ERR_INVALID_ARGUMENT when there is none:
- * a new or reset session, or after a failed call. The logits a previous call
- * returned stay valid. */
+ * a new or reset session, or after a step that failed once it had started
+ * running (a call its input checks reject changes nothing). The logits a
+ * previous call returned stay valid. */
 llmc_status llmc_session_sample(llmc_session *session, llmc_sampler *sampler,
                                 const int32_t *history, size_t n_history,
                                 int32_t *token);

@@ -26,7 +26,10 @@
  * FAKE_CUDA_FAULT_AFTER=<n> (the n-th kernel execution "faults": the next
  * synchronization returns CUDA_ERROR_ILLEGAL_ADDRESS),
  * FAKE_CUDA_LOG=1 (one stderr line per load, capture and graph launch, and a
- * summary at exit: live allocations, context references, launches, events).
+ * summary at exit: live allocations, context references, launches, events),
+ * FAKE_CUDA_TRACE=1 (one stderr line per kernel and device-to-host copy as
+ * it executes, graph replays included: which kernels ran and how many
+ * bytes came back).
  * Thread-safe: every entry point runs under one lock; the current context
  * and the capture in progress are per thread, as in the driver. */
 #define _GNU_SOURCE /* PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP */
@@ -116,6 +119,7 @@ struct op {
   const char *src;
   size_t bytes;
   unsigned char value;
+  int to_host; /* OP_COPY: device-to-host */
 };
 
 struct graph {
@@ -145,6 +149,11 @@ static double g_clock_us; /* simulated GPU time */
 
 static int log_on(void) {
   const char *v = getenv("FAKE_CUDA_LOG");
+  return v && *v == '1';
+}
+
+static int trace_on(void) {
+  const char *v = getenv("FAKE_CUDA_TRACE");
   return v && *v == '1';
 }
 
@@ -198,6 +207,8 @@ static void run_op(const struct op *op) {
     void *params[FAKE_MAX_PARAMS];
     for (uint32_t i = 0; i < op->kernel->n_params; ++i)
       params[i] = (void *)op->args[i];
+    if (trace_on())
+      fprintf(stderr, "fake-cuda: kernel %s\n", op->kernel->name);
     op->kernel->fn(params);
     ++g_kernel_runs;
     g_clock_us += 10.0 * op->kernel->n_params;
@@ -206,6 +217,8 @@ static void run_op(const struct op *op) {
     break;
   }
   case OP_COPY:
+    if (op->to_host && trace_on())
+      fprintf(stderr, "fake-cuda: copy device-to-host %zu bytes\n", op->bytes);
     memmove(op->dst, op->src, op->bytes);
     break;
   case OP_SET:
@@ -474,7 +487,8 @@ static CUresult copy(struct stream *s, void *dst, const void *src, size_t bytes,
     check_range("copy destination", dst, bytes);
   if (src_device)
     check_range("copy source", src, bytes);
-  struct op op = {.kind = OP_COPY, .dst = dst, .src = src, .bytes = bytes};
+  struct op op = {.kind = OP_COPY, .dst = dst, .src = src, .bytes = bytes,
+                  .to_host = src_device && !dst_device};
   return submit(s, &op);
 }
 

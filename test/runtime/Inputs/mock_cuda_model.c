@@ -7,6 +7,9 @@
  * mock_cuda_kernels.cu built by nvcc), for a real GPU.
  * Build: cc -shared -fPIC -I<artifact dir> -I<runtime include> this file.
  * MOCK_BAD_IMAGES adds two malformed image symbols for the manifest tests.
+ * The fake images also hold the sampling kernels (mock_sampling_kernels.c)
+ * unless MOCK_NO_SAMPLING_KERNELS is defined: an artifact compiled before
+ * llmc emitted them.
  * The head kernel asks for 64 KiB of dynamic shared memory, more than the
  * default 48 KiB, so that the runtime must opt the kernel in. */
 #include "mock_config.h"
@@ -22,6 +25,8 @@ _Static_assert(sizeof(struct fake_image) == 64, "make_artifact.py's FAKE_IMAGE_B
 const llmc_cuda_host_api *MOCK_CUDA_HOST_API;
 
 #ifndef MOCK_REAL_IMAGES
+#include "mock_sampling_kernels.c"
+
 /* The fake driver's kernels: host functions over cuLaunchKernel's params. */
 #define P(type, i) (*(type *)params[i])
 
@@ -44,17 +49,21 @@ static void k_layer(void **params) {
 static void k_head(void **params) {
   head_step(P(float *, 0), P(const float *, 1), P(const float *, 2),
             P(const float *, 3));
+  mock_note_head_output(P(float *, 0));
 }
 
 static const struct fake_kernel kKernels[] = {
     {"mock_embed", k_embed, 4, {8, 8, 8, 8}},
     {"mock_layer", k_layer, 5 + PER_LAYER, {8, 8, 4, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8}},
     {"mock_head", k_head, 4, {8, 8, 8, 8}},
+#ifndef MOCK_NO_SAMPLING_KERNELS
+    MOCK_SAMPLING_KERNELS
+#endif
 };
 
 #define DEFINE_IMAGE(symbol, arch, format)                                     \
   const struct fake_image symbol = {"\177ELF llmc-fake " arch " " format,       \
-                                    kKernels, 3, {0}};
+                                    kKernels, sizeof kKernels / sizeof kKernels[0], {0}};
 MOCK_CUDA_IMAGES(DEFINE_IMAGE)
 #endif /* MOCK_REAL_IMAGES: embed_cuda_images.py's images.c instead */
 
