@@ -10,7 +10,14 @@
 # Checks (each prints PASS/FAIL and continues; the exit status is 1 if any
 # failed):
 #   1. stories260K greedy from BOS = greedy200.tokens, from the GGUF and the
-#      llama2.c .bin, with and without CUDA graphs, and the text;
+#      llama2.c .bin, with and without CUDA graphs, and the text (tokens
+#      drawn on the GPU by the artifact's argmax kernel: the profiled run
+#      must show its 199 launches);
+#      device sampling: seeded top-k/top-p and temperature-only streams equal
+#      the same runs with --host-sampling (logits copied back, drawn by the
+#      host sampler), with and without graphs; an approximate configuration
+#      launches no sampling kernel; stories260K decode rates with device and
+#      host sampling;
 #   2. random-weight variants: CUDA logits vs the CPU's (bf16 and f32
 #      bounds of test/Integration/GPU/Inputs/run_random_configs.py);
 # Benchmarks:
@@ -60,6 +67,40 @@ if [ -f "$M/stories260K.gguf" ]; then
   check stories260k-bin greedy "$M/stories260K.bin" --tokenizer "$M/tok512.bin"
   check stories260k-no-graphs env LLMC_CUDA_GRAPHS=0 bash -c "$(declare -f greedy); RUN='$RUN' A='$A' M='$M' OUT='$OUT' greedy '$M/stories260K.gguf'"
   check stories260k-text bash -c "'$RUN' '$A' --device cuda --weights '$M/stories260K.gguf' --tokens 1 -n 199 > '$OUT/story.txt' && $PY test/runtime/Inputs/is_prefix.py '$OUT/story.txt' '$M/greedy200.txt'"
+
+  # Device sampling (llmc_session_sample / llmc_session_decode_sample).
+  with_env() { # with_env VAR=VALUE <command...>: the command with VAR set
+    (export "$1"; shift; "$@")
+  }
+  device_argmax() { # greedy200 drawn by llmc_argmax_v512: 1 + 198 launches
+    "$RUN" "$A" --device cuda --weights "$M/stories260K.gguf" --tokens 1 -n 199 \
+      --print-tokens --profile > "$OUT/argmax.ids" 2> "$OUT/argmax.profile" &&
+      diff -q "$M/greedy200.tokens" "$OUT/argmax.ids" &&
+      grep -Eq '^llmc-profile: +llmc_argmax_v512 +199 ' "$OUT/argmax.profile"
+  }
+  sampled() { # sampled <name> <llmc-run flags>: device stream = host stream
+    local name=$1; shift
+    "$RUN" "$A" --device cuda --weights "$M/stories260K.gguf" --tokens 1 -n 199 \
+      --ignore-eos --print-tokens "$@" > "$OUT/$name.device.ids" 2> "$OUT/$name.device.log" &&
+      "$RUN" "$A" --device cuda --weights "$M/stories260K.gguf" --tokens 1 -n 199 \
+        --ignore-eos --print-tokens "$@" --host-sampling > "$OUT/$name.host.ids" 2> "$OUT/$name.host.log" &&
+      diff "$OUT/$name.host.ids" "$OUT/$name.device.ids"
+  }
+  on_host() { # on_host <llmc-run flags>: an approximate config, no sampling kernel
+    "$RUN" "$A" --device cuda --weights "$M/stories260K.gguf" --tokens 1 -n 50 \
+      --ignore-eos --print-tokens --profile "$@" > /dev/null 2> "$OUT/on-host.profile" &&
+      grep -q '^llmc-profile: decode:' "$OUT/on-host.profile" &&
+      ! grep -q '^llmc-profile: sample:' "$OUT/on-host.profile"
+  }
+  check sampling-device-argmax device_argmax
+  check sampling-top-k-top-p sampled topk --temp 0.8 --top-k 40 --top-p 0.9 --seed 42
+  check sampling-top-k-top-p-no-graphs with_env LLMC_CUDA_GRAPHS=0 sampled topk-nographs --temp 0.8 --top-k 40 --top-p 0.9 --seed 42
+  check sampling-temperature sampled temp --temp 1 --seed 7
+  check sampling-top-p-on-host on_host --temp 1 --top-p 0.9 --seed 7
+  # Greedy decode rates (steady state): 4 bytes back per token vs the row.
+  rate() { sed -nE 's/^llmc-run: decode: ([0-9.]+) tokens\/s.*/\1/p' "$1"; }
+  sampled greedy-rate --temp 0 > /dev/null 2>&1
+  note "stories260K decode (greedy, steady state): device sampling $(rate "$OUT/greedy-rate.device.log") tokens/s, host sampling $(rate "$OUT/greedy-rate.host.log") tokens/s"
 else
   note "SKIP stories260k (no model files in the bundle)"
 fi
@@ -121,7 +162,7 @@ import re, sys
 path, peak = sys.argv[1], float(sys.argv[2])
 phase, rows = None, []
 for line in open(path):
-    m = re.match(r"llmc-profile: (prefill|decode): (\d+) calls", line)
+    m = re.match(r"llmc-profile: (prefill|decode|sample): (\d+) calls", line)
     if m:
         phase, calls = m.group(1), int(m.group(2))
         continue
