@@ -3,6 +3,7 @@
 #include "codegen/cuda/ProjectionKernels.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -45,7 +46,7 @@ struct WarpDots {
 };
 
 /// acc[j] += weight_j[row_j, chunk·width ...] · x[chunk·width ...] (x ·
-/// normWeight when normalizing, and then acc.back() += x²) for the
+/// normWeight when normalizing, and then the scalar acc.back() += Σx²) for the
 /// `chunks` of one step of the K loop: every load of the step is issued
 /// before the first FMA.
 SmallVector<Value> accumulateChunks(DeviceBuilder &d, const WarpDots &dots,
@@ -73,7 +74,11 @@ SmallVector<Value> accumulateChunks(DeviceBuilder &d, const WarpDots &dots,
   for (size_t u = 0; u < chunks.size(); ++u) {
     Value x = xs[u];
     if (dots.normWeight) {
-      updated.back() = vector::FMAOp::create(b, loc, x, x, updated.back());
+      // Σx² as a scalar: one register instead of a vector of them keeps a
+      // normalizing GEMV under ptxas's 64-register occupancy target.
+      Value squares = arith::MulFOp::create(b, loc, x, x);
+      updated.back() = vector::ReductionOp::create(
+          b, loc, vector::CombiningKind::ADD, squares, updated.back());
       x = arith::MulFOp::create(b, loc, x, d.toF32(norms[u]));
     }
     for (size_t j = 0; j < numRows; ++j)
@@ -102,8 +107,11 @@ SmallVector<Value> emitWarpDots(DeviceBuilder &d, const WarpDots &dots) {
   auto accType = VectorType::get({dots.width}, b.getF32Type());
   Value zero = arith::ConstantOp::create(
       b, loc, DenseElementsAttr::get(accType, b.getF32FloatAttr(0.0f)));
-  // One accumulator per row, and one for Σx² when normalizing.
-  SmallVector<Value> acc(dots.rows.size() + (dots.normWeight ? 1 : 0), zero);
+  // One vector accumulator per row, and a scalar one for Σx² when
+  // normalizing.
+  SmallVector<Value> acc(dots.rows.size(), zero);
+  if (dots.normWeight)
+    acc.push_back(d.f32(0.0));
   auto chunkAt = [&](Value base, int64_t offset) -> Value {
     return arith::AddIOp::create(
         b, loc, base, arith::AddIOp::create(b, loc, lane, d.index(offset)));
@@ -150,10 +158,11 @@ SmallVector<Value> emitWarpDots(DeviceBuilder &d, const WarpDots &dots) {
 
   // Lane sums, then the warp's: every lane ends with every total.
   SmallVector<Value> sums;
-  for (Value vector : acc) {
-    Value sum =
-        vector::ReductionOp::create(b, loc, vector::CombiningKind::ADD, vector);
-    sums.push_back(d.warpReduce(sum, ReduceKind::Sum));
+  for (Value partial : acc) {
+    if (isa<VectorType>(partial.getType()))
+      partial = vector::ReductionOp::create(b, loc, vector::CombiningKind::ADD,
+                                            partial);
+    sums.push_back(d.warpReduce(partial, ReduceKind::Sum));
   }
   if (!dots.normWeight)
     return sums;
@@ -291,9 +300,25 @@ void launchWarps(OpBuilder &builder, Location loc, gpu::GPUFuncOp kernel,
   emitLaunch(builder, loc, kernel, shape, args);
 }
 
-void setBlockSize(OpBuilder &b, gpu::GPUFuncOp func) {
+/// The CTAs per SM ptxas is told to fit (.minnctapersm) by a kernel whose
+/// warps each stream `weightRowsPerWarp` weight rows: 3 (up to 80 registers
+/// per thread) for one row, 2 (up to 128) for two. Either keeps at least
+/// 48 KiB of weight loads in flight per SM (CTAs · 256 threads · rows · 4
+/// loads of 16 bytes), above the ~36 KiB an H200 needs (4.8 TB/s · ~1 µs
+/// latency / 132 SMs). Without it ptxas's occupancy heuristic may pick fewer
+/// registers and spill (40, spilling 24 bytes, for Qwen2's fused q/k/v on
+/// sm_90).
+int32_t getMinBlocksPerSM(int64_t weightRowsPerWarp) {
+  return weightRowsPerWarp >= 2 ? 2 : 3;
+}
+
+/// The block size (reqntid) and the occupancy target of a GEMV kernel.
+void setBlockSize(OpBuilder &b, gpu::GPUFuncOp func,
+                  int64_t weightRowsPerWarp) {
   func.setKnownBlockSizeAttr(
       b.getDenseI32ArrayAttr({kWarpsPerBlock * kWarpSize, 1, 1}));
+  func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+                b.getI32IntegerAttr(getMinBlocksPerSM(weightRowsPerWarp)));
 }
 
 } // namespace
@@ -341,7 +366,7 @@ void launchMultiGemv(OpBuilder &builder, Location loc, KernelModule &kernels,
       name, ValueRange(args).getTypes(),
       [&](OpBuilder &b, gpu::GPUFuncOp func) {
         DeviceBuilder d(b, func.getLoc());
-        setBlockSize(b, func);
+        setBlockSize(b, func, rowsPerWarp);
         unsigned arg = 0;
         Value x = func.getArgument(arg++);
         GemvNorm kernelNorm{norm.weight ? func.getArgument(arg++) : Value(),
@@ -386,7 +411,8 @@ void launchGatedGemv(OpBuilder &builder, Location loc, KernelModule &kernels,
       [&](OpBuilder &b, gpu::GPUFuncOp func) {
         Location l = func.getLoc();
         DeviceBuilder d(b, l);
-        setBlockSize(b, func);
+        // A gate row and an up row per warp.
+        setBlockSize(b, func, /*weightRowsPerWarp=*/2);
         unsigned arg = 0;
         WarpDots dots;
         dots.k = k;

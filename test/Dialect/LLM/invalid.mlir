@@ -585,3 +585,99 @@ func.func @f(%c: !cache, %i: index) {
   %k, %v = "llm.kv_view"(%c, %i) <{layer = 0 : i64, operandSegmentSizes = array<i32: 1, 1>}> : (!cache, index) -> (tensor<1x512x4x8xf32>, tensor<1x512x4x8xf32>)
   return
 }
+
+// -----
+
+func.func @f(%x: tensor<1x1x64xf32>, %w: tensor<128x64xf32>, %r: tensor<1x1x64xf32>) {
+  // expected-error @+1 {{residual type must equal the result type}}
+  %0 = llm.linear %x, %w residual %r : tensor<1x1x64xf32>, tensor<128x64xf32> residual tensor<1x1x64xf32> -> tensor<1x1x128xf32>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x1x64xf32>, %g: tensor<64xf32>, %w: tensor<32x64xf32>) {
+  // expected-error @+1 {{norm weight and norm_eps must be given together}}
+  %0 = llm.multi_linear %x norm(%g : tensor<64xf32>) weights(%w : tensor<32x64xf32>) : tensor<1x1x64xf32> -> tensor<1x1x32xf32>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x1x64xf32>, %g: tensor<64xf32>, %w: tensor<32x64xf32>) {
+  // expected-error @+1 {{norm_eps must be positive, got 0}}
+  %0 = llm.multi_linear %x norm(%g : tensor<64xf32>) weights(%w : tensor<32x64xf32>) {norm_eps = 0.0 : f64} : tensor<1x1x64xf32> -> tensor<1x1x32xf32>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x1x64xf32>, %g: tensor<2x64xf32>, %w: tensor<32x64xf32>) {
+  // expected-error @+1 {{norm weight must have rank 1, got 2}}
+  %0 = llm.multi_linear %x norm(%g : tensor<2x64xf32>) weights(%w : tensor<32x64xf32>) {norm_eps = 1.0e-05 : f64} : tensor<1x1x64xf32> -> tensor<1x1x32xf32>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x1x64xf32>, %g: tensor<32xf32>, %w: tensor<32x64xf32>) {
+  // expected-error @+1 {{norm weight size (32) does not match input last dimension (64)}}
+  %0 = llm.multi_linear %x norm(%g : tensor<32xf32>) weights(%w : tensor<32x64xf32>) {norm_eps = 1.0e-05 : f64} : tensor<1x1x64xf32> -> tensor<1x1x32xf32>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x1x64xf32>) {
+  // expected-error @+1 {{needs at least one weight}}
+  %0 = "llm.multi_linear"(%x) {operandSegmentSizes = array<i32: 1, 0, 0, 0>} : (tensor<1x1x64xf32>) -> tensor<1x1x32xf32>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x1x64xf32>, %w: tensor<32x64xf32>, %v: tensor<16x64xf32>) {
+  // expected-error @+1 {{has 1 results for 2 weights}}
+  %0 = llm.multi_linear %x weights(%w, %v : tensor<32x64xf32>, tensor<16x64xf32>) : tensor<1x1x64xf32> -> tensor<1x1x32xf32>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x1x64xf32>, %w: tensor<32x64xf32>, %v: tensor<16x64xf32>, %b: tensor<32xf32>) {
+  // expected-error @+1 {{has 1 biases for 2 weights}}
+  %0:2 = llm.multi_linear %x weights(%w, %v : tensor<32x64xf32>, tensor<16x64xf32>) biases(%b : tensor<32xf32>) : tensor<1x1x64xf32> -> tensor<1x1x32xf32>, tensor<1x1x16xf32>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x1x64xf32>, %w: tensor<32x64xf32>, %v: tensor<16x64xf32>) {
+  // expected-error @+1 {{result last dimension (32) does not match weight output dimension (16)}}
+  %0:2 = llm.multi_linear %x weights(%w, %v : tensor<32x64xf32>, tensor<16x64xf32>) : tensor<1x1x64xf32> -> tensor<1x1x32xf32>, tensor<1x1x32xf32>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x1x64xf32>, %wg: tensor<172x64xf32>, %wu: tensor<171x64xf32>) {
+  // expected-error @+1 {{gate and up weights must have the same shape}}
+  %0 = llm.glu_linear silu %x, %wg, %wu : tensor<1x1x64xf32>, tensor<172x64xf32>, tensor<171x64xf32> -> tensor<1x1x172xf32>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x1x64xf32>, %wg: tensor<172x32xf32>, %wu: tensor<172x32xf32>) {
+  // expected-error @+1 {{weight input dimension (32) does not match input last dimension (64)}}
+  %0 = llm.glu_linear silu %x, %wg, %wu : tensor<1x1x64xf32>, tensor<172x32xf32>, tensor<172x32xf32> -> tensor<1x1x172xf32>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x1x64xf32>, %g: tensor<64xf32>, %wg: tensor<172x64xf32>, %wu: tensor<172x64xf32>) {
+  // expected-error @+1 {{norm weight and norm_eps must be given together}}
+  %0 = llm.glu_linear silu %x norm(%g : tensor<64xf32>), %wg, %wu : tensor<1x1x64xf32>, tensor<172x64xf32>, tensor<172x64xf32> -> tensor<1x1x172xf32>
+  return
+}

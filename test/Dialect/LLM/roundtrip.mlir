@@ -38,6 +38,10 @@ func.func @projections(%x: tensor<1x?x896xf32>, %wk: tensor<128x896xbf16>, %bk: 
   %0 = llm.linear %x, %wk : tensor<1x?x896xf32>, tensor<128x896xbf16> -> tensor<1x?x128xf32>
   // CHECK: llm.linear %{{.*}}, %{{.*}}, %{{.*}} : tensor<1x?x896xf32>, tensor<128x896xbf16>, tensor<128xbf16> -> tensor<1x?x128xf32>
   %1 = llm.linear %x, %wk, %bk : tensor<1x?x896xf32>, tensor<128x896xbf16>, tensor<128xbf16> -> tensor<1x?x128xf32>
+  // CHECK: llm.linear %{{.*}}, %{{.*}}, %{{.*}} residual %{{.*}} : tensor<1x?x896xf32>, tensor<128x896xbf16>, tensor<128xbf16> residual tensor<1x?x128xf32> -> tensor<1x?x128xf32>
+  %r = llm.linear %x, %wk, %bk residual %1 : tensor<1x?x896xf32>, tensor<128x896xbf16>, tensor<128xbf16> residual tensor<1x?x128xf32> -> tensor<1x?x128xf32>
+  // CHECK: llm.linear %{{.*}}, %{{.*}} residual %{{.*}} : tensor<1x?x896xf32>, tensor<128x896xbf16> residual tensor<1x?x128xf32> -> tensor<1x?x128xf32>
+  %r2 = llm.linear %x, %wk residual %r : tensor<1x?x896xf32>, tensor<128x896xbf16> residual tensor<1x?x128xf32> -> tensor<1x?x128xf32>
   // CHECK: llm.logits %{{.*}}, %{{.*}} {tied} : tensor<1x?x896xf32>, tensor<151936x896xbf16> -> tensor<1x?x151936xf32>
   %2 = llm.logits %x, %table {tied} : tensor<1x?x896xf32>, tensor<151936x896xbf16> -> tensor<1x?x151936xf32>
   // CHECK: llm.logits %{{.*}}, %{{.*}} : tensor<3x896xf32>, tensor<151936x896xbf16> -> tensor<3x151936xf32>
@@ -120,4 +124,19 @@ func.func @kv_cache_dynamic_layer(%c: !cache, %k: tensor<1x?x4x8xf32>, %pos: ten
   // CHECK: llm.kv_view %{{.*}}[%[[L]]] : !kv_cache -> tensor<1x512x4x8xf32>, tensor<1x512x4x8xf32>
   %kv:2 = llm.kv_view %c1[%layer] : !cache -> tensor<1x512x4x8xf32>, tensor<1x512x4x8xf32>
   return %c1 : !cache
+}
+
+// CHECK-LABEL: func @fused_projections
+func.func @fused_projections(%h: tensor<1x1x64xf32>, %g: tensor<64xbf16>, %wq: tensor<64x64xbf16>, %wk: tensor<32x64xbf16>, %bq: tensor<64xf32>, %bk: tensor<32xf32>, %wg: tensor<172x64xbf16>, %wu: tensor<172x64xbf16>, %x: tensor<2x?x64xf32>) {
+  // CHECK: llm.multi_linear %{{.*}} norm(%{{.*}} : tensor<64xbf16>) weights(%{{.*}}, %{{.*}} : tensor<64x64xbf16>, tensor<32x64xbf16>) {norm_eps = 1.000000e-05 : f64} : tensor<1x1x64xf32> -> tensor<1x1x64xf32>, tensor<1x1x32xf32>
+  %0:2 = llm.multi_linear %h norm(%g : tensor<64xbf16>) weights(%wq, %wk : tensor<64x64xbf16>, tensor<32x64xbf16>) {norm_eps = 1.0e-05 : f64} : tensor<1x1x64xf32> -> tensor<1x1x64xf32>, tensor<1x1x32xf32>
+  // CHECK: llm.multi_linear %{{.*}} weights(%{{.*}}, %{{.*}} : tensor<64x64xbf16>, tensor<32x64xbf16>) biases(%{{.*}}, %{{.*}} : tensor<64xf32>, tensor<32xf32>) : tensor<2x?x64xf32> -> tensor<2x?x64xf32>, tensor<2x?x32xf32>
+  %1:2 = llm.multi_linear %x weights(%wq, %wk : tensor<64x64xbf16>, tensor<32x64xbf16>) biases(%bq, %bk : tensor<64xf32>, tensor<32xf32>) : tensor<2x?x64xf32> -> tensor<2x?x64xf32>, tensor<2x?x32xf32>
+  // CHECK: llm.multi_linear %{{.*}} weights(%{{.*}} : tensor<32x64xbf16>) : tensor<1x1x64xf32> -> tensor<1x1x32xf32>
+  %2 = llm.multi_linear %h weights(%wk : tensor<32x64xbf16>) : tensor<1x1x64xf32> -> tensor<1x1x32xf32>
+  // CHECK: llm.glu_linear silu %{{.*}} norm(%{{.*}} : tensor<64xbf16>), %{{.*}}, %{{.*}} {norm_eps = 1.000000e-05 : f64} : tensor<1x1x64xf32>, tensor<172x64xbf16>, tensor<172x64xbf16> -> tensor<1x1x172xf32>
+  %3 = llm.glu_linear silu %h norm(%g : tensor<64xbf16>), %wg, %wu {norm_eps = 1.0e-05 : f64} : tensor<1x1x64xf32>, tensor<172x64xbf16>, tensor<172x64xbf16> -> tensor<1x1x172xf32>
+  // CHECK: llm.glu_linear gelu_tanh %{{.*}}, %{{.*}}, %{{.*}} : tensor<2x?x64xf32>, tensor<172x64xbf16>, tensor<172x64xbf16> -> tensor<2x?x172xf32>
+  %4 = llm.glu_linear gelu_tanh %x, %wg, %wu : tensor<2x?x64xf32>, tensor<172x64xbf16>, tensor<172x64xbf16> -> tensor<2x?x172xf32>
+  return
 }

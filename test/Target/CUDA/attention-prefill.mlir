@@ -79,9 +79,9 @@ module attributes {llm.model = "t"} {
 // widened to f32), a barrier, key blocks with butterfly-reduced scores and
 // the online softmax, a barrier before the next tile overwrites the stage.
 // KERNELS-LABEL: gpu.func @attention_prefill_d8_h8_kv4_s512_b1_f32_f32_causal_posi32
-// KERNELS-SAME: workgroup(%[[KT:.*]] : memref<512xf32, 3> {llvm.align = 128 : i64}, %[[VT:.*]] : memref<512xf32, 3> {llvm.align = 128 : i64}) kernel attributes {known_block_size = array<i32: 64, 1, 1>}
+// KERNELS-SAME: workgroup(%[[KT:.*]] : memref<512xf32, 3> {llvm.align = 128 : i64}, %[[VT:.*]] : memref<512xf32, 3> {llvm.align = 128 : i64}) kernel attributes {known_block_size = array<i32: 64, 1, 1>, nvvm.minctasm = 2 : i32}
 // KERNELS-LABEL: gpu.func @attention_prefill_d128_h32_kv8_s8192_b1_f32_bf16_causal_posi32
-// KERNELS-SAME: workgroup(%[[KT:.*]] : memref<4096xf32, 3> {llvm.align = 128 : i64}, %[[VT:.*]] : memref<4096xf32, 3> {llvm.align = 128 : i64}) kernel attributes {known_block_size = array<i32: 256, 1, 1>}
+// KERNELS-SAME: workgroup(%[[KT:.*]] : memref<4096xf32, 3> {llvm.align = 128 : i64}, %[[VT:.*]] : memref<4096xf32, 3> {llvm.align = 128 : i64}) kernel attributes {known_block_size = array<i32: 256, 1, 1>, nvvm.minctasm = 2 : i32}
 // KERNELS: memref.load %arg3
 // The keys the block scans: [min begin, max end) over its positions.
 // KERNELS: %[[RANGE:.*]]:2 = scf.for {{.*}} iter_args({{.*}}) -> (index, index)

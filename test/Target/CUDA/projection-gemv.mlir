@@ -52,7 +52,7 @@ module attributes {llm.model = "t"} {
 
 // Two rows per warp: the second is clamped to N-1; the K loop takes 4 × 32
 // chunks of 8 per iteration, each x vector loaded once for both rows.
-// KERNELS-LABEL: gpu.func @gemv_n14336_k4096_bf16_r2(%arg0: memref<1x4096xf32>, %arg1: memref<14336x4096xbf16>, %arg2: memref<1x14336xf32>) kernel attributes {known_block_size = array<i32: 256, 1, 1>}
+// KERNELS-LABEL: gpu.func @gemv_n14336_k4096_bf16_r2(%arg0: memref<1x4096xf32>, %arg1: memref<14336x4096xbf16>, %arg2: memref<1x14336xf32>) kernel attributes {known_block_size = array<i32: 256, 1, 1>, nvvm.minctasm = 2 : i32}
 // KERNELS: %[[WARP:.*]] = arith.addi
 // KERNELS: %[[ACTIVE:.*]] = arith.cmpi ult, %[[WARP]], %c7168 : index
 // KERNELS: scf.if %[[ACTIVE]] {

@@ -1,0 +1,31 @@
+// RUN: llmc-opt %s -split-input-file --llm-decompose-fused | FileCheck %s
+// The fusion passes and the decomposition are inverses on a decoder layer:
+// RUN: llmc-opt %s -split-input-file --llm-decompose-fused | FileCheck %s --check-prefix=ROUND
+// RUN: llmc-opt %s -split-input-file --llm-decompose-fused --llm-fuse-residual-add --llm-fuse-sibling-linears --llm-fuse-norm-into-projections | FileCheck %s --check-prefix=REFUSED
+
+// CHECK-LABEL: func @layer
+// CHECK-SAME: (%[[H:.*]]: tensor<1x1x64xf32>, %[[G:.*]]: tensor<64xf32>, %[[WQ:.*]]: tensor<64x64xf32>, %[[WK:.*]]: tensor<32x64xf32>, %[[BQ:.*]]: tensor<64xf32>, %[[BK:.*]]: tensor<32xf32>, %[[WO:.*]]: tensor<64x64xf32>, %[[WG:.*]]: tensor<172x64xf32>, %[[WU:.*]]: tensor<172x64xf32>)
+func.func @layer(%h: tensor<1x1x64xf32>, %g: tensor<64xf32>, %wq: tensor<64x64xf32>, %wk: tensor<32x64xf32>, %bq: tensor<64xf32>, %bk: tensor<32xf32>, %wo: tensor<64x64xf32>, %wg: tensor<172x64xf32>, %wu: tensor<172x64xf32>) -> (tensor<1x1x32xf32>, tensor<1x1x64xf32>, tensor<1x1x172xf32>) {
+  // CHECK: %[[N:.*]] = llm.rms_norm %[[H]], %[[G]] {eps = 1.000000e-05 : f64}
+  // CHECK: %[[Q:.*]] = llm.linear %[[N]], %[[WQ]], %[[BQ]] : tensor<1x1x64xf32>, tensor<64x64xf32>, tensor<64xf32> -> tensor<1x1x64xf32>
+  // CHECK: %[[K:.*]] = llm.linear %[[N]], %[[WK]], %[[BK]] : tensor<1x1x64xf32>, tensor<32x64xf32>, tensor<32xf32> -> tensor<1x1x32xf32>
+  %qk:2 = llm.multi_linear %h norm(%g : tensor<64xf32>) weights(%wq, %wk : tensor<64x64xf32>, tensor<32x64xf32>) biases(%bq, %bk : tensor<64xf32>, tensor<32xf32>) {norm_eps = 1.0e-05 : f64} : tensor<1x1x64xf32> -> tensor<1x1x64xf32>, tensor<1x1x32xf32>
+  // CHECK: %[[P:.*]] = llm.linear %[[Q]], %[[WO]] : tensor<1x1x64xf32>, tensor<64x64xf32> -> tensor<1x1x64xf32>
+  // CHECK: %[[H1:.*]] = llm.add %[[H]], %[[P]] : tensor<1x1x64xf32>
+  %h1 = llm.linear %qk#0, %wo residual %h : tensor<1x1x64xf32>, tensor<64x64xf32> residual tensor<1x1x64xf32> -> tensor<1x1x64xf32>
+  // CHECK: %[[M:.*]] = llm.rms_norm %[[H1]], %[[G]] {eps = 1.000000e-05 : f64}
+  // CHECK: %[[GATE:.*]] = llm.linear %[[M]], %[[WG]] : tensor<1x1x64xf32>, tensor<172x64xf32> -> tensor<1x1x172xf32>
+  // CHECK: %[[UP:.*]] = llm.linear %[[M]], %[[WU]] : tensor<1x1x64xf32>, tensor<172x64xf32> -> tensor<1x1x172xf32>
+  // CHECK: %[[A:.*]] = llm.glu silu %[[GATE]], %[[UP]] : tensor<1x1x172xf32>
+  %a = llm.glu_linear silu %h1 norm(%g : tensor<64xf32>), %wg, %wu {norm_eps = 1.0e-05 : f64} : tensor<1x1x64xf32>, tensor<172x64xf32>, tensor<172x64xf32> -> tensor<1x1x172xf32>
+  // CHECK: return %[[K]], %[[H1]], %[[A]]
+  return %qk#1, %h1, %a : tensor<1x1x32xf32>, tensor<1x1x64xf32>, tensor<1x1x172xf32>
+}
+// ROUND-NOT: llm.multi_linear
+// ROUND-NOT: llm.glu_linear
+// ROUND-NOT: residual
+// REFUSED: llm.multi_linear %{{.*}} norm(%{{.*}} : tensor<64xf32>) weights(%{{.*}}, %{{.*}} : tensor<64x64xf32>, tensor<32x64xf32>) biases
+// REFUSED: llm.linear %{{.*}}, %{{.*}} residual
+// REFUSED: llm.glu_linear silu %{{.*}} norm(%{{.*}} : tensor<64xf32>), %{{.*}}, %{{.*}} {norm_eps = 1.000000e-05 : f64}
+// REFUSED-NOT: llm.rms_norm
+// REFUSED-NOT: llm.add
