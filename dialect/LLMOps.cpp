@@ -243,24 +243,36 @@ LogicalResult GLULinearOp::verify() {
 // RopeOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult RopeOp::verify() {
-  auto x = getX().getType();
-  if (failed(requireRank(*this, x, 4, "input")) ||
-      failed(verifyPositions(*this, getPositions().getType(), x, "input")))
+namespace {
+/// The rules of one RoPE application to `x` (named `name` in messages):
+/// (B, T, H, Dh) with even Dh, positions matching, theta > 0, rotary_dim
+/// even, positive and at most Dh.
+LogicalResult verifyRope(Operation *op, ShapedType x, StringRef name,
+                         ShapedType positions, double theta,
+                         int64_t rotaryDim) {
+  if (failed(requireRank(op, x, 4, name)) ||
+      failed(verifyPositions(op, positions, x, name)))
     return failure();
-  if (failed(requirePositive(*this, getTheta().convertToDouble(), "theta")))
+  if (failed(requirePositive(op, theta, "theta")))
     return failure();
-  int64_t rotaryDim = getRotaryDim();
   if (rotaryDim <= 0 || rotaryDim % 2 != 0)
-    return emitOpError() << "rotary_dim must be positive and even, got "
-                         << rotaryDim;
+    return op->emitOpError() << "rotary_dim must be positive and even, got "
+                             << rotaryDim;
   int64_t headDim = x.getDimSize(3);
   if (!ShapedType::isDynamic(headDim) && headDim % 2 != 0)
-    return emitOpError() << "head dimension must be even, got " << headDim;
+    return op->emitOpError() << "head dimension must be even, got " << headDim;
   if (!ShapedType::isDynamic(headDim) && rotaryDim > headDim)
-    return emitOpError() << "rotary_dim (" << rotaryDim
-                         << ") exceeds the head dimension (" << headDim << ")";
+    return op->emitOpError() << "rotary_dim (" << rotaryDim
+                             << ") exceeds the head dimension (" << headDim
+                             << ")";
   return success();
+}
+} // namespace
+
+LogicalResult RopeOp::verify() {
+  return verifyRope(*this, getX().getType(), "input",
+                    getPositions().getType(), getTheta().convertToDouble(),
+                    getRotaryDim());
 }
 
 //===----------------------------------------------------------------------===//
@@ -376,27 +388,64 @@ static void printLayerIndex(OpAsmPrinter &printer, Operation *, Value layerIndex
     printer << layer.getInt();
 }
 
-LogicalResult KVAppendOp::verify() {
-  KVCacheType cache = getCache().getType();
-  if (failed(verifyLayerIndex(*this, cache, getLayerIndex(), getLayer())))
+namespace {
+/// The rules of appending `keys` and `values` to `cache`: a valid layer,
+/// keys and values of one (B, T, Hkv, Dh) type matching the cache, in the
+/// cache's element type or, when `mayRound`, f32 (rounded on the way in).
+LogicalResult verifyAppend(Operation *op, KVCacheType cache, Value layerIndex,
+                           std::optional<uint64_t> layer, ShapedType keys,
+                           ShapedType values, ShapedType positions,
+                           bool mayRound) {
+  if (failed(verifyLayerIndex(op, cache, layerIndex, layer)))
     return failure();
-  auto keys = getKeys().getType();
-  if (getValues().getType() != keys)
-    return emitOpError("keys and values must have the same type");
-  if (failed(requireRank(*this, keys, 4, "keys")))
+  if (values != keys)
+    return op->emitOpError("keys and values must have the same type");
+  if (failed(requireRank(op, keys, 4, "keys")))
     return failure();
-  if (keys.getElementType() != cache.getElementType())
-    return emitOpError() << "keys element type " << keys.getElementType()
-                         << " does not match the cache element type "
-                         << cache.getElementType();
-  if (failed(requireSameExtent(*this, keys.getDimSize(0), "keys batch",
+  Type elementType = keys.getElementType();
+  if (elementType != cache.getElementType() &&
+      !(mayRound && elementType.isF32()))
+    return op->emitOpError()
+           << "keys element type " << elementType
+           << " does not match the cache element type "
+           << cache.getElementType() << (mayRound ? " and is not f32" : "");
+  if (failed(requireSameExtent(op, keys.getDimSize(0), "keys batch",
                                cache.getBatch(), "cache batch")) ||
-      failed(requireSameExtent(*this, keys.getDimSize(2), "keys heads",
+      failed(requireSameExtent(op, keys.getDimSize(2), "keys heads",
                                cache.getKvHeads(), "cache kv_heads")) ||
-      failed(requireSameExtent(*this, keys.getDimSize(3), "keys head dimension",
+      failed(requireSameExtent(op, keys.getDimSize(3), "keys head dimension",
                                cache.getHeadDim(), "cache head_dim")))
     return failure();
-  return verifyPositions(*this, getPositions().getType(), keys, "keys");
+  return verifyPositions(op, positions, keys, "keys");
+}
+} // namespace
+
+LogicalResult KVAppendOp::verify() {
+  return verifyAppend(*this, getCache().getType(), getLayerIndex(),
+                      getLayer(), getKeys().getType(), getValues().getType(),
+                      getPositions().getType(), /*mayRound=*/false);
+}
+
+LogicalResult RopeAppendOp::verify() {
+  auto positions = getPositions().getType();
+  double theta = getTheta().convertToDouble();
+  if (failed(verifyRope(*this, getQ().getType(), "q", positions, theta,
+                        getRotaryDim())) ||
+      failed(verifyRope(*this, getKeys().getType(), "keys", positions, theta,
+                        getRotaryDim())))
+    return failure();
+  if (failed(requireSameExtent(*this, getKeys().getType().getDimSize(3),
+                               "keys head dimension",
+                               getQ().getType().getDimSize(3),
+                               "q head dimension")))
+    return failure();
+  return verifyAppend(*this, getCache().getType(), getLayerIndex(),
+                      getLayer(), getKeys().getType(), getValues().getType(),
+                      positions, /*mayRound=*/true);
+}
+
+OpFoldResult RopeAppendOp::getLayerValue() {
+  return getLayerFoldResult(Builder(getContext()), getLayerIndex(), getLayer());
 }
 
 OpFoldResult KVAppendOp::getLayerValue() {

@@ -335,6 +335,46 @@ def LLM_KVAppendOp : LLM_Op<"kv_append", [Pure, AllTypesMatch<["cache", "result"
   }];
 }
 
+def LLM_RopeAppendOp : LLM_Op<"rope_append", [Pure,
+    AllTypesMatch<["q", "rotated_q"]>, AllTypesMatch<["keys", "values"]>,
+    AllTypesMatch<["cache", "result"]>]> {
+  let summary = "RoPE on queries and keys, then keys and values appended to the cache";
+  let description = [{
+    `rotated_q = llm.rope(q)` and `result = llm.kv_append(cache[layer],
+    round(llm.rope(keys)), round(values), positions)` with one set of RoPE
+    attributes (as `llm.rope`) for both, where `round` converts f32 keys and
+    values to the cache's element type (as `arith.truncf`; the identity when
+    they already have it). Made by `llm-fuse-rope-append` from the queries'
+    and keys' `llm.rope` and the `llm.kv_append` that stores the keys: one
+    kernel rotates the queries and writes the rotated keys and the values
+    straight into the cache.
+
+    ```mlir
+    %qr, %c1 = llm.rope_append half %c0[%layer], %q, %k, %v, %pos {theta = 1.0e+04 : f64, rotary_dim = 8 : i64}
+        : !llm.kv_cache<layers = 5, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = bf16>,
+          tensor<1x1x8x8xf32>, tensor<1x1x4x8xf32>, tensor<1x1xi32>
+    ```
+  }];
+  let arguments = (ins LLM_KVCacheType:$cache, LLM_FloatTensor:$q,
+                       LLM_FloatTensor:$keys, LLM_FloatTensor:$values,
+                       LLM_IntTensor:$positions, Optional<Index>:$layer_index,
+                       OptionalAttr<I64Attr>:$layer,
+                       LLM_RopeStyleAttr:$style, F64Attr:$theta, I64Attr:$rotary_dim,
+                       DefaultValuedAttr<LLM_RopeScalingAttr,
+                         "::mlir::llm::RopeScalingAttr::getNone($_builder.getContext())">:$scaling);
+  let results = (outs LLM_FloatTensor:$rotated_q, LLM_KVCacheType:$result);
+  let assemblyFormat = [{
+    $style $cache `[` custom<LayerIndex>($layer_index, $layer) `]` `,` $q `,`
+    $keys `,` $values `,` $positions attr-dict `:`
+    type($cache) `,` type($q) `,` type($keys) `,` type($positions)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The layer as a constant or as the `index` value.
+    ::mlir::OpFoldResult getLayerValue();
+  }];
+}
+
 def LLM_KVViewOp : LLM_Op<"kv_view", [Pure]> {
   let summary = "one layer's cached keys and values as tensors";
   let description = [{

@@ -3,6 +3,7 @@
 
 #include "dialect/LLMOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -101,6 +102,42 @@ struct DecomposeResidualLinear : DecomposePattern<llm::LinearOp> {
   }
 };
 
+/// llm.rope_append → llm.rope of q and of the keys, arith.truncf of the
+/// rotated keys and the values to a narrower cache type, llm.kv_append.
+struct DecomposeRopeAppend : DecomposePattern<llm::RopeAppendOp> {
+  using DecomposePattern::DecomposePattern;
+
+  LogicalResult matchAndRewrite(llm::RopeAppendOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!accepts(op))
+      return rewriter.notifyMatchFailure(op, "not selected");
+    Location loc = op.getLoc();
+    auto rope = [&](Value x) -> Value {
+      return llm::RopeOp::create(rewriter, loc, x.getType(), x,
+                                 op.getPositions(), op.getStyleAttr(),
+                                 op.getThetaAttr(), op.getRotaryDimAttr(),
+                                 op.getScalingAttr());
+    };
+    Type cacheElementType =
+        cast<llm::KVCacheType>(op.getCache().getType()).getElementType();
+    auto round = [&](Value x) -> Value {
+      auto type = cast<RankedTensorType>(x.getType());
+      if (type.getElementType() == cacheElementType)
+        return x;
+      return arith::TruncFOp::create(rewriter, loc,
+                                     type.clone(cacheElementType), x);
+    };
+    Value rotatedQ = rope(op.getQ());
+    Value keys = round(rope(op.getKeys()));
+    Value values = round(op.getValues());
+    Value cache = llm::KVAppendOp::create(
+        rewriter, loc, op.getCache().getType(), op.getCache(), keys, values,
+        op.getPositions(), op.getLayerIndex(), op.getLayerAttr());
+    rewriter.replaceOp(op, {rotatedQ, cache});
+    return success();
+  }
+};
+
 struct LLMDecomposeFusedPass
     : public llmc::impl::LLMDecomposeFusedBase<LLMDecomposeFusedPass> {
   void runOnOperation() override {
@@ -115,7 +152,7 @@ void llmc::populateDecomposeFusedPatterns(
     RewritePatternSet &patterns,
     std::function<bool(Operation *)> shouldDecompose) {
   patterns.add<DecomposeMultiLinear, DecomposeGLULinear,
-               DecomposeResidualLinear>(patterns.getContext(),
+               DecomposeResidualLinear, DecomposeRopeAppend>(patterns.getContext(),
                                         shouldDecompose);
 }
 

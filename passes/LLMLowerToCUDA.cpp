@@ -75,6 +75,7 @@ struct LLMLowerToCUDAPass
     llmc::cuda::populateEmbeddingKernelPatterns(converter, patterns, kernels);
     llmc::cuda::populateProjectionKernelPatterns(converter, patterns, kernels);
     llmc::cuda::populateRopeKernelPatterns(converter, patterns, kernels);
+    llmc::cuda::populateRopeAppendKernelPatterns(converter, patterns, kernels);
     llmc::cuda::populateAttentionKernelPatterns(converter, patterns, kernels);
     llmc::cuda::populateKVCacheKernelPatterns(converter, patterns, kernels);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,

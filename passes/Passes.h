@@ -36,7 +36,7 @@ llvm::LogicalResult rejectPagedKVCaches(mlir::ModuleOp module,
 
 /// The rewrites of llm-decompose-fused, for the fused ops that
 /// `shouldDecompose` accepts (all when it is null): llm.multi_linear,
-/// llm.glu_linear and llm.linear with a residual.
+/// llm.glu_linear, llm.linear with a residual and llm.rope_append.
 void populateDecomposeFusedPatterns(
     mlir::RewritePatternSet &patterns,
     std::function<bool(mlir::Operation *)> shouldDecompose = nullptr);

@@ -74,13 +74,38 @@ def LLMFuseNormIntoProjections : Pass<"llm-fuse-norm-into-projections"> {
   }];
 }
 
+def LLMFuseRopeAppend : Pass<"llm-fuse-rope-append"> {
+  let summary = "Merge the queries' and keys' RoPE and the keys' cache append into llm.rope_append";
+  let description = [{
+    `llm.kv_append %c[l], [truncf] (llm.rope %k), [truncf] %v, %pos` (the
+    rotated keys, and the narrowing of keys and values to a bf16/f16 cache,
+    used only there) and the `llm.rope` of the queries with the same
+    positions and attributes become one `llm.rope_append`, when the queries'
+    rotation is used only after the append. One kernel then rotates the
+    queries and writes the rotated keys and the values into the cache,
+    instead of two rotations, two conversions and an append.
+
+    Before:
+    ```mlir
+    %qr = llm.rope half %q, %pos {rotary_dim = 8 : i64, theta = 1.0e+04 : f64} : tensor<1x1x8x8xf32>, tensor<1x1xi32>
+    %kr = llm.rope half %k, %pos {rotary_dim = 8 : i64, theta = 1.0e+04 : f64} : tensor<1x1x4x8xf32>, tensor<1x1xi32>
+    %c1 = llm.kv_append %c0[%l], %kr, %v, %pos : !kv_cache, tensor<1x1x4x8xf32>, tensor<1x1x4x8xf32>, tensor<1x1xi32>
+    ```
+    After:
+    ```mlir
+    %qr, %c1 = llm.rope_append half %c0[%l], %q, %k, %v, %pos {rotary_dim = 8 : i64, theta = 1.0e+04 : f64} : !kv_cache, tensor<1x1x8x8xf32>, tensor<1x1x4x8xf32>, tensor<1x1xi32>
+    ```
+  }];
+}
+
 def LLMDecomposeFused : Pass<"llm-decompose-fused"> {
   let summary = "Rewrite fused `llm` ops back into the ops they were made of";
   let description = [{
     The inverse of the fusion passes: `llm.multi_linear` and
     `llm.glu_linear` become `llm.rms_norm` (when they carry a norm),
     `llm.linear` and `llm.glu`; `llm.linear ... residual %r` becomes
-    `llm.linear` + `llm.add %r, ...`. The CPU lowering applies these
+    `llm.linear` + `llm.add %r, ...`; `llm.rope_append` becomes two
+    `llm.rope`, `arith.truncf` for a narrower cache and `llm.kv_append`. The CPU lowering applies these
     rewrites first (its kernels phase fuses in linalg instead), and the CUDA
     lowering applies them to fused projections of several rows (prefill),
     whose GEMMs have no fused prologue; this pass exposes them for tests.
@@ -95,6 +120,7 @@ def LLMDecomposeFused : Pass<"llm-decompose-fused"> {
     %h1 = llm.add %h0, %p : tensor<1x1x64xf32>
     ```
   }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
 def LLMLowerToLinalg : Pass<"llm-lower-to-linalg", "::mlir::ModuleOp"> {

@@ -17,10 +17,11 @@ struct PhaseInfo {
 /// `llm` → fused `llm` ops, the same for every target: residual adds into
 /// the projections before them, then gate/up pairs and the other sibling
 /// projections, then the norms those read (a norm can only move into a
-/// fused projection).
+/// fused projection), then the RoPE of queries and keys into the cache
+/// append.
 constexpr const char *kFusionPasses =
     "llm-fuse-residual-add,llm-fuse-sibling-linears,"
-    "llm-fuse-norm-into-projections";
+    "llm-fuse-norm-into-projections,llm-fuse-rope-append";
 
 /// Fused `llm` → CPU kernels (llm-lower-to-linalg first rewrites the fused
 /// projections back into their parts, which its linalg fuses instead): lower the ops on tensors (and the element-wise arith

@@ -1,4 +1,5 @@
 // llm.kv_append → a scatter kernel into the cache; llm.kv_view → memref.view of one layer.
+#include "codegen/cuda/KVCacheKernels.h"
 #include "codegen/cuda/DeviceBuilder.h"
 #include "codegen/cuda/LLMToCUDA.h"
 #include "dialect/LLMOps.h"
@@ -11,19 +12,9 @@
 using namespace mlir;
 using namespace llmc::cuda;
 
-namespace {
-
-/// Threads per block of the append kernel (one block per token).
-constexpr int64_t kAppendBlockSize = 256;
-
-/// Index of the keys (0) and values (1) in the cache's leading dimension.
-enum CacheHalf : int64_t { kKeys = 0, kValues = 1 };
-
-/// One layer's keys or values: memref<(batch, capacity, kv_heads,
-/// head_dim)> over the cache bytes, starting at byte
-/// ((half · layers + layer) · batch · capacity · kv_heads · head_dim) · size.
-Value viewLayer(OpBuilder &b, Location loc, llm::KVCacheType cacheType,
-                Value cacheBytes, OpFoldResult layer, CacheHalf half) {
+Value llmc::cuda::viewCacheLayer(OpBuilder &b, Location loc,
+                                 llm::KVCacheType cacheType, Value cacheBytes,
+                                 OpFoldResult layer, CacheHalf half) {
   int64_t layerElements = cacheType.getBatch() * cacheType.getCapacity() *
                           cacheType.getKvHeads() * cacheType.getHeadDim();
   int64_t elementBytes = cacheType.getElementType().getIntOrFloatBitWidth() / 8;
@@ -40,13 +31,36 @@ Value viewLayer(OpBuilder &b, Location loc, llm::KVCacheType cacheType,
                                 ValueRange{});
 }
 
-/// The op's layer: the converted index operand, or the constant.
-template <typename OpTy>
-OpFoldResult getLayer(OpTy op, typename OpTy::Adaptor adaptor) {
-  if (op.getLayerIndex())
-    return adaptor.getLayerIndex();
-  return op.getLayerValue();
+std::pair<Value, Value> llmc::cuda::emitCacheRow(DeviceBuilder &d,
+                                                 int64_t batchSize,
+                                                 int64_t capacity,
+                                                 Value positions,
+                                                 Value token) {
+  OpBuilder &b = d.builder();
+  Location loc = d.location();
+  Value tokens = memref::DimOp::create(b, loc, positions, 0);
+  // Tokens are (batch, seq) row-major: batch = token / seq.
+  Value seq = arith::DivUIOp::create(b, loc, tokens, d.index(batchSize));
+  Value batch = arith::DivUIOp::create(b, loc, token, seq);
+  Value position =
+      d.toIndex(memref::LoadOp::create(b, loc, positions, token));
+  Value valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                      position, d.index(capacity));
+  Value row = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, batch, d.index(capacity)),
+      position);
+  return {row, valid};
 }
+
+Value llmc::cuda::collapseHeads(OpBuilder &b, Location loc, Value buffer) {
+  return memref::CollapseShapeOp::create(
+      b, loc, buffer, SmallVector<ReassociationIndices>{{0, 1}, {2, 3}});
+}
+
+namespace {
+
+/// Threads per block of the append kernel (one block per token).
+constexpr int64_t kAppendBlockSize = 256;
 
 /// kv_append_<rowElements>_<type>: block i copies token i's keys and values
 /// (kv_heads · head_dim f32 each) to cache row (b, positions[i]); rows past
@@ -73,19 +87,10 @@ gpu::GPUFuncOp getAppendKernel(KernelModule &kernels, llm::KVCacheType cache,
         Value pos = func.getArgument(2);
         Value cacheK = func.getArgument(3), cacheV = func.getArgument(4);
         Value token = d.blockId();
-        Value tokens = memref::DimOp::create(b, loc, pos, 0);
-        // Tokens are (batch, seq) row-major: batch = token / seq.
-        Value seq = arith::DivUIOp::create(b, loc, tokens,
-                                           d.index(cache.getBatch()));
-        Value batch = arith::DivUIOp::create(b, loc, token, seq);
-        Value position = d.toIndex(memref::LoadOp::create(b, loc, pos, token));
-        Value valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                            position, d.index(capacity));
+        auto [dest, valid] =
+            emitCacheRow(d, cache.getBatch(), capacity, pos, token);
         auto guard = scf::IfOp::create(b, loc, valid, false);
         b.setInsertionPointToStart(guard.thenBlock());
-        Value dest = arith::AddIOp::create(
-            b, loc, arith::MulIOp::create(b, loc, batch, d.index(capacity)),
-            position);
         auto loop = scf::ForOp::create(b, loc, d.threadId(), d.index(row),
                                        d.index(kAppendBlockSize));
         b.setInsertionPointToStart(loop.getBody());
@@ -109,24 +114,16 @@ struct KVAppendLowering : KernelPattern<llm::KVAppendOp> {
       return rewriter.notifyMatchFailure(op, "paged cache");
     Value cache = adaptor.getCache();
     OpFoldResult layer = getLayer(op, adaptor);
-    auto rows = [&](Value buffer) -> Value {
-      // (batch, seq, kv_heads, head_dim) → (batch·seq, kv_heads·head_dim).
-      return memref::CollapseShapeOp::create(
-          rewriter, loc, buffer,
-          SmallVector<ReassociationIndices>{{0, 1}, {2, 3}});
-    };
-    auto flatCache = [&](Value view) -> Value {
-      return memref::CollapseShapeOp::create(
-          rewriter, loc, view,
-          SmallVector<ReassociationIndices>{{0, 1}, {2, 3}});
-    };
+    auto rows = [&](Value buffer) { return collapseHeads(rewriter, loc, buffer); };
+    auto flatCache = rows;
+    // (batch, seq, kv_heads, head_dim) → (batch·seq, kv_heads·head_dim).
     Value keys = rows(adaptor.getKeys()), values = rows(adaptor.getValues());
     Value positions = memref::CollapseShapeOp::create(
         rewriter, loc, adaptor.getPositions(),
         SmallVector<ReassociationIndices>{{0, 1}});
-    Value cacheK = flatCache(viewLayer(rewriter, loc, cacheType, cache, layer, kKeys));
+    Value cacheK = flatCache(viewCacheLayer(rewriter, loc, cacheType, cache, layer, kKeys));
     Value cacheV =
-        flatCache(viewLayer(rewriter, loc, cacheType, cache, layer, kValues));
+        flatCache(viewCacheLayer(rewriter, loc, cacheType, cache, layer, kValues));
     Type sourceType = cast<MemRefType>(keys.getType()).getElementType();
     gpu::GPUFuncOp kernel = getAppendKernel(kernels, cacheType, sourceType);
     LaunchShape shape;
@@ -149,9 +146,9 @@ struct KVViewLowering : OpConversionPattern<llm::KVViewOp> {
       return rewriter.notifyMatchFailure(op, "paged cache");
     OpFoldResult layer = getLayer(op, adaptor);
     Location loc = op.getLoc();
-    Value keys = viewLayer(rewriter, loc, cacheType, adaptor.getCache(), layer, kKeys);
+    Value keys = viewCacheLayer(rewriter, loc, cacheType, adaptor.getCache(), layer, kKeys);
     Value values =
-        viewLayer(rewriter, loc, cacheType, adaptor.getCache(), layer, kValues);
+        viewCacheLayer(rewriter, loc, cacheType, adaptor.getCache(), layer, kValues);
     rewriter.replaceOp(op, {keys, values});
     return success();
   }

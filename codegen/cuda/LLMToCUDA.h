@@ -60,6 +60,11 @@ void populateRopeKernelPatterns(mlir::TypeConverter &converter,
 void populateAttentionKernelPatterns(mlir::TypeConverter &converter,
                                      mlir::RewritePatternSet &patterns,
                                      KernelModule &kernels);
+/// llm.rope_append: one kernel for the queries' rotation and the rotated
+/// keys' and values' append.
+void populateRopeAppendKernelPatterns(mlir::TypeConverter &converter,
+                                      mlir::RewritePatternSet &patterns,
+                                      KernelModule &kernels);
 /// llm.kv_append, llm.kv_view.
 void populateKVCacheKernelPatterns(mlir::TypeConverter &converter,
                                    mlir::RewritePatternSet &patterns,

@@ -1,7 +1,7 @@
 // llm.rope → a kernel over (token, head group) rotating one pair per thread,
 // with a baked or run-time inv_freq table.
+#include "codegen/cuda/RopeKernels.h"
 #include "codegen/common/RopeFrequencies.h"
-#include "codegen/cuda/DeviceBuilder.h"
 #include "codegen/cuda/LLMToCUDA.h"
 #include "dialect/LLMOps.h"
 
@@ -17,53 +17,33 @@
 using namespace mlir;
 using namespace llmc::cuda;
 
+namespace llmc::cuda {
+
+std::string RopeSpec::getFrequencyTag() const {
+  std::string bytes;
+  llvm::raw_string_ostream os(bytes);
+  os << llvm::bit_cast<uint64_t>(theta) << ';' << rotaryDim << ';' << scaling;
+  uint64_t hash = llvm::xxh3_64bits(llvm::StringRef(bytes));
+  std::string tag;
+  llvm::raw_string_ostream tagOs(tag);
+  tagOs << llm::stringifyRopeScalingKind(scaling.getKind()) << "_"
+        << llvm::format_hex_no_prefix(hash & 0xffffffffu, 8);
+  return tag;
+}
+
+std::string RopeSpec::getName() const {
+  return "rope_" + llm::stringifyRopeStyle(style).str() + "_h" +
+         std::to_string(heads) + "_d" + std::to_string(headDim) + "_r" +
+         std::to_string(rotaryDim) + "_" + getFrequencyTag() + "_" +
+         getTypeTag(elementType);
+}
+
+} // namespace llmc::cuda
+
 namespace {
 
-/// Threads per block of the rotation kernel: a block covers 128 pairs of
-/// one token (a few heads), enough blocks for any sequence length.
-constexpr int64_t kRopeBlockSize = 128;
 /// Threads of the one-block kernel that computes dynamic NTK's table.
 constexpr int64_t kDynamicBlockSize = 256;
-
-/// The static parameters of one llm.rope, shared by its kernel(s).
-struct RopeSpec {
-  llm::RopeStyle style;
-  int64_t heads;
-  int64_t headDim;
-  int64_t rotaryDim;
-  double theta;
-  llm::RopeScalingAttr scaling;
-  Type elementType;
-
-  int64_t half() const { return rotaryDim / 2; }
-  bool isDynamic() const {
-    return scaling.getKind() == llm::RopeScalingKind::dynamic;
-  }
-  /// Rotated pairs and passed-through elements of one token.
-  int64_t numPairs() const { return heads * half(); }
-  int64_t numPassThrough() const { return heads * (headDim - rotaryDim); }
-
-  /// What the frequencies depend on: θ, rotary_dim and the scaling with
-  /// its parameters (printed exactly), hashed into a short stable tag.
-  std::string getFrequencyTag() const {
-    std::string bytes;
-    llvm::raw_string_ostream os(bytes);
-    os << llvm::bit_cast<uint64_t>(theta) << ';' << rotaryDim << ';' << scaling;
-    uint64_t hash = llvm::xxh3_64bits(llvm::StringRef(bytes));
-    std::string tag;
-    llvm::raw_string_ostream tagOs(tag);
-    tagOs << llm::stringifyRopeScalingKind(scaling.getKind()) << "_"
-          << llvm::format_hex_no_prefix(hash & 0xffffffffu, 8);
-    return tag;
-  }
-
-  std::string getName() const {
-    return "rope_" + llm::stringifyRopeStyle(style).str() + "_h" +
-           std::to_string(heads) + "_d" + std::to_string(headDim) + "_r" +
-           std::to_string(rotaryDim) + "_" + getFrequencyTag() + "_" +
-           getTypeTag(elementType);
-  }
-};
 
 /// The baked inverse-frequency table of a static scaling kind: a constant
 /// global of the kernel module (read through the L1 cache; threads of a
@@ -149,6 +129,116 @@ gpu::GPUFuncOp getDynamicFrequencyKernel(KernelModule &kernels,
   return kernel;
 }
 
+} // namespace
+
+namespace llmc::cuda {
+
+Value launchDynamicFrequencies(OpBuilder &builder, Location loc,
+                               KernelModule &kernels, const RopeSpec &spec,
+                               Value positions) {
+  if (!spec.isDynamic())
+    return Value();
+  Type positionType = cast<MemRefType>(positions.getType()).getElementType();
+  gpu::GPUFuncOp tableKernel =
+      getDynamicFrequencyKernel(kernels, spec, positionType);
+  auto tableType = MemRefType::get({spec.half()}, builder.getF32Type());
+  Value table = allocateResult(builder, loc, tableType, {});
+  LaunchShape shape;
+  shape.block = {kDynamicBlockSize, 1, 1};
+  emitLaunch(builder, loc, tableKernel, shape, {positions, table});
+  return table;
+}
+
+Value getInverseFrequencies(OpBuilder &builder, Location loc,
+                            KernelModule &kernels, const RopeSpec &spec,
+                            Value dynamicTable) {
+  if (spec.isDynamic())
+    return dynamicTable;
+  memref::GlobalOp table = getFrequencyTable(kernels, spec);
+  return memref::GetGlobalOp::create(builder, loc, table.getType(),
+                                     table.getSymName());
+}
+
+void emitRotatePair(DeviceBuilder &d, const RopeSpec &spec, Value x,
+                    Value positions, Value invFreq, Value token, Value pair,
+                    Value out, Value outRow) {
+  OpBuilder &b = d.builder();
+  Location loc = d.location();
+  Type f32 = b.getF32Type();
+  Type outType = cast<MemRefType>(out.getType()).getElementType();
+  double attentionFactor = llmc::getRopeAttentionFactor(spec.scaling);
+  Value head = arith::DivUIOp::create(b, loc, pair, d.index(spec.half()));
+  Value i = arith::RemUIOp::create(b, loc, pair, d.index(spec.half()));
+  // angle = f32(position) · inv_freq[i]; cos/sin in f32 (libdevice),
+  // scaled by YaRN's attention factor, as the CPU tables are.
+  Value position = arith::SIToFPOp::create(
+      b, loc, f32, memref::LoadOp::create(b, loc, positions, token));
+  Value angle = arith::MulFOp::create(
+      b, loc, position, memref::LoadOp::create(b, loc, invFreq, i));
+  Value cos = math::CosOp::create(b, loc, angle);
+  Value sin = math::SinOp::create(b, loc, angle);
+  if (attentionFactor != 1.0) {
+    Value scale = d.f32(static_cast<float>(attentionFactor));
+    cos = arith::MulFOp::create(b, loc, cos, scale);
+    sin = arith::MulFOp::create(b, loc, sin, scale);
+  }
+  Value base = arith::MulIOp::create(b, loc, head, d.index(spec.headDim));
+  // The pair's members: (2i, 2i+1) interleaved, (i, i + d/2) half.
+  Value x0, x1, col0, col1;
+  if (spec.style == llm::RopeStyle::interleaved) {
+    col0 = arith::AddIOp::create(b, loc, base,
+                                 arith::MulIOp::create(b, loc, i, d.index(2)));
+    Value pairValues = d.toF32(d.loadVector(
+        VectorType::get({2}, spec.elementType), x, {token, col0}));
+    x0 = vector::ExtractOp::create(b, loc, pairValues, 0);
+    x1 = vector::ExtractOp::create(b, loc, pairValues, 1);
+  } else {
+    col0 = arith::AddIOp::create(b, loc, base, i);
+    col1 = arith::AddIOp::create(b, loc, col0, d.index(spec.half()));
+    x0 = d.toF32(memref::LoadOp::create(b, loc, x, ValueRange{token, col0}));
+    x1 = d.toF32(memref::LoadOp::create(b, loc, x, ValueRange{token, col1}));
+  }
+  // out0 = x0·cos + x1·(−sin), out1 = x1·cos + x0·sin.
+  Value out0 = arith::AddFOp::create(
+      b, loc, arith::MulFOp::create(b, loc, x0, cos),
+      arith::MulFOp::create(b, loc, x1, arith::NegFOp::create(b, loc, sin)));
+  Value out1 = arith::AddFOp::create(b, loc,
+                                     arith::MulFOp::create(b, loc, x1, cos),
+                                     arith::MulFOp::create(b, loc, x0, sin));
+  out0 = d.fromF32(out0, outType);
+  out1 = d.fromF32(out1, outType);
+  if (spec.style == llm::RopeStyle::interleaved) {
+    Value result = vector::FromElementsOp::create(
+        b, loc, VectorType::get({2}, outType), ValueRange{out0, out1});
+    d.storeVector(result, out, {outRow, col0});
+  } else {
+    memref::StoreOp::create(b, loc, out0, out, ValueRange{outRow, col0});
+    memref::StoreOp::create(b, loc, out1, out, ValueRange{outRow, col1});
+  }
+}
+
+void emitPassThrough(DeviceBuilder &d, const RopeSpec &spec, Value x,
+                     Value token, Value item, Value out, Value outRow) {
+  OpBuilder &b = d.builder();
+  Location loc = d.location();
+  int64_t passThrough = spec.headDim - spec.rotaryDim;
+  Type outType = cast<MemRefType>(out.getType()).getElementType();
+  Value head = arith::DivUIOp::create(b, loc, item, d.index(passThrough));
+  Value j = arith::AddIOp::create(
+      b, loc, arith::RemUIOp::create(b, loc, item, d.index(passThrough)),
+      d.index(spec.rotaryDim));
+  Value col = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, head, d.index(spec.headDim)), j);
+  Value value = memref::LoadOp::create(b, loc, x, ValueRange{token, col});
+  if (value.getType() != outType)
+    value = d.fromF32(d.toF32(value), outType);
+  memref::StoreOp::create(b, loc, value, out, ValueRange{outRow, col});
+}
+
+} // namespace llmc::cuda
+
+namespace {
+
 /// The rotation kernel. Arguments: x (tokens × heads·head_dim), positions
 /// (tokens), [inv_freq (d/2) for dynamic NTK], out (like x). Block
 /// (token, g) handles items g·128 + threadIdx.x: item < heads·d/2 rotates
@@ -165,10 +255,6 @@ gpu::GPUFuncOp getRopeKernel(KernelModule &kernels, const RopeSpec &spec,
   if (spec.isDynamic())
     argTypes.push_back(MemRefType::get({spec.half()}, f32));
   argTypes.push_back(rowsType);
-  memref::GlobalOp table;
-  if (!spec.isDynamic())
-    table = getFrequencyTable(kernels, spec);
-  double attentionFactor = llmc::getRopeAttentionFactor(spec.scaling);
 
   gpu::GPUFuncOp kernel = kernels.getOrCreate(
       spec.getName() + "_" + getTypeTag(positionType), argTypes,
@@ -177,12 +263,9 @@ gpu::GPUFuncOp getRopeKernel(KernelModule &kernels, const RopeSpec &spec,
         DeviceBuilder d(b, loc);
         Value x = func.getArgument(0), positions = func.getArgument(1);
         Value out = func.getArgument(func.getNumArguments() - 1);
-        Value invFreq;
-        if (spec.isDynamic())
-          invFreq = func.getArgument(2);
-        else
-          invFreq = memref::GetGlobalOp::create(b, loc, table.getType(),
-                                                table.getSymName());
+        Value invFreq = getInverseFrequencies(
+            b, loc, kernels, spec,
+            spec.isDynamic() ? func.getArgument(2) : Value());
         Value token = d.blockId(gpu::Dimension::x);
         Value item = arith::AddIOp::create(
             b, loc,
@@ -197,81 +280,19 @@ gpu::GPUFuncOp getRopeKernel(KernelModule &kernels, const RopeSpec &spec,
         {
           OpBuilder::InsertionGuard guard(b);
           b.setInsertionPointToStart(rotate.thenBlock());
-          Value head =
-              arith::DivUIOp::create(b, loc, item, d.index(spec.half()));
-          Value i = arith::RemUIOp::create(b, loc, item, d.index(spec.half()));
-          // angle = f32(position) · inv_freq[i]; cos/sin in f32 (libdevice),
-          // scaled by YaRN's attention factor, as the CPU tables are.
-          Value position = arith::SIToFPOp::create(
-              b, loc, f32, memref::LoadOp::create(b, loc, positions, token));
-          Value angle = arith::MulFOp::create(
-              b, loc, position, memref::LoadOp::create(b, loc, invFreq, i));
-          Value cos = math::CosOp::create(b, loc, angle);
-          Value sin = math::SinOp::create(b, loc, angle);
-          if (attentionFactor != 1.0) {
-            Value scale = d.f32(static_cast<float>(attentionFactor));
-            cos = arith::MulFOp::create(b, loc, cos, scale);
-            sin = arith::MulFOp::create(b, loc, sin, scale);
-          }
-          Value base =
-              arith::MulIOp::create(b, loc, head, d.index(spec.headDim));
-          // The pair's members: (2i, 2i+1) interleaved, (i, i + d/2) half.
-          Value x0, x1, col0, col1;
-          if (spec.style == llm::RopeStyle::interleaved) {
-            col0 = arith::AddIOp::create(
-                b, loc, base, arith::MulIOp::create(b, loc, i, d.index(2)));
-            Value pair = d.toF32(d.loadVector(
-                VectorType::get({2}, spec.elementType), x, {token, col0}));
-            x0 = vector::ExtractOp::create(b, loc, pair, 0);
-            x1 = vector::ExtractOp::create(b, loc, pair, 1);
-          } else {
-            col0 = arith::AddIOp::create(b, loc, base, i);
-            col1 = arith::AddIOp::create(b, loc, col0, d.index(spec.half()));
-            x0 = d.toF32(
-                memref::LoadOp::create(b, loc, x, ValueRange{token, col0}));
-            x1 = d.toF32(
-                memref::LoadOp::create(b, loc, x, ValueRange{token, col1}));
-          }
-          // out0 = x0·cos + x1·(−sin), out1 = x1·cos + x0·sin.
-          Value out0 = arith::AddFOp::create(
-              b, loc, arith::MulFOp::create(b, loc, x0, cos),
-              arith::MulFOp::create(b, loc, x1,
-                                    arith::NegFOp::create(b, loc, sin)));
-          Value out1 = arith::AddFOp::create(
-              b, loc, arith::MulFOp::create(b, loc, x1, cos),
-              arith::MulFOp::create(b, loc, x0, sin));
-          out0 = d.fromF32(out0, spec.elementType);
-          out1 = d.fromF32(out1, spec.elementType);
-          if (spec.style == llm::RopeStyle::interleaved) {
-            Value pair = vector::FromElementsOp::create(
-                b, loc, VectorType::get({2}, spec.elementType),
-                ValueRange{out0, out1});
-            d.storeVector(pair, out, {token, col0});
-          } else {
-            memref::StoreOp::create(b, loc, out0, out, ValueRange{token, col0});
-            memref::StoreOp::create(b, loc, out1, out, ValueRange{token, col1});
-          }
+          emitRotatePair(d, spec, x, positions, invFreq, token, item, out,
+                         token);
         }
 
         // Partial rotary: elements past rotary_dim are copied unchanged.
-        int64_t passThrough = spec.headDim - spec.rotaryDim;
-        if (passThrough == 0)
+        if (spec.numPassThrough() == 0)
           return;
         Value isCopy =
             arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, item,
                                   d.index(spec.numPassThrough()));
         auto copy = scf::IfOp::create(b, loc, isCopy, /*withElse=*/false);
         b.setInsertionPointToStart(copy.thenBlock());
-        Value head = arith::DivUIOp::create(b, loc, item, d.index(passThrough));
-        Value j = arith::AddIOp::create(
-            b, loc, arith::RemUIOp::create(b, loc, item, d.index(passThrough)),
-            d.index(spec.rotaryDim));
-        Value col = arith::AddIOp::create(
-            b, loc, arith::MulIOp::create(b, loc, head, d.index(spec.headDim)),
-            j);
-        memref::StoreOp::create(
-            b, loc, memref::LoadOp::create(b, loc, x, ValueRange{token, col}),
-            out, ValueRange{token, col});
+        emitPassThrough(d, spec, x, token, item, out, token);
       });
   kernel.setKnownBlockSize(
       ArrayRef<int32_t>{static_cast<int32_t>(kRopeBlockSize), 1, 1});
@@ -317,18 +338,9 @@ struct RopeLowering : KernelPattern<llm::RopeOp> {
     Value tokens = memref::DimOp::create(rewriter, loc, ids, 0);
 
     SmallVector<Value> args{xRows, ids};
-    if (spec.isDynamic()) {
-      gpu::GPUFuncOp tableKernel =
-          getDynamicFrequencyKernel(kernels, spec, positionType);
-      auto tableType = MemRefType::get({spec.half()}, rewriter.getF32Type());
-      Value table = allocateResult(rewriter, loc, tableType, {});
-      LaunchShape shape;
-      shape.block = {kDynamicBlockSize, 1, 1};
-      emitLaunch(
-          rewriter, loc, tableKernel, shape,
-          {ids, table});
+    if (Value table =
+            launchDynamicFrequencies(rewriter, loc, kernels, spec, ids))
       args.push_back(table);
-    }
     args.push_back(outRows);
     gpu::GPUFuncOp kernel = getRopeKernel(kernels, spec, positionType);
     LaunchShape shape;

@@ -1,7 +1,7 @@
 // RUN: llmc-opt %s -split-input-file --llm-decompose-fused | FileCheck %s
 // The fusion passes and the decomposition are inverses on a decoder layer:
 // RUN: llmc-opt %s -split-input-file --llm-decompose-fused | FileCheck %s --check-prefix=ROUND
-// RUN: llmc-opt %s -split-input-file --llm-decompose-fused --llm-fuse-residual-add --llm-fuse-sibling-linears --llm-fuse-norm-into-projections | FileCheck %s --check-prefix=REFUSED
+// RUN: llmc-opt %s -split-input-file --llm-decompose-fused --llm-fuse-residual-add --llm-fuse-sibling-linears --llm-fuse-norm-into-projections --llm-fuse-rope-append | FileCheck %s --check-prefix=REFUSED
 
 // CHECK-LABEL: func @layer
 // CHECK-SAME: (%[[H:.*]]: tensor<1x1x64xf32>, %[[G:.*]]: tensor<64xf32>, %[[WQ:.*]]: tensor<64x64xf32>, %[[WK:.*]]: tensor<32x64xf32>, %[[BQ:.*]]: tensor<64xf32>, %[[BK:.*]]: tensor<32xf32>, %[[WO:.*]]: tensor<64x64xf32>, %[[WG:.*]]: tensor<172x64xf32>, %[[WU:.*]]: tensor<172x64xf32>)
@@ -29,3 +29,24 @@ func.func @layer(%h: tensor<1x1x64xf32>, %g: tensor<64xf32>, %wq: tensor<64x64xf
 // REFUSED: llm.glu_linear silu %{{.*}} norm(%{{.*}} : tensor<64xf32>), %{{.*}}, %{{.*}} {norm_eps = 1.000000e-05 : f64}
 // REFUSED-NOT: llm.rms_norm
 // REFUSED-NOT: llm.add
+// REFUSED: llm.rope_append interleaved
+// REFUSED-NOT: llm.kv_append
+
+// -----
+
+!cache = !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 8, capacity = 16, element_type = bf16>
+
+// llm.rope_append: both rotations, the narrowing to the bf16 cache, the
+// append.
+// CHECK-LABEL: func @rope_append
+// CHECK-SAME: (%[[C:.*]]: !{{.*}}, %[[Q:.*]]: tensor<1x?x8x8xf32>, %[[K:.*]]: tensor<1x?x4x8xf32>, %[[V:.*]]: tensor<1x?x4x8xf32>, %[[P:.*]]: tensor<1x?xi32>)
+func.func @rope_append(%c: !cache, %q: tensor<1x?x8x8xf32>, %k: tensor<1x?x4x8xf32>, %v: tensor<1x?x4x8xf32>, %p: tensor<1x?xi32>) -> (tensor<1x?x8x8xf32>, !cache) {
+  // CHECK: %[[QR:.*]] = llm.rope interleaved %[[Q]], %[[P]] {rotary_dim = 6 : i64, theta = 1.000000e+04 : f64}
+  // CHECK: %[[KR:.*]] = llm.rope interleaved %[[K]], %[[P]] {rotary_dim = 6 : i64, theta = 1.000000e+04 : f64}
+  // CHECK: %[[KB:.*]] = arith.truncf %[[KR]] : tensor<1x?x4x8xf32> to tensor<1x?x4x8xbf16>
+  // CHECK: %[[VB:.*]] = arith.truncf %[[V]] : tensor<1x?x4x8xf32> to tensor<1x?x4x8xbf16>
+  // CHECK: %[[C1:.*]] = llm.kv_append %[[C]][1], %[[KB]], %[[VB]], %[[P]]
+  // CHECK: return %[[QR]], %[[C1]]
+  %qr, %c1 = llm.rope_append interleaved %c[1], %q, %k, %v, %p {theta = 1.0e+04 : f64, rotary_dim = 6 : i64} : !cache, tensor<1x?x8x8xf32>, tensor<1x?x4x8xf32>, tensor<1x?xi32>
+  return %qr, %c1 : tensor<1x?x8x8xf32>, !cache
+}

@@ -160,8 +160,8 @@ module attributes {llm.model = "t"} {
 // CHECK: %[[P32:.*]] = memref.load %[[PS]][%[[TOK]]] : memref<?xi32>
 // CHECK: %[[PI:.*]] = arith.index_cast %[[P32]] : i32 to index
 // CHECK: %[[OK:.*]] = arith.cmpi ult, %[[PI]], %{{.*}} : index
-// CHECK: scf.if %[[OK]] {
 // CHECK: %[[ROW:.*]] = arith.addi %{{.*}}, %[[PI]] : index
+// CHECK: scf.if %[[OK]] {
 // CHECK: scf.for %[[COL:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK: %[[KX:.*]] = memref.load %[[KS]][%[[TOK]], %[[COL]]] : memref<?x32xf32>
 // CHECK: memref.store %[[KX]], %[[KC]][%[[ROW]], %[[COL]]] : memref<512x32xf32>

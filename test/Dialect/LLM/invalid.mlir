@@ -681,3 +681,51 @@ func.func @f(%x: tensor<1x1x64xf32>, %g: tensor<64xf32>, %wg: tensor<172x64xf32>
   %0 = llm.glu_linear silu %x norm(%g : tensor<64xf32>), %wg, %wu : tensor<1x1x64xf32>, tensor<172x64xf32>, tensor<172x64xf32> -> tensor<1x1x172xf32>
   return
 }
+
+// -----
+
+func.func @f(%c: !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 8, capacity = 16, element_type = bf16>, %q: tensor<1x1x8x8xf32>, %k: tensor<1x1x4x8xf16>, %p: tensor<1x1xi32>) {
+  // expected-error @+1 {{keys element type 'f16' does not match the cache element type 'bf16' and is not f32}}
+  %qr, %c1 = llm.rope_append half %c[0], %q, %k, %k, %p {theta = 1.0e+04 : f64, rotary_dim = 8 : i64} : !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 8, capacity = 16, element_type = bf16>, tensor<1x1x8x8xf32>, tensor<1x1x4x8xf16>, tensor<1x1xi32>
+  return
+}
+
+// -----
+
+func.func @f(%c: !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 8, capacity = 16, element_type = f32>, %q: tensor<1x1x8x8xf32>, %k: tensor<1x1x4x8xf32>, %p: tensor<1x1xi32>) {
+  // expected-error @+1 {{rotary_dim (16) exceeds the head dimension (8)}}
+  %qr, %c1 = llm.rope_append half %c[0], %q, %k, %k, %p {theta = 1.0e+04 : f64, rotary_dim = 16 : i64} : !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 8, capacity = 16, element_type = f32>, tensor<1x1x8x8xf32>, tensor<1x1x4x8xf32>, tensor<1x1xi32>
+  return
+}
+
+// -----
+
+func.func @f(%c: !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 8, capacity = 16, element_type = f32>, %q: tensor<1x2x8x8xf32>, %k: tensor<1x1x4x8xf32>, %p: tensor<1x1xi32>) {
+  // expected-error @+1 {{positions length (1) does not match q length (2)}}
+  %qr, %c1 = llm.rope_append half %c[0], %q, %k, %k, %p {theta = 1.0e+04 : f64, rotary_dim = 8 : i64} : !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 8, capacity = 16, element_type = f32>, tensor<1x2x8x8xf32>, tensor<1x1x4x8xf32>, tensor<1x1xi32>
+  return
+}
+
+// -----
+
+func.func @f(%c: !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 4, capacity = 16, element_type = f32>, %q: tensor<1x1x8x8xf32>, %k: tensor<1x1x4x4xf32>, %p: tensor<1x1xi32>) {
+  // expected-error @+1 {{keys head dimension (4) does not match q head dimension (8)}}
+  %qr, %c1 = llm.rope_append half %c[0], %q, %k, %k, %p {theta = 1.0e+04 : f64, rotary_dim = 4 : i64} : !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 4, capacity = 16, element_type = f32>, tensor<1x1x8x8xf32>, tensor<1x1x4x4xf32>, tensor<1x1xi32>
+  return
+}
+
+// -----
+
+func.func @f(%c: !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 8, capacity = 16, element_type = f32>, %q: tensor<1x1x8x8xf32>, %k: tensor<1x1x2x8xf32>, %p: tensor<1x1xi32>) {
+  // expected-error @+1 {{keys heads (2) does not match cache kv_heads (4)}}
+  %qr, %c1 = llm.rope_append half %c[0], %q, %k, %k, %p {theta = 1.0e+04 : f64, rotary_dim = 8 : i64} : !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 8, capacity = 16, element_type = f32>, tensor<1x1x8x8xf32>, tensor<1x1x2x8xf32>, tensor<1x1xi32>
+  return
+}
+
+// -----
+
+func.func @f(%c: !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 8, capacity = 16, element_type = f32>, %q: tensor<1x1x8x8xf32>, %k: tensor<1x1x4x8xf32>, %p: tensor<1x1xi32>) {
+  // expected-error @+1 {{layer 2 is out of range [0, 2)}}
+  %qr, %c1 = llm.rope_append half %c[2], %q, %k, %k, %p {theta = 1.0e+04 : f64, rotary_dim = 8 : i64} : !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 8, capacity = 16, element_type = f32>, tensor<1x1x8x8xf32>, tensor<1x1x4x8xf32>, tensor<1x1xi32>
+  return
+}

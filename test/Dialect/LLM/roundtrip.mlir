@@ -140,3 +140,12 @@ func.func @fused_projections(%h: tensor<1x1x64xf32>, %g: tensor<64xbf16>, %wq: t
   %4 = llm.glu_linear gelu_tanh %x, %wg, %wu : tensor<2x?x64xf32>, tensor<172x64xbf16>, tensor<172x64xbf16> -> tensor<2x?x172xf32>
   return
 }
+
+// CHECK-LABEL: func @rope_append
+func.func @rope_append(%c0: !llm.kv_cache<layers = 5, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = bf16>, %q: tensor<1x?x8x8xf32>, %k: tensor<1x?x4x8xf32>, %v: tensor<1x?x4x8xf32>, %pos: tensor<1x?xi32>, %layer: index) {
+  // CHECK: llm.rope_append half %{{.*}}[%{{.*}}], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {rotary_dim = 8 : i64, theta = 1.000000e+04 : f64} : !{{.*}}, tensor<1x?x8x8xf32>, tensor<1x?x4x8xf32>, tensor<1x?xi32>
+  %qr, %c1 = llm.rope_append half %c0[%layer], %q, %k, %v, %pos {theta = 1.0e+04 : f64, rotary_dim = 8 : i64} : !llm.kv_cache<layers = 5, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = bf16>, tensor<1x?x8x8xf32>, tensor<1x?x4x8xf32>, tensor<1x?xi32>
+  // CHECK: llm.rope_append interleaved %{{.*}}[2], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {rotary_dim = 4 : i64, scaling = #llm.rope_scaling<kind = linear, factor = 2.000000e+00>, theta = 5.000000e+05 : f64}
+  %qr2, %c2 = llm.rope_append interleaved %c1[2], %q, %k, %v, %pos {theta = 5.0e+05 : f64, rotary_dim = 4 : i64, scaling = #llm.rope_scaling<kind = linear, factor = 2.0>} : !llm.kv_cache<layers = 5, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = bf16>, tensor<1x?x8x8xf32>, tensor<1x?x4x8xf32>, tensor<1x?xi32>
+  return
+}
