@@ -12,9 +12,18 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <cstdlib>
+
 using namespace mlir;
 
-llvm::StringRef llmc::getCUDAToolkitPath() { return LLMC_CUDA_TOOLKIT_DIR; }
+llvm::StringRef llmc::getCUDAToolkitPath() {
+  const char *path = std::getenv("LLMC_CUDA_TOOLKIT_DIR");
+  return path && *path ? path : LLMC_CUDA_TOOLKIT_DIR;
+}
 
 namespace {
 
@@ -59,8 +68,38 @@ llvm::Error serialize(ModuleOp module, llvm::StringRef format,
 
 } // namespace
 
+/// The toolkit files serialization needs: libdevice for every kernel that
+/// calls a math function (gpu-module-to-binary only warns when it is
+/// missing and leaves the calls unresolved in the PTX), and ptxas for
+/// cubins.
+static llvm::Error checkCUDAToolkit(bool withCubin) {
+  llvm::StringRef toolkit = llmc::getCUDAToolkitPath();
+  auto missing = [&](llvm::StringRef what) {
+    return llvm::createStringError(
+        "the CUDA toolkit at " + toolkit + " has no " + what +
+        ", which the CUDA target needs; install NVIDIA's CUDA toolkit there "
+        "or set LLMC_CUDA_TOOLKIT_DIR to one");
+  };
+  if (!llvm::sys::fs::is_directory(toolkit))
+    return llvm::createStringError(
+        "no CUDA toolkit at " + toolkit +
+        "; the CUDA target needs one: install NVIDIA's CUDA toolkit there or "
+        "set LLMC_CUDA_TOOLKIT_DIR to one");
+  llvm::SmallString<256> libdevice(toolkit);
+  llvm::sys::path::append(libdevice, "nvvm", "libdevice", "libdevice.10.bc");
+  if (!llvm::sys::fs::exists(libdevice))
+    return missing("nvvm/libdevice/libdevice.10.bc");
+  llvm::SmallString<256> ptxas(toolkit);
+  llvm::sys::path::append(ptxas, "bin", "ptxas");
+  if (withCubin && !llvm::sys::fs::can_execute(ptxas))
+    return missing("bin/ptxas");
+  return llvm::Error::success();
+}
+
 llvm::Expected<std::vector<llmc::CUDAImage>>
 llmc::serializeCUDAKernels(ModuleOp module, bool withCubin) {
+  if (llvm::Error err = checkCUDAToolkit(withCubin))
+    return std::move(err);
   std::vector<CUDAImage> images;
   if (llvm::Error err = serialize(module, "isa", images))
     return std::move(err);

@@ -17,14 +17,16 @@ struct CUDAImage {
   std::string data;
 };
 
-/// The CUDA toolkit llmc was configured with (ptxas for cubins, libdevice
-/// for math functions).
+/// The CUDA toolkit that builds the kernels (ptxas for cubins, libdevice
+/// for math functions): $LLMC_CUDA_TOOLKIT_DIR when set, else the one llmc
+/// was configured with (CMake's LLMC_CUDA_TOOLKIT_DIR, /usr/local/cuda).
 llvm::StringRef getCUDAToolkitPath();
 
 /// Serializes the gpu.module of `module` (phase `llvm`, one NVVM target per
 /// architecture) with gpu-module-to-binary: the PTX of every architecture,
 /// and its cubin (assembled by the toolkit's ptxas) when `withCubin`.
-/// `module` is not modified.
+/// `module` is not modified. Fails with one message naming the toolkit
+/// when it lacks libdevice (or ptxas, for cubins).
 llvm::Expected<std::vector<CUDAImage>> serializeCUDAKernels(mlir::ModuleOp module,
                                                             bool withCubin);
 

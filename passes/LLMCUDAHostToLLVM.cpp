@@ -104,7 +104,7 @@ struct LaunchLowering : ConvertOpToLLVMPattern<gpu::LaunchFuncOp> {
   matchAndRewrite(gpu::LaunchFuncOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     if (op.getAsyncToken() || !op.getAsyncDependencies().empty())
-      return rewriter.notifyMatchFailure(op, "async launches are not used");
+      return rewriter.notifyMatchFailure(op, "async (rejected by the pass)");
     Location loc = op.getLoc();
     MLIRContext *context = rewriter.getContext();
     auto ptr = LLVM::LLVMPointerType::get(context);
@@ -240,6 +240,17 @@ struct LLMCUDAHostToLLVMPass
     auto name = module->getAttrOfType<StringAttr>("llm.model");
     std::string prefix =
         llmc::getModelSymbolPrefix(name ? name.getValue() : "model");
+    // The runtime's launch call enqueues on the session's one stream, in
+    // program order; async tokens would promise an order it does not keep.
+    WalkResult async = module.walk([](gpu::LaunchFuncOp launch) {
+      if (!launch.getAsyncToken() && launch.getAsyncDependencies().empty())
+        return WalkResult::advance();
+      launch.emitOpError("is async; the runtime's host API launches in "
+                         "program order on one stream, without async tokens");
+      return WalkResult::interrupt();
+    });
+    if (async.wasInterrupted())
+      return signalPassFailure();
     HostAPI api(module, prefix + "_cuda_host_api");
     api.declareGlobal();
 

@@ -173,8 +173,16 @@ if not rows:
     print("\nFAIL profile (see llama3-8b-profile.log)")
     sys.exit(0)
 def shape(name):
-    n = re.search(r"_n(\d+)_k(\d+)_(bf16|f16|f32)", name)
-    return (int(n.group(1)), int(n.group(2)), {"bf16": 2, "f16": 2, "f32": 4}[n.group(3)]) if n else None
+    # (weight rows, K, bytes per weight): gemv_n<N>[_<N>...]_k<K>_<type> (a
+    # multi-output GEMV reads all its weights), gemv_glu_* reads a gate and
+    # an up weight of N rows each.
+    n = re.search(r"_n([\d_]+?)_k(\d+)_(bf16|f16|f32)", name)
+    if not n:
+        return None
+    rows = sum(int(r) for r in n.group(1).split("_"))
+    if name.startswith("gemv_glu"):
+        rows *= 2
+    return (rows, int(n.group(2)), {"bf16": 2, "f16": 2, "f32": 4}[n.group(3)])
 print("\n## Per-kernel times (profiled run, no graphs; prefill = 512 tokens)\n")
 print("| phase | kernel | calls | mean µs | % of phase | figure | vs peak |")
 print("|---|---|---|---|---|---|---|")

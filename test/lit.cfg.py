@@ -103,5 +103,8 @@ _nvcc = shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
 if os.access(_nvcc, os.X_OK):
     config.available_features.add("nvcc")
 config.substitutions.append(("%nvcc", _nvcc))
+# The toolkit llmc was configured to build kernels with (CMake's
+# LLMC_CUDA_TOOLKIT_DIR; lit does not pass the environment's override on).
+config.substitutions.append(("%cuda_toolkit", config.llmc_cuda_toolkit_dir))
 
 llvm_config.add_tool_substitutions(tools, [config.llmc_tools_dir])
