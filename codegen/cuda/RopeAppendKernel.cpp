@@ -1,5 +1,4 @@
 // llm.rope_append → one kernel that rotates the queries and writes rotated keys and values into the cache.
-#include "codegen/common/RopeFrequencies.h"
 #include "codegen/cuda/KVCacheKernels.h"
 #include "codegen/cuda/LLMToCUDA.h"
 #include "codegen/cuda/RopeKernels.h"
@@ -188,28 +187,18 @@ struct RopeAppendLowering : KernelPattern<llm::RopeAppendOp> {
     auto positionsType = dyn_cast<MemRefType>(adaptor.getPositions().getType());
     if (!qType || !keysType || !positionsType)
       return rewriter.notifyMatchFailure(op, "operands are not buffers");
-    if (qType.isDynamicDim(2) || qType.isDynamicDim(3) ||
-        keysType.isDynamicDim(2) || keysType.isDynamicDim(3))
-      return rewriter.notifyMatchFailure(op, "dynamic head count or size");
-    if (qType.getElementTypeBitWidth() > 32 ||
-        keysType.getElementTypeBitWidth() > 32)
-      return rewriter.notifyMatchFailure(op, "f64 input");
+    std::string reason;
     auto makeSpec = [&](MemRefType type) {
-      return RopeSpec{op.getStyle(),
-                      type.getDimSize(2),
-                      type.getDimSize(3),
-                      static_cast<int64_t>(op.getRotaryDim()),
-                      op.getTheta().convertToDouble(),
-                      op.getScaling(),
-                      type.getElementType()};
+      return getRopeSpec(type, op.getStyle(), op.getTheta().convertToDouble(),
+                         op.getRotaryDim(), op.getScaling(), reason);
     };
-    RopeAppendSpec spec{makeSpec(qType), makeSpec(keysType), cacheType,
+    std::optional<RopeSpec> querySpec = makeSpec(qType);
+    std::optional<RopeSpec> keySpec =
+        querySpec ? makeSpec(keysType) : std::nullopt;
+    if (!querySpec || !keySpec)
+      return rewriter.notifyMatchFailure(op, reason);
+    RopeAppendSpec spec{*querySpec, *keySpec, cacheType,
                         positionsType.getElementType()};
-    // NTK exponents d/(d−2) are infinite for a single rotated pair.
-    if (llmc::usesNtkExponent(spec.queries.scaling.getKind()) &&
-        spec.queries.rotaryDim == 2)
-      return rewriter.notifyMatchFailure(op,
-                                         "NTK scaling needs rotary_dim > 2");
 
     // Rows: q, keys, values (tokens, heads·head_dim), positions (tokens),
     // the layer's keys and values (batch·capacity, kv_heads·head_dim).

@@ -38,6 +38,27 @@ std::string RopeSpec::getName() const {
          getTypeTag(elementType);
 }
 
+std::optional<RopeSpec> getRopeSpec(MemRefType x, llm::RopeStyle style,
+                                    double theta, int64_t rotaryDim,
+                                    llm::RopeScalingAttr scaling,
+                                    std::string &reason) {
+  if (x.isDynamicDim(2) || x.isDynamicDim(3)) {
+    reason = "dynamic head count or size";
+    return std::nullopt;
+  }
+  if (x.getElementTypeBitWidth() > 32) {
+    reason = "f64 input";
+    return std::nullopt;
+  }
+  if (llmc::usesNtkExponent(scaling.getKind()) && rotaryDim == 2) {
+    reason = "NTK scaling needs rotary_dim > 2";
+    return std::nullopt;
+  }
+  return RopeSpec{style,     x.getDimSize(2), x.getDimSize(3),
+                  rotaryDim, theta,           scaling,
+                  x.getElementType()};
+}
+
 } // namespace llmc::cuda
 
 namespace {
@@ -308,21 +329,13 @@ struct RopeLowering : KernelPattern<llm::RopeOp> {
     Value x = adaptor.getX(), positions = adaptor.getPositions();
     auto xType = cast<MemRefType>(x.getType());
     auto positionsType = cast<MemRefType>(positions.getType());
-    if (xType.isDynamicDim(2) || xType.isDynamicDim(3))
-      return rewriter.notifyMatchFailure(op, "dynamic head count or size");
-    if (xType.getElementTypeBitWidth() > 32)
-      return rewriter.notifyMatchFailure(op, "f64 input");
-    RopeSpec spec{op.getStyle(),
-                  xType.getDimSize(2),
-                  xType.getDimSize(3),
-                  static_cast<int64_t>(op.getRotaryDim()),
-                  op.getTheta().convertToDouble(),
-                  op.getScaling(),
-                  xType.getElementType()};
-    // NTK exponents d/(d−2) are infinite for a single rotated pair.
-    if (llmc::usesNtkExponent(spec.scaling.getKind()) && spec.rotaryDim == 2)
-      return rewriter.notifyMatchFailure(op,
-                                         "NTK scaling needs rotary_dim > 2");
+    std::string reason;
+    std::optional<RopeSpec> maybeSpec = getRopeSpec(
+        xType, op.getStyle(), op.getTheta().convertToDouble(),
+        op.getRotaryDim(), op.getScaling(), reason);
+    if (!maybeSpec)
+      return rewriter.notifyMatchFailure(op, reason);
+    const RopeSpec &spec = *maybeSpec;
     Type positionType = positionsType.getElementType();
 
     // (B, T, H, Dh) → (B·T, H·Dh); positions (B, T) → (B·T).

@@ -6,6 +6,9 @@
 #include "codegen/cuda/KernelModule.h"
 #include "dialect/LLMAttrs.h"
 
+#include <optional>
+#include <string>
+
 namespace llmc::cuda {
 
 /// Threads per block of a rotation kernel: a block covers 128 pairs of one
@@ -37,6 +40,16 @@ struct RopeSpec {
   /// rope_<style>_h<H>_d<Dh>_r<rot>_<frequency tag>_<type>.
   std::string getName() const;
 };
+
+/// The RopeSpec of rotating a (B, T, H, Dh) buffer of type `x`, or none
+/// with `reason` set for what the kernels do not take: a dynamic head count
+/// or size, f64, NTK scaling of a single rotated pair (its exponent
+/// d/(d−2) is infinite).
+std::optional<RopeSpec> getRopeSpec(mlir::MemRefType x,
+                                    mlir::llm::RopeStyle style, double theta,
+                                    int64_t rotaryDim,
+                                    mlir::llm::RopeScalingAttr scaling,
+                                    std::string &reason);
 
 /// Before the launch of a rotation kernel: for dynamic NTK, the per-call
 /// inverse-frequency table (d/2 f32) computed by a one-block kernel from
