@@ -16,14 +16,19 @@ mkdir -p "$OUT"
 echo "== phase config: $MODEL"
 "$LLMC" --compile-to=config "$MODEL"
 echo
-for phase in llm kernels llvm; do
+for phase in llm fused kernels llvm; do
   "$LLMC" --compile-to=$phase "$MODEL" > "$OUT/$phase.mlir"
   printf '== phase %-8s %8d lines  (%s)\n' "$phase" "$(wc -l < "$OUT/$phase.mlir")" "$OUT/$phase.mlir"
 done
 printf '   llm functions: %s\n' "$(grep -o 'func.func [a-z]* *@[a-z_0-9]*' "$OUT/llm.mlir" | sed 's/func.func //' | tr '\n' ' ')"
 for op in embedding rms_norm linear rope kv_append kv_view attention glu add logits; do
-  printf '     llm.%-10s %s\n' "$op" "$(grep -c "llm.$op " "$OUT/llm.mlir" || true)"
+  printf '     llm.%-12s %s\n' "$op" "$(grep -c "llm.$op " "$OUT/llm.mlir" || true)"
 done
+echo '   after fusion (the fused phase):'
+for op in rms_norm linear multi_linear glu_linear rope_append add logits; do
+  printf '     llm.%-12s %s\n' "$op" "$(grep -c "llm.$op " "$OUT/fused.mlir" || true)"
+done
+printf '     %-16s %s\n' "with residual" "$(grep -c 'llm.linear .* residual ' "$OUT/fused.mlir" || true)"
 echo
 echo "== artifact"
 "$LLMC" compile "$MODEL" --target=cpu -o "$OUT/artifact"
