@@ -141,7 +141,7 @@ void addPhasesUpTo(mlir::OpPassManager &pm, Phase last,
     std::string passes = options.target == TargetKind::CUDA
                              ? getCUDAPasses(info.phase, options)
                              : std::string(info.passes);
-    if (passes.empty())
+    if (passes.empty() || (info.phase == Phase::Fused && !options.fusion))
       continue;
     llvm::StringRef lowering = "llm-lower-to-linalg";
     if (llvm::StringRef(passes).starts_with(lowering))

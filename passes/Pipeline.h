@@ -45,6 +45,9 @@ struct PipelineOptions {
   /// Last phase to run.
   Phase stopAfter = Phase::LLM;
   TargetKind target = TargetKind::CPU;
+  /// Whether the fused phase runs its passes (false: it passes the `llm`
+  /// module on unchanged, for comparisons).
+  bool fusion = true;
   /// CUDA: the architectures kernels are built for (sm_80, sm_90), one
   /// NVVM target each.
   std::vector<std::string> cudaArchs = {"sm_90"};

@@ -9,7 +9,8 @@
 #   bin/        llmc-run, cublas-baseline, step_logits (runtime only; no MLIR)
 #   models/     stories260K (from ../shared/models, when present)
 #   art/        stories260k (f32, sm_80+sm_90), llama3-8b (bf16 weights and
-#               KV cache, sm_90: the decode benchmark, random weights)
+#               KV cache, sm_90: the decode benchmark, random weights) and
+#               llama3-8b-unfused (the same built with --no-fusion)
 #   random/     random-weight variants: CUDA artifacts, weights, prompts and
 #               the CPU's logits to compare with (Integration/GPU harness)
 #   info/       llmc info of the benchmark model (weight bytes per token)
@@ -42,6 +43,9 @@ fi
 # position cache (the prompt and generation stay far below it).
 "$LLMC" compile configs/llama-3-8b.json --target=cuda:sm_90 --weight-type=bf16 \
   --kv-type=bf16 --context=4096 -o "$BUNDLE/art/llama3-8b" >/dev/null
+# The same without the fusion passes, to measure what they gain.
+"$LLMC" compile configs/llama-3-8b.json --target=cuda:sm_90 --weight-type=bf16 \
+  --kv-type=bf16 --context=4096 --no-fusion -o "$BUNDLE/art/llama3-8b-unfused" >/dev/null
 "$LLMC" info configs/llama-3-8b.json --kv-type=bf16 > "$BUNDLE/info/llama3-8b.txt"
 
 # Random-weight variants (test/Integration/GPU/random-configs-cuda.test's):

@@ -24,7 +24,8 @@
 #   3. cuBLAS GEMV/GEMM and device copy bandwidth (bench/gpu/cublas_baseline);
 #   4. LLaMA-3-8B-shaped decode (bf16, random weights, batch 1): steady-state
 #      tokens/s vs the bandwidth roofline (weight bytes per token / peak and
-#      / measured copy bandwidth), prefill tokens/s, and the per-kernel
+#      / measured copy bandwidth), the same built with --no-fusion (what the
+#      fused phase gains), prefill tokens/s, and the per-kernel
 #      profile (GEMV GB/s, GEMM TFLOP/s, attention) from a second, profiled
 #      run.
 set -uo pipefail
@@ -135,9 +136,15 @@ PREFILL=$(sed -nE 's/^llmc-run: prefill: ([0-9.]+) tokens\/s.*/\1/p' "$OUT/llama
 MATMUL=$(sed -nE 's/^flops_per_token.matmul_params: ([0-9]+).*/\1/p' "$BUNDLE/info/llama3-8b.txt")
 PEAK_GBS=${LLMC_GPU_PEAK_GBS:-4800}   # H200 HBM3e: 4.8 TB/s
 [ -n "$DECODE" ] || FAILED=1
-"$PY" - "$DECODE" "$PREFILL" "$MATMUL" "$PEAK_GBS" "${COPY_GBS:-0}" <<'PYEOF' | tee -a "$RESULTS"
+# The same decode without the fusion passes (7 → 19 launches per layer).
+UNFUSED=""
+if [ -d "$BUNDLE/art/llama3-8b-unfused" ]; then
+  "$RUN" "$BUNDLE/art/llama3-8b-unfused" --device cuda --random-weights=1 --tokens "$PROMPT" -n 128 --warmup > /dev/null 2> "$OUT/llama3-8b-unfused.log"
+  UNFUSED=$(sed -nE 's/^llmc-run: decode: ([0-9.]+) tokens\/s.*/\1/p' "$OUT/llama3-8b-unfused.log")
+fi
+"$PY" - "$DECODE" "$PREFILL" "$MATMUL" "$PEAK_GBS" "${COPY_GBS:-0}" "$UNFUSED" <<'PYEOF' | tee -a "$RESULTS"
 import sys
-decode, prefill, matmul, peak, copy = sys.argv[1:6]
+decode, prefill, matmul, peak, copy, unfused = sys.argv[1:7]
 note = lambda s: print(s)
 if not decode:
     note("\nFAIL llama3-8b decode benchmark (see llama3-8b.log)")
@@ -152,6 +159,9 @@ copy_col = ("%.1f tok/s (%.0f%%)" % (copy * 1e9 / bytes_per_token, 100 * decode 
 print("| decode tokens/s | %.1f | %.1f | %.0f%% | %s |" % (decode, roof, 100 * decode / roof, copy_col))
 print("| decode weight bandwidth | %.0f GB/s | %.0f GB/s | %.0f%% | |" % (decode * bytes_per_token / 1e9, peak, 100 * decode * bytes_per_token / 1e9 / peak))
 print("| prefill tokens/s (512) | %s | | | |" % (prefill or "n/a"))
+if unfused:
+    print("| decode tokens/s without fusion (--no-fusion) | %s | | fused/unfused %.2f | |"
+          % (unfused, decode / float(unfused)))
 PYEOF
 
 # The same model profiled (no graphs): per-kernel times → GB/s and TFLOP/s.

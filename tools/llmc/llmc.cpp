@@ -76,6 +76,13 @@ cl::opt<bool> pagedKVCache("paged-kv-cache",
                            cl::sub(cl::SubCommand::getTopLevel()),
                            cl::sub(compileCommand), cl::cat(compilerCategory));
 
+cl::opt<bool> noFusion(
+    "no-fusion",
+    cl::desc("Skip the fusion passes (the fused phase then equals the llm "
+             "phase): for measuring what fusion gains"),
+    cl::init(false), cl::sub(cl::SubCommand::getTopLevel()),
+    cl::sub(compileCommand), cl::cat(compilerCategory));
+
 cl::opt<int64_t> parallelMinWeightElements(
     "parallel-min-weight-elements",
     cl::desc("Split a projection across threads only when its weight "
@@ -190,6 +197,7 @@ Expected<PipelineOptions> getPipelineOptions(Phase phase) {
   std::string error;
   if (failed(parseTarget(targetName, pipelineOptions, error)))
     return createStringError(error);
+  pipelineOptions.fusion = !noFusion;
   if (parallelMinWeightElements >= 0)
     pipelineOptions.parallelMinWeightElements = parallelMinWeightElements;
   if (std::optional<CPUTargetOptions> cpu = getCPUTargetOptions();
