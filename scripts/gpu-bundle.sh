@@ -14,6 +14,8 @@
 #   random/     random-weight variants: CUDA artifacts, weights, prompts and
 #               the CPU's logits to compare with (Integration/GPU harness)
 #   info/       llmc info of the benchmark model (weight bytes per token)
+#   fused-kernels/  the fused ops' kernel cases: PTX, inputs, manifest and
+#               references (run by bin/kernel-manifest-runner)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUNDLE=${1:-gpu-bundle}
@@ -59,6 +61,12 @@ PATH="$PWD/$BUILD_DIR/bin:$PATH" "${PYTHON:-python3}" \
   --f32 gqa,long-prefill --stage prepare > "$BUNDLE/random-prepare.log" ||
   { cat "$BUNDLE/random-prepare.log"; exit 1; }
 echo "$RANDOM_VARIANTS" > "$BUNDLE/random/variants"
+# The fused kernels' cases (test/Target/CUDA/fused-kernels-gpu.test): PTX,
+# inputs and launch manifest, and the driver-API runner.
+PATH="$PWD/$BUILD_DIR/bin:$PATH" "${PYTHON:-python3}" \
+  test/Target/CUDA/Inputs/fused_kernels_check.py generate "$BUNDLE/fused-kernels"
+c++ -O2 -std=c++17 -o "$BUNDLE/bin/kernel-manifest-runner" \
+  test/Target/CUDA/Inputs/kernel_manifest_runner.cpp -ldl
 # What the GPU machine does not need: the CPU artifacts (their logits are
 # dumped), the weights (regenerated there, deterministically), the objects
 # and archives of the CUDA artifacts (llmc-run loads lib<P>.so).

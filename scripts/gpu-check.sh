@@ -19,7 +19,8 @@
 #      launches no sampling kernel; stories260K decode rates with device and
 #      host sampling;
 #   2. random-weight variants: CUDA logits vs the CPU's (bf16 and f32
-#      bounds of test/Integration/GPU/Inputs/run_random_configs.py);
+#      bounds of test/Integration/GPU/Inputs/run_random_configs.py); the
+#      fused ops' kernels against float64 references (fused_kernels_check.py);
 # Benchmarks:
 #   3. cuBLAS GEMV/GEMM and device copy bandwidth (bench/gpu/cublas_baseline);
 #   4. LLaMA-3-8B-shaped decode (bf16, random weights, batch 1): steady-state
@@ -104,6 +105,20 @@ if [ -f "$M/stories260K.gguf" ]; then
   note "stories260K decode (greedy, steady state): device sampling $(rate "$OUT/greedy-rate.device.log") tokens/s, host sampling $(rate "$OUT/greedy-rate.host.log") tokens/s"
 else
   note "SKIP stories260k (no model files in the bundle)"
+fi
+
+# The fused ops' kernels against float64 references: the runner writes
+# their outputs, which come back under $OUT; the comparison needs numpy
+# (else run `fused_kernels_check.py compare` on the fetched copy).
+if [ -d "$BUNDLE/fused-kernels" ]; then
+  check fused-kernels-run "$BUNDLE/bin/kernel-manifest-runner" "$BUNDLE/fused-kernels"
+  mkdir -p "$OUT/fused-kernels" && cp -r "$BUNDLE/fused-kernels/out" "$BUNDLE/fused-kernels/expected.pkl" "$OUT/fused-kernels/" 2>/dev/null
+  if "$PY" -c "import numpy" 2>/dev/null; then
+    check fused-kernels "$PY" test/Target/CUDA/Inputs/fused_kernels_check.py compare "$BUNDLE/fused-kernels"
+    sed 's/^/    /' "$OUT/fused-kernels.log" >> "$RESULTS"
+  else
+    note "SKIP fused-kernels comparison (no numpy here): run test/Target/CUDA/Inputs/fused_kernels_check.py compare on \$OUT/fused-kernels"
+  fi
 fi
 
 # 2. Random-weight variants against the CPU's logits.
