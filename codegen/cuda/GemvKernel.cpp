@@ -301,24 +301,33 @@ void launchWarps(OpBuilder &builder, Location loc, gpu::GPUFuncOp kernel,
 }
 
 /// The CTAs per SM ptxas is told to fit (.minnctapersm) by a kernel whose
-/// warps each stream `weightRowsPerWarp` weight rows: 3 (up to 80 registers
-/// per thread) for one row, 2 (up to 128) for two. Either keeps at least
-/// 48 KiB of weight loads in flight per SM (CTAs · 256 threads · rows · 4
-/// loads of 16 bytes), above the ~36 KiB an H200 needs (4.8 TB/s · ~1 µs
-/// latency / 132 SMs). Without it ptxas's occupancy heuristic may pick fewer
+/// warps each stream `weightRowsPerWarp` rows of `weightType`:
+/// - one row of 16-bit weights: 4 (at most 64 registers per thread). Half
+///   an SM's threads keep 64 KiB of weight loads in flight per SM (4 CTAs ·
+///   256 threads · 4 loads of 16 bytes), above the ~36 KiB an H200 needs
+///   (4.8 TB/s · ~1 µs latency / 132 SMs), and a 4096-row projection (512
+///   CTAs) fits the H200's 528 slots in one wave instead of 1.3.
+/// - one row of f32 weights: 3 (up to 80 registers), which its wider x
+///   slices need to stay out of local memory.
+/// - two rows (two rows per warp, or a gate and an up row): 2 (up to 128
+///   registers), still 64 KiB in flight per SM.
+/// Without a target ptxas's own occupancy heuristic may pick fewer
 /// registers and spill (40, spilling 24 bytes, for Qwen2's fused q/k/v on
 /// sm_90).
-int32_t getMinBlocksPerSM(int64_t weightRowsPerWarp) {
-  return weightRowsPerWarp >= 2 ? 2 : 3;
+int32_t getMinBlocksPerSM(int64_t weightRowsPerWarp, Type weightType) {
+  if (weightRowsPerWarp >= 2)
+    return 2;
+  return weightType.isF32() ? 3 : 4;
 }
 
 /// The block size (reqntid) and the occupancy target of a GEMV kernel.
 void setBlockSize(OpBuilder &b, gpu::GPUFuncOp func,
-                  int64_t weightRowsPerWarp) {
+                  int64_t weightRowsPerWarp, Type weightType) {
   func.setKnownBlockSizeAttr(
       b.getDenseI32ArrayAttr({kWarpsPerBlock * kWarpSize, 1, 1}));
   func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
-                b.getI32IntegerAttr(getMinBlocksPerSM(weightRowsPerWarp)));
+                b.getI32IntegerAttr(
+                    getMinBlocksPerSM(weightRowsPerWarp, weightType)));
 }
 
 } // namespace
@@ -366,7 +375,13 @@ void launchMultiGemv(OpBuilder &builder, Location loc, KernelModule &kernels,
       name, ValueRange(args).getTypes(),
       [&](OpBuilder &b, gpu::GPUFuncOp func) {
         DeviceBuilder d(b, func.getLoc());
-        setBlockSize(b, func, rowsPerWarp);
+        // The widest weight type decides (f32 weights need more registers).
+        Type widest = segments.front().weightType;
+        for (const GemvSegment &segment : segments)
+          if (segment.weightType.getIntOrFloatBitWidth() >
+              widest.getIntOrFloatBitWidth())
+            widest = segment.weightType;
+        setBlockSize(b, func, rowsPerWarp, widest);
         unsigned arg = 0;
         Value x = func.getArgument(arg++);
         GemvNorm kernelNorm{norm.weight ? func.getArgument(arg++) : Value(),
@@ -412,7 +427,7 @@ void launchGatedGemv(OpBuilder &builder, Location loc, KernelModule &kernels,
         Location l = func.getLoc();
         DeviceBuilder d(b, l);
         // A gate row and an up row per warp.
-        setBlockSize(b, func, /*weightRowsPerWarp=*/2);
+        setBlockSize(b, func, /*weightRowsPerWarp=*/2, elementType);
         unsigned arg = 0;
         WarpDots dots;
         dots.k = k;

@@ -57,7 +57,7 @@ module attributes {llm.model = "t"} {
 // up to 6143 v's. Each lane loads x, γ and the weight row, accumulates Σx²
 // as a scalar and the weight · (x · γ) products in a vector; the warp's
 // sums are scaled by 1/sqrt(Σx²/4096 + eps).
-// KERNELS-LABEL: gpu.func @gemv_n4096_1024_1024_k4096_bf16_normbf16_r1(%arg0: memref<1x4096xf32>, %arg1: memref<4096xbf16>, %arg2: memref<4096x4096xbf16>, %arg3: memref<1x4096xf32>, %arg4: memref<1024x4096xbf16>, %arg5: memref<1x1024xf32>, %arg6: memref<1024x4096xbf16>, %arg7: memref<1x1024xf32>) kernel attributes {known_block_size = array<i32: 256, 1, 1>, nvvm.minctasm = 3 : i32}
+// KERNELS-LABEL: gpu.func @gemv_n4096_1024_1024_k4096_bf16_normbf16_r1(%arg0: memref<1x4096xf32>, %arg1: memref<4096xbf16>, %arg2: memref<4096x4096xbf16>, %arg3: memref<1x4096xf32>, %arg4: memref<1024x4096xbf16>, %arg5: memref<1x1024xf32>, %arg6: memref<1024x4096xbf16>, %arg7: memref<1x1024xf32>) kernel attributes {known_block_size = array<i32: 256, 1, 1>, nvvm.minctasm = 4 : i32}
 // KERNELS: %[[WARP:.*]] = arith.addi
 // KERNELS: %[[INQ:.*]] = arith.cmpi ult, %[[WARP]], %c4096 : index
 // KERNELS-NEXT: scf.if %[[INQ]] {
@@ -135,7 +135,7 @@ module attributes {llm.model = "t"} {
 // PTX-LABEL: // ---- llmc: PTX for sm_80
 // PTX-LABEL: .entry gemv_n4096_1024_1024_k4096_bf16_normbf16_r1(
 // PTX: .maxntid 256, 1, 1
-// PTX-NEXT: .minnctapersm 3
+// PTX-NEXT: .minnctapersm 4
 // PTX: ld.global.v4.b32
 // PTX: shfl.sync.bfly.b32
 // PTX: sqrt.rn.f32
