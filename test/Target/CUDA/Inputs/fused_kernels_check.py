@@ -26,14 +26,13 @@ whole-model simulation does not:
 """
 import os
 import pickle
-import re
-import subprocess
 import sys
 
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "..", "lib"))
 import cuda_sim  # noqa: E402
+from llmc_cuda_module import compile_kernels  # noqa: E402
 
 # |kernel − reference| ≤ TOLERANCE · Σ|w · n| (+ |bias| + |residual|) + 1e-6:
 # f32 accumulation over K ≤ 40 terms, x·γ and the norm's scale each rounded
@@ -44,7 +43,6 @@ EPS = 1e-5
 # (name, function text, spec) in module order.
 CASES = []
 MODULE = "fused"
-ARCHS = ("sm_80", "sm_90")
 
 
 def tensor(shape, elem):
@@ -217,28 +215,15 @@ class Manifest:
 
 
 def compile_module(out):
-    """Writes the module and its PTX per arch; returns the kernels-phase
-    text and the launches as (kernel, grid x, grid y, block x): grid x is
-    None when it is the run-time token count."""
-    path = os.path.join(out, MODULE + ".mlir")
-    open(path, "w").write('module attributes {llm.model = "t"} {\n'
-                          + "".join(text for _, text, _ in CASES) + "}\n")
-    kernels = subprocess.run(
-        ["llmc", "--compile-to=kernels", "--target=cuda:sm_80", path],
-        capture_output=True, text=True, check=True).stdout
+    """Writes the module, its kernels-phase text (for the simulator) and its
+    PTX per arch; returns the launches as (kernel, grid x, grid y, block x):
+    grid x is None when it is the run-time token count."""
+    kernels, launches = compile_kernels(
+        out, MODULE, 'module attributes {llm.model = "t"} {\n'
+        + "".join(text for _, text, _ in CASES) + "}\n")
     open(os.path.join(out, MODULE + ".kernels.mlir"), "w").write(kernels)
-    ptx = subprocess.run(
-        ["llmc", "--compile-to=ptx", "--target=cuda:" + ",".join(ARCHS), path],
-        capture_output=True, text=True, check=True).stdout
-    sections = re.split(r"^// ---- llmc: PTX for (sm_\d+)\n", ptx, flags=re.M)
-    for arch, body in zip(sections[1::2], sections[2::2]):
-        open(os.path.join(out, "%s_%s.ptx" % (MODULE, arch)), "w").write(body)
-    launches = re.findall(
-        r"gpu.launch_func\s+@llmc_kernels::@(\S+) blocks in \((%\w+), %c(\d+), %c1\) "
-        r"threads in \(%c(\d+), %c1, %c1\)", kernels)
     assert len(launches) == len(CASES), launches
-    return [(k, int(gx[2:]) if re.fullmatch(r"%c\d+", gx) else None, int(gy), int(b))
-            for k, gx, gy, b in launches]
+    return [(kernel, grid[0], grid[1], block[0]) for kernel, grid, block in launches]
 
 
 def nan_output(shape):

@@ -21,13 +21,13 @@ left alone.
 """
 import os
 import pickle
-import re
-import subprocess
 import sys
 
 import numpy as np
 
-ARCHS = ("sm_80", "sm_90")
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "..", "lib"))
+from llmc_cuda_module import compile_kernels  # noqa: E402
+
 MODULE = "proj"
 # Allowed error relative to Σ|x·w| (+ |bias|): f32 FMAs in any order, and
 # tensor cores, whose f32 accumulation may truncate the products' low bits.
@@ -125,28 +125,7 @@ def cases():
 def compile_module(out, text):
     """Writes the PTX sections; returns the launches in function order as
     (kernel, grid, block) with run-time grid extents as None."""
-    path = os.path.join(out, MODULE + ".mlir")
-    open(path, "w").write(text)
-    kernels = subprocess.run(
-        ["llmc", "--compile-to=kernels", "--target=cuda:sm_80", path],
-        capture_output=True, text=True, check=True).stdout
-    ptx = subprocess.run(
-        ["llmc", "--compile-to=ptx", "--target=cuda:" + ",".join(ARCHS), path],
-        capture_output=True, text=True, check=True).stdout
-    sections = re.split(r"^// ---- llmc: PTX for (sm_\d+)\n", ptx, flags=re.M)
-    for arch, body in zip(sections[1::2], sections[2::2]):
-        open(os.path.join(out, "%s_%s.ptx" % (MODULE, arch)), "w").write(body)
-
-    def extents(text):
-        values = []
-        for token in text.split(","):
-            match = re.fullmatch(r"%c(\d+)(_\d+)?", token.strip())
-            values.append(int(match.group(1)) if match else None)
-        return values
-
-    return [(name, extents(grid), extents(block)) for name, grid, block in
-            re.findall(r"gpu.launch_func\s+@llmc_kernels::@(\S+) blocks in "
-                       r"\(([^)]*)\) threads in \(([^)]*)\)", kernels)]
+    return compile_kernels(out, MODULE, text)[1]
 
 
 def generate(out):

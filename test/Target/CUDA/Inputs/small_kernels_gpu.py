@@ -21,13 +21,13 @@ the 256 most probable tokens). Embedding ids outside [0, V) must give zeros.
 import math
 import os
 import pickle
-import re
-import subprocess
 import sys
 
 import numpy as np
 
-ARCHS = ("sm_80", "sm_90")
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "..", "lib"))
+from llmc_cuda_module import compile_kernels  # noqa: E402
+
 # Tolerance of f32 results, relative to the largest reference magnitude
 # (at least 1): reduction order and libdevice cos/sin/exp differ from numpy.
 F32_TOLERANCE = 2e-5
@@ -63,32 +63,7 @@ class Cases:
     def compile(self, text, tag):
         """Writes the module, its PTX sections; returns its launches in order
         as (kernel, grid, block) with run-time grid extents as None."""
-        path = os.path.join(self.out, tag + ".mlir")
-        open(path, "w").write(text)
-        kernels = subprocess.run(
-            ["llmc", "--compile-to=kernels", "--target=cuda:sm_80", path],
-            capture_output=True, text=True, check=True).stdout
-        ptx = subprocess.run(
-            ["llmc", "--compile-to=ptx", "--target=cuda:" + ",".join(ARCHS), path],
-            capture_output=True, text=True, check=True).stdout
-        sections = re.split(r"^// ---- llmc: PTX for (sm_\d+)\n", ptx, flags=re.M)
-        for arch, body in zip(sections[1::2], sections[2::2]):
-            open(os.path.join(self.out, "%s_%s.ptx" % (tag, arch)), "w").write(body)
-        launches = []
-        for name, grid, block in re.findall(
-                r"gpu.launch_func\s+@llmc_kernels::@(\S+) blocks in \(([^)]*)\)"
-                r" threads in \(([^)]*)\)", kernels):
-            launches.append((name, extents(grid), extents(block)))
-        return launches
-
-
-def extents(text):
-    """Constant SSA names (%c128, %c1_3) as numbers, other values as None."""
-    out = []
-    for token in text.split(","):
-        match = re.fullmatch(r"%c(\d+)(_\d+)?", token.strip())
-        out.append(int(match.group(1)) if match else None)
-    return out
+        return compile_kernels(self.out, tag, text)[1]
 
 
 def mem(name, shape):
