@@ -38,21 +38,11 @@ int64_t getVocabSize(ModuleOp module) {
   return logits.getShape().back();
 }
 
-/// The fused projections the CUDA lowering decomposes: those of more than
-/// one row (a prefill), since the GEMMs take a residual in their epilogue
-/// but no norm prologue, sibling weights or gated unit (those pay off in the
-/// bandwidth-bound one-row GEMVs of decode), and gated units whose gate and
-/// up weights differ in type (llm-fuse-sibling-linears never makes them).
+/// The fused projections the CUDA lowering decomposes: those the one-row
+/// GEMVs do not take.
 bool needsDecomposition(Operation *op) {
-  if (!isa<llm::MultiLinearOp, llm::GLULinearOp>(op))
-    return false;
-  auto x = cast<RankedTensorType>(op->getOperand(0).getType());
-  if (llvm::any_of(x.getShape().drop_back(),
-                   [](int64_t extent) { return extent != 1; }))
-    return true;
-  auto glu = dyn_cast<llm::GLULinearOp>(op);
-  return glu &&
-         glu.getGateWeight().getType() != glu.getUpWeight().getType();
+  return isa<llm::MultiLinearOp, llm::GLULinearOp>(op) &&
+         !llmc::cuda::isGemvFusedProjection(op);
 }
 
 struct LLMLowerToCUDAPass

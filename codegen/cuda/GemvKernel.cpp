@@ -369,7 +369,7 @@ void launchMultiGemv(OpBuilder &builder, Location loc, KernelModule &kernels,
   if (norm.weight)
     args.push_back(norm.weight);
   for (const ProjectionOperands &output : outputs)
-    llvm::append_range(args, ArrayRef(output.getArgs()).drop_front());
+    llvm::append_range(args, output.getOutputArgs());
 
   gpu::GPUFuncOp kernel = kernels.getOrCreate(
       name, ValueRange(args).getTypes(),
@@ -389,13 +389,9 @@ void launchMultiGemv(OpBuilder &builder, Location loc, KernelModule &kernels,
         SmallVector<GemvSegment> kernelSegments(segments);
         for (GemvSegment &segment : kernelSegments) {
           const ProjectionOperands &host = segment.operands;
-          ProjectionOperands ops;
-          ops.x = x;
-          ops.weight = func.getArgument(arg++);
-          ops.bias = host.bias ? func.getArgument(arg++) : Value();
-          ops.residual = host.residual ? func.getArgument(arg++) : Value();
-          ops.out = func.getArgument(arg++);
-          segment.operands = ops;
+          segment.operands = ProjectionOperands::fromOutputArgs(
+              x, ValueRange(func.getArguments()).drop_front(arg), host);
+          arg += host.getOutputArgs().size();
         }
         emitSegmentDispatch(d, kernelSegments, kernelNorm, rowsPerWarp,
                             getGridWarp(d));

@@ -51,6 +51,13 @@ void populateEmbeddingKernelPatterns(mlir::TypeConverter &converter,
 void populateProjectionKernelPatterns(mlir::TypeConverter &converter,
                                       mlir::RewritePatternSet &patterns,
                                       KernelModule &kernels);
+/// True for an llm.multi_linear or llm.glu_linear that the one-row GEMVs
+/// take: x of one row (every leading extent 1) and, for a gated unit, gate
+/// and up weights of one type. llm-lower-to-cuda decomposes the other fused
+/// projections (those of a prefill) before the conversion: the GEMMs take a
+/// residual in their epilogue, but no norm prologue, sibling weights or
+/// gated unit.
+bool isGemvFusedProjection(mlir::Operation *op);
 /// llm.rope.
 void populateRopeKernelPatterns(mlir::TypeConverter &converter,
                                 mlir::RewritePatternSet &patterns,

@@ -13,7 +13,13 @@ using namespace llmc::cuda;
 namespace llmc::cuda {
 
 SmallVector<Value> ProjectionOperands::getArgs() const {
-  SmallVector<Value> args = {x, weight};
+  SmallVector<Value> args = {x};
+  llvm::append_range(args, getOutputArgs());
+  return args;
+}
+
+SmallVector<Value> ProjectionOperands::getOutputArgs() const {
+  SmallVector<Value> args = {weight};
   if (bias)
     args.push_back(bias);
   if (residual)
@@ -25,15 +31,22 @@ SmallVector<Value> ProjectionOperands::getArgs() const {
 ProjectionOperands
 ProjectionOperands::fromKernel(gpu::GPUFuncOp kernel,
                                const ProjectionOperands &host) {
+  ValueRange args = kernel.getArguments();
+  return fromOutputArgs(args.front(), args.drop_front(), host);
+}
+
+ProjectionOperands
+ProjectionOperands::fromOutputArgs(Value x, ValueRange args,
+                                   const ProjectionOperands &host) {
   ProjectionOperands ops;
   unsigned arg = 0;
-  ops.x = kernel.getArgument(arg++);
-  ops.weight = kernel.getArgument(arg++);
+  ops.x = x;
+  ops.weight = args[arg++];
   if (host.bias)
-    ops.bias = kernel.getArgument(arg++);
+    ops.bias = args[arg++];
   if (host.residual)
-    ops.residual = kernel.getArgument(arg++);
-  ops.out = kernel.getArgument(arg++);
+    ops.residual = args[arg++];
+  ops.out = args[arg++];
   return ops;
 }
 
@@ -199,12 +212,10 @@ FailureOr<GemvNorm> getGemvNorm(Value normWeight,
   return GemvNorm{normWeight, eps->convertToDouble()};
 }
 
-/// True when x is a buffer of f32 activations holding one row.
-bool isSingleRowF32(Value x) {
+/// True when x is a buffer of f32 activations.
+bool isF32Buffer(Value x) {
   auto type = dyn_cast<MemRefType>(x.getType());
-  return type && type.getElementType().isF32() &&
-         llvm::all_of(type.getShape().drop_back(),
-                      [](int64_t extent) { return extent == 1; });
+  return type && type.getElementType().isF32();
 }
 
 /// llm.multi_linear of one row → one multi-output GEMV (prefills are
@@ -216,7 +227,7 @@ struct MultiLinearLowering : KernelPattern<llm::MultiLinearOp> {
   matchAndRewrite(llm::MultiLinearOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    if (!isSingleRowF32(adaptor.getX()))
+    if (!isGemvFusedProjection(op) || !isF32Buffer(adaptor.getX()))
       return rewriter.notifyMatchFailure(op, "not one row of f32");
     FailureOr<GemvNorm> norm =
         getGemvNorm(adaptor.getNormWeight(), op.getNormEps());
@@ -262,11 +273,11 @@ struct GLULinearLowering : KernelPattern<llm::GLULinearOp> {
         getTypeConverter()->convertType(op.getType()));
     auto gateType = dyn_cast<MemRefType>(adaptor.getGateWeight().getType());
     auto upType = dyn_cast<MemRefType>(adaptor.getUpWeight().getType());
-    if (!isSingleRowF32(adaptor.getX()) || !resultType ||
-        !resultType.getElementType().isF32())
+    if (!isGemvFusedProjection(op) || !isF32Buffer(adaptor.getX()) ||
+        !resultType || !resultType.getElementType().isF32())
       return rewriter.notifyMatchFailure(op, "not one row of f32");
-    if (!gateType || !upType || gateType != upType ||
-        !gateType.hasStaticShape() || !isWeightType(gateType.getElementType()))
+    if (!gateType || !upType || !gateType.hasStaticShape() ||
+        !isWeightType(gateType.getElementType()))
       return rewriter.notifyMatchFailure(op, "weight types");
     FailureOr<GemvNorm> norm =
         getGemvNorm(adaptor.getNormWeight(), op.getNormEps());
@@ -283,6 +294,18 @@ struct GLULinearLowering : KernelPattern<llm::GLULinearOp> {
 };
 
 } // namespace
+
+bool llmc::cuda::isGemvFusedProjection(Operation *op) {
+  if (!isa<llm::MultiLinearOp, llm::GLULinearOp>(op))
+    return false;
+  // A tensor before the conversion, possibly its buffer during it.
+  auto x = cast<ShapedType>(op->getOperand(0).getType());
+  if (llvm::any_of(x.getShape().drop_back(),
+                   [](int64_t extent) { return extent != 1; }))
+    return false;
+  auto glu = dyn_cast<llm::GLULinearOp>(op);
+  return !glu || glu.getGateWeight().getType() == glu.getUpWeight().getType();
+}
 
 void llmc::cuda::populateProjectionKernelPatterns(TypeConverter &converter,
                                                   RewritePatternSet &patterns,

@@ -15,11 +15,18 @@ namespace llmc::cuda {
 struct ProjectionOperands {
   mlir::Value x, weight, bias, residual, out;
 
-  /// The kernel arguments: x, weight, bias and residual (when present), out.
+  /// The kernel arguments: x, then getOutputArgs().
   llvm::SmallVector<mlir::Value> getArgs() const;
+  /// The arguments past x: weight, bias and residual (when present), out.
+  /// A multi-output GEMV passes x once, then these for every output.
+  llvm::SmallVector<mlir::Value> getOutputArgs() const;
   /// The operands inside a kernel taking `host`.getArgs().
   static ProjectionOperands fromKernel(mlir::gpu::GPUFuncOp kernel,
                                        const ProjectionOperands &host);
+  /// The operands of x inside a kernel whose arguments `args` begin with
+  /// `host`.getOutputArgs() (the rest of `args` is ignored).
+  static ProjectionOperands fromOutputArgs(mlir::Value x, mlir::ValueRange args,
+                                           const ProjectionOperands &host);
 };
 
 /// The RMS normalization a one-row kernel applies to x as it reads it
