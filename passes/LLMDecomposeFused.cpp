@@ -27,16 +27,23 @@ Value buildProjectionInput(PatternRewriter &rewriter, OpTy op) {
                                 op.getNormEpsAttr());
 }
 
-/// A base that applies only to the ops `shouldDecompose` accepts.
+/// A base that applies `decompose` only to the ops `shouldDecompose`
+/// accepts.
 template <typename OpTy> struct DecomposePattern : OpRewritePattern<OpTy> {
   DecomposePattern(MLIRContext *context,
                    std::function<bool(Operation *)> shouldDecompose)
       : OpRewritePattern<OpTy>(context),
         shouldDecompose(std::move(shouldDecompose)) {}
 
-  bool accepts(Operation *op) const {
-    return !shouldDecompose || shouldDecompose(op);
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const final {
+    if (shouldDecompose && !shouldDecompose(op))
+      return rewriter.notifyMatchFailure(op, "not selected");
+    return decompose(op, rewriter);
   }
+
+  /// Rewrites `op` into its parts, or fails when it has nothing to split.
+  virtual LogicalResult decompose(OpTy op, PatternRewriter &rewriter) const = 0;
 
   std::function<bool(Operation *)> shouldDecompose;
 };
@@ -45,10 +52,8 @@ template <typename OpTy> struct DecomposePattern : OpRewritePattern<OpTy> {
 struct DecomposeMultiLinear : DecomposePattern<llm::MultiLinearOp> {
   using DecomposePattern::DecomposePattern;
 
-  LogicalResult matchAndRewrite(llm::MultiLinearOp op,
-                                PatternRewriter &rewriter) const override {
-    if (!accepts(op))
-      return rewriter.notifyMatchFailure(op, "not selected");
+  LogicalResult decompose(llm::MultiLinearOp op,
+                          PatternRewriter &rewriter) const override {
     Value input = buildProjectionInput(rewriter, op);
     SmallVector<Value> results;
     for (auto [i, weight] : llvm::enumerate(op.getWeights())) {
@@ -66,10 +71,8 @@ struct DecomposeMultiLinear : DecomposePattern<llm::MultiLinearOp> {
 struct DecomposeGLULinear : DecomposePattern<llm::GLULinearOp> {
   using DecomposePattern::DecomposePattern;
 
-  LogicalResult matchAndRewrite(llm::GLULinearOp op,
-                                PatternRewriter &rewriter) const override {
-    if (!accepts(op))
-      return rewriter.notifyMatchFailure(op, "not selected");
+  LogicalResult decompose(llm::GLULinearOp op,
+                          PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Type type = op.getType();
     Value input = buildProjectionInput(rewriter, op);
@@ -89,10 +92,10 @@ struct DecomposeGLULinear : DecomposePattern<llm::GLULinearOp> {
 struct DecomposeResidualLinear : DecomposePattern<llm::LinearOp> {
   using DecomposePattern::DecomposePattern;
 
-  LogicalResult matchAndRewrite(llm::LinearOp op,
-                                PatternRewriter &rewriter) const override {
-    if (!op.getResidual() || !accepts(op))
-      return rewriter.notifyMatchFailure(op, "no residual, or not selected");
+  LogicalResult decompose(llm::LinearOp op,
+                          PatternRewriter &rewriter) const override {
+    if (!op.getResidual())
+      return rewriter.notifyMatchFailure(op, "no residual");
     Value projection = llm::LinearOp::create(
         rewriter, op.getLoc(), op.getType(), op.getX(), op.getWeight(),
         op.getBias(), /*residual=*/Value());
@@ -107,10 +110,8 @@ struct DecomposeResidualLinear : DecomposePattern<llm::LinearOp> {
 struct DecomposeRopeAppend : DecomposePattern<llm::RopeAppendOp> {
   using DecomposePattern::DecomposePattern;
 
-  LogicalResult matchAndRewrite(llm::RopeAppendOp op,
-                                PatternRewriter &rewriter) const override {
-    if (!accepts(op))
-      return rewriter.notifyMatchFailure(op, "not selected");
+  LogicalResult decompose(llm::RopeAppendOp op,
+                          PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto rope = [&](Value x) -> Value {
       return llm::RopeOp::create(rewriter, loc, x.getType(), x,
@@ -156,14 +157,19 @@ void llmc::populateDecomposeFusedPatterns(
                                         shouldDecompose);
 }
 
+LogicalResult llmc::applyLocalRewrites(Operation *root,
+                                       RewritePatternSet &&patterns) {
+  // Only the matched ops change: no folding, no region simplification.
+  GreedyRewriteConfig config;
+  config.enableFolding(false);
+  config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+  return applyPatternsGreedily(root, std::move(patterns), config);
+}
+
 LogicalResult
 llmc::decomposeFusedOps(Operation *root,
                         std::function<bool(Operation *)> shouldDecompose) {
   RewritePatternSet patterns(root->getContext());
   populateDecomposeFusedPatterns(patterns, std::move(shouldDecompose));
-  // Only the fused ops change: no folding or dead-code removal of others.
-  GreedyRewriteConfig config;
-  config.enableFolding(false);
-  config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
-  return applyPatternsGreedily(root, std::move(patterns), config);
+  return applyLocalRewrites(root, std::move(patterns));
 }

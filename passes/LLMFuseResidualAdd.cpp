@@ -4,7 +4,6 @@
 #include "dialect/LLMOps.h"
 
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace llmc {
 #define GEN_PASS_DEF_LLMFUSERESIDUALADD
@@ -45,11 +44,7 @@ struct LLMFuseResidualAddPass
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<FoldAddIntoLinear>(&getContext());
-    GreedyRewriteConfig config;
-    config.enableFolding(false);
-    config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),
-                                     config)))
+    if (failed(llmc::applyLocalRewrites(getOperation(), std::move(patterns))))
       signalPassFailure();
   }
 };

@@ -41,7 +41,14 @@ void populateDecomposeFusedPatterns(
     mlir::RewritePatternSet &patterns,
     std::function<bool(mlir::Operation *)> shouldDecompose = nullptr);
 
-/// Applies the rewrites above to `root` until none applies.
+/// Applies `patterns` to `root` until none applies, without folding or
+/// simplifying regions, so that only the ops they match change (the fusion
+/// and decomposition rewrites).
+llvm::LogicalResult applyLocalRewrites(mlir::Operation *root,
+                                       mlir::RewritePatternSet &&patterns);
+
+/// Applies populateDecomposeFusedPatterns' rewrites to `root` until none
+/// applies.
 llvm::LogicalResult decomposeFusedOps(
     mlir::Operation *root,
     std::function<bool(mlir::Operation *)> shouldDecompose = nullptr);
