@@ -63,11 +63,12 @@ class Failed(Exception):
 
 
 def run(args, log):
-    """Runs a command; on failure records its output and raises Failed."""
+    """Runs a command; on failure records the end of its output in `log` and
+    raises Failed. Also simulated_models.py's runner."""
     result = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             universal_newlines=True)
     if result.returncode != 0:
-        tail = "\n".join(result.stdout.splitlines()[-15:])
+        tail = "\n".join(result.stdout.splitlines()[-25:])
         log.append("command failed (exit %d): %s\n%s" % (
             result.returncode, " ".join(args), tail))
         raise Failed()

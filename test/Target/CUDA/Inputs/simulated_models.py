@@ -52,7 +52,6 @@ import concurrent.futures
 import json
 import os
 import random
-import subprocess
 import sys
 import threading
 import time
@@ -62,6 +61,7 @@ STORIES = os.path.join(HERE, "..", "..", "..", "..", "configs", "stories260k.jso
 GPU_INPUTS = os.path.join(HERE, "..", "..", "..", "Integration", "GPU", "Inputs")
 sys.path.insert(0, GPU_INPUTS)
 import random_model  # noqa: E402
+from run_random_configs import Failed, run  # noqa: E402
 from compare_logits import check, compare, describe  # noqa: E402
 
 TINY = {"hidden_size": 64, "intermediate_size": 168, "num_hidden_layers": 2,
@@ -73,20 +73,6 @@ PLAN = "%d,d%d" % (PROMPT, DECODE)
 F32_MAX_ABS = 1e-3
 BF16_MAX_SCALED = 0.04
 BF16_MIN_AGREE = 0.85
-
-
-class Failed(Exception):
-    pass
-
-
-def run(args, log):
-    result = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            universal_newlines=True)
-    if result.returncode != 0:
-        log.append("command failed (exit %d): %s\n%s" % (
-            result.returncode, " ".join(args), "\n".join(result.stdout.splitlines()[-25:])))
-        raise Failed()
-    return result.stdout
 
 
 def config(variant):
