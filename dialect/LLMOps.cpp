@@ -352,6 +352,25 @@ LogicalResult verifyLayerIndex(Operation *op, KVCacheType cache,
                            << cache.getLayers() << ")";
 }
 
+/// A paged cache takes its page table, (batch, capacity / page_size) i32;
+/// a contiguous one takes none.
+LogicalResult verifyPageTable(Operation *op, KVCacheType cache,
+                              Value pageTable) {
+  if (!cache.isPaged()) {
+    if (pageTable)
+      return op->emitOpError("takes a page table only for a paged cache");
+    return success();
+  }
+  if (!pageTable)
+    return op->emitOpError("needs the page table of its paged cache: pages(%t : ")
+           << cache.getPageTableType() << ")";
+  if (pageTable.getType() != cache.getPageTableType())
+    return op->emitOpError() << "page table must be "
+                             << cache.getPageTableType() << ", got "
+                             << pageTable.getType();
+  return success();
+}
+
 OpFoldResult getLayerFoldResult(Builder builder, Value layerIndex,
                                 std::optional<uint64_t> layer) {
   if (layerIndex)
@@ -393,10 +412,11 @@ namespace {
 /// keys and values of one (B, T, Hkv, Dh) type matching the cache, in the
 /// cache's element type or, when `mayRound`, f32 (rounded on the way in).
 LogicalResult verifyAppend(Operation *op, KVCacheType cache, Value layerIndex,
-                           std::optional<uint64_t> layer, ShapedType keys,
-                           ShapedType values, ShapedType positions,
-                           bool mayRound) {
-  if (failed(verifyLayerIndex(op, cache, layerIndex, layer)))
+                           std::optional<uint64_t> layer, Value pageTable,
+                           ShapedType keys, ShapedType values,
+                           ShapedType positions, bool mayRound) {
+  if (failed(verifyLayerIndex(op, cache, layerIndex, layer)) ||
+      failed(verifyPageTable(op, cache, pageTable)))
     return failure();
   if (values != keys)
     return op->emitOpError("keys and values must have the same type");
@@ -422,8 +442,9 @@ LogicalResult verifyAppend(Operation *op, KVCacheType cache, Value layerIndex,
 
 LogicalResult KVAppendOp::verify() {
   return verifyAppend(*this, getCache().getType(), getLayerIndex(),
-                      getLayer(), getKeys().getType(), getValues().getType(),
-                      getPositions().getType(), /*mayRound=*/false);
+                      getLayer(), getPageTable(), getKeys().getType(),
+                      getValues().getType(), getPositions().getType(),
+                      /*mayRound=*/false);
 }
 
 LogicalResult RopeAppendOp::verify() {
@@ -440,8 +461,8 @@ LogicalResult RopeAppendOp::verify() {
                                "q head dimension")))
     return failure();
   return verifyAppend(*this, getCache().getType(), getLayerIndex(),
-                      getLayer(), getKeys().getType(), getValues().getType(),
-                      positions, /*mayRound=*/true);
+                      getLayer(), getPageTable(), getKeys().getType(),
+                      getValues().getType(), positions, /*mayRound=*/true);
 }
 
 OpFoldResult RopeAppendOp::getLayerValue() {
@@ -453,12 +474,13 @@ OpFoldResult KVAppendOp::getLayerValue() {
 }
 
 void KVViewOp::build(OpBuilder &builder, OperationState &state, Value cache,
-                     OpFoldResult layer) {
+                     OpFoldResult layer, Value pageTable) {
   auto viewType = cast<KVCacheType>(cache.getType()).getLayerViewType();
   if (auto value = dyn_cast<Value>(layer))
-    build(builder, state, viewType, viewType, cache, value, IntegerAttr());
+    build(builder, state, viewType, viewType, cache, value, pageTable,
+          IntegerAttr());
   else
-    build(builder, state, viewType, viewType, cache, Value(),
+    build(builder, state, viewType, viewType, cache, Value(), pageTable,
           builder.getI64IntegerAttr(
               cast<IntegerAttr>(cast<Attribute>(layer)).getInt()));
 }
@@ -469,7 +491,8 @@ OpFoldResult KVViewOp::getLayerValue() {
 
 LogicalResult KVViewOp::verify() {
   KVCacheType cache = getCache().getType();
-  if (failed(verifyLayerIndex(*this, cache, getLayerIndex(), getLayer())))
+  if (failed(verifyLayerIndex(*this, cache, getLayerIndex(), getLayer())) ||
+      failed(verifyPageTable(*this, cache, getPageTable())))
     return failure();
   RankedTensorType expected = cache.getLayerViewType();
   if (getKeys().getType() != expected || getValues().getType() != expected)

@@ -10,6 +10,7 @@ include "mlir/IR/BuiltinAttributeInterfaces.td"
 
 def LLM_FloatTensor : RankedTensorOf<[AnyFloat]>;
 def LLM_IntTensor : RankedTensorOf<[AnySignlessInteger]>;
+def LLM_PageTable : RankedTensorOf<[I32]>;
 
 //===----------------------------------------------------------------------===//
 // Embedding, norms, projections
@@ -301,7 +302,8 @@ def LLM_GLULinearOp : LLM_Op<"glu_linear", [Pure]> {
 // KV cache
 //===----------------------------------------------------------------------===//
 
-def LLM_KVAppendOp : LLM_Op<"kv_append", [Pure, AllTypesMatch<["cache", "result"]>]> {
+def LLM_KVAppendOp : LLM_Op<"kv_append", [Pure, AttrSizedOperandSegments,
+    AllTypesMatch<["cache", "result"]>]> {
   let summary = "write new keys and values of one layer into the cache";
   let description = [{
     Stores `keys[b, t]` and `values[b, t]` (B, T, Hkv, Dh) at position
@@ -311,20 +313,29 @@ def LLM_KVAppendOp : LLM_Op<"kv_append", [Pure, AllTypesMatch<["cache", "result"
     updated in place. Positions outside [0, capacity) and a dynamic layer
     outside [0, layers) are undefined here; the runtime checks context length.
 
+    A paged cache (and only a paged cache) takes its page table, `pages(%t)`
+    (B, capacity / page_size) i32: position p of sequence b lives in slot
+    p mod page_size of page `%t[b, p / page_size]` (see `!llm.kv_cache`).
+
     ```mlir
     %c1 = llm.kv_append %c0[0], %k, %v, %pos
         : !llm.kv_cache<layers = 5, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = f32>,
           tensor<1x?x4x8xf32>, tensor<1x?x4x8xf32>, tensor<1x?xi32>
     %c2 = llm.kv_append %c1[%layer], %k, %v, %pos : ...
+    %p1 = llm.kv_append %p0[%layer] pages(%table : tensor<1x32xi32>), %k, %v, %pos
+        : !llm.kv_cache<layers = 5, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = f32, layout = paged>,
+          tensor<1x?x4x8xf32>, tensor<1x?x4x8xf32>, tensor<1x?xi32>
     ```
   }];
   let arguments = (ins LLM_KVCacheType:$cache, LLM_FloatTensor:$keys,
                        LLM_FloatTensor:$values, LLM_IntTensor:$positions,
                        Optional<Index>:$layer_index,
+                       Optional<LLM_PageTable>:$page_table,
                        OptionalAttr<I64Attr>:$layer);
   let results = (outs LLM_KVCacheType:$result);
   let assemblyFormat = [{
-    $cache `[` custom<LayerIndex>($layer_index, $layer) `]` `,` $keys `,`
+    $cache `[` custom<LayerIndex>($layer_index, $layer) `]`
+    (`pages` `(` $page_table^ `:` type($page_table) `)`)? `,` $keys `,`
     $values `,` $positions attr-dict `:`
     type($cache) `,` type($keys) `,` type($values) `,` type($positions)
   }];
@@ -335,7 +346,7 @@ def LLM_KVAppendOp : LLM_Op<"kv_append", [Pure, AllTypesMatch<["cache", "result"
   }];
 }
 
-def LLM_RopeAppendOp : LLM_Op<"rope_append", [Pure,
+def LLM_RopeAppendOp : LLM_Op<"rope_append", [Pure, AttrSizedOperandSegments,
     AllTypesMatch<["q", "rotated_q"]>, AllTypesMatch<["keys", "values"]>,
     AllTypesMatch<["cache", "result"]>]> {
   let summary = "RoPE on queries and keys, then keys and values appended to the cache";
@@ -347,7 +358,8 @@ def LLM_RopeAppendOp : LLM_Op<"rope_append", [Pure,
     they already have it). Made by `llm-fuse-rope-append` from the queries'
     and keys' `llm.rope` and the `llm.kv_append` that stores the keys: one
     kernel rotates the queries and writes the rotated keys and the values
-    straight into the cache.
+    straight into the cache. A paged cache takes its page table as
+    `llm.kv_append` does.
 
     ```mlir
     %qr, %c1 = llm.rope_append half %c0[%layer], %q, %k, %v, %pos {theta = 1.0e+04 : f64, rotary_dim = 8 : i64}
@@ -358,13 +370,15 @@ def LLM_RopeAppendOp : LLM_Op<"rope_append", [Pure,
   let arguments = (ins LLM_KVCacheType:$cache, LLM_FloatTensor:$q,
                        LLM_FloatTensor:$keys, LLM_FloatTensor:$values,
                        LLM_IntTensor:$positions, Optional<Index>:$layer_index,
+                       Optional<LLM_PageTable>:$page_table,
                        OptionalAttr<I64Attr>:$layer,
                        LLM_RopeStyleAttr:$style, F64Attr:$theta, I64Attr:$rotary_dim,
                        DefaultValuedAttr<LLM_RopeScalingAttr,
                          "::mlir::llm::RopeScalingAttr::getNone($_builder.getContext())">:$scaling);
   let results = (outs LLM_FloatTensor:$rotated_q, LLM_KVCacheType:$result);
   let assemblyFormat = [{
-    $style $cache `[` custom<LayerIndex>($layer_index, $layer) `]` `,` $q `,`
+    $style $cache `[` custom<LayerIndex>($layer_index, $layer) `]`
+    (`pages` `(` $page_table^ `:` type($page_table) `)`)? `,` $q `,`
     $keys `,` $values `,` $positions attr-dict `:`
     type($cache) `,` type($q) `,` type($keys) `,` type($positions)
   }];
@@ -375,13 +389,17 @@ def LLM_RopeAppendOp : LLM_Op<"rope_append", [Pure,
   }];
 }
 
-def LLM_KVViewOp : LLM_Op<"kv_view", [Pure]> {
+def LLM_KVViewOp : LLM_Op<"kv_view", [Pure, AttrSizedOperandSegments]> {
   let summary = "one layer's cached keys and values as tensors";
   let description = [{
     Returns the keys and values of the layer (a constant or an `index`
     value, as for `llm.kv_append`), each (B, capacity, Hkv, Dh). Slots not
     yet written hold unspecified values; `llm.attention` with `causal` and
-    `positions` never reads them.
+    `positions` never reads them. The view of a paged cache (which takes
+    its page table as `llm.kv_append` does) is in logical order: element
+    [b, p] comes from page `table[b, p / page_size]`. Its lowerings read
+    through the table where `llm.attention` consumes the view, so the
+    logical tensors are not materialized there.
 
     ```mlir
     %k, %v = llm.kv_view %c1[0]
@@ -390,15 +408,18 @@ def LLM_KVViewOp : LLM_Op<"kv_view", [Pure]> {
     ```
   }];
   let arguments = (ins LLM_KVCacheType:$cache, Optional<Index>:$layer_index,
+                       Optional<LLM_PageTable>:$page_table,
                        OptionalAttr<I64Attr>:$layer);
   let results = (outs LLM_FloatTensor:$keys, LLM_FloatTensor:$values);
   let assemblyFormat = [{
-    $cache `[` custom<LayerIndex>($layer_index, $layer) `]` attr-dict `:`
+    $cache `[` custom<LayerIndex>($layer_index, $layer) `]`
+    (`pages` `(` $page_table^ `:` type($page_table) `)`)? attr-dict `:`
     type($cache) `->` type($keys) `,` type($values)
   }];
   let hasVerifier = 1;
   let builders = [
-    OpBuilder<(ins "::mlir::Value":$cache, "::mlir::OpFoldResult":$layer)>
+    OpBuilder<(ins "::mlir::Value":$cache, "::mlir::OpFoldResult":$layer,
+                   "::mlir::Value":$pageTable)>
   ];
   let extraClassDeclaration = [{
     /// The layer as a constant or as the `index` value.

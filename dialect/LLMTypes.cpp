@@ -59,3 +59,18 @@ int64_t KVCacheType::getSizeInBytes() const {
   return 2 * getLayers() * getBatch() * getCapacity() * getKvHeads() *
          getHeadDim() * elementBytes;
 }
+
+int64_t KVCacheType::getPagesPerSequence() const {
+  return isPaged() ? getCapacity() / getPageSize() : 0;
+}
+
+int64_t KVCacheType::getPageCount() const {
+  return getBatch() * getPagesPerSequence();
+}
+
+RankedTensorType KVCacheType::getPageTableType() const {
+  if (!isPaged())
+    return RankedTensorType();
+  return RankedTensorType::get({getBatch(), getPagesPerSequence()},
+                               IntegerType::get(getContext(), 32));
+}

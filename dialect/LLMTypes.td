@@ -18,9 +18,16 @@ def LLM_KVCacheType : TypeDef<LLM_Dialect, "KVCache"> {
     of `head_dim` elements. Logically a pair of tensors
     `(layers, batch, capacity, kv_heads, head_dim)`. The `contiguous` layout
     stores them densely; the `paged` layout stores `page_size` positions per
-    page behind a page table owned by the runtime. A value of this type is
-    passed into the compiled functions and updated in place after
-    bufferization; in the IR `llm.kv_append` yields the updated cache.
+    page: for each layer, the keys (and the values) are a pool of
+    batch · capacity / page_size pages of (page_size, kv_heads, head_dim),
+    and position p of sequence b lives in slot p mod page_size of page
+    `table[b, p / page_size]`, where the page table is an i32 tensor
+    (batch, capacity / page_size) that the ops on a paged cache take as an
+    operand. The runtime owns the table (it lies at the head of the cache
+    buffer the entry points take), so pages may be handed out in any order
+    and shared. A value of this type is passed into the compiled functions
+    and updated in place after bufferization; in the IR `llm.kv_append`
+    yields the updated cache.
 
     Example:
     ```mlir
@@ -44,9 +51,17 @@ def LLM_KVCacheType : TypeDef<LLM_Dialect, "KVCache"> {
     /// The tensor type of one layer's keys (or values) as `llm.kv_view`
     /// returns it: (batch, capacity, kv_heads, head_dim).
     ::mlir::RankedTensorType getLayerViewType() const;
-    /// Bytes the cache occupies: 2 (K and V) · layers · batch · capacity ·
-    /// kv_heads · head_dim · element size.
+    /// Bytes of the keys and values: 2 · layers · batch · capacity ·
+    /// kv_heads · head_dim · element size (for either layout).
     int64_t getSizeInBytes() const;
+    /// Pages of one sequence (capacity / page_size) and of the pool
+    /// (batch of them); 0 for a contiguous cache.
+    int64_t getPagesPerSequence() const;
+    int64_t getPageCount() const;
+    /// The page table operand's type, (batch, capacity / page_size) i32;
+    /// null for a contiguous cache.
+    ::mlir::RankedTensorType getPageTableType() const;
+    bool isPaged() const { return getLayout() == ::mlir::llm::KVCacheLayout::paged; }
   }];
 }
 

@@ -116,8 +116,13 @@ public:
   void emitFunction(StringRef name, int64_t seqLen) {
     const int64_t batch = options.batch;
     auto i32 = builder.getI32Type();
+    // (tokens, positions, kv_cache[, kv_page_table], weights...): a paged
+    // cache's page table follows the cache.
     SmallVector<Type> argTypes = {tensor({batch, seqLen}, i32),
                                   tensor({batch, seqLen}, i32), cacheType};
+    if (cacheType.isPaged())
+      argTypes.push_back(cacheType.getPageTableType());
+    const unsigned firstWeight = argTypes.size();
     for (const WeightSpec &spec : weightTable)
       argTypes.push_back(tensor(spec.shape, weightType));
     Type logitsType = tensor({batch, seqLen, config.vocabSize}, f32);
@@ -132,18 +137,22 @@ public:
     func.setArgAttr(0, "llm.input", builder.getStringAttr("tokens"));
     func.setArgAttr(1, "llm.input", builder.getStringAttr("positions"));
     func.setArgAttr(2, "llm.input", builder.getStringAttr("kv_cache"));
+    if (cacheType.isPaged())
+      func.setArgAttr(3, "llm.input", builder.getStringAttr("kv_page_table"));
     Block *entry = func.addEntryBlock();
     builder.setInsertionPointToStart(entry);
 
     weights.clear();
     for (auto [index, spec] : llvm::enumerate(weightTable)) {
-      func.setArgAttr(3 + index, "llm.weight",
+      func.setArgAttr(firstWeight + index, "llm.weight",
                       builder.getStringAttr(spec.name));
-      weights[{spec.layer, spec.role}] = entry->getArgument(3 + index);
+      weights[{spec.layer, spec.role}] =
+          entry->getArgument(firstWeight + index);
     }
     Value tokens = entry->getArgument(0);
     positions = entry->getArgument(1);
     cache = entry->getArgument(2);
+    pageTable = cacheType.isPaged() ? entry->getArgument(3) : Value();
 
     setLocation("model.embed_tokens");
     Type hiddenType = tensor({batch, seqLen, config.hiddenSize}, f32);
@@ -155,9 +164,10 @@ public:
     func::FuncOp layerFunc = emitLayerFunction((name + "_layer").str(), seqLen);
     for (int64_t layer = 0; layer < config.numLayers; ++layer) {
       setLocation("model.layers." + Twine(layer));
-      SmallVector<Value> operands = {
-          hidden, positions, cache,
-          arith::ConstantIndexOp::create(builder, loc, layer)};
+      SmallVector<Value> operands = {hidden, positions, cache};
+      if (pageTable)
+        operands.push_back(pageTable);
+      operands.push_back(arith::ConstantIndexOp::create(builder, loc, layer));
       for (const WeightSpec &spec : weightTable)
         if (spec.layer == layer)
           operands.push_back(weight(layer, spec.role));
@@ -177,16 +187,20 @@ public:
   }
 
 private:
-  /// `@<name>`: one decoder layer, (hidden, positions, kv_cache, layer,
-  /// the layer's weights) -> (hidden, kv_cache), the weights in the order of
-  /// the weight table's layer entries.
+  /// `@<name>`: one decoder layer, (hidden, positions, kv_cache
+  /// [, kv_page_table], layer, the layer's weights) -> (hidden, kv_cache),
+  /// the weights in the order of the weight table's layer entries.
   func::FuncOp emitLayerFunction(StringRef name, int64_t seqLen) {
     const int64_t batch = options.batch;
     Type hiddenType = tensor({batch, seqLen, config.hiddenSize}, f32);
     SmallVector<Type> argTypes = {hiddenType,
                                   tensor({batch, seqLen},
                                          builder.getI32Type()),
-                                  cacheType, builder.getIndexType()};
+                                  cacheType};
+    if (cacheType.isPaged())
+      argTypes.push_back(cacheType.getPageTableType());
+    const unsigned layerArg = argTypes.size();
+    argTypes.push_back(builder.getIndexType());
     SmallVector<const WeightSpec *> layerWeights;
     for (const WeightSpec &spec : weightTable)
       if (spec.layer == 0)
@@ -208,12 +222,14 @@ private:
     // the cache with the layer argument.
     std::map<std::pair<int64_t, WeightRole>, Value> callerWeights;
     std::swap(weights, callerWeights);
-    Value callerPositions = positions, callerCache = cache;
+    Value callerPositions = positions, callerCache = cache,
+          callerPageTable = pageTable;
     for (auto [index, spec] : llvm::enumerate(layerWeights))
-      weights[{0, spec->role}] = entry->getArgument(4 + index);
+      weights[{0, spec->role}] = entry->getArgument(layerArg + 1 + index);
     positions = entry->getArgument(1);
     cache = entry->getArgument(2);
-    layerIndex = entry->getArgument(3);
+    pageTable = cacheType.isPaged() ? entry->getArgument(3) : Value();
+    layerIndex = entry->getArgument(layerArg);
     // T as the reshapes need it: a constant for decode, read once for
     // prefill.
     Value hidden = entry->getArgument(0);
@@ -231,6 +247,7 @@ private:
     std::swap(weights, callerWeights);
     positions = callerPositions;
     cache = callerCache;
+    pageTable = callerPageTable;
     layerIndex = Value();
     return func;
   }
@@ -333,8 +350,9 @@ private:
     Value cachedValues = toCacheType(v);
     cache = llm::KVAppendOp::create(builder, loc, cacheType, cache, cachedKeys,
                                     cachedValues, positions, layerIndex,
-                                    IntegerAttr());
-    auto view = llm::KVViewOp::create(builder, loc, cache, layerIndex);
+                                    pageTable, IntegerAttr());
+    auto view =
+        llm::KVViewOp::create(builder, loc, cache, layerIndex, pageTable);
     IntegerAttr window;
     if (config.slidingWindow)
       window = builder.getI64IntegerAttr(*config.slidingWindow);
@@ -373,6 +391,8 @@ private:
   // State of the function being emitted.
   std::map<std::pair<int64_t, WeightRole>, Value> weights;
   Value positions, cache;
+  /// The paged cache's page table; null for a contiguous cache.
+  Value pageTable;
   OpFoldResult seqLenExtent;
   /// The layer function's `layer` argument while its body is emitted.
   Value layerIndex;

@@ -133,7 +133,8 @@ struct DecomposeRopeAppend : DecomposePattern<llm::RopeAppendOp> {
     Value values = round(op.getValues());
     Value cache = llm::KVAppendOp::create(
         rewriter, loc, op.getCache().getType(), op.getCache(), keys, values,
-        op.getPositions(), op.getLayerIndex(), op.getLayerAttr());
+        op.getPositions(), op.getLayerIndex(), op.getPageTable(),
+        op.getLayerAttr());
     rewriter.replaceOp(op, {rotatedQ, cache});
     return success();
   }

@@ -81,8 +81,8 @@ void fuseAppend(IRRewriter &rewriter, DominanceInfo &dominance,
   auto fused = llm::RopeAppendOp::create(
       rewriter, append.getLoc(), queryRope.getType(), append.getType(),
       append.getCache(), queryRope.getX(), keysRope.getX(), values,
-      append.getPositions(), append.getLayerIndex(), append.getLayerAttr(),
-      keysRope.getStyleAttr(), keysRope.getThetaAttr(),
+      append.getPositions(), append.getLayerIndex(), append.getPageTable(),
+      append.getLayerAttr(), keysRope.getStyleAttr(), keysRope.getThetaAttr(),
       keysRope.getRotaryDimAttr(), keysRope.getScalingAttr());
   rewriter.replaceAllUsesWith(queryRope.getResult(), fused.getRotatedQ());
   rewriter.replaceOp(append, fused.getResult());

@@ -28,8 +28,6 @@ struct LLMLowerToLinalgPass
   using LLMLowerToLinalgBase::LLMLowerToLinalgBase;
 
   void runOnOperation() override {
-    if (failed(llmc::rejectPagedKVCaches(getOperation(), "CPU")))
-      return signalPassFailure();
     // The CPU kernels fuse element-wise work in linalg, not in the `llm`
     // ops: the fused projections go back to their parts.
     if (failed(llmc::decomposeFusedOps(getOperation())))

@@ -134,8 +134,11 @@ def LLMLowerToLinalg : Pass<"llm-lower-to-linalg", "::mlir::ModuleOp"> {
     attribute, attention walks the keys in tiles with an online softmax (no
     T×S score matrix), and the KV cache becomes a tensor
     `(2, layers, batch, capacity, kv_heads, head_dim)` updated with
-    `tensor.insert_slice` at the given positions. Function signatures that
-    carry `!llm.kv_cache` are converted with it.
+    `tensor.insert_slice` at the given positions. A paged cache becomes
+    `(2, layers, pages, page_size, kv_heads, head_dim)`: appends write to
+    the page the table names, and attention gathers each key tile through
+    the table. Function signatures that carry `!llm.kv_cache` are converted
+    with it.
 
     Before:
     ```mlir

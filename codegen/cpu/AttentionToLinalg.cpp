@@ -38,9 +38,11 @@ constexpr IteratorType kRed = IteratorType::reduction;
 class AttentionEmitter {
 public:
   AttentionEmitter(llm::AttentionOp op, Value q, Value k, Value v,
-                   Value positions, OpBuilder &builder)
+                   Value positions, std::optional<llmc::PagedLayer> pagedK,
+                   std::optional<llmc::PagedLayer> pagedV, OpBuilder &builder)
       : op(op), loc(op.getLoc()), b(builder), q(q), k(k), v(v),
-        positions(positions), ctx(builder.getContext()),
+        positions(positions), pagedK(std::move(pagedK)),
+        pagedV(std::move(pagedV)), ctx(builder.getContext()),
         f32(builder.getF32Type()),
         group(op.getNumHeads() / op.getNumKvHeads()) {}
 
@@ -51,6 +53,9 @@ private:
   Location loc;
   OpBuilder &b;
   Value q, k, v, positions;
+  /// K and V of a paged cache's view: each tile is gathered through the
+  /// page table instead of sliced from k and v.
+  std::optional<llmc::PagedLayer> pagedK, pagedV;
   MLIRContext *ctx;
   Type f32;
   /// Query heads per KV head: head h reads KV head h floordiv group.
@@ -250,10 +255,16 @@ SmallVector<Value> AttentionEmitter::emitTile(Value tileStart,
   SmallVector<OpFoldResult> kvSizes = tensor::getMixedSizes(b, loc, k);
   kvSizes[1] = tileLength;
   SmallVector<OpFoldResult> unitStrides(4, b.getIndexAttr(1));
-  Value kTile = tensor::ExtractSliceOp::create(b, loc, k, kvOffsets, kvSizes,
-                                               unitStrides);
-  Value vTile = tensor::ExtractSliceOp::create(b, loc, v, kvOffsets, kvSizes,
-                                               unitStrides);
+  auto readTile = [&](Value view,
+                      const std::optional<llmc::PagedLayer> &paged) -> Value {
+    if (paged)
+      return llmc::gatherCacheRows(b, loc, *paged, tileStart, tileLength);
+    return tensor::ExtractSliceOp::create(b, loc, view, kvOffsets, kvSizes,
+                                          unitStrides)
+        .getResult();
+  };
+  Value kTile = readTile(k, pagedK);
+  Value vTile = readTile(v, pagedV);
 
   SmallVector<OpFoldResult> tileSizes(rowSizes);
   tileSizes.push_back(tileLength);
@@ -469,8 +480,13 @@ struct AttentionLowering : OpConversionPattern<llm::AttentionOp> {
   LogicalResult
   matchAndRewrite(llm::AttentionOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    // Keys and values of a paged cache are read a tile at a time through
+    // the page table (the view's own gathers are then left unused).
     AttentionEmitter emitter(op, adaptor.getQ(), adaptor.getK(),
-                             adaptor.getV(), adaptor.getPositions(), rewriter);
+                             adaptor.getV(), adaptor.getPositions(),
+                             llmc::getPagedLayer(op.getK(), rewriter),
+                             llmc::getPagedLayer(op.getV(), rewriter),
+                             rewriter);
     rewriter.replaceOp(op, emitter.emit());
     return success();
   }

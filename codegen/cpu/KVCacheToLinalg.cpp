@@ -1,23 +1,22 @@
-// Lowers !llm.kv_cache (contiguous) to a tensor and llm.kv_append / llm.kv_view to tensor slices.
+// Lowers !llm.kv_cache to a tensor and llm.kv_append / llm.kv_view to tensor slices (contiguous) or page-table gathers and scatters (paged).
 #include "codegen/cpu/LLMToLinalg.h"
 
 #include "dialect/LLMOps.h"
 #include "dialect/LLMTypes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
+using llmc::kKeysIndex;
+using llmc::kValuesIndex;
 
 namespace {
 
-/// Index of the keys (0) and values (1) in the leading dimension of the
-/// converted cache tensor (2, layers, batch, capacity, kv_heads, head_dim).
-constexpr int64_t kKeysIndex = 0;
-constexpr int64_t kValuesIndex = 1;
-/// Rank of the converted cache tensor: the K/V selector plus the five
-/// logical dimensions.
+/// Rank of the converted cache tensor: the K/V selector, the layer and the
+/// four dimensions of one layer's keys (values).
 constexpr int64_t kCacheRank = 6;
 
 /// The cache operand's type once converted to the 6-d tensor, else null.
@@ -34,8 +33,32 @@ OpFoldResult getConvertedLayer(OpTy op, typename OpTy::Adaptor adaptor) {
   return op.getLayerValue();
 }
 
+/// The cache row of logical position `position` of sequence `batch`: (b, p)
+/// for a contiguous cache; (table[b, p / page_size], p mod page_size) for a
+/// paged one, the page clamped into the pool (the runtime hands out valid
+/// pages; a bad table must still not address memory outside the cache).
+std::pair<Value, Value> locateRow(OpBuilder &b, Location loc,
+                                  llm::KVCacheType cacheType,
+                                  Value pageTable, Value batch,
+                                  Value position) {
+  if (!cacheType.isPaged())
+    return {batch, position};
+  Value pageSize =
+      arith::ConstantIndexOp::create(b, loc, cacheType.getPageSize());
+  Value pageIndex = arith::DivUIOp::create(b, loc, position, pageSize);
+  Value slot = arith::RemUIOp::create(b, loc, position, pageSize);
+  Value entry = tensor::ExtractOp::create(b, loc, pageTable,
+                                          ValueRange{batch, pageIndex});
+  Value page = arith::IndexCastUIOp::create(b, loc, b.getIndexType(), entry);
+  Value lastPage =
+      arith::ConstantIndexOp::create(b, loc, cacheType.getPageCount() - 1);
+  page = arith::MinUIOp::create(b, loc, page, lastPage);
+  return {page, slot};
+}
+
 /// llm.kv_append: for each (b, t), writes keys[b, t] (kv_heads, head_dim) to
-/// cache[0, layer, b, positions[b, t]] and values[b, t] to cache[1, ...].
+/// cache[0, layer, row(b, positions[b, t])] and values[b, t] to
+/// cache[1, ...], where row is locateRow's (b, p) or (page, slot).
 /// The cache is threaded through the loops as an iter_arg so that the IR
 /// stays in value semantics; one-shot bufferization turns each
 /// tensor.insert_slice into a copy into the (in-place) cache buffer.
@@ -53,6 +76,8 @@ struct KVAppendLowering : OpConversionPattern<llm::KVAppendOp> {
     Value keys = adaptor.getKeys(), values = adaptor.getValues();
     Value positions = adaptor.getPositions();
     auto keysType = cast<RankedTensorType>(keys.getType());
+    auto logicalType = cast<llm::KVCacheType>(op.getCache().getType());
+    Value pageTable = adaptor.getPageTable();
     int64_t kvHeads = cacheType.getDimSize(4);
     int64_t headDim = cacheType.getDimSize(5);
 
@@ -85,8 +110,10 @@ struct KVAppendLowering : OpConversionPattern<llm::KVAppendOp> {
               [&](OpBuilder &b, Location loc, Value tIv, ValueRange args) {
                 Value position = tensor::ExtractOp::create(
                     b, loc, positions, ValueRange{bIv, tIv});
-                Value slot = arith::IndexCastOp::create(
+                Value logical = arith::IndexCastOp::create(
                     b, loc, b.getIndexType(), position);
+                auto [outer, inner] = locateRow(b, loc, logicalType,
+                                                pageTable, bIv, logical);
                 SmallVector<OpFoldResult> srcOffsets = {
                     bIv, tIv, b.getIndexAttr(0), b.getIndexAttr(0)};
                 Value updated = args[0];
@@ -97,7 +124,7 @@ struct KVAppendLowering : OpConversionPattern<llm::KVAppendOp> {
                       b, loc, rowType, source, srcOffsets, rowSizes4,
                       unitStrides4);
                   SmallVector<OpFoldResult> dstOffsets = {
-                      b.getIndexAttr(selector), layer, bIv, slot,
+                      b.getIndexAttr(selector), layer, outer, inner,
                       b.getIndexAttr(0),        b.getIndexAttr(0)};
                   updated = tensor::InsertSliceOp::create(
                       b, loc, row, updated, dstOffsets, rowSizes6,
@@ -112,9 +139,12 @@ struct KVAppendLowering : OpConversionPattern<llm::KVAppendOp> {
   }
 };
 
-/// llm.kv_view: the layer's keys and values as two rank-reducing
-/// tensor.extract_slice ops (batch, capacity, kv_heads, head_dim) of the
-/// cache; bufferization makes them subviews, so nothing is copied.
+/// llm.kv_view: the layer's keys and values. Of a contiguous cache, two
+/// rank-reducing tensor.extract_slice ops (batch, capacity, kv_heads,
+/// head_dim); bufferization makes them subviews, so nothing is copied. Of a
+/// paged cache, two gathers in logical order (gatherCacheRows over the
+/// whole capacity); llm.attention reads through the page table itself
+/// (getPagedLayer), which leaves these gathers dead where it is the user.
 struct KVViewLowering : OpConversionPattern<llm::KVViewOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -126,12 +156,25 @@ struct KVViewLowering : OpConversionPattern<llm::KVViewOp> {
     if (!getConvertedCacheType(cache))
       return rewriter.notifyMatchFailure(op, "cache was not converted");
     auto viewType = op.getKeys().getType();
+    SmallVector<Value> views;
+    if (op.getPageTable()) {
+      for (int64_t selector : {kKeysIndex, kValuesIndex}) {
+        llmc::PagedLayer layer{cache, adaptor.getPageTable(),
+                               getConvertedLayer(op, adaptor), selector,
+                               op.getCache().getType()};
+        views.push_back(llmc::gatherCacheRows(
+            rewriter, loc, layer,
+            arith::ConstantIndexOp::create(rewriter, loc, 0),
+            rewriter.getIndexAttr(viewType.getDimSize(1))));
+      }
+      rewriter.replaceOp(op, views);
+      return success();
+    }
     SmallVector<OpFoldResult> sizes = {rewriter.getIndexAttr(1),
                                        rewriter.getIndexAttr(1)};
     for (int64_t extent : viewType.getShape())
       sizes.push_back(rewriter.getIndexAttr(extent));
     SmallVector<OpFoldResult> strides(kCacheRank, rewriter.getIndexAttr(1));
-    SmallVector<Value> views;
     for (int64_t selector : {kKeysIndex, kValuesIndex}) {
       SmallVector<OpFoldResult> offsets(kCacheRank, rewriter.getIndexAttr(0));
       offsets[0] = rewriter.getIndexAttr(selector);
@@ -148,13 +191,12 @@ struct KVViewLowering : OpConversionPattern<llm::KVViewOp> {
 
 void llmc::addKVCacheTypeConversion(TypeConverter &converter) {
   converter.addConversion([](llm::KVCacheType type) -> std::optional<Type> {
-    // A null type (not std::nullopt) so that no other conversion is tried:
-    // a paged cache has no tensor form here and must stay illegal.
-    if (type.getLayout() != llm::KVCacheLayout::contiguous)
-      return Type();
-    return RankedTensorType::get({2, type.getLayers(), type.getBatch(),
-                                  type.getCapacity(), type.getKvHeads(),
-                                  type.getHeadDim()},
+    // The same elements in either layout: a layer's rows are (batch,
+    // capacity) or (pages, page_size).
+    int64_t outer = type.isPaged() ? type.getPageCount() : type.getBatch();
+    int64_t inner = type.isPaged() ? type.getPageSize() : type.getCapacity();
+    return RankedTensorType::get({2, type.getLayers(), outer, inner,
+                                  type.getKvHeads(), type.getHeadDim()},
                                  type.getElementType());
   });
   // Where a cache value crosses IR this pass does not rewrite (a cast made
@@ -183,4 +225,58 @@ void llmc::populateKVCacheToLinalgPatterns(TypeConverter &converter,
                                            RewritePatternSet &patterns) {
   patterns.add<KVAppendLowering, KVViewLowering>(converter,
                                                  patterns.getContext());
+}
+
+std::optional<llmc::PagedLayer>
+llmc::getPagedLayer(Value view, ConversionPatternRewriter &rewriter) {
+  auto op = view.getDefiningOp<llm::KVViewOp>();
+  if (!op || !op.getPageTable())
+    return std::nullopt;
+  Value cache = rewriter.getRemappedValue(op.getCache());
+  Value pageTable = rewriter.getRemappedValue(op.getPageTable());
+  if (!cache || !getConvertedCacheType(cache) || !pageTable)
+    return std::nullopt;
+  OpFoldResult layer = op.getLayerValue();
+  if (op.getLayerIndex()) {
+    Value index = rewriter.getRemappedValue(op.getLayerIndex());
+    if (!index)
+      return std::nullopt;
+    layer = index;
+  }
+  int64_t half = view == op.getKeys() ? kKeysIndex : kValuesIndex;
+  return PagedLayer{cache, pageTable, layer, half, op.getCache().getType()};
+}
+
+Value llmc::gatherCacheRows(OpBuilder &b, Location loc,
+                            const PagedLayer &layer, Value start,
+                            OpFoldResult length) {
+  llm::KVCacheType cacheType = layer.cacheType;
+  Type elementType = cacheType.getElementType();
+  SmallVector<OpFoldResult> sizes = {
+      b.getIndexAttr(cacheType.getBatch()), length,
+      b.getIndexAttr(cacheType.getKvHeads()),
+      b.getIndexAttr(cacheType.getHeadDim())};
+  Value init = tensor::EmptyOp::create(b, loc, sizes, elementType);
+  auto initType = cast<RankedTensorType>(init.getType());
+  Value layerIndex = getValueOrCreateConstantIndexOp(b, loc, layer.layer);
+  Value half = arith::ConstantIndexOp::create(b, loc, layer.half);
+  using utils::IteratorType;
+  SmallVector<IteratorType> parallel(4, IteratorType::parallel);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{initType}, ValueRange{}, ValueRange{init},
+             ArrayRef<AffineMap>{b.getMultiDimIdentityMap(4)}, parallel,
+             [&](OpBuilder &nb, Location nloc, ValueRange) {
+               Value batch = linalg::IndexOp::create(nb, nloc, 0);
+               Value key = arith::AddIOp::create(
+                   nb, nloc, start, linalg::IndexOp::create(nb, nloc, 1));
+               Value head = linalg::IndexOp::create(nb, nloc, 2);
+               Value element = linalg::IndexOp::create(nb, nloc, 3);
+               auto [page, slot] = locateRow(nb, nloc, cacheType,
+                                             layer.pageTable, batch, key);
+               Value value = tensor::ExtractOp::create(
+                   nb, nloc, layer.cache,
+                   ValueRange{half, layerIndex, page, slot, head, element});
+               linalg::YieldOp::create(nb, nloc, value);
+             })
+      .getResult(0);
 }

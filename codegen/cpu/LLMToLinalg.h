@@ -3,16 +3,48 @@
 #define LLMC_CODEGEN_CPU_LLMTOLINALG_H
 
 #include "codegen/cpu/VectorProjection.h"
+#include "dialect/LLMTypes.h"
 
 #include "mlir/Transforms/DialectConversion.h"
 
+#include <optional>
+
 namespace llmc {
 
+/// Index of the keys (0) and values (1) in the leading dimension of the
+/// converted cache tensor.
+constexpr int64_t kKeysIndex = 0;
+constexpr int64_t kValuesIndex = 1;
+
 /// Maps `!llm.kv_cache` to the tensor `(2, layers, batch, capacity,
-/// kv_heads, head_dim)` (index 0 of the first dimension: keys, 1: values)
-/// and leaves every other type unchanged. Paged caches are not converted
-/// (the CPU lowering stores them contiguously only; see the pass).
+/// kv_heads, head_dim)`, or `(2, layers, pages, page_size, kv_heads,
+/// head_dim)` for the paged layout (index 0 of the first dimension: keys,
+/// 1: values), and leaves every other type unchanged.
 void addKVCacheTypeConversion(mlir::TypeConverter &converter);
+
+/// One layer's keys or values of a converted paged cache, with the page
+/// table they are read through.
+struct PagedLayer {
+  mlir::Value cache;
+  mlir::Value pageTable;
+  mlir::OpFoldResult layer;
+  /// kKeysIndex or kValuesIndex.
+  int64_t half;
+  mlir::llm::KVCacheType cacheType;
+};
+
+/// When `view` is a result of an llm.kv_view of a paged cache whose
+/// operands are converted: that layer's keys or values. Lets llm.attention
+/// read only the keys it needs through the page table.
+std::optional<PagedLayer>
+getPagedLayer(mlir::Value view, mlir::ConversionPatternRewriter &rewriter);
+
+/// Keys (values) [start, start + length) of every sequence in logical
+/// order, (batch, length, kv_heads, head_dim), gathered through the page
+/// table.
+mlir::Value gatherCacheRows(mlir::OpBuilder &b, mlir::Location loc,
+                            const PagedLayer &layer, mlir::Value start,
+                            mlir::OpFoldResult length);
 
 /// llm.add, llm.glu, llm.activation.
 void populateElementwiseToLinalgPatterns(mlir::TypeConverter &converter,

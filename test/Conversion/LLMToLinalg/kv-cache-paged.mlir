@@ -1,16 +1,60 @@
-// The CPU lowering rejects the paged KV-cache layout with one error on the first op or function that carries it.
-// RUN: llmc-opt %s --llm-lower-to-linalg -split-input-file -verify-diagnostics
+// The CPU lowering of a paged KV cache: the cache becomes (2, layers, pages,
+// page_size, kv_heads, head_dim); llm.kv_append writes each token's row to
+// slot p mod page_size of page table[b, p / page_size] (clamped into the
+// pool); llm.kv_view gathers the logical view through the table; and
+// llm.attention over a paged view gathers only its key tiles, leaving the
+// view's whole-capacity gathers dead. Numerics: kv-cache-numeric.test.
+// RUN: llmc-opt %s --llm-lower-to-linalg --canonicalize | FileCheck %s
 
 !paged = !llm.kv_cache<layers = 2, batch = 1, kv_heads = 2, head_dim = 4, capacity = 64, element_type = f32, layout = paged>
-func.func @view(%c: !paged) -> tensor<1x64x2x4xf32> {
-  // expected-error @+1 {{the CPU lowering does not support the paged KV-cache layout yet}}
-  %k, %v = llm.kv_view %c[0] : !paged -> tensor<1x64x2x4xf32>, tensor<1x64x2x4xf32>
-  %k2, %v2 = llm.kv_view %c[1] : !paged -> tensor<1x64x2x4xf32>, tensor<1x64x2x4xf32>
-  return %k : tensor<1x64x2x4xf32>
+
+// CHECK-LABEL: func.func @append(
+// CHECK-SAME:    %[[CACHE:[^:]+]]: tensor<2x2x4x16x2x4xf32>, %[[TABLE:[^:]+]]: tensor<1x4xi32>
+// CHECK:         scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[CACHE]])
+// CHECK:           %[[POS:.*]] = arith.index_cast
+// CHECK:           %[[IDX:.*]] = arith.divui %[[POS]], %c16
+// CHECK:           %[[SLOT:.*]] = arith.remui %[[POS]], %c16
+// CHECK:           %[[ENTRY:.*]] = tensor.extract %[[TABLE]][%c0, %[[IDX]]]
+// CHECK:           %[[RAW:.*]] = arith.index_castui %[[ENTRY]]
+// CHECK:           %[[PAGE:.*]] = arith.minui %[[RAW]], %c3
+// CHECK:           %[[K:.*]] = tensor.insert_slice {{.*}} into %[[ACC]][0, %{{.*}}, %[[PAGE]], %[[SLOT]], 0, 0] [1, 1, 1, 1, 2, 4]
+// CHECK:           tensor.insert_slice {{.*}} into %[[K]][1, %{{.*}}, %[[PAGE]], %[[SLOT]], 0, 0] [1, 1, 1, 1, 2, 4]
+func.func @append(%c: !paged, %t: tensor<1x4xi32>, %k: tensor<1x?x2x4xf32>, %pos: tensor<1x?xi32>, %l: index) -> !paged {
+  %c1 = llm.kv_append %c[%l] pages(%t : tensor<1x4xi32>), %k, %k, %pos : !paged, tensor<1x?x2x4xf32>, tensor<1x?x2x4xf32>, tensor<1x?xi32>
+  return %c1 : !paged
 }
 
-// -----
+// CHECK-LABEL: func.func @view(
+// CHECK-SAME:    %[[CACHE:[^:]+]]: tensor<2x2x4x16x2x4xf32>, %[[TABLE:[^:]+]]: tensor<1x4xi32>
+// CHECK:         linalg.generic {{.*}} outs(%{{.*}} : tensor<1x64x2x4xf32>)
+// CHECK:           %[[KEY:.*]] = linalg.index 1
+// CHECK:           %[[IDX:.*]] = arith.divui %[[KEY]], %c16
+// CHECK:           %[[SLOT:.*]] = arith.remui %[[KEY]], %c16
+// CHECK:           tensor.extract %[[TABLE]][%c0, %[[IDX]]]
+// CHECK:           %[[PAGE:.*]] = arith.minui
+// The values (1) of layer 1.
+// CHECK:           tensor.extract %[[CACHE]][%c1, %c1, %[[PAGE]], %[[SLOT]],
+func.func @view(%c: !paged, %t: tensor<1x4xi32>) -> tensor<1x64x2x4xf32> {
+  %k, %v = llm.kv_view %c[1] pages(%t : tensor<1x4xi32>) : !paged -> tensor<1x64x2x4xf32>, tensor<1x64x2x4xf32>
+  return %v : tensor<1x64x2x4xf32>
+}
 
-!paged = !llm.kv_cache<layers = 2, batch = 1, kv_heads = 2, head_dim = 4, capacity = 64, element_type = bf16, layout = paged, page_size = 32>
-// expected-error @+1 {{the CPU lowering does not support the paged KV-cache layout yet}}
-func.func private @external(!paged) -> !paged
+// One gather of K and one of V per key tile inside the tile loop, none of
+// the whole 64-key view before it.
+// CHECK-LABEL: func.func @attend(
+// CHECK-SAME:    %[[CACHE:[^:]+]]: tensor<2x2x4x16x2x4xf32>, %[[TABLE:[^:]+]]: tensor<1x4xi32>
+// CHECK-NOT:     tensor.extract %[[CACHE]]
+// CHECK:         scf.for %[[START:.*]] = %c0 to
+// CHECK:           linalg.generic
+// CHECK:             %[[S:.*]] = linalg.index 1
+// CHECK:             %[[KEY:.*]] = arith.addi %[[START]], %[[S]]
+// CHECK:             arith.divui %[[KEY]], %c16
+// CHECK:             tensor.extract %[[TABLE]]
+// CHECK:             tensor.extract %[[CACHE]][%c0, %c0,
+// CHECK:           linalg.generic
+// CHECK:             tensor.extract %[[CACHE]][%c1, %c0,
+func.func @attend(%c: !paged, %t: tensor<1x4xi32>, %q: tensor<1x1x4x4xf32>, %pos: tensor<1x1xi32>) -> tensor<1x1x4x4xf32> {
+  %k, %v = llm.kv_view %c[0] pages(%t : tensor<1x4xi32>) : !paged -> tensor<1x64x2x4xf32>, tensor<1x64x2x4xf32>
+  %o = llm.attention %q, %k, %v, %pos {num_heads = 4 : i64, num_kv_heads = 2 : i64, causal} : tensor<1x1x4x4xf32>, tensor<1x64x2x4xf32>, tensor<1x64x2x4xf32>, tensor<1x1xi32> -> tensor<1x1x4x4xf32>
+  return %o : tensor<1x1x4x4xf32>
+}

@@ -573,7 +573,7 @@ func.func @f(%c: !cache) {
 !cache = !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = f32>
 func.func @f(%c: !cache) {
   // expected-error @+1 {{needs exactly one layer: a constant or an index operand}}
-  %k, %v = "llm.kv_view"(%c) <{operandSegmentSizes = array<i32: 1, 0>}> : (!cache) -> (tensor<1x512x4x8xf32>, tensor<1x512x4x8xf32>)
+  %k, %v = "llm.kv_view"(%c) <{operandSegmentSizes = array<i32: 1, 0, 0>}> : (!cache) -> (tensor<1x512x4x8xf32>, tensor<1x512x4x8xf32>)
   return
 }
 
@@ -582,7 +582,7 @@ func.func @f(%c: !cache) {
 !cache = !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = f32>
 func.func @f(%c: !cache, %i: index) {
   // expected-error @+1 {{needs exactly one layer: a constant or an index operand}}
-  %k, %v = "llm.kv_view"(%c, %i) <{layer = 0 : i64, operandSegmentSizes = array<i32: 1, 1>}> : (!cache, index) -> (tensor<1x512x4x8xf32>, tensor<1x512x4x8xf32>)
+  %k, %v = "llm.kv_view"(%c, %i) <{layer = 0 : i64, operandSegmentSizes = array<i32: 1, 1, 0>}> : (!cache, index) -> (tensor<1x512x4x8xf32>, tensor<1x512x4x8xf32>)
   return
 }
 
@@ -727,5 +727,32 @@ func.func @f(%c: !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 8
 func.func @f(%c: !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 8, capacity = 16, element_type = f32>, %q: tensor<1x1x8x8xf32>, %k: tensor<1x1x4x8xf32>, %p: tensor<1x1xi32>) {
   // expected-error @+1 {{layer 2 is out of range [0, 2)}}
   %qr, %c1 = llm.rope_append half %c[2], %q, %k, %k, %p {theta = 1.0e+04 : f64, rotary_dim = 8 : i64} : !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 8, capacity = 16, element_type = f32>, tensor<1x1x8x8xf32>, tensor<1x1x4x8xf32>, tensor<1x1xi32>
+  return
+}
+
+// -----
+
+!paged = !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = f32, layout = paged>
+func.func @f(%c: !paged, %k: tensor<1x?x4x8xf32>, %pos: tensor<1x?xi32>) -> !paged {
+  // expected-error @+1 {{'llm.kv_append' op needs the page table of its paged cache: pages(%t : 'tensor<1x32xi32>')}}
+  %0 = llm.kv_append %c[0], %k, %k, %pos : !paged, tensor<1x?x4x8xf32>, tensor<1x?x4x8xf32>, tensor<1x?xi32>
+  return %0 : !paged
+}
+
+// -----
+
+!cache = !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = f32>
+func.func @f(%c: !cache, %t: tensor<1x32xi32>) {
+  // expected-error @+1 {{'llm.kv_view' op takes a page table only for a paged cache}}
+  %k, %v = llm.kv_view %c[0] pages(%t : tensor<1x32xi32>) : !cache -> tensor<1x512x4x8xf32>, tensor<1x512x4x8xf32>
+  return
+}
+
+// -----
+
+!paged = !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = bf16, layout = paged, page_size = 64>
+func.func @f(%c: !paged, %t: tensor<1x32xi32>, %q: tensor<1x?x8x8xf32>, %k: tensor<1x?x4x8xf32>, %pos: tensor<1x?xi32>) {
+  // expected-error @+1 {{'llm.rope_append' op page table must be 'tensor<1x8xi32>', got 'tensor<1x32xi32>'}}
+  %qr, %c1 = llm.rope_append half %c[0] pages(%t : tensor<1x32xi32>), %q, %k, %k, %pos {theta = 1.0e+04 : f64, rotary_dim = 8 : i64} : !paged, tensor<1x?x8x8xf32>, tensor<1x?x4x8xf32>, tensor<1x?xi32>
   return
 }

@@ -103,15 +103,16 @@ func.func @ffn(%g: tensor<1x?x172xf32>, %u: tensor<1x?x172xf32>) {
 }
 
 // CHECK-LABEL: func @kv_cache
-func.func @kv_cache(%c: !cache, %k: tensor<1x?x4x8xf32>, %pos: tensor<1x?xi32>, %p: !paged, %kb: tensor<4x1x8x128xbf16>, %pos4: tensor<4x1xi32>, %p64: !paged64) -> (!cache, !paged, !paged64) {
+// A paged cache's ops take its page table, (batch, capacity / page_size).
+func.func @kv_cache(%c: !cache, %k: tensor<1x?x4x8xf32>, %pos: tensor<1x?xi32>, %p: !paged, %kb: tensor<4x1x8x128xbf16>, %pos4: tensor<4x1xi32>, %p64: !paged64, %table: tensor<4x512xi32>) -> (!cache, !paged, !paged64) {
   // CHECK: %[[C1:.*]] = llm.kv_append %{{.*}}[1], %{{.*}}, %{{.*}}, %{{.*}} : !kv_cache, tensor<1x?x4x8xf32>, tensor<1x?x4x8xf32>, tensor<1x?xi32>
   %c1 = llm.kv_append %c[1], %k, %k, %pos : !cache, tensor<1x?x4x8xf32>, tensor<1x?x4x8xf32>, tensor<1x?xi32>
   // CHECK: llm.kv_view %[[C1]][1] : !kv_cache -> tensor<1x512x4x8xf32>, tensor<1x512x4x8xf32>
   %kv:2 = llm.kv_view %c1[1] : !cache -> tensor<1x512x4x8xf32>, tensor<1x512x4x8xf32>
-  // CHECK: llm.kv_append %{{.*}}[31], %{{.*}}, %{{.*}}, %{{.*}} : !kv_cache1, tensor<4x1x8x128xbf16>, tensor<4x1x8x128xbf16>, tensor<4x1xi32>
-  %p1 = llm.kv_append %p[31], %kb, %kb, %pos4 : !paged, tensor<4x1x8x128xbf16>, tensor<4x1x8x128xbf16>, tensor<4x1xi32>
-  // CHECK: llm.kv_view %{{.*}}[0] : !kv_cache1 -> tensor<4x8192x8x128xbf16>, tensor<4x8192x8x128xbf16>
-  %pv:2 = llm.kv_view %p1[0] : !paged -> tensor<4x8192x8x128xbf16>, tensor<4x8192x8x128xbf16>
+  // CHECK: llm.kv_append %{{.*}}[31] pages(%{{.*}} : tensor<4x512xi32>), %{{.*}}, %{{.*}}, %{{.*}} : !kv_cache1, tensor<4x1x8x128xbf16>, tensor<4x1x8x128xbf16>, tensor<4x1xi32>
+  %p1 = llm.kv_append %p[31] pages(%table : tensor<4x512xi32>), %kb, %kb, %pos4 : !paged, tensor<4x1x8x128xbf16>, tensor<4x1x8x128xbf16>, tensor<4x1xi32>
+  // CHECK: llm.kv_view %{{.*}}[0] pages(%{{.*}} : tensor<4x512xi32>) : !kv_cache1 -> tensor<4x8192x8x128xbf16>, tensor<4x8192x8x128xbf16>
+  %pv:2 = llm.kv_view %p1[0] pages(%table : tensor<4x512xi32>) : !paged -> tensor<4x8192x8x128xbf16>, tensor<4x8192x8x128xbf16>
   return %c1, %p1, %p64 : !cache, !paged, !paged64
 }
 
@@ -147,5 +148,12 @@ func.func @rope_append(%c0: !llm.kv_cache<layers = 5, batch = 1, kv_heads = 4, h
   %qr, %c1 = llm.rope_append half %c0[%layer], %q, %k, %v, %pos {theta = 1.0e+04 : f64, rotary_dim = 8 : i64} : !llm.kv_cache<layers = 5, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = bf16>, tensor<1x?x8x8xf32>, tensor<1x?x4x8xf32>, tensor<1x?xi32>
   // CHECK: llm.rope_append interleaved %{{.*}}[2], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {rotary_dim = 4 : i64, scaling = #llm.rope_scaling<kind = linear, factor = 2.000000e+00>, theta = 5.000000e+05 : f64}
   %qr2, %c2 = llm.rope_append interleaved %c1[2], %q, %k, %v, %pos {theta = 5.0e+05 : f64, rotary_dim = 4 : i64, scaling = #llm.rope_scaling<kind = linear, factor = 2.0>} : !llm.kv_cache<layers = 5, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = bf16>, tensor<1x?x8x8xf32>, tensor<1x?x4x8xf32>, tensor<1x?xi32>
+  return
+}
+
+// CHECK-LABEL: func @rope_append_paged
+func.func @rope_append_paged(%c0: !llm.kv_cache<layers = 5, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = bf16, layout = paged, page_size = 32>, %t: tensor<1x16xi32>, %q: tensor<1x?x8x8xf32>, %k: tensor<1x?x4x8xf32>, %pos: tensor<1x?xi32>, %layer: index) {
+  // CHECK: llm.rope_append half %{{.*}}[%{{.*}}] pages(%{{.*}} : tensor<1x16xi32>), %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {rotary_dim = 8 : i64, theta = 1.000000e+04 : f64} : !{{.*}}, tensor<1x?x8x8xf32>, tensor<1x?x4x8xf32>, tensor<1x?xi32>
+  %qr, %c1 = llm.rope_append half %c0[%layer] pages(%t : tensor<1x16xi32>), %q, %k, %k, %pos {theta = 1.0e+04 : f64, rotary_dim = 8 : i64} : !llm.kv_cache<layers = 5, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = bf16, layout = paged, page_size = 32>, tensor<1x?x8x8xf32>, tensor<1x?x4x8xf32>, tensor<1x?xi32>
   return
 }

@@ -6,6 +6,11 @@ layer's view: written slots must hold the new rows, all others the initial
 contents. Part 2 is a decode step over a bf16 cache of capacity 4 x the key
 tile whose unwritten slots are NaN: prefill rows appended out of order, one
 new token per sequence, kv_view, then causal attention at the new positions.
+Part 3 repeats part 2's steps on a paged cache (page size 8) whose page
+table hands the pages out in a shuffled order: the appends scatter through
+the table, the printed view is in logical order, and the attention reads
+its key tiles through the table; all three against the same numpy model of
+a logical cache.
 """
 import sys
 
@@ -21,10 +26,17 @@ L2, B2, H2, D2, C2 = 2, 2, 2, 4, 256
 HEADS2 = 4
 
 
-def cache_type(layers, batch, heads, dim, capacity, element):
+# Part 3: capacity 192 in pages of 8 (24 per sequence, 48 in the pool).
+L3, B3, H3, D3, C3, PAGE3 = 2, 2, 2, 4, 192, 8
+HEADS3 = 4
+
+
+def cache_type(layers, batch, heads, dim, capacity, element, page_size=None):
+    paged = (", layout = paged, page_size = %d" % page_size
+             if page_size else "")
     return ("!llm.kv_cache<layers = %d, batch = %d, kv_heads = %d, "
-            "head_dim = %d, capacity = %d, element_type = %s>"
-            % (layers, batch, heads, dim, capacity, element))
+            "head_dim = %d, capacity = %d, element_type = %s%s>"
+            % (layers, batch, heads, dim, capacity, element, paged))
 
 
 def tensor_type(shape, element):
@@ -48,8 +60,9 @@ class Module:
 
 
 def append(module, cache, ctype, layer, keys, values, positions, element,
-           dynamic=False):
-    """Emits llm.kv_append; returns the new cache value."""
+           dynamic=False, pages=""):
+    """Emits llm.kv_append (`pages`: its ` pages(...)` clause, if any);
+    returns the new cache value."""
     k, ktype = module.const(keys, element)
     v, _ = module.const(values, element)
     p, ptype = module.const(positions.astype(np.int32), "i32")
@@ -67,8 +80,9 @@ def append(module, cache, ctype, layer, keys, values, positions, element,
         k, v, p, ktype, ptype = k + "_d", v + "_d", p + "_d", dyn, pdyn
     module.count += 1
     out = "%%cache%d" % module.count
-    module.add("  %s = llm.kv_append %s[%d], %s, %s, %s : %s, %s, %s, %s"
-               % (out, cache, layer, k, v, p, ctype, ktype, ktype, ptype))
+    module.add("  %s = llm.kv_append %s[%d]%s, %s, %s, %s : %s, %s, %s, %s"
+               % (out, cache, layer, pages, k, v, p, ctype, ktype, ktype,
+                  ptype))
     return out
 
 
@@ -156,11 +170,67 @@ def part2(module, expected):
                                None, decode)))
 
 
+def part3(module, expected):
+    ctype = cache_type(L3, B3, H3, D3, C3, "f32", PAGE3)
+    per_sequence = C3 // PAGE3
+    # Every pool page once, in a shuffled order.
+    table = np.random.RandomState(7).permutation(B3 * per_sequence)
+    table = table.reshape(B3, per_sequence).astype(np.int32)
+    t, t_type = module.const(table, "i32", "%page_table")
+    pages = " pages(%s : %s)" % (t, t_type)
+    pool = (2, L3, B3 * per_sequence, PAGE3, H3, D3)
+    pool_type = tensor_type(pool, "f32")
+    module.add("  %%pool_nan = arith.constant dense<%s> : %s"
+               % (NAN_HEX["f32"], pool_type))
+    module.add("  %%cache_c = builtin.unrealized_conversion_cast %%pool_nan : "
+               "%s to %s" % (pool_type, ctype))
+    ref = np.full((2, L3, B3, C3, H3, D3), np.nan)
+    cache = "%cache_c"
+    # A 70-token prefill (two key tiles) in scrambled order on layer 0,
+    # then one decode token per sequence at 70 and 69.
+    prefill = np.stack([np.random.RandomState(s).permutation(70)
+                        for s in (1, 2)])
+    keys = grid_values((B3, 70, H3, D3))
+    values = grid_values((B3, 70, H3, D3))
+    cache = append(module, cache, ctype, 0, keys, values, prefill, "f32",
+                   dynamic=True, pages=pages)
+    write_reference(ref, 0, keys, values, prefill)
+    decode = np.array([[70], [69]])
+    keys = grid_values((B3, 1, H3, D3))
+    values = grid_values((B3, 1, H3, D3))
+    cache = append(module, cache, ctype, 0, keys, values, decode, "f32",
+                   pages=pages)
+    write_reference(ref, 0, keys, values, decode)
+    view_type = tensor_type((B3, C3, H3, D3), "f32")
+    module.add("  %%pk, %%pv = llm.kv_view %s[0]%s : %s -> %s, %s"
+               % (cache, pages, ctype, view_type, view_type))
+    # The logical view's rows that both sequences wrote (the rest is NaN).
+    written = tensor_type((B3, 70, H3, D3), "f32")
+    module.add("  %%pk_written = tensor.extract_slice %%pk[0, 0, 0, 0] "
+               "[%d, 70, %d, %d] [1, 1, 1, 1] : %s to %s"
+               % (B3, H3, D3, view_type, written))
+    module.add(ln.print_tensor("%pk_written", written).rstrip("\n"))
+    expected.append(("paged_view_keys", ref[0, 0, :, :70]))
+    query = grid_values((B3, 1, HEADS3, D3))
+    q, q_type = module.const(query, "f32")
+    p, p_type = module.const(decode.astype(np.int32), "i32")
+    module.add("  %%paged_decoded = llm.attention %s, %%pk, %%pv, %s "
+               "{num_heads = %d : i64, num_kv_heads = %d : i64, causal} : "
+               "%s, %s, %s, %s -> %s"
+               % (q, p, HEADS3, H3, q_type, view_type, view_type, p_type,
+                  q_type))
+    module.add(ln.print_tensor("%paged_decoded", q_type).rstrip("\n"))
+    expected.append(("paged_decode_attention",
+                     reference(query, ref[0, 0], ref[1, 0], H3, True, None,
+                               None, decode)))
+
+
 def main():
     module = Module()
     expected = []
     part1(module, expected)
     part2(module, expected)
+    part3(module, expected)
     text = (ln.PRINT_DECL + "func.func @main() {\n" +
             "\n".join(module.lines) + "\n  return\n}\n")
     results = ln.run(text)
