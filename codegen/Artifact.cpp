@@ -2,6 +2,7 @@
 #include "codegen/Artifact.h"
 
 #include "codegen/CUDATarget.h"
+#include "dialect/LLMTypes.h"
 #include "graph/WeightTable.h"
 #include "passes/Passes.h"
 
@@ -52,6 +53,7 @@ int64_t getContextLength(const ModelConfig &config,
   return getKVCacheShape(config, options)[3];
 }
 
+
 llvm::Error writeTextFile(llvm::StringRef path,
                           llvm::function_ref<void(llvm::raw_ostream &)> body) {
   std::error_code ec;
@@ -68,6 +70,30 @@ llvm::json::Array toJSON(const std::vector<int64_t> &shape) {
   for (int64_t extent : shape)
     array.push_back(extent);
   return array;
+}
+
+/// Entries of a paged cache's page table: batch · capacity / page_size.
+int64_t getPageTableEntries(const ModelConfig &config,
+                            const ModelBuildOptions &options) {
+  return options.batch * getContextLength(config, options) /
+         mlir::llm::kDefaultKVPageSize;
+}
+
+/// The manifest's "kv_cache": layout, element type, logical shape and, for
+/// the paged layout, the page size and the page table's bytes at the head
+/// of the buffer.
+llvm::json::Object getKVCacheJSON(const ModelConfig &config,
+                                  const ModelBuildOptions &options) {
+  llvm::json::Object cache{
+      {"layout", options.pagedKVCache ? "paged" : "contiguous"},
+      {"dtype", toString(options.kvType)},
+      {"shape", toJSON(getKVCacheShape(config, options))}};
+  if (options.pagedKVCache) {
+    cache["page_size"] = mlir::llm::kDefaultKVPageSize;
+    cache["page_table_bytes"] =
+        mlir::llm::getPageTableBytes(getPageTableEntries(config, options));
+  }
+  return cache;
 }
 
 /// `target`: the manifest's "target" object; `extra`: target-specific
@@ -123,10 +149,7 @@ llvm::Error writeManifest(const ArtifactPaths &paths, const ModelConfig &config,
       {"config", std::move(configJSON)},
       {"batch", options.batch},
       {"context_length", getContextLength(config, options)},
-      {"kv_cache",
-       llvm::json::Object{{"layout", "contiguous"},
-                          {"dtype", toString(options.kvType)},
-                          {"shape", toJSON(getKVCacheShape(config, options))}}},
+      {"kv_cache", getKVCacheJSON(config, options)},
       {"logits_dtype", "f32"},
       {"weights", std::move(weights)},
   };
@@ -172,7 +195,24 @@ llvm::Error writeHeader(const ArtifactPaths &paths, const ModelConfig &config,
                      ", ")
        << "), zeroed before the first call. */\n"
        << "#define " << macro << "_KV_CACHE_ELEMENTS " << cacheElements
-       << "LL\n\n"
+       << "LL\n";
+    if (options.pagedKVCache)
+      os << "/* Paged KV cache: the kv_cache buffer starts with the page "
+            "table, batch *\n"
+            "   (CONTEXT_LENGTH / KV_PAGE_SIZE) int32 page numbers in [0, "
+            "that count),\n"
+            "   padded to KV_PAGE_TABLE_BYTES; KV_CACHE_ELEMENTS elements "
+            "follow it.\n"
+            "   Position p of sequence b lives in slot p % KV_PAGE_SIZE of "
+            "page\n"
+            "   table[b * (CONTEXT_LENGTH / KV_PAGE_SIZE) + p / "
+            "KV_PAGE_SIZE]. */\n"
+         << "#define " << macro << "_KV_PAGE_SIZE "
+         << mlir::llm::kDefaultKVPageSize << "\n"
+         << "#define " << macro << "_KV_PAGE_TABLE_BYTES "
+         << mlir::llm::getPageTableBytes(getPageTableEntries(config, options))
+         << "\n";
+    os << "\n"
        << "/* Runs the decoder on seq_len new tokens at the given absolute "
           "positions\n"
        << "   (batch * seq_len int32 each), appends their keys and values to "

@@ -10,6 +10,19 @@ namespace mlir::llm {
 /// Tokens per page of a paged cache unless the type says otherwise: 16 keeps
 /// page-table overhead small while wasting at most 15 slots per sequence.
 constexpr int64_t kDefaultKVPageSize = 16;
+
+/// The entry points take a paged cache as one buffer: its page table (int32
+/// entries, row-major (batch, capacity / page_size)) padded to a multiple of
+/// this many bytes, then the keys and values, which stay aligned for any
+/// vector access.
+constexpr int64_t kPageTableAlignment = 256;
+
+/// Bytes of the page-table header for `entries` entries.
+inline int64_t getPageTableBytes(int64_t entries) {
+  int64_t bytes = entries * 4;
+  return (bytes + kPageTableAlignment - 1) / kPageTableAlignment *
+         kPageTableAlignment;
+}
 } // namespace mlir::llm
 
 #define GET_TYPEDEF_CLASSES

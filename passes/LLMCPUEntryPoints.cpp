@@ -1,6 +1,8 @@
 // The llm-cpu-entry-points pass: fixed C signatures around the model functions.
 #include "passes/Passes.h"
 
+#include "dialect/LLMTypes.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -83,6 +85,12 @@ public:
         .getResult(0);
   }
 
+  /// `base` advanced by `bytes` bytes.
+  Value offsetBytes(Value base, int64_t bytes) {
+    return LLVM::GEPOp::create(builder, loc, ptr, builder.getI8Type(), base,
+                               ArrayRef<LLVM::GEPArg>{constant(bytes)});
+  }
+
   /// Loads entry `index` of the pointer table `table` (a weight index: far
   /// below the 32-bit constant indices GEP takes).
   Value loadTableEntry(Value table, int32_t index) {
@@ -156,6 +164,16 @@ struct LLMCPUEntryPointsPass
     Value logits = body->getArgument(next++);
 
     EntryPointBuilder emitter(builder, loc);
+    // A paged cache's buffer starts with its page table, padded to
+    // kPageTableAlignment bytes; the keys and values follow.
+    Value cacheData = cache;
+    for (auto [index, type] : llvm::enumerate(calleeType.getInputs())) {
+      auto role = callee.getArgAttrOfType<StringAttr>(index, "llm.input");
+      auto table = dyn_cast<MemRefType>(type);
+      if (role && role == "kv_page_table" && table)
+        cacheData = emitter.offsetBytes(
+            cache, llm::getPageTableBytes(table.getNumElements()));
+    }
     SmallVector<Value> operands;
     int32_t weightIndex = 0;
     for (auto [index, type] : llvm::enumerate(calleeType.getInputs())) {
@@ -170,6 +188,8 @@ struct LLMCPUEntryPointsPass
         else if (role == "positions")
           base = positions;
         else if (role == "kv_cache")
+          base = cacheData;
+        else if (role == "kv_page_table")
           base = cache;
       } else if (callee.getArgAttr(index, "llm.weight")) {
         base = emitter.loadTableEntry(weightTable, weightIndex++);

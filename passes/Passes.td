@@ -203,7 +203,9 @@ def LLMCPUEntryPoints : Pass<"llm-cpu-entry-points", "::mlir::ModuleOp"> {
     memref descriptor for every argument (the sequence length fills the one
     dynamic extent), calls the model function, copies the logits to the
     caller's buffer and frees the returned one. `<model>` is the module's
-    `llm.model` attribute made into a C identifier. Runs on memrefs, after
+    `llm.model` attribute made into a C identifier. A paged cache's page
+    table (`llm.input = "kv_page_table"`) heads the `kv_cache` buffer, padded
+    to 256 bytes, and its keys and values follow. Runs on memrefs, after
     bufferization; the model functions must be private so that the KV cache
     is updated in place rather than returned.
 

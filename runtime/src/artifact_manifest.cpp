@@ -164,11 +164,32 @@ void parse_config(const Fields &c, Manifest &m) {
   m.eos_token_ids = eos_ids(c);
 }
 
+/// A paged cache's page size and page-table header: the table, batch ·
+/// context_length / page_size int32 entries, must fit the header, whose
+/// size keeps the keys and values behind it 16-byte aligned.
+void parse_page_table(const Fields &kv, Manifest &m) {
+  m.kv_page_size =
+      static_cast<int32_t>(kv.integer("page_size", 1, m.context_length));
+  if (m.context_length % m.kv_page_size != 0)
+    fail(LLMC_ERR_FORMAT, m.path, ": kv_cache.page_size (", m.kv_page_size,
+         ") does not divide context_length (", m.context_length, ")");
+  uint64_t entries = static_cast<uint64_t>(m.batch) *
+                     static_cast<uint64_t>(m.context_length / m.kv_page_size);
+  m.kv_page_table_bytes = static_cast<uint64_t>(
+      kv.integer("page_table_bytes", 1, kInt32Max));
+  if (m.kv_page_table_bytes < entries * sizeof(int32_t) ||
+      m.kv_page_table_bytes % 16 != 0)
+    fail(LLMC_ERR_FORMAT, m.path, ": kv_cache.page_table_bytes (",
+         m.kv_page_table_bytes, ") must be a multiple of 16 that holds ",
+         entries, " int32 page numbers");
+  m.kv_cache_bytes += m.kv_page_table_bytes;
+}
+
 void parse_kv_cache(const Fields &kv, Manifest &m) {
   std::string layout = kv.string("layout");
-  if (layout != "contiguous")
+  if (layout != "contiguous" && layout != "paged")
     fail(LLMC_ERR_UNSUPPORTED, m.path, ": kv_cache.layout '", layout,
-         "' is not supported (this runtime allocates 'contiguous' caches)");
+         "' is not supported (expected 'contiguous' or 'paged')");
   // The runtime only allocates the cache and zeroes it (0.0 in every float
   // format); the compiled code reads and writes its elements.
   std::string dtype = kv.string("dtype");
@@ -200,6 +221,8 @@ void parse_kv_cache(const Fields &kv, Manifest &m) {
   for (int64_t d : m.kv_shape)
     elements = mul_or_fail(elements, static_cast<uint64_t>(d), m, "kv_cache size");
   m.kv_cache_bytes = mul_or_fail(elements, element_bytes, m, "kv_cache size");
+  if (layout == "paged")
+    parse_page_table(kv, m);
 }
 
 void parse_weights(const Fields &top, Manifest &m) {

@@ -2,6 +2,9 @@
 #include "cpu_executor.h"
 
 #include "error.h"
+#include "kv_page_table.h"
+
+#include <cstring>
 
 namespace llmc::rt {
 
@@ -9,7 +12,16 @@ CpuExecutor::CpuExecutor(std::shared_ptr<const Model> model, WeightSet &weights)
     : model_(std::move(model)),
       weights_(bind_weights(model_->manifest(), weights)),
       kv_cache_(static_cast<size_t>(model_->manifest().kv_cache_bytes),
-                "the KV cache") {}
+                "the KV cache"),
+      page_table_(make_page_table(model_->manifest())) {
+  write_page_table();
+}
+
+void CpuExecutor::write_page_table() {
+  if (!page_table_.empty())
+    std::memcpy(kv_cache_.data(), page_table_.data(),
+                page_table_.size() * sizeof(int32_t));
+}
 
 float *CpuExecutor::logits_for(size_t n) {
   size_t bytes = n * static_cast<size_t>(model_->manifest().vocab_size) * sizeof(float);
@@ -45,6 +57,7 @@ const float *CpuExecutor::decode(int32_t token, int32_t position, bool) {
 
 void CpuExecutor::reset() {
   kv_cache_.clear();
+  write_page_table();
   last_row_ = nullptr;
 }
 

@@ -6,10 +6,12 @@
 #include "executor.h"
 #include "weight_binding.h"
 
+#include <vector>
+
 namespace llmc::rt {
 
 /// Weights bound in place (f32) or converted once; a zeroed 64-byte-aligned
-/// KV cache; a logits buffer grown to the longest prefill. Its logits are
+/// KV cache (a paged one headed by make_page_table's table); a logits buffer grown to the longest prefill. Its logits are
 /// host memory already, so every call returns them and sampling is the
 /// Session's (on the host).
 class CpuExecutor final : public Executor {
@@ -24,10 +26,13 @@ public:
 
 private:
   float *logits_for(size_t n);
+  /// Copies the page table of a paged cache to the head of kv_cache_.
+  void write_page_table();
 
   std::shared_ptr<const Model> model_;
   BoundWeights weights_;
   AlignedBuffer kv_cache_;
+  std::vector<int32_t> page_table_; // empty for a contiguous cache
   AlignedBuffer logits_;
   const float *last_row_ = nullptr; // in logits_: the last call's last row
   std::string description_ = "cpu";

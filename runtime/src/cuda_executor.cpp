@@ -6,6 +6,7 @@
 #include "cuda_sampling.h"
 #include "cuda_scratch.h"
 #include "error.h"
+#include "kv_page_table.h"
 #include "weight_binding.h"
 
 #include <cstdio>
@@ -182,6 +183,8 @@ public:
   int32_t decode_sample(int32_t token, int32_t position,
                         const DeviceSampling &plan, Sampler &sampler) override;
   void reset() override;
+  /// Zeroes the KV cache and writes a paged cache's table at its head.
+  void clear_kv_cache();
   const std::string &description() const override { return description_; }
 
 private:
@@ -238,6 +241,9 @@ private:
   DeviceBuffer weight_memory_;
   std::vector<const void *> weight_table_; // host array of device pointers
   DeviceBuffer kv_cache_;
+  // A paged cache's table (empty for a contiguous one), copied to the head
+  // of kv_cache_ whenever the cache is zeroed.
+  std::vector<int32_t> page_table_;
   DeviceBuffer tokens_;        // int32[context]: prefill input; [0] for decode
   DeviceBuffer positions_;     // int32[context]
   DeviceBuffer decode_logits_; // f32[vocab]: fixed, a decode graph writes it
@@ -319,9 +325,8 @@ CudaExecutor::CudaExecutor(std::shared_ptr<const Model> model, WeightSet &weight
   sampled_token_ = DeviceBuffer(cu_, sizeof(int32_t), "the sampled token");
   staging_ = PinnedBuffer(cu_, 3 * sizeof(int32_t), "the decode inputs and the sampled token");
   logits_ = PinnedBuffer(cu_, row_bytes, "logits");
-  check(cu_.cuMemsetD8Async(kv_cache_.ptr(), 0, kv_cache_.size(), stream_),
-        "zeroing the KV cache");
-  synchronize("zeroing the KV cache");
+  page_table_ = make_page_table(m_);
+  clear_kv_cache();
 
   // The first scratch chunk now, so that the first call does not pay for
   // (and a timed prefill does not include) a device allocation.
@@ -700,6 +705,16 @@ int32_t CudaExecutor::decode_sample(int32_t token, int32_t position,
   return sampled_token();
 }
 
+void CudaExecutor::clear_kv_cache() {
+  check(cu_.cuMemsetD8Async(kv_cache_.ptr(), 0, kv_cache_.size(), stream_),
+        "zeroing the KV cache");
+  if (!page_table_.empty())
+    check(cu_.cuMemcpyHtoDAsync(kv_cache_.ptr(), page_table_.data(),
+                                page_table_.size() * sizeof(int32_t), stream_),
+          "writing the KV cache's page table");
+  synchronize("zeroing the KV cache");
+}
+
 void CudaExecutor::reset() {
   // No status to return (llmc_session_reset is void): a failure is kept and
   // reported by the next call.
@@ -707,9 +722,7 @@ void CudaExecutor::reset() {
     last_row_ = 0;
     host_row_ = nullptr;
     begin();
-    check(cu_.cuMemsetD8Async(kv_cache_.ptr(), 0, kv_cache_.size(), stream_),
-          "zeroing the KV cache");
-    synchronize("zeroing the KV cache");
+    clear_kv_cache();
   } catch (const Error &e) {
     if (broken_.empty() && pending_.empty())
       pending_ = e.what();

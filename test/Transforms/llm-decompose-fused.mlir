@@ -50,3 +50,18 @@ func.func @rope_append(%c: !cache, %q: tensor<1x?x8x8xf32>, %k: tensor<1x?x4x8xf
   %qr, %c1 = llm.rope_append interleaved %c[1], %q, %k, %v, %p {theta = 1.0e+04 : f64, rotary_dim = 6 : i64} : !cache, tensor<1x?x8x8xf32>, tensor<1x?x4x8xf32>, tensor<1x?xi32>
   return %qr, %c1 : tensor<1x?x8x8xf32>, !cache
 }
+
+// -----
+
+!paged = !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 8, capacity = 32, element_type = f32, layout = paged, page_size = 8>
+
+// A paged cache's table goes to the append.
+// CHECK-LABEL: func @rope_append_paged
+// CHECK-SAME: %[[T:[^:]*]]: tensor<1x4xi32>
+// CHECK: llm.kv_append %{{.*}}[%{{.*}}] pages(%[[T]] : tensor<1x4xi32>)
+// REFUSED-LABEL: func @rope_append_paged
+// REFUSED: llm.rope_append half %{{.*}}[%{{.*}}] pages(%{{.*}} : tensor<1x4xi32>)
+func.func @rope_append_paged(%c: !paged, %t: tensor<1x4xi32>, %q: tensor<1x?x8x8xf32>, %k: tensor<1x?x4x8xf32>, %v: tensor<1x?x4x8xf32>, %p: tensor<1x?xi32>, %l: index) -> (tensor<1x?x8x8xf32>, !paged) {
+  %qr, %c1 = llm.rope_append half %c[%l] pages(%t : tensor<1x4xi32>), %q, %k, %v, %p {theta = 1.0e+04 : f64, rotary_dim = 8 : i64} : !paged, tensor<1x?x8x8xf32>, tensor<1x?x4x8xf32>, tensor<1x?xi32>
+  return %qr, %c1 : tensor<1x?x8x8xf32>, !paged
+}

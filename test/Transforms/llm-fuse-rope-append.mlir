@@ -24,6 +24,23 @@ func.func @layer(%c: !cache, %q: tensor<1x1x8x8xf32>, %k: tensor<1x1x4x8xf32>, %
 
 // -----
 
+!paged = !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 8, capacity = 32, element_type = f32, layout = paged>
+
+// A paged cache: the fused op takes the append's page table.
+// CHECK-LABEL: func @paged
+// CHECK-SAME: %[[T:[^:]*]]: tensor<1x2xi32>
+// CHECK: llm.rope_append half %{{.*}}[1] pages(%[[T]] : tensor<1x2xi32>), %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}
+// CHECK: llm.kv_view %{{.*}}[1] pages(%[[T]] : tensor<1x2xi32>)
+func.func @paged(%c: !paged, %t: tensor<1x2xi32>, %q: tensor<1x?x8x8xf32>, %k: tensor<1x?x4x8xf32>, %v: tensor<1x?x4x8xf32>, %p: tensor<1x?xi32>) -> (tensor<1x?x8x8xf32>, tensor<1x32x4x8xf32>) {
+  %q1 = llm.rope half %q, %p {theta = 1.0e+04 : f64, rotary_dim = 8 : i64} : tensor<1x?x8x8xf32>, tensor<1x?xi32>
+  %k1 = llm.rope half %k, %p {theta = 1.0e+04 : f64, rotary_dim = 8 : i64} : tensor<1x?x4x8xf32>, tensor<1x?xi32>
+  %c1 = llm.kv_append %c[1] pages(%t : tensor<1x2xi32>), %k1, %v, %p : !paged, tensor<1x?x4x8xf32>, tensor<1x?x4x8xf32>, tensor<1x?xi32>
+  %keys, %values = llm.kv_view %c1[1] pages(%t : tensor<1x2xi32>) : !paged -> tensor<1x32x4x8xf32>, tensor<1x32x4x8xf32>
+  return %q1, %keys : tensor<1x?x8x8xf32>, tensor<1x32x4x8xf32>
+}
+
+// -----
+
 !cache = !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 8, capacity = 16, element_type = f32>
 
 // Left alone: queries rotated another way (interleaved).

@@ -230,6 +230,13 @@ Expected<mlir::OwningOpRef<mlir::ModuleOp>>
 compileModule(mlir::MLIRContext &context, const ModelConfig &config,
               const ModelBuildOptions &options,
               const PipelineOptions &pipelineOptions) {
+  int64_t capacity = options.contextLength > 0 ? options.contextLength
+                                               : config.maxPositionEmbeddings;
+  if (options.pagedKVCache && capacity % mlir::llm::kDefaultKVPageSize != 0)
+    return createStringError(
+        "--paged-kv-cache needs a context length that is a multiple of the "
+        "page size (" + Twine(mlir::llm::kDefaultKVPageSize) + "), got " +
+        Twine(capacity) + "; set --context");
   context.loadDialect<mlir::llm::LLMDialect, mlir::func::FuncDialect,
                       mlir::arith::ArithDialect, mlir::tensor::TensorDialect>();
   mlir::OwningOpRef<mlir::ModuleOp> module =
