@@ -8,9 +8,11 @@
 # Contents:
 #   bin/        llmc-run, cublas-baseline, step_logits (runtime only; no MLIR)
 #   models/     stories260K (from ../shared/models, when present)
-#   art/        stories260k (f32, sm_80+sm_90), llama3-8b (bf16 weights and
-#               KV cache, sm_90: the decode benchmark, random weights) and
-#               llama3-8b-unfused (the same built with --no-fusion)
+#   art/        stories260k (f32, sm_80+sm_90) and stories260k-paged (the
+#               same with --paged-kv-cache), llama3-8b (bf16 weights and
+#               KV cache, sm_90: the decode benchmark, random weights),
+#               llama3-8b-unfused (the same built with --no-fusion) and
+#               llama3-8b-paged (the same with --paged-kv-cache)
 #   random/     random-weight variants: CUDA artifacts, weights, prompts and
 #               the CPU's logits to compare with (Integration/GPU harness)
 #   info/       llmc info of the benchmark model (weight bytes per token)
@@ -41,6 +43,8 @@ else
 fi
 
 "$LLMC" compile configs/stories260k.json --target=cuda:sm_80,sm_90 -o "$BUNDLE/art/stories260k" >/dev/null
+"$LLMC" compile configs/stories260k.json --target=cuda:sm_80,sm_90 --paged-kv-cache \
+  -o "$BUNDLE/art/stories260k-paged" >/dev/null
 # The benchmark model: LLaMA-3-8B's shapes, bf16 weights and cache, a 4096-
 # position cache (the prompt and generation stay far below it).
 "$LLMC" compile configs/llama-3-8b.json --target=cuda:sm_90 --weight-type=bf16 \
@@ -48,6 +52,9 @@ fi
 # The same without the fusion passes, to measure what they gain.
 "$LLMC" compile configs/llama-3-8b.json --target=cuda:sm_90 --weight-type=bf16 \
   --kv-type=bf16 --context=4096 --no-fusion -o "$BUNDLE/art/llama3-8b-unfused" >/dev/null
+# The same with a paged cache, to measure what the page table costs.
+"$LLMC" compile configs/llama-3-8b.json --target=cuda:sm_90 --weight-type=bf16 \
+  --kv-type=bf16 --context=4096 --paged-kv-cache -o "$BUNDLE/art/llama3-8b-paged" >/dev/null
 "$LLMC" info configs/llama-3-8b.json --kv-type=bf16 > "$BUNDLE/info/llama3-8b.txt"
 
 # Random-weight variants (test/Integration/GPU/random-configs-cuda.test's):

@@ -68,6 +68,7 @@ if [ -f "$M/stories260K.gguf" ]; then
   check stories260k-gguf greedy "$M/stories260K.gguf"
   check stories260k-bin greedy "$M/stories260K.bin" --tokenizer "$M/tok512.bin"
   check stories260k-no-graphs env LLMC_CUDA_GRAPHS=0 bash -c "$(declare -f greedy); RUN='$RUN' A='$A' M='$M' OUT='$OUT' greedy '$M/stories260K.gguf'"
+  check stories260k-paged bash -c "$(declare -f greedy); RUN='$RUN' A='$BUNDLE/art/stories260k-paged' M='$M' OUT='$OUT' greedy '$M/stories260K.gguf'"
   check stories260k-text bash -c "'$RUN' '$A' --device cuda --weights '$M/stories260K.gguf' --tokens 1 -n 199 > '$OUT/story.txt' && $PY test/runtime/Inputs/is_prefix.py '$OUT/story.txt' '$M/greedy200.txt'"
 
   # Device sampling (llmc_session_sample / llmc_session_decode_sample).
@@ -157,9 +158,17 @@ if [ -d "$BUNDLE/art/llama3-8b-unfused" ]; then
   "$RUN" "$BUNDLE/art/llama3-8b-unfused" --device cuda --random-weights=1 --tokens "$PROMPT" -n 128 --warmup > /dev/null 2> "$OUT/llama3-8b-unfused.log"
   UNFUSED=$(sed -nE 's/^llmc-run: decode: ([0-9.]+) tokens\/s.*/\1/p' "$OUT/llama3-8b-unfused.log")
 fi
-"$PY" - "$DECODE" "$PREFILL" "$MATMUL" "$PEAK_GBS" "${COPY_GBS:-0}" "$UNFUSED" <<'PYEOF' | tee -a "$RESULTS"
+# The same decode with a paged KV cache (page-table lookups in the append
+# and attention kernels).
+PAGED=""
+if [ -d "$BUNDLE/art/llama3-8b-paged" ]; then
+  "$RUN" "$BUNDLE/art/llama3-8b-paged" --device cuda --random-weights=1 --tokens "$PROMPT" -n 128 --warmup > /dev/null 2> "$OUT/llama3-8b-paged.log"
+  PAGED=$(sed -nE 's/^llmc-run: decode: ([0-9.]+) tokens\/s.*/\1/p' "$OUT/llama3-8b-paged.log")
+  [ -n "$PAGED" ] || FAILED=1
+fi
+"$PY" - "$DECODE" "$PREFILL" "$MATMUL" "$PEAK_GBS" "${COPY_GBS:-0}" "$UNFUSED" "$PAGED" <<'PYEOF' | tee -a "$RESULTS"
 import sys
-decode, prefill, matmul, peak, copy, unfused = sys.argv[1:7]
+decode, prefill, matmul, peak, copy, unfused, paged = sys.argv[1:8]
 note = lambda s: print(s)
 if not decode:
     note("\nFAIL llama3-8b decode benchmark (see llama3-8b.log)")
@@ -177,6 +186,9 @@ print("| prefill tokens/s (512) | %s | | | |" % (prefill or "n/a"))
 if unfused:
     print("| decode tokens/s without fusion (--no-fusion) | %s | | fused/unfused %.2f | |"
           % (unfused, decode / float(unfused)))
+if paged:
+    print("| decode tokens/s, paged KV cache (--paged-kv-cache) | %s | | paged/contiguous %.2f | |"
+          % (paged, float(paged) / decode))
 PYEOF
 
 # The same model profiled (no graphs): per-kernel times → GB/s and TFLOP/s.
