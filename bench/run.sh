@@ -107,6 +107,8 @@ elif [ ! -f "$SMOL_DIR/model.safetensors" ] || [ "$BENCH/make_random_model.py" -
 fi
 LLMC_FLAGS=(--weight-type=f32 --kv-type=f32)
 want SmolLM2 && { compile "$SMOL_DIR/config.json" "$WORK/art-smollm2" --context=512 "${LLMC_FLAGS[@]}" || exit 1; }
+# Each model also with a paged KV cache (the "llmc paged KV" rows: the page-table lookups' cost).
+want SmolLM2 && { compile "$SMOL_DIR/config.json" "$WORK/art-smollm2-paged" --context=512 --paged-kv-cache "${LLMC_FLAGS[@]}" || exit 1; }
 
 HAVE_S260=1
 if ! want stories260K; then
@@ -120,6 +122,7 @@ else
     $PY "$BENCH/make_random_model.py" --from-llama2c "$S260_BIN" --out "$S260_HF" || exit 1
   fi
   compile "$ROOT/configs/stories260k.json" "$WORK/art-stories260k" "${LLMC_FLAGS[@]}" || exit 1
+  compile "$ROOT/configs/stories260k.json" "$WORK/art-stories260k-paged" --paged-kv-cache "${LLMC_FLAGS[@]}" || exit 1
 fi
 
 # ---- 3. measurements ----------------------------------------------------------------------------
@@ -174,13 +177,14 @@ bench_model() { # <model label> <weights for llmc/naive> <hf dir for torch> <art
   run_engine "$m" "naive C" 1 "$s-naive" "$WORK/bin/naive_reference" "$w" --tokens "$prompt" -n "$n"
   run_engine "$m" "llmc" 2 "$s-llmc2" env OMP_NUM_THREADS=2 "$LLMC_RUN" "$art" --weights "$w" --tokens "$prompt" -n "$n" --print-tokens "${LLMC_WARMUP[@]}"
   run_engine "$m" "llmc" 1 "$s-llmc1" env OMP_NUM_THREADS=1 "$LLMC_RUN" "$art" --weights "$w" --tokens "$prompt" -n "$n" --print-tokens "${LLMC_WARMUP[@]}"
+  run_engine "$m" "llmc paged KV" 2 "$s-llmc2paged" env OMP_NUM_THREADS=2 "$LLMC_RUN" "$art-paged" --weights "$w" --tokens "$prompt" -n "$n" --print-tokens "${LLMC_WARMUP[@]}"
   if [ -z "$TORCH_REASON" ]; then
     run_engine "$m" "PyTorch eager" 2 "$s-torch" "$VENV/bin/python" "$BENCH/torch_baseline.py" "$hf" --tokens "$prompt" -n "$n" --threads 2
   else
     printf '%s\t%s\t%s\tnot measured\t%s\n' "$m" "PyTorch eager" 2 "$TORCH_REASON" >>"$ROWS"
   fi
   echo "  $m: naive greedy ids: $(cat "$WORK/logs/$s-naive.tokens")" >>"$CHECKS"
-  for e in llmc2 llmc1 torch; do
+  for e in llmc2 llmc1 llmc2paged torch; do
     same_tokens "$m" "$e" "$s-$e" "$s-naive"
   done
 }

@@ -382,7 +382,7 @@ typedef struct llmc_model_info {
   int32_t eos_token_id; /* the first EOS id; -1: none */
   llmc_rope_layout rope_layout; /* Q/K row order the compiled code expects */
   size_t n_weights;             /* tensors the entry points take */
-  uint64_t kv_cache_bytes;      /* per session */
+  uint64_t kv_cache_bytes;      /* per session (a paged cache's page table included) */
 } llmc_model_info;
 
 /* Opens an artifact. `path` is the artifact directory (holding exactly one
