@@ -49,7 +49,7 @@ struct LLMLowerToCUDAPass
     : public llmc::impl::LLMLowerToCUDABase<LLMLowerToCUDAPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (failed(llmc::rejectPagedKVCaches(module, "CUDA")) ||
+    if (failed(llmc::cuda::verifyPagedKVViews(module)) ||
         failed(llmc::decomposeFusedOps(module, needsDecomposition)))
       return signalPassFailure();
     MLIRContext *context = &getContext();

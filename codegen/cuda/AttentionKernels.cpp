@@ -19,7 +19,8 @@ std::string AttentionShape::getNameSuffix() const {
       std::to_string(numKvHeads) + "_s" +
       (ShapedType::isDynamic(keyCount) ? std::string("dyn")
                                        : std::to_string(keyCount)) +
-      "_b" + std::to_string(batch) + "_" + getTypeTag(queryType) + "_" +
+      (isPaged() ? "_pg" + std::to_string(pageSize) : std::string()) + "_b" +
+      std::to_string(batch) + "_" + getTypeTag(queryType) + "_" +
       getTypeTag(kvType);
   if (!causal)
     return name + "_full";
@@ -274,8 +275,28 @@ struct AttentionLowering : KernelPattern<llm::AttentionOp> {
   LogicalResult
   matchAndRewrite(llm::AttentionOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    // K and V of a paged view: the layer's page pools (the view itself is
+    // dropped) and its page table.
+    Value pagedK, pagedV, pageTable;
+    llm::KVCacheType pagedCache;
+    auto view = op.getK().getDefiningOp<llm::KVViewOp>();
+    if (view && isPagedViewOfAttention(view, op)) {
+      pagedCache = view.getCache().getType();
+      Value cache = rewriter.getRemappedValue(view.getCache());
+      pageTable = rewriter.getRemappedValue(view.getPageTable());
+      OpFoldResult layer = view.getLayerValue();
+      if (view.getLayerIndex())
+        layer = rewriter.getRemappedValue(view.getLayerIndex());
+      if (!cache || !pageTable || !layer)
+        return rewriter.notifyMatchFailure(op, "paged view not converted");
+      pagedK = viewCacheLayer(rewriter, loc, pagedCache, cache, layer, kKeys);
+      pagedV = viewCacheLayer(rewriter, loc, pagedCache, cache, layer, kValues);
+    }
     auto qType = dyn_cast<MemRefType>(adaptor.getQ().getType());
-    auto kvType = dyn_cast<MemRefType>(adaptor.getK().getType());
+    auto kvType = dyn_cast_or_null<MemRefType>(
+        pagedCache ? getTypeConverter()->convertType(op.getK().getType())
+                   : adaptor.getK().getType());
     auto resultType = dyn_cast_or_null<MemRefType>(
         getTypeConverter()->convertType(op.getType()));
     if (!qType || !kvType || !resultType || !qType.getLayout().isIdentity() ||
@@ -298,6 +319,10 @@ struct AttentionLowering : KernelPattern<llm::AttentionOp> {
     shape.numKvHeads = op.getNumKvHeads();
     shape.headDim = headDim;
     shape.keyCount = kvType.getDimSize(1);
+    if (pagedCache) {
+      shape.pageSize = pagedCache.getPageSize();
+      shape.pageCount = pagedCache.getPageCount();
+    }
     shape.groupSize = shape.numHeads / shape.numKvHeads;
     shape.headsPerBlock = getHeadsPerBlock(shape.groupSize, kMaxHeadsPerBlock);
     shape.causal = op.getCausal();
@@ -313,8 +338,8 @@ struct AttentionLowering : KernelPattern<llm::AttentionOp> {
           cast<MemRefType>(positions.getType()).getElementType();
     shape.scale = op.getEffectiveScale();
 
-    // The kernels index q, k and v with static heads and head_dim.
-    Location loc = op.getLoc();
+    // The kernels index q, k and v with static heads and head_dim (a page
+    // pool is static).
     auto withStatic = [&](Value buffer, int64_t dim, int64_t extent) -> Value {
       auto type = cast<MemRefType>(buffer.getType());
       if (!type.isDynamicDim(dim))
@@ -326,10 +351,11 @@ struct AttentionLowering : KernelPattern<llm::AttentionOp> {
           .getResult();
     };
     Value q = withStatic(adaptor.getQ(), 2, shape.numHeads);
-    Value k =
-        withStatic(withStatic(adaptor.getK(), 2, shape.numKvHeads), 3, headDim);
-    Value v =
-        withStatic(withStatic(adaptor.getV(), 2, shape.numKvHeads), 3, headDim);
+    auto staticKV = [&](Value buffer) {
+      return withStatic(withStatic(buffer, 2, shape.numKvHeads), 3, headDim);
+    };
+    Value k = pagedK ? pagedK : staticKV(adaptor.getK());
+    Value v = pagedV ? pagedV : staticKV(adaptor.getV());
     if (cast<MemRefType>(k.getType()).isDynamicDim(0)) {
       k = withStatic(k, 0, shape.batch);
       v = withStatic(v, 0, shape.batch);
@@ -341,10 +367,11 @@ struct AttentionLowering : KernelPattern<llm::AttentionOp> {
     // graph replay); anything else is a flash-attention prefill.
     bool decode =
         qType.getDimSize(1) == 1 && !ShapedType::isDynamic(shape.keyCount);
-    Value result = decode ? emitDecodeAttention(rewriter, loc, kernels, shape,
-                                                resultType, q, k, v, positions)
-                          : emitFlashAttention(rewriter, loc, kernels, shape,
-                                               resultType, q, k, v, positions);
+    Value result =
+        decode ? emitDecodeAttention(rewriter, loc, kernels, shape, resultType,
+                                     q, k, v, pageTable, positions)
+               : emitFlashAttention(rewriter, loc, kernels, shape, resultType,
+                                    q, k, v, pageTable, positions);
     auto originalType =
         cast<MemRefType>(getTypeConverter()->convertType(op.getType()));
     if (result.getType() != originalType)

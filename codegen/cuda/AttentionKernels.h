@@ -3,6 +3,7 @@
 #define LLMC_CODEGEN_CUDA_ATTENTIONKERNELS_H
 
 #include "codegen/cuda/DeviceBuilder.h"
+#include "codegen/cuda/KVCacheKernels.h"
 #include "codegen/cuda/KernelModule.h"
 
 #include <optional>
@@ -35,6 +36,12 @@ struct AttentionShape {
   int64_t headDim;
   /// S, the keys of k and v (ShapedType::kDynamic when not static).
   int64_t keyCount;
+  /// For K/V read from a paged cache (a paged llm.kv_view): its page size
+  /// and pool size (0 for plain buffers). The kernels then take the K/V
+  /// page pools (pages, page_size, Hkv, Dh) and, after them, the page
+  /// table, and read key s of sequence b at getCacheReadIndex(b, s).
+  int64_t pageSize = 0;
+  int64_t pageCount = 0;
   /// Query heads per KV head: head h reads KV head h / groupSize.
   int64_t groupSize;
   /// Query heads of one prefill block: getHeadsPerBlock(groupSize,
@@ -48,9 +55,16 @@ struct AttentionShape {
   mlir::Type positionType;
   double scale;
 
-  /// "d<Dh>_h<H>_kv<Hkv>_s<S>_b<B>_<q type>_<kv type>_<mask>": every
-  /// parameter a kernel is specialized to.
+  /// "d<Dh>_h<H>_kv<Hkv>_s<S>[_pg<page size>]_b<B>_<q type>_<kv
+  /// type>_<mask>": every parameter a kernel is specialized to.
   std::string getNameSuffix() const;
+  bool isPaged() const { return pageSize != 0; }
+  /// The kernel's page table (its argument `table`; none unless paged).
+  PageTable getPageTable(mlir::Value table) const {
+    if (!isPaged())
+      return {};
+    return {table, pageSize, pageCount};
+  }
 };
 
 /// A thread's share of one head_dim vector: `lanes` consecutive lanes
@@ -162,22 +176,24 @@ SoftmaxState merge(DeviceBuilder &d, const SoftmaxState &a,
 mlir::Value normalize(DeviceBuilder &d, mlir::Value acc, mlir::Value sum);
 
 /// The prefill kernel (flash attention) and its launch; returns the
-/// result buffer. `positions` may be null.
+/// result buffer. `positions` may be null; `pageTable` is the page table
+/// buffer of paged K/V (shape.isPaged()), else null.
 mlir::Value emitFlashAttention(mlir::OpBuilder &b, mlir::Location loc,
                                KernelModule &kernels,
                                const AttentionShape &shape,
                                mlir::MemRefType resultType, mlir::Value q,
                                mlir::Value k, mlir::Value v,
-                               mlir::Value positions);
+                               mlir::Value pageTable, mlir::Value positions);
 
 /// The decode kernels (split-K partials, then their combination) and their
-/// launches for one query row per sequence and a static S.
+/// launches for one query row per sequence and a static S (`pageTable` as
+/// for emitFlashAttention).
 mlir::Value emitDecodeAttention(mlir::OpBuilder &b, mlir::Location loc,
                                 KernelModule &kernels,
                                 const AttentionShape &shape,
                                 mlir::MemRefType resultType, mlir::Value q,
                                 mlir::Value k, mlir::Value v,
-                                mlir::Value positions);
+                                mlir::Value pageTable, mlir::Value positions);
 
 } // namespace llmc::cuda::attention
 

@@ -55,10 +55,8 @@ void llmc::cuda::addTypeConversions(TypeConverter &converter) {
     return MemRefType::get(type.getShape(), type.getElementType());
   });
   converter.addConversion([](llm::KVCacheType type) -> Type {
-    // A null type keeps a paged cache illegal: its page table is not
-    // implemented by the CUDA lowering (the pass reports it).
-    if (type.getLayout() != llm::KVCacheLayout::contiguous)
-      return Type();
+    // Either layout: a paged cache's pages, (pages, page_size) per layer
+    // and half, take the bytes of the contiguous (batch, capacity).
     int64_t elements = 2 * type.getLayers() * type.getBatch() *
                        type.getCapacity() * type.getKvHeads() *
                        type.getHeadDim();

@@ -10,7 +10,10 @@
 // online softmax over its keys, then groups are merged in the warp with
 // shuffles and warps through shared memory, giving the split's partial
 // (max, sum, acc[head_dim]) per head. The combine kernel merges, per
-// (sequence, head), exactly the splits that hold visible keys.
+// (sequence, head), exactly the splits that hold visible keys. K/V of a
+// paged cache are its layer's page pools: key s is read from page
+// table[b, s / page_size] (clamped into the pool), slot s % page_size; the
+// combine kernel, which reads only the partials, is the contiguous one.
 #include "codegen/cuda/AttentionKernels.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -109,6 +112,7 @@ private:
   const DecodeTiling &tiling;
 
   Value q, k, v, positions, partMax, partSum, partAcc, scale;
+  PageTable pages;
   Value batch, split, headBase, kvHead, lane, group;
 
   Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
@@ -148,7 +152,8 @@ SplitKernelBuilder::scanKeys(KeyRange keys,
           Value key = add(add(base, d.index(u * tiling.groups)), group);
           visible.push_back(cmp(arith::CmpIPredicate::slt, key, keys.end));
           Value safeKey = arith::MinSIOp::create(b, loc, key, lastKey);
-          SmallVector<Value> index = {batch, safeKey, kvHead, d.index(0)};
+          auto [first, second] = getCacheReadIndex(d, pages, batch, safeKey);
+          SmallVector<Value> index = {first, second, kvHead, d.index(0)};
           keyChunks.push_back(loadSlice(d, tiling.slice, k, index, lane));
           values.push_back(loadSlice(d, tiling.slice, v, index, lane));
         }
@@ -254,6 +259,8 @@ void SplitKernelBuilder::build() {
   q = func.getArgument(arg++);
   k = func.getArgument(arg++);
   v = func.getArgument(arg++);
+  if (shape.isPaged())
+    pages = shape.getPageTable(func.getArgument(arg++));
   if (shape.positionType)
     positions = func.getArgument(arg++);
   partMax = func.getArgument(arg++);
@@ -354,6 +361,7 @@ Value llmc::cuda::attention::emitDecodeAttention(OpBuilder &b, Location loc,
                                                  const AttentionShape &shape,
                                                  MemRefType resultType, Value q,
                                                  Value k, Value v,
+                                                 Value pageTable,
                                                  Value positions) {
   DecodeTiling tiling(shape);
   Type f32 = b.getF32Type();
@@ -368,6 +376,8 @@ Value llmc::cuda::attention::emitDecodeAttention(OpBuilder &b, Location loc,
   std::string suffix = shape.getNameSuffix();
 
   SmallVector<Value> splitArgs = {q, k, v};
+  if (pageTable)
+    splitArgs.push_back(pageTable);
   if (positions)
     splitArgs.push_back(positions);
   splitArgs.append({partMax, partSum, partAcc});
@@ -400,11 +410,15 @@ Value llmc::cuda::attention::emitDecodeAttention(OpBuilder &b, Location loc,
   SmallVector<Type> combineTypes;
   for (Value arg : combineArgs)
     combineTypes.push_back(arg.getType());
-  gpu::GPUFuncOp combineKernel =
-      kernels.getOrCreate("attention_decode_combine_" + suffix, combineTypes,
-                          [&](OpBuilder &kb, gpu::GPUFuncOp func) {
-                            buildCombineKernel(kb, func, shape);
-                          });
+  // The combine kernel reads only the partials: one kernel (without a page
+  // tag) for either cache layout.
+  AttentionShape combineShape = shape;
+  combineShape.pageSize = combineShape.pageCount = 0;
+  gpu::GPUFuncOp combineKernel = kernels.getOrCreate(
+      "attention_decode_combine_" + combineShape.getNameSuffix(), combineTypes,
+      [&](OpBuilder &kb, gpu::GPUFuncOp func) {
+        buildCombineKernel(kb, func, combineShape);
+      });
   LaunchShape combineLaunch;
   combineLaunch.grid = {indexConstant(b, loc, heads),
                         indexConstant(b, loc, shape.batch)};

@@ -10,7 +10,9 @@
 // kKeyBlock keys (running max and sum per row, accumulator rescaled).
 // The block scans only the keys some row sees: [min begin, max end) over
 // its rows (causal: up to max(position) + 1, from the first key of the
-// earliest window). SIMT f32 FMA, no tensor cores.
+// earliest window). SIMT f32 FMA, no tensor cores. K/V of a paged cache
+// are its layer's page pools: each staged key is read from page
+// table[b, s / page_size] (clamped into the pool), slot s % page_size.
 #include "codegen/cuda/AttentionKernels.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -109,6 +111,7 @@ private:
   const FlashTiling &tiling;
 
   Value q, k, v, positions, out, scale;
+  PageTable pages;
   Value kTile, vTile;
   Value batch, kvHead, firstQuery, queryCount, keyCount, lane;
   SmallVector<Row> rows;
@@ -229,7 +232,8 @@ void FlashKernelBuilder::stageTile(Value tileStart, Value blockEnd) {
     Value key = add(tileStart, keyInTile);
     Value seen = cmp(arith::CmpIPredicate::slt, key, blockEnd);
     Value safeKey = arith::MinSIOp::create(b, loc, key, lastKey);
-    SmallVector<Value> index = {batch, safeKey, kvHead, column};
+    auto [first, second] = getCacheReadIndex(d, pages, batch, safeKey);
+    SmallVector<Value> index = {first, second, kvHead, column};
     Value kValue = d.toF32(d.loadVector(nativeType, k, index));
     Value vValue = d.toF32(d.loadVector(nativeType, v, index));
     Value offset = add(mul(keyInTile, d.index(headDim)), column);
@@ -287,6 +291,8 @@ void FlashKernelBuilder::build() {
   q = func.getArgument(arg++);
   k = func.getArgument(arg++);
   v = func.getArgument(arg++);
+  if (shape.isPaged())
+    pages = shape.getPageTable(func.getArgument(arg++));
   if (hasPositions)
     positions = func.getArgument(arg++);
   out = func.getArgument(arg++);
@@ -371,6 +377,7 @@ Value llmc::cuda::attention::emitFlashAttention(OpBuilder &b, Location loc,
                                                 const AttentionShape &shape,
                                                 MemRefType resultType, Value q,
                                                 Value k, Value v,
+                                                Value pageTable,
                                                 Value positions) {
   FlashTiling tiling(shape);
   auto dynamicRows = [&](Value buffer) -> Value {
@@ -383,6 +390,8 @@ Value llmc::cuda::attention::emitFlashAttention(OpBuilder &b, Location loc,
   };
   Value result = allocateResult(b, loc, resultType, getDynamicSizes(b, loc, q));
   SmallVector<Value> args = {dynamicRows(q), k, v};
+  if (pageTable)
+    args.push_back(pageTable);
   if (positions)
     args.push_back(dynamicRows(positions));
   args.push_back(dynamicRows(result));

@@ -1,4 +1,4 @@
-// llm.kv_append → a scatter kernel into the cache; llm.kv_view → memref.view of one layer.
+// llm.kv_append → a scatter kernel into the cache (either layout); llm.kv_view → memref.view of one layer.
 #include "codegen/cuda/KVCacheKernels.h"
 #include "codegen/cuda/DeviceBuilder.h"
 #include "codegen/cuda/LLMToCUDA.h"
@@ -23,19 +23,59 @@ Value llmc::cuda::viewCacheLayer(OpBuilder &b, Location loc,
       b, loc, indexConstant(b, loc, half * cacheType.getLayers()), layerIndex);
   Value shift = arith::MulIOp::create(
       b, loc, slot, indexConstant(b, loc, layerElements * elementBytes));
-  auto viewType = MemRefType::get(
-      {cacheType.getBatch(), cacheType.getCapacity(), cacheType.getKvHeads(),
-       cacheType.getHeadDim()},
-      cacheType.getElementType());
+  SmallVector<int64_t> shape = {cacheType.getBatch(), cacheType.getCapacity(),
+                                cacheType.getKvHeads(), cacheType.getHeadDim()};
+  if (cacheType.isPaged()) {
+    shape[0] = cacheType.getPageCount();
+    shape[1] = cacheType.getPageSize();
+  }
+  auto viewType = MemRefType::get(shape, cacheType.getElementType());
   return memref::ViewOp::create(b, loc, viewType, cacheBytes, shift,
                                 ValueRange{});
+}
+
+std::string llmc::cuda::getPageTag(llm::KVCacheType cacheType) {
+  if (!cacheType.isPaged())
+    return "";
+  return "_pg" + std::to_string(cacheType.getPageSize());
+}
+
+PageTable PageTable::get(llm::KVCacheType cacheType, Value table) {
+  if (!cacheType.isPaged())
+    return {};
+  return {table, cacheType.getPageSize(), cacheType.getPageCount()};
+}
+
+std::pair<Value, Value> llmc::cuda::lookupPage(DeviceBuilder &d,
+                                               const PageTable &pages,
+                                               Value batch, Value position) {
+  OpBuilder &b = d.builder();
+  Location loc = d.location();
+  Value pageSize = d.index(pages.pageSize);
+  Value column = arith::DivUIOp::create(b, loc, position, pageSize);
+  Value page = d.toIndex(
+      memref::LoadOp::create(b, loc, pages.table, ValueRange{batch, column}));
+  Value slot = arith::RemUIOp::create(b, loc, position, pageSize);
+  return {page, slot};
+}
+
+std::pair<Value, Value> llmc::cuda::getCacheReadIndex(DeviceBuilder &d,
+                                                      const PageTable &pages,
+                                                      Value batch,
+                                                      Value position) {
+  if (!pages)
+    return {batch, position};
+  auto [page, slot] = lookupPage(d, pages, batch, position);
+  Value clamped = arith::MinUIOp::create(d.builder(), d.location(), page,
+                                         d.index(pages.pageCount - 1));
+  return {clamped, slot};
 }
 
 std::pair<Value, Value> llmc::cuda::emitCacheRow(DeviceBuilder &d,
                                                  int64_t batchSize,
                                                  int64_t capacity,
-                                                 Value positions,
-                                                 Value token) {
+                                                 Value positions, Value token,
+                                                 const PageTable &pages) {
   OpBuilder &b = d.builder();
   Location loc = d.location();
   Value tokens = memref::DimOp::create(b, loc, positions, 0);
@@ -46,9 +86,23 @@ std::pair<Value, Value> llmc::cuda::emitCacheRow(DeviceBuilder &d,
       d.toIndex(memref::LoadOp::create(b, loc, positions, token));
   Value valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
                                       position, d.index(capacity));
+  if (!pages) {
+    Value row = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, batch, d.index(capacity)),
+        position);
+    return {row, valid};
+  }
+  // The table is read at a position clamped into the capacity: a skipped
+  // token's column may lie past the table.
+  Value inCapacity =
+      arith::MinUIOp::create(b, loc, position, d.index(capacity - 1));
+  auto [page, slot] = lookupPage(d, pages, batch, inCapacity);
+  Value pageValid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                          page, d.index(pages.pageCount));
+  valid = arith::AndIOp::create(b, loc, valid, pageValid);
   Value row = arith::AddIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, batch, d.index(capacity)),
-      position);
+      b, loc, arith::MulIOp::create(b, loc, page, d.index(pages.pageSize)),
+      slot);
   return {row, valid};
 }
 
@@ -62,33 +116,43 @@ namespace {
 /// Threads per block of the append kernel (one block per token).
 constexpr int64_t kAppendBlockSize = 256;
 
-/// kv_append_<rowElements>_<type>: block i copies token i's keys and values
-/// (kv_heads · head_dim f32 each) to cache row (b, positions[i]); rows past
-/// the capacity are skipped (the runtime checks positions before a call).
+/// kv_append_r<row>_c<capacity>[_pg<page size>]_<source>_to_<type>: block
+/// i copies token i's keys and values (kv_heads · head_dim each) to its
+/// cache row (emitCacheRow: (b, positions[i]), or its page's slot through
+/// the page table, the last argument of a paged kernel); tokens past the
+/// capacity or on a page outside the pool are skipped (the runtime checks
+/// positions and the table before a call).
 gpu::GPUFuncOp getAppendKernel(KernelModule &kernels, llm::KVCacheType cache,
                                Type sourceType) {
   Type elementType = cache.getElementType();
   int64_t row = cache.getKvHeads() * cache.getHeadDim();
   int64_t capacity = cache.getCapacity();
   std::string name = "kv_append_r" + std::to_string(row) + "_c" +
-                     std::to_string(capacity) + "_" + getTypeTag(sourceType) +
-                     "_to_" + getTypeTag(elementType);
+                     std::to_string(capacity) + getPageTag(cache) + "_" +
+                     getTypeTag(sourceType) + "_to_" +
+                     getTypeTag(elementType);
   MLIRContext *context = elementType.getContext();
   auto dyn = ShapedType::kDynamic;
   auto source = MemRefType::get({dyn, row}, sourceType);
   auto positions = MemRefType::get({dyn}, IntegerType::get(context, 32));
   auto target = MemRefType::get({cache.getBatch() * capacity, row}, elementType);
+  SmallVector<Type> argTypes = {source, source, positions, target, target};
+  if (cache.isPaged())
+    argTypes.push_back(MemRefType::get(cache.getPageTableType().getShape(),
+                                       IntegerType::get(context, 32)));
   return kernels.getOrCreate(
-      name, {source, source, positions, target, target},
+      name, argTypes,
       [&](OpBuilder &b, gpu::GPUFuncOp func) {
         Location loc = func.getLoc();
         DeviceBuilder d(b, loc);
         Value keys = func.getArgument(0), values = func.getArgument(1);
         Value pos = func.getArgument(2);
         Value cacheK = func.getArgument(3), cacheV = func.getArgument(4);
+        PageTable pages = PageTable::get(
+            cache, cache.isPaged() ? func.getArgument(5) : Value());
         Value token = d.blockId();
         auto [dest, valid] =
-            emitCacheRow(d, cache.getBatch(), capacity, pos, token);
+            emitCacheRow(d, cache.getBatch(), capacity, pos, token, pages);
         auto guard = scf::IfOp::create(b, loc, valid, false);
         b.setInsertionPointToStart(guard.thenBlock());
         auto loop = scf::ForOp::create(b, loc, d.threadId(), d.index(row),
@@ -110,8 +174,6 @@ struct KVAppendLowering : KernelPattern<llm::KVAppendOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto cacheType = cast<llm::KVCacheType>(op.getCache().getType());
-    if (cacheType.getLayout() != llm::KVCacheLayout::contiguous)
-      return rewriter.notifyMatchFailure(op, "paged cache");
     Value cache = adaptor.getCache();
     OpFoldResult layer = getLayer(op, adaptor);
     auto rows = [&](Value buffer) { return collapseHeads(rewriter, loc, buffer); };
@@ -121,6 +183,7 @@ struct KVAppendLowering : KernelPattern<llm::KVAppendOp> {
     Value positions = memref::CollapseShapeOp::create(
         rewriter, loc, adaptor.getPositions(),
         SmallVector<ReassociationIndices>{{0, 1}});
+    // The layer's rows: (batch·capacity) or, paged, (pages·page_size).
     Value cacheK = flatCache(viewCacheLayer(rewriter, loc, cacheType, cache, layer, kKeys));
     Value cacheV =
         flatCache(viewCacheLayer(rewriter, loc, cacheType, cache, layer, kValues));
@@ -129,21 +192,29 @@ struct KVAppendLowering : KernelPattern<llm::KVAppendOp> {
     LaunchShape shape;
     shape.grid[0] = memref::DimOp::create(rewriter, loc, positions, 0);
     shape.block = {kAppendBlockSize, 1, 1};
-    emitLaunch(rewriter, loc, kernel, shape,
-               {keys, values, positions, cacheK, cacheV});
+    SmallVector<Value> args = {keys, values, positions, cacheK, cacheV};
+    if (cacheType.isPaged())
+      args.push_back(adaptor.getPageTable());
+    emitLaunch(rewriter, loc, kernel, shape, args);
     rewriter.replaceOp(op, cache);
     return success();
   }
 };
 
+/// A paged view has no buffer of its logical (batch, capacity) order: its
+/// users, llm.attention (verifyPagedKVViews checked that there are no
+/// others), read the pages through the table themselves, so the view is
+/// dropped.
 struct KVViewLowering : OpConversionPattern<llm::KVViewOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(llm::KVViewOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto cacheType = cast<llm::KVCacheType>(op.getCache().getType());
-    if (cacheType.getLayout() != llm::KVCacheLayout::contiguous)
-      return rewriter.notifyMatchFailure(op, "paged cache");
+    if (cacheType.isPaged()) {
+      rewriter.eraseOp(op);
+      return success();
+    }
     OpFoldResult layer = getLayer(op, adaptor);
     Location loc = op.getLoc();
     Value keys = viewCacheLayer(rewriter, loc, cacheType, adaptor.getCache(), layer, kKeys);
@@ -161,4 +232,32 @@ void llmc::cuda::populateKVCacheKernelPatterns(TypeConverter &converter,
                                                KernelModule &kernels) {
   patterns.add<KVAppendLowering>(converter, patterns.getContext(), kernels);
   patterns.add<KVViewLowering>(converter, patterns.getContext());
+}
+
+bool llmc::cuda::isPagedViewOfAttention(llm::KVViewOp view,
+                                        llm::AttentionOp attention) {
+  return view.getCache().getType().isPaged() &&
+         attention.getK() == view.getKeys() &&
+         attention.getV() == view.getValues() &&
+         attention.getQ().getDefiningOp() != view.getOperation();
+}
+
+LogicalResult llmc::cuda::verifyPagedKVViews(Operation *root) {
+  WalkResult result = root->walk([](llm::KVViewOp view) {
+    if (!view.getCache().getType().isPaged())
+      return WalkResult::advance();
+    for (Operation *user : view->getUsers()) {
+      auto attention = dyn_cast<llm::AttentionOp>(user);
+      if (!attention || !isPagedViewOfAttention(view, attention)) {
+        view.emitOpError()
+            << "of a paged KV cache: the CUDA lowering reads it only as the "
+               "keys and values (in that order) of llm.attention, through the "
+               "page table; here it is used by '"
+            << user->getName() << "'";
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
 }

@@ -1,12 +1,15 @@
-// The KV cache's device layout, shared by the kernels that write it (kv_append, rope_append).
+// The KV cache's device layout (contiguous or paged), shared by the kernels that write it (kv_append,
+// rope_append) and read it (attention).
 #ifndef LLMC_CODEGEN_CUDA_KVCACHEKERNELS_H
 #define LLMC_CODEGEN_CUDA_KVCACHEKERNELS_H
 
 #include "codegen/cuda/DeviceBuilder.h"
+#include "dialect/LLMOps.h"
 #include "dialect/LLMTypes.h"
 
 #include "mlir/IR/OpDefinition.h"
 
+#include <string>
 #include <utility>
 
 namespace llmc::cuda {
@@ -14,9 +17,12 @@ namespace llmc::cuda {
 /// Index of the keys (0) and values (1) in the cache's leading dimension.
 enum CacheHalf : int64_t { kKeys = 0, kValues = 1 };
 
-/// One layer's keys or values: memref<(batch, capacity, kv_heads,
-/// head_dim)> over the cache bytes, starting at byte
-/// ((half · layers + layer) · batch · capacity · kv_heads · head_dim) · size.
+/// One layer's keys or values over the cache bytes, starting at byte
+/// ((half · layers + layer) · batch · capacity · kv_heads · head_dim) · size,
+/// in the physical order: memref<(batch, capacity, kv_heads, head_dim)> for
+/// a contiguous cache, the page pool memref<(pages, page_size, kv_heads,
+/// head_dim)> for a paged one (pages · page_size = batch · capacity: the
+/// same bytes, so collapseHeads gives both the same rows type).
 mlir::Value viewCacheLayer(mlir::OpBuilder &b, mlir::Location loc,
                            mlir::llm::KVCacheType cacheType,
                            mlir::Value cacheBytes, mlir::OpFoldResult layer,
@@ -35,15 +41,60 @@ mlir::OpFoldResult getLayer(OpTy op, typename OpTy::Adaptor adaptor) {
   return op.getLayerValue();
 }
 
-/// Inside a kernel: the cache row of `token` (batch · capacity +
-/// positions[token], tokens laid out (batch, seq) row-major) and whether it
-/// lies inside the capacity; rows past it are not written (the runtime
-/// checks positions before a call).
-std::pair<mlir::Value, mlir::Value> emitCacheRow(DeviceBuilder &d,
-                                                 int64_t batch,
-                                                 int64_t capacity,
-                                                 mlir::Value positions,
-                                                 mlir::Value token);
+/// True when `attention` reads the paged `view` as its keys and values
+/// (and nothing else of it): the one use of a paged view that the CUDA
+/// lowering takes (see verifyPagedKVViews).
+bool isPagedViewOfAttention(mlir::llm::KVViewOp view,
+                            mlir::llm::AttentionOp attention);
+
+/// "_pg<page_size>" for a paged cache, "" for a contiguous one: the tag of
+/// the kernels that address the cache through its page table.
+std::string getPageTag(mlir::llm::KVCacheType cacheType);
+
+/// A paged cache's page table inside a kernel (the kernel argument,
+/// memref<batch x (capacity / page_size) x i32>) with the static page size
+/// and pool size; null for a contiguous cache.
+struct PageTable {
+  mlir::Value table;
+  int64_t pageSize = 0;
+  /// Pages of the pool: batch · capacity / page_size.
+  int64_t pageCount = 0;
+
+  /// The table of `cacheType` (`table` is ignored for a contiguous cache).
+  static PageTable get(mlir::llm::KVCacheType cacheType, mlir::Value table);
+  explicit operator bool() const { return static_cast<bool>(table); }
+};
+
+/// Inside a kernel: the page id table[batch, position / page_size] (i32
+/// sign-extended to index, not checked) and the slot position % page_size
+/// of logical position `position` (< capacity) of sequence `batch`.
+std::pair<mlir::Value, mlir::Value> lookupPage(DeviceBuilder &d,
+                                               const PageTable &pages,
+                                               mlir::Value batch,
+                                               mlir::Value position);
+
+/// Inside a kernel: the first two indices of logical position `position`
+/// (< capacity) of sequence `batch` in a layer view (viewCacheLayer):
+/// (batch, position) for a contiguous cache (no op emitted), (page, slot)
+/// for a paged one with the page id clamped into [0, pages − 1]
+/// (arith.minui, so a negative id is clamped too): a bad table reads a
+/// wrong page, never outside the cache.
+std::pair<mlir::Value, mlir::Value> getCacheReadIndex(DeviceBuilder &d,
+                                                      const PageTable &pages,
+                                                      mlir::Value batch,
+                                                      mlir::Value position);
+
+/// Inside a kernel: the cache row of `token` (tokens laid out (batch, seq)
+/// row-major) in a layer view collapsed to rows (collapseHeads): batch ·
+/// capacity + positions[token], or for a paged cache page · page_size +
+/// slot of that position; and whether it is written: the position lies
+/// inside the capacity and (paged) the page id in [0, pages) (unsigned
+/// compares). Other tokens are skipped (the runtime checks positions and
+/// the table before a call).
+std::pair<mlir::Value, mlir::Value>
+emitCacheRow(DeviceBuilder &d, int64_t batch, int64_t capacity,
+             mlir::Value positions, mlir::Value token,
+             const PageTable &pages = {});
 
 } // namespace llmc::cuda
 

@@ -10,9 +10,12 @@ namespace llmc::cuda {
 
 /// Maps ranked tensors to identity-layout memrefs (device buffers) and
 /// `!llm.kv_cache` to its bytes, `memref<N x i8>`, laid out as
-/// (2, layers, batch, capacity, kv_heads, head_dim) like the CPU cache; the
-/// KV-cache ops view one layer's keys or values with memref.view, which
-/// keeps every buffer a kernel sees in the identity layout.
+/// (2, layers, batch, capacity, kv_heads, head_dim) like the CPU cache, or
+/// for the paged layout (2, layers, pages, page_size, kv_heads, head_dim)
+/// (the same size; a page table tensor becomes a memref<B x P x i32> like
+/// any tensor); the KV-cache ops view one layer's keys or values with
+/// memref.view, which keeps every buffer a kernel sees in the identity
+/// layout.
 void addTypeConversions(mlir::TypeConverter &converter);
 
 /// A conversion pattern that builds its kernels into `kernels`.
@@ -76,6 +79,13 @@ void populateRopeAppendKernelPatterns(mlir::TypeConverter &converter,
 void populateKVCacheKernelPatterns(mlir::TypeConverter &converter,
                                    mlir::RewritePatternSet &patterns,
                                    KernelModule &kernels);
+
+/// The view of a paged cache (`llm.kv_view ... pages(...)`) is not
+/// materialized in its logical order: the attention kernels read K/V
+/// through the page table where llm.attention consumes the view as its
+/// keys and values. An error (emitted on the view) for any other user;
+/// llm-lower-to-cuda checks this before the conversion.
+mlir::LogicalResult verifyPagedKVViews(mlir::Operation *root);
 
 /// True for an arith op on tensors, which the elementwise patterns convert
 /// (the pass keeps arith ops on scalars legal).

@@ -44,7 +44,7 @@ struct RopeAppendSpec {
   }
 
   /// rope_append_<style>_h<H>_kv<Hkv>_d<Dh>_r<rot>_<frequency tag>_<q, k
-  /// type>_c<capacity>_to_<cache type>_<position type>.
+  /// type>_c<capacity>[_pg<page size>]_to_<cache type>_<position type>.
   std::string getName() const {
     return "rope_append_" + llm::stringifyRopeStyle(queries.style).str() +
            "_h" + std::to_string(queries.heads) + "_kv" +
@@ -52,7 +52,8 @@ struct RopeAppendSpec {
            std::to_string(queries.headDim) + "_r" +
            std::to_string(queries.rotaryDim) + "_" +
            queries.getFrequencyTag() + "_" + getTypeTag(queries.elementType) +
-           "_c" + std::to_string(cache.getCapacity()) + "_to_" +
+           "_c" + std::to_string(cache.getCapacity()) + getPageTag(cache) +
+           "_to_" +
            getTypeTag(cache.getElementType()) + "_" + getTypeTag(positionType);
   }
 };
@@ -60,6 +61,7 @@ struct RopeAppendSpec {
 /// The kernel's arguments inside it.
 struct RopeAppendArgs {
   Value q, keys, values, positions, invFreq, rotatedQ, cacheKeys, cacheValues;
+  PageTable pages;
 };
 
 /// Runs the task of `item` (if item < the total): a chain of scf.if on the
@@ -90,9 +92,11 @@ void emitTaskDispatch(DeviceBuilder &d, ArrayRef<TaskRange> ranges,
 
 /// The kernel (named by RopeAppendSpec::getName): grid (tokens, ceil(items
 /// / 128)), block 128; thread t of block (token, g)
-/// takes item g·128 + t (getTasks' order). Cache writes go to row
-/// batch · capacity + positions[token] of the layer, converted to the
-/// cache's type; rows past the capacity are skipped, the queries are always
+/// takes item g·128 + t (getTasks' order). Cache writes go to the token's
+/// row of the layer (emitCacheRow: batch · capacity + positions[token], or
+/// its page's slot through the page table, the last argument of a paged
+/// kernel), converted to the cache's type; tokens past the capacity or on
+/// a page outside the pool are not written, the queries are always
 /// rotated.
 gpu::GPUFuncOp getRopeAppendKernel(KernelModule &kernels,
                                    const RopeAppendSpec &spec,
@@ -112,6 +116,8 @@ gpu::GPUFuncOp getRopeAppendKernel(KernelModule &kernels,
         args.rotatedQ = func.getArgument(arg++);
         args.cacheKeys = func.getArgument(arg++);
         args.cacheValues = func.getArgument(arg++);
+        if (spec.cache.isPaged())
+          args.pages = PageTable::get(spec.cache, func.getArgument(arg++));
         args.invFreq = getInverseFrequencies(b, loc, kernels, spec.queries,
                                              dynamicTable);
         Value token = d.blockId(gpu::Dimension::x);
@@ -122,7 +128,7 @@ gpu::GPUFuncOp getRopeAppendKernel(KernelModule &kernels,
             d.threadId());
         auto [cacheRow, inCache] =
             emitCacheRow(d, spec.cache.getBatch(), spec.cache.getCapacity(),
-                         args.positions, token);
+                         args.positions, token, args.pages);
 
         // A cache write only for a row inside the capacity.
         auto intoCache = [&](function_ref<void()> write) {
@@ -180,8 +186,6 @@ struct RopeAppendLowering : KernelPattern<llm::RopeAppendOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto cacheType = cast<llm::KVCacheType>(op.getCache().getType());
-    if (cacheType.getLayout() != llm::KVCacheLayout::contiguous)
-      return rewriter.notifyMatchFailure(op, "paged cache");
     auto qType = dyn_cast<MemRefType>(adaptor.getQ().getType());
     auto keysType = dyn_cast<MemRefType>(adaptor.getKeys().getType());
     auto positionsType = dyn_cast<MemRefType>(adaptor.getPositions().getType());
@@ -201,7 +205,8 @@ struct RopeAppendLowering : KernelPattern<llm::RopeAppendOp> {
                         positionsType.getElementType()};
 
     // Rows: q, keys, values (tokens, heads·head_dim), positions (tokens),
-    // the layer's keys and values (batch·capacity, kv_heads·head_dim).
+    // the layer's keys and values (batch·capacity, kv_heads·head_dim; paged:
+    // pages·page_size), then a paged cache's table.
     Value q = collapseHeads(rewriter, loc, adaptor.getQ());
     Value keys = collapseHeads(rewriter, loc, adaptor.getKeys());
     Value values = collapseHeads(rewriter, loc, adaptor.getValues());
@@ -226,6 +231,8 @@ struct RopeAppendLowering : KernelPattern<llm::RopeAppendOp> {
     llvm::append_range(args,
                        ValueRange{collapseHeads(rewriter, loc, rotated),
                                   cacheKeys, cacheValues});
+    if (cacheType.isPaged())
+      args.push_back(adaptor.getPageTable());
     // Token rows with a dynamic count, so that prefill and decode share the
     // kernel (emitLaunch casts the static decode buffers).
     auto dyn = ShapedType::kDynamic;
@@ -242,6 +249,8 @@ struct RopeAppendLowering : KernelPattern<llm::RopeAppendOp> {
           MemRefType::get({spec.queries.half()}, rewriter.getF32Type()));
     llvm::append_range(argTypes, ArrayRef<Type>{rowsOf(spec.queries),
                                                 cacheRows, cacheRows});
+    if (cacheType.isPaged())
+      argTypes.push_back(adaptor.getPageTable().getType());
     gpu::GPUFuncOp kernel = getRopeAppendKernel(kernels, spec, argTypes);
     LaunchShape shape;
     shape.grid[0] = memref::DimOp::create(rewriter, loc, positions, 0);

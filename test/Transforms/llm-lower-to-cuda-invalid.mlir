@@ -1,15 +1,17 @@
-// Every error of llm-lower-to-cuda: the paged KV-cache layout (its page
-// table has no CUDA lowering yet), reported once, on the first op that
-// carries one in post-order (the ops of a function before the function).
+// Every error of llm-lower-to-cuda: the view of a paged KV cache has no
+// buffer in its logical (batch, capacity) order, so it lowers only as the
+// keys and values of llm.attention (whose kernels read the pages through
+// the table); any other user is reported once, on the view, before the
+// conversion.
 // RUN: llmc-opt %s -split-input-file --llm-lower-to-cuda --verify-diagnostics
 
 !paged = !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = f32, layout = paged, page_size = 16>
 module {
-  func.func private @append(%c: !paged, %k: tensor<1x?x4x8xf32>, %pos: tensor<1x?xi32>) -> !paged {
-    // expected-error @+1 {{the CUDA lowering does not support the paged KV-cache layout yet}}
-    %c1 = llm.kv_append %c[0], %k, %k, %pos : !paged, tensor<1x?x4x8xf32>, tensor<1x?x4x8xf32>, tensor<1x?xi32>
-    %c2 = llm.kv_append %c1[1], %k, %k, %pos : !paged, tensor<1x?x4x8xf32>, tensor<1x?x4x8xf32>, tensor<1x?xi32>
-    return %c2 : !paged
+  // The view returned.
+  func.func private @returned(%c: !paged, %t: tensor<1x32xi32>) -> tensor<1x512x4x8xf32> {
+    // expected-error @+1 {{'llm.kv_view' op of a paged KV cache: the CUDA lowering reads it only as the keys and values (in that order) of llm.attention, through the page table; here it is used by 'func.return'}}
+    %kv:2 = llm.kv_view %c[1] pages(%t : tensor<1x32xi32>) : !paged -> tensor<1x512x4x8xf32>, tensor<1x512x4x8xf32>
+    return %kv#0 : tensor<1x512x4x8xf32>
   }
 }
 
@@ -17,10 +19,12 @@ module {
 
 !paged = !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = bf16, layout = paged, page_size = 16>
 module {
-  // No llm op: the return is the first to carry the cache.
-  func.func private @passthrough(%c: !paged) -> !paged {
-    // expected-error @+1 {{the CUDA lowering does not support the paged KV-cache layout yet}}
-    return %c : !paged
+  // An element-wise op on the view.
+  func.func private @added(%c: !paged, %t: tensor<1x32xi32>) -> tensor<1x512x4x8xbf16> {
+    // expected-error @+1 {{here it is used by 'llm.add'}}
+    %kv:2 = llm.kv_view %c[0] pages(%t : tensor<1x32xi32>) : !paged -> tensor<1x512x4x8xbf16>, tensor<1x512x4x8xbf16>
+    %0 = llm.add %kv#0, %kv#1 : tensor<1x512x4x8xbf16>
+    return %0 : tensor<1x512x4x8xbf16>
   }
 }
 
@@ -28,18 +32,12 @@ module {
 
 !paged = !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = f32, layout = paged, page_size = 16>
 module {
-  func.func private @view(%c: !paged) -> tensor<1x512x4x8xf32> {
-    // expected-error @+1 {{the CUDA lowering does not support the paged KV-cache layout yet}}
-    %kv:2 = llm.kv_view %c[1] : !paged -> tensor<1x512x4x8xf32>, tensor<1x512x4x8xf32>
-    return %kv#0 : tensor<1x512x4x8xf32>
+  // Attention reading the keys as its values too: not the view's keys and
+  // values.
+  func.func private @keys_twice(%c: !paged, %t: tensor<1x32xi32>, %q: tensor<1x1x8x8xf32>, %pos: tensor<1x1xi32>) -> tensor<1x1x8x8xf32> {
+    // expected-error @+1 {{here it is used by 'llm.attention'}}
+    %kv:2 = llm.kv_view %c[0] pages(%t : tensor<1x32xi32>) : !paged -> tensor<1x512x4x8xf32>, tensor<1x512x4x8xf32>
+    %0 = llm.attention %q, %kv#0, %kv#0, %pos {causal, num_heads = 8 : i64, num_kv_heads = 4 : i64} : tensor<1x1x8x8xf32>, tensor<1x512x4x8xf32>, tensor<1x512x4x8xf32>, tensor<1x1xi32> -> tensor<1x1x8x8xf32>
+    return %0 : tensor<1x1x8x8xf32>
   }
-}
-
-// -----
-
-!paged = !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = f32, layout = paged, page_size = 16>
-module {
-  // An empty declaration: the function itself.
-  // expected-error @+1 {{the CUDA lowering does not support the paged KV-cache layout yet}}
-  func.func private @declared(%c: !paged) -> !paged
 }

@@ -1,13 +1,14 @@
 // llm-lower-to-cuda on the ops whose kernels exist: add, glu, activation
-// (element-wise), kv_append and kv_view (the cache).
+// (element-wise), kv_append and kv_view (the cache, contiguous and paged).
 // RUN: llmc-opt %s --llm-lower-to-cuda | FileCheck %s
 // The same, with the index arithmetic folded: grid and block sizes and the
 // cache's byte offsets as constants.
 // RUN: llmc-opt %s --llm-lower-to-cuda --canonicalize | FileCheck %s --check-prefix=FOLD
-// The paged cache's error: llm-lower-to-cuda-invalid.mlir.
+// The paged view's error: llm-lower-to-cuda-invalid.mlir.
 
 !cache = !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = f32>
 !cache16 = !llm.kv_cache<layers = 3, batch = 1, kv_heads = 2, head_dim = 8, capacity = 16, element_type = bf16>
+!paged = !llm.kv_cache<layers = 2, batch = 2, kv_heads = 4, head_dim = 8, capacity = 64, element_type = f32, layout = paged, page_size = 16>
 
 // The module becomes a gpu.container_module; tensors become identity-layout
 // memrefs, the cache its bytes.
@@ -122,6 +123,43 @@ module attributes {llm.model = "t"} {
     %kv:2 = llm.kv_view %c1[%layer] : !cache16 -> tensor<1x16x2x8xbf16>, tensor<1x16x2x8xbf16>
     return %kv#1, %c1 : tensor<1x16x2x8xbf16>, !cache16
   }
+
+// A paged cache: the same bytes (2 · 2 layers · 8 pages · 16 slots · 32 f32),
+// each layer's keys and values viewed as its page pool (pages, page_size,
+// kv_heads, head_dim), 16384 bytes apart; the page table is a plain buffer
+// that the append and attention kernels (tagged _pg16) take after the
+// cache buffers. The kv_view is not materialized: attention reads the
+// pools through the table.
+// CHECK-LABEL: func.func private @paged(
+// CHECK-SAME: %[[CACHE:[a-z0-9]+]]: memref<65536xi8>, %[[TABLE:[a-z0-9]+]]: memref<2x4xi32>,
+// CHECK: %[[KPOOL:.*]] = memref.view %[[CACHE]][%{{.*}}][] : memref<65536xi8> to memref<8x16x4x8xf32>
+// CHECK: %[[KROWS:.*]] = memref.collapse_shape %[[KPOOL]] {{\[\[}}0, 1], [2, 3]] : memref<8x16x4x8xf32> into memref<128x32xf32>
+// CHECK: %[[VPOOL:.*]] = memref.view %[[CACHE]][%{{.*}}][] : memref<65536xi8> to memref<8x16x4x8xf32>
+// CHECK: %[[VROWS:.*]] = memref.collapse_shape %[[VPOOL]] {{\[\[}}0, 1], [2, 3]] : memref<8x16x4x8xf32> into memref<128x32xf32>
+// CHECK: gpu.launch_func @llmc_kernels::@kv_append_r32_c64_pg16_f32_to_f32 {{.*}} args(%{{.*}} : memref<?x32xf32>, %{{.*}} : memref<?x32xf32>, %{{.*}} : memref<?xi32>, %[[KROWS]] : memref<128x32xf32>, %[[VROWS]] : memref<128x32xf32>, %[[TABLE]] : memref<2x4xi32>)
+// CHECK-NOT: llm.kv_view
+// CHECK: %[[K:.*]] = memref.view %[[CACHE]][%{{.*}}][] : memref<65536xi8> to memref<8x16x4x8xf32>
+// CHECK: %[[V:.*]] = memref.view %[[CACHE]][%{{.*}}][] : memref<65536xi8> to memref<8x16x4x8xf32>
+// CHECK: gpu.launch_func @llmc_kernels::@attention_decode_d8_h8_kv4_s64_pg16_b2_f32_f32_causal_posi32 {{.*}} args(%{{.*}} : memref<2x1x8x8xf32>, %[[K]] : memref<8x16x4x8xf32>, %[[V]] : memref<8x16x4x8xf32>, %[[TABLE]] : memref<2x4xi32>, %{{.*}} : memref<2x1xi32>,
+// CHECK: gpu.launch_func @llmc_kernels::@attention_decode_combine_d8_h8_kv4_s64_b2_f32_f32_causal_posi32
+// CHECK-NOT: unrealized_conversion_cast
+// CHECK: return %{{.*}}, %[[CACHE]] : memref<2x1x8x8xf32>, memref<65536xi8>
+
+// FOLD-LABEL: func.func private @paged(
+// FOLD-SAME: %[[CACHE:[a-z0-9]+]]: memref<65536xi8>, %{{.*}}: memref<2x4xi32>, %{{.*}}: memref<2x1x4x8xf32>, %{{.*}}: memref<2x1x4x8xf32>, %{{.*}}: memref<2x1xi32>, %{{.*}}: memref<2x1x8x8xf32>, %[[LAYER:[a-z0-9]+]]: index)
+// FOLD-DAG: %[[C16384:.*]] = arith.constant 16384 : index
+// FOLD-DAG: %[[C2:.*]] = arith.constant 2 : index
+// FOLD: %[[KOFF:.*]] = arith.muli %[[LAYER]], %[[C16384]] : index
+// FOLD: memref.view %[[CACHE]][%[[KOFF]]][] : memref<65536xi8> to memref<8x16x4x8xf32>
+// FOLD: %[[VSLOT:.*]] = arith.addi %[[LAYER]], %[[C2]] : index
+// FOLD: %[[VOFF:.*]] = arith.muli %[[VSLOT]], %[[C16384]] : index
+// FOLD: memref.view %[[CACHE]][%[[VOFF]]][] : memref<65536xi8> to memref<8x16x4x8xf32>
+  func.func private @paged(%c: !paged, %t: tensor<2x4xi32>, %k: tensor<2x1x4x8xf32>, %v: tensor<2x1x4x8xf32>, %pos: tensor<2x1xi32>, %q: tensor<2x1x8x8xf32>, %layer: index) -> (tensor<2x1x8x8xf32>, !paged) {
+    %c1 = llm.kv_append %c[%layer] pages(%t : tensor<2x4xi32>), %k, %v, %pos : !paged, tensor<2x1x4x8xf32>, tensor<2x1x4x8xf32>, tensor<2x1xi32>
+    %kv:2 = llm.kv_view %c1[%layer] pages(%t : tensor<2x4xi32>) : !paged -> tensor<2x64x4x8xf32>, tensor<2x64x4x8xf32>
+    %0 = llm.attention %q, %kv#0, %kv#1, %pos {causal, num_heads = 8 : i64, num_kv_heads = 4 : i64} : tensor<2x1x8x8xf32>, tensor<2x64x4x8xf32>, tensor<2x64x4x8xf32>, tensor<2x1xi32> -> tensor<2x1x8x8xf32>
+    return %0, %c1 : tensor<2x1x8x8xf32>, !paged
+  }
 }
 
 // The kernels, one per name, in gpu.module @llmc_kernels.
@@ -169,3 +207,24 @@ module attributes {llm.model = "t"} {
 // CHECK: memref.store %[[VX]], %[[VC]][%[[ROW]], %[[COL]]] : memref<512x32xf32>
 // CHECK: gpu.func @kv_append_r16_c16_bf16_to_bf16(
 // CHECK: memref.store %{{.*}}, %{{.*}} : memref<16x16xbf16>
+// Paged: the row is page · page_size + slot of page table[b, position /
+// 16] (read at the position clamped to the capacity), written only inside
+// the capacity and for a page id in [0, 8) (unsigned: a negative id fails).
+// CHECK: gpu.func @kv_append_r32_c64_pg16_f32_to_f32(%[[KS:.*]]: memref<?x32xf32>, %[[VS:.*]]: memref<?x32xf32>, %[[PS:.*]]: memref<?xi32>, %[[KC:.*]]: memref<128x32xf32>, %[[VC:.*]]: memref<128x32xf32>, %[[PT:.*]]: memref<2x4xi32>) kernel
+// CHECK: %[[TOK:.*]] = gpu.block_id x
+// CHECK: %[[SEQ:.*]] = arith.divui %[[TOK]], %{{.*}} : index
+// CHECK: %[[P32:.*]] = memref.load %[[PS]][%[[TOK]]] : memref<?xi32>
+// CHECK: %[[PI:.*]] = arith.index_cast %[[P32]] : i32 to index
+// CHECK: %[[INCAP:.*]] = arith.cmpi ult, %[[PI]], %c64 : index
+// CHECK: %[[SAFE:.*]] = arith.minui %[[PI]], %c63 : index
+// CHECK: %[[COL:.*]] = arith.divui %[[SAFE]], %c16 : index
+// CHECK: %[[PAGE32:.*]] = memref.load %[[PT]][%[[SEQ]], %[[COL]]] : memref<2x4xi32>
+// CHECK: %[[PAGE:.*]] = arith.index_cast %[[PAGE32]] : i32 to index
+// CHECK: %[[SLOT:.*]] = arith.remui %[[SAFE]], %c16 : index
+// CHECK: %[[INPOOL:.*]] = arith.cmpi ult, %[[PAGE]], %c8 : index
+// CHECK: %[[OK:.*]] = arith.andi %[[INCAP]], %[[INPOOL]] : i1
+// CHECK: %[[BASE:.*]] = arith.muli %[[PAGE]], %{{.*}} : index
+// CHECK: %[[ROW:.*]] = arith.addi %[[BASE]], %[[SLOT]] : index
+// CHECK: scf.if %[[OK]] {
+// CHECK: memref.store %{{.*}}, %[[KC]][%[[ROW]], %{{.*}}] : memref<128x32xf32>
+// CHECK: memref.store %{{.*}}, %[[VC]][%[[ROW]], %{{.*}}] : memref<128x32xf32>

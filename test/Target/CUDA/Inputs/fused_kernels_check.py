@@ -32,7 +32,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "..", "lib"))
 import cuda_sim  # noqa: E402
-from llmc_cuda_module import compile_kernels  # noqa: E402
+from llmc_cuda_module import Manifest, compile_kernels, simulate_manifest  # noqa: E402
 
 # |kernel − reference| ≤ TOLERANCE · Σ|w · n| (+ |bias| + |residual|) + 1e-6:
 # f32 accumulation over K ≤ 40 terms, x·γ and the norm's scale each rounded
@@ -187,33 +187,6 @@ def rotate(x, positions, style, rotary_dim, factor):
     return out
 
 
-class Manifest:
-    """Buffers (saved as DIR/NAME.bin) and launches in
-    kernel_manifest_runner.cpp's format."""
-
-    def __init__(self, out):
-        self.out, self.lines = out, []
-
-    def buffer(self, name, array):
-        np.ascontiguousarray(array).tofile(os.path.join(self.out, name + ".bin"))
-        self.lines.append("load %s %s.bin" % (name, name))
-
-    def launch(self, kernel, grid, block, args):
-        """args: (buffer name, dims) per memref parameter, in order."""
-        self.lines.append("launch %s %s %d %d %d %d %d %d"
-                          % ((MODULE, kernel) + tuple(grid) + tuple(block)))
-        for name, dims in args:
-            self.lines.append("mem %s %d %s" % (name, len(dims),
-                                                " ".join(str(d) for d in dims)))
-        self.lines.append("end")
-
-    def dump(self, name):
-        self.lines.append("dump %s %s.out" % (name, name))
-
-    def save(self):
-        open(os.path.join(self.out, "manifest.txt"), "w").write("\n".join(self.lines) + "\n")
-
-
 def compile_module(out):
     """Writes the module, its kernels-phase text (for the simulator) and its
     PTX per arch; returns the launches as (kernel, grid x, grid y, block x):
@@ -340,7 +313,7 @@ def generate(out):
     os.makedirs(out, exist_ok=True)
     launches = compile_module(out)
     rng = np.random.default_rng(5)
-    m, expected = Manifest(out), []
+    m, expected = Manifest(out, MODULE), []
     for (name, _, spec), (kernel, grid_x, grid_y, block) in zip(CASES, launches):
         if spec[0] == "rope_append":
             generate_rope_append(m, name, spec, kernel, grid_y, block, rng, expected)
@@ -351,37 +324,9 @@ def generate(out):
 
 
 def simulate(out):
-    """Runs manifest.txt like kernel_manifest_runner.cpp, in the simulator:
-    each `mem` argument is the buffer viewed with its parameter's element
-    type and the line's dims; dumps go to DIR/out. Exit status 1 (with the
-    simulator's reports) on a problem."""
-    module = cuda_sim.Module(open(os.path.join(out, MODULE + ".kernels.mlir")).read())
-    os.makedirs(os.path.join(out, "out"), exist_ok=True)
-    buffers = {}
-    lines = iter(open(os.path.join(out, "manifest.txt")).read().splitlines())
-    status = 0
-    for line in lines:
-        words = line.split()
-        if words[0] == "load":
-            buffers[words[1]] = np.fromfile(os.path.join(out, words[2]), np.uint8)
-        elif words[0] == "dump":
-            buffers[words[1]].tofile(os.path.join(out, "out", words[2]))
-        elif words[0] == "launch":
-            kernel = module.kernels[words[2]]
-            grid, block = tuple(map(int, words[3:6])), tuple(map(int, words[6:9]))
-            args, params = [], iter(kernel.params)
-            for arg in iter(lambda: next(lines), "end"):
-                _, name, rank, *dims = arg.split()
-                _, mtype = next(params)
-                memory = cuda_sim.ELEMENTS[mtype.elem][1]
-                view = buffers[name].view(memory).reshape([int(d) for d in dims])
-                args.append(cuda_sim.memref_of(view, elem=mtype.elem))
-            try:
-                module.launch(words[2], grid=grid, block=block, args=args)
-            except cuda_sim.SimError as error:
-                print("simulator: %s" % error)
-                status = 1
-    return status
+    """Runs manifest.txt in the simulator (llmc_cuda_module's
+    simulate_manifest); exit status 1 with its reports on a problem."""
+    return simulate_manifest(out, MODULE)
 
 
 def compare(out):

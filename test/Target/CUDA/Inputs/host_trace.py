@@ -162,9 +162,22 @@ def element_count(shape):
     return count
 
 
+def shuffled_page_table(batch, pages_per_sequence):
+    """A paged cache's table, row-major (batch, pages per sequence): a
+    fixed shuffle of the pool, so that no page is where the identity would
+    put it and the sequences' pages interleave (the runtime hands out pages
+    in reverse order; any table gives the same logits)."""
+    import random
+    pool = list(range(batch * pages_per_sequence))
+    random.Random(pages_per_sequence).shuffle(pool)
+    return pool
+
+
 class ModelBuffers:
     """Weights, KV cache, tokens, positions and logits of an entry point
-    call for up to `max_tokens` tokens per sequence."""
+    call for up to `max_tokens` tokens per sequence. A paged cache's buffer
+    starts with its page table (page_table_bytes, shuffled_page_table), as
+    the runtime lays it out."""
 
     def __init__(self, artifact, buffers, max_tokens, kv_fill=0):
         manifest = artifact.manifest
@@ -176,8 +189,16 @@ class ModelBuffers:
             self.weights[i] = buffers.new(size, w["name"])
             self.weight_addresses[w["name"]] = (self.weights[i], size)
         kv = manifest["kv_cache"]
-        self.kv = buffers.new(element_count(kv["shape"]) * DTYPE_BYTES[kv["dtype"]],
+        table_bytes = kv["page_table_bytes"] if kv.get("layout") == "paged" else 0
+        self.kv = buffers.new(table_bytes + element_count(kv["shape"]) * DTYPE_BYTES[kv["dtype"]],
                               "kv_cache", kv_fill)
+        self.page_table = None
+        if table_bytes:
+            # shape: (2, layers, batch, capacity, kv_heads, head_dim).
+            self.page_table = shuffled_page_table(artifact.batch,
+                                                  kv["shape"][3] // kv["page_size"])
+            table = (ctypes.c_int32 * len(self.page_table))(*self.page_table)
+            ctypes.memmove(self.kv, table, ctypes.sizeof(table))
         rows = artifact.batch * max_tokens
         self.tokens = buffers.new(4 * rows, "tokens")
         self.positions = buffers.new(4 * rows, "positions")

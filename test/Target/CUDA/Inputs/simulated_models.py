@@ -4,11 +4,14 @@ artifacts' logits.
 
 Usage: simulated_models.py <work dir> <step_logits> <case>...
 
-A case is <variant>-<kind>. The variant: one of random_model.py's
+A case is <variant>-<kind>[-paged]. The variant: one of random_model.py's
 (test/Integration/GPU/Inputs) with the tiny dimensions of TINY instead of
 its BASE ones, or stories260k (configs/stories260k.json: head_dim 8, 5
 layers, context 512). The kind: f32 (f32 weights and KV cache), bf16 or
-f16 (weights and KV cache of that type).
+f16 (weights and KV cache of that type). -paged compiles the CUDA artifact
+with --paged-kv-cache (16-position pages; host_trace.py writes a shuffled
+page table at the head of the cache) and compares it with the same
+contiguous CPU references: the table must not change the logits.
 
 Per case: random weights (random_model.py's tensors: 1/sqrt(fan_in)
 projections, logits of a few units up to about 50), PROMPT + DECODE random
@@ -134,24 +137,28 @@ class Work:
 
 def check_case(work, case):
     """(lines, failed)"""
-    variant, kind = case.rsplit("-", 1)
+    paged = case.endswith("-paged")
+    variant, kind = case[:-len("-paged")].rsplit("-", 1) if paged else case.rsplit("-", 1)
     if variant not in VARIANTS or kind not in ("f32", "bf16", "f16"):
         return ["%s: unknown case" % case], True
     lines, failed = [], False
     directory = os.path.join(work.root, variant)
     flags = ["--target=cuda:sm_90", "--weight-type=" + kind]
+    tag = kind + ("-paged" if paged else "")
+    if paged:
+        flags.append("--paged-kv-cache")
     references = [("f32", work.cpu_logits(variant, "f32"))]
     if kind != "f32":
         flags.append("--kv-type=" + kind)
         references.append((kind, work.cpu_logits(variant, kind)))
     try:
         config_path = os.path.join(directory, "config.json")
-        artifact = os.path.join(directory, "cuda-" + kind)
-        kernels = os.path.join(directory, "cuda-%s.kernels.mlir" % kind)
+        artifact = os.path.join(directory, "cuda-" + tag)
+        kernels = os.path.join(directory, "cuda-%s.kernels.mlir" % tag)
         run(["llmc", "compile", config_path, "-o", artifact] + flags, lines)
         with open(kernels, "w") as f:
             f.write(run(["llmc", "--compile-to=kernels", config_path] + flags, lines))
-        out = os.path.join(directory, "sim-%s.f32" % kind)
+        out = os.path.join(directory, "sim-%s.f32" % tag)
         start = time.time()
         run([sys.executable, os.path.join(HERE, "simulate_artifact.py"), artifact, kernels,
              os.path.join(directory, "model.safetensors"), os.path.join(directory, "all.tokens"),
@@ -187,7 +194,8 @@ def main():
     root, step_logits, cases = sys.argv[1], os.path.abspath(sys.argv[2]), sys.argv[3:]
     os.makedirs(root, exist_ok=True)
     start = time.time()
-    for variant in sorted({case.rsplit("-", 1)[0] for case in cases}):
+    for variant in sorted({case[:-len("-paged")].rsplit("-", 1)[0] if case.endswith("-paged")
+                           else case.rsplit("-", 1)[0] for case in cases}):
         if variant in VARIANTS:
             make_model(os.path.join(root, variant), variant)
     work = Work(root, step_logits)
