@@ -27,13 +27,6 @@ namespace llmc {
 /// a digit).
 std::string getModelSymbolPrefix(llvm::StringRef modelName);
 
-/// Emits one error on the first function signature or op of `module` that
-/// carries a paged `!llm.kv_cache` ("the <lowering> lowering does not
-/// support the paged KV-cache layout yet") and fails; without it a
-/// conversion would only report an illegal op.
-llvm::LogicalResult rejectPagedKVCaches(mlir::ModuleOp module,
-                                        llvm::StringRef lowering);
-
 /// The rewrites of llm-decompose-fused, for the fused ops that
 /// `shouldDecompose` accepts (all when it is null): llm.multi_linear,
 /// llm.glu_linear, llm.linear with a residual and llm.rope_append.

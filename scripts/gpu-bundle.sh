@@ -18,6 +18,7 @@
 #   info/       llmc info of the benchmark model (weight bytes per token)
 #   fused-kernels/  the fused ops' kernel cases: PTX, inputs, manifest and
 #               references (run by bin/kernel-manifest-runner)
+#   paged-kv/   the same for the paged KV-cache kernels
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUNDLE=${1:-gpu-bundle}
@@ -72,6 +73,9 @@ echo "$RANDOM_VARIANTS" > "$BUNDLE/random/variants"
 # inputs and launch manifest, and the driver-API runner.
 PATH="$PWD/$BUILD_DIR/bin:$PATH" "${PYTHON:-python3}" \
   test/Target/CUDA/Inputs/fused_kernels_check.py generate "$BUNDLE/fused-kernels"
+# The paged KV-cache kernels' cases (test/Target/CUDA/paged-kv-cache-gpu.test).
+PATH="$PWD/$BUILD_DIR/bin:$PATH" "${PYTHON:-python3}" \
+  test/Target/CUDA/Inputs/paged_kv_check.py generate "$BUNDLE/paged-kv"
 c++ -O2 -std=c++17 -o "$BUNDLE/bin/kernel-manifest-runner" \
   test/Target/CUDA/Inputs/kernel_manifest_runner.cpp -ldl
 # What the GPU machine does not need: the CPU artifacts (their logits are

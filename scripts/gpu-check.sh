@@ -20,7 +20,8 @@
 #      host sampling;
 #   2. random-weight variants: CUDA logits vs the CPU's (bf16 and f32
 #      bounds of test/Integration/GPU/Inputs/run_random_configs.py); the
-#      fused ops' kernels against float64 references (fused_kernels_check.py);
+#      fused ops' kernels against float64 references (fused_kernels_check.py)
+#      and the paged KV-cache kernels (paged_kv_check.py);
 # Benchmarks:
 #   3. cuBLAS GEMV/GEMM and device copy bandwidth (bench/gpu/cublas_baseline);
 #   4. LLaMA-3-8B-shaped decode (bf16, random weights, batch 1): steady-state
@@ -108,19 +109,25 @@ else
   note "SKIP stories260k (no model files in the bundle)"
 fi
 
-# The fused ops' kernels against float64 references: the runner writes
-# their outputs, which come back under $OUT; the comparison needs numpy
-# (else run `fused_kernels_check.py compare` on the fetched copy).
-if [ -d "$BUNDLE/fused-kernels" ]; then
-  check fused-kernels-run "$BUNDLE/bin/kernel-manifest-runner" "$BUNDLE/fused-kernels"
-  mkdir -p "$OUT/fused-kernels" && cp -r "$BUNDLE/fused-kernels/out" "$BUNDLE/fused-kernels/expected.pkl" "$OUT/fused-kernels/" 2>/dev/null
+# Kernel cases run from a launch manifest (PTX, inputs, launches): the fused
+# ops' kernels against float64 references, and the paged KV-cache kernels
+# against their contiguous twins and references. The runner writes their
+# outputs, which come back under $OUT; the comparison needs numpy (else run
+# `<script> compare` on the fetched copy).
+kernel_cases() { # kernel_cases <bundle folder name> <checking script>
+  local name=$1 script=$2
+  [ -d "$BUNDLE/$name" ] || return 0
+  check "$name-run" "$BUNDLE/bin/kernel-manifest-runner" "$BUNDLE/$name"
+  mkdir -p "$OUT/$name" && cp -r "$BUNDLE/$name/out" "$BUNDLE/$name/expected.pkl" "$OUT/$name/" 2>/dev/null
   if "$PY" -c "import numpy" 2>/dev/null; then
-    check fused-kernels "$PY" test/Target/CUDA/Inputs/fused_kernels_check.py compare "$BUNDLE/fused-kernels"
-    sed 's/^/    /' "$OUT/fused-kernels.log" >> "$RESULTS"
+    check "$name" "$PY" "$script" compare "$BUNDLE/$name"
+    sed 's/^/    /' "$OUT/$name.log" >> "$RESULTS"
   else
-    note "SKIP fused-kernels comparison (no numpy here): run test/Target/CUDA/Inputs/fused_kernels_check.py compare on \$OUT/fused-kernels"
+    note "SKIP $name comparison (no numpy here): run $script compare on \$OUT/$name"
   fi
-fi
+}
+kernel_cases fused-kernels test/Target/CUDA/Inputs/fused_kernels_check.py
+kernel_cases paged-kv test/Target/CUDA/Inputs/paged_kv_check.py
 
 # 2. Random-weight variants against the CPU's logits.
 if [ -d "$BUNDLE/random" ]; then
