@@ -243,7 +243,9 @@ def LLMLowerToCUDA : Pass<"llm-lower-to-cuda", "::mlir::ModuleOp"> {
     turns into the runtime's per-call scratch allocations. The KV cache
     becomes its bytes, `memref<N x i8>` in the CPU layout
     `(2, layers, batch, capacity, kv_heads, head_dim)`, viewed per layer with
-    `memref.view`. Paged caches are rejected with an error.
+    `memref.view`; a paged cache's layer is its page pool `(pages,
+    page_size, kv_heads, head_dim)`, which the append, rope_append and
+    attention kernels address through the page table.
 
     Before:
     ```mlir

@@ -93,6 +93,25 @@ def write_reference(cache, layer, keys, values, positions):
             cache[1, layer, b, positions[b, t]] = values[b, t]
 
 
+def attend(module, expected, label, views, view_type, shape, decode, ref):
+    """Causal attention of one new query per sequence (at `decode`) over
+    the views (keys, values) of a cache; the reference reads ref (keys,
+    values) of shape (batch, capacity, kv_heads, head_dim). shape: (batch,
+    heads, kv_heads, head_dim)."""
+    batch, heads, kv_heads, dim = shape
+    query = grid_values((batch, 1, heads, dim))
+    q, q_type = module.const(query, "f32")
+    p, p_type = module.const(decode.astype(np.int32), "i32")
+    out = "%" + label
+    module.add("  %s = llm.attention %s, %s, %s, %s {num_heads = %d : i64, "
+               "num_kv_heads = %d : i64, causal} : %s, %s, %s, %s -> %s"
+               % (out, q, views[0], views[1], p, heads, kv_heads, q_type,
+                  view_type, view_type, p_type, q_type))
+    module.add(ln.print_tensor(out, q_type).rstrip("\n"))
+    expected.append((label, reference(query, ref[0], ref[1], kv_heads, True,
+                                      None, None, decode)))
+
+
 def part1(module, expected):
     ctype = cache_type(L1, B1, H1, D1, C1, "f32")
     full = (2, L1, B1, C1, H1, D1)
@@ -157,17 +176,8 @@ def part2(module, expected):
     view_type = tensor_type((B2, C2, H2, D2), "bf16")
     module.add("  %%dk, %%dv = llm.kv_view %s[1] : %s -> %s, %s"
                % (cache, ctype, view_type, view_type))
-    query = grid_values((B2, 1, HEADS2, D2))
-    q, q_type = module.const(query, "f32")
-    p, p_type = module.const(decode.astype(np.int32), "i32")
-    module.add("  %%decoded = llm.attention %s, %%dk, %%dv, %s {num_heads = %d "
-               ": i64, num_kv_heads = %d : i64, causal} : %s, %s, %s, %s -> %s"
-               % (q, p, HEADS2, H2, q_type, view_type, view_type, p_type,
-                  q_type))
-    module.add(ln.print_tensor("%decoded", q_type).rstrip("\n"))
-    expected.append(("decode_attention",
-                     reference(query, ref[0, 1], ref[1, 1], H2, True, None,
-                               None, decode)))
+    attend(module, expected, "decode_attention", ("%dk", "%dv"), view_type,
+           (B2, HEADS2, H2, D2), decode, (ref[0, 1], ref[1, 1]))
 
 
 def part3(module, expected):
@@ -211,18 +221,8 @@ def part3(module, expected):
                % (B3, H3, D3, view_type, written))
     module.add(ln.print_tensor("%pk_written", written).rstrip("\n"))
     expected.append(("paged_view_keys", ref[0, 0, :, :70]))
-    query = grid_values((B3, 1, HEADS3, D3))
-    q, q_type = module.const(query, "f32")
-    p, p_type = module.const(decode.astype(np.int32), "i32")
-    module.add("  %%paged_decoded = llm.attention %s, %%pk, %%pv, %s "
-               "{num_heads = %d : i64, num_kv_heads = %d : i64, causal} : "
-               "%s, %s, %s, %s -> %s"
-               % (q, p, HEADS3, H3, q_type, view_type, view_type, p_type,
-                  q_type))
-    module.add(ln.print_tensor("%paged_decoded", q_type).rstrip("\n"))
-    expected.append(("paged_decode_attention",
-                     reference(query, ref[0, 0], ref[1, 0], H3, True, None,
-                               None, decode)))
+    attend(module, expected, "paged_decode_attention", ("%pk", "%pv"),
+           view_type, (B3, HEADS3, H3, D3), decode, (ref[0, 0], ref[1, 0]))
 
 
 def main():

@@ -33,6 +33,7 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "..", "lib"))
 import cuda_sim  # noqa: E402
 from llmc_cuda_module import Manifest, compile_kernels, simulate_manifest  # noqa: E402
+from rope_reference import rotate  # noqa: E402
 
 # |kernel − reference| ≤ TOLERANCE · Σ|w · n| (+ |bias| + |residual|) + 1e-6:
 # f32 accumulation over K ≤ 40 terms, x·γ and the norm's scale each rounded
@@ -168,25 +169,6 @@ def act(name, v):
     return 0.5 * v * (1 + np.tanh(np.sqrt(2 / np.pi) * (v + 0.044715 * v ** 3)))
 
 
-def rotate(x, positions, style, rotary_dim, factor):
-    """RoPE of x (tokens, heads, head_dim) in float64, as llm.rope defines
-    it, with the angles of the f32 frequency table the kernels read."""
-    half = rotary_dim // 2
-    inv = (10000.0 ** (-2.0 * np.arange(half) / rotary_dim) / factor).astype(np.float32)
-    angle = (positions.astype(np.float32)[:, None] * inv[None, :]).astype(np.float32)
-    cos, sin = np.cos(angle.astype(np.float64)), np.sin(angle.astype(np.float64))
-    out = x.astype(np.float64).copy()
-    if style == "interleaved":
-        x0, x1 = x[:, :, 0:rotary_dim:2], x[:, :, 1:rotary_dim:2]
-        out[:, :, 0:rotary_dim:2] = x0 * cos[:, None] - x1 * sin[:, None]
-        out[:, :, 1:rotary_dim:2] = x1 * cos[:, None] + x0 * sin[:, None]
-    else:
-        x0, x1 = x[:, :, :half], x[:, :, half:rotary_dim]
-        out[:, :, :half] = x0 * cos[:, None] - x1 * sin[:, None]
-        out[:, :, half:rotary_dim] = x1 * cos[:, None] + x0 * sin[:, None]
-    return out
-
-
 def compile_module(out):
     """Writes the module, its kernels-phase text (for the simulator) and its
     PTX per arch; returns the launches as (kernel, grid x, grid y, block x):
@@ -290,8 +272,8 @@ def generate_rope_append(m, name, spec, kernel, grid_y, block, rng, expected):
     def bound(x, elem):
         scale = 2.0 ** -8 if elem == "bf16" else TOLERANCE
         return scale * 2 * np.max(np.abs(x), axis=-1, keepdims=True) + 1e-6
-    ref_q = rotate(q, pos, style, rotary_dim, factor).reshape(count, -1)
-    ref_k = rotate(k, pos, style, rotary_dim, factor).reshape(count, -1)
+    ref_q = rotate(q, pos, style, rotary_dim, factor=factor).reshape(count, -1)
+    ref_k = rotate(k, pos, style, rotary_dim, factor=factor).reshape(count, -1)
     checks = [(name + "_qr", "f32", None, ref_q, bound(q.reshape(count, -1), "f32"))]
     written = []
     for t in range(count):

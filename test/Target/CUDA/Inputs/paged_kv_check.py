@@ -42,6 +42,7 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "..", "lib"))
 import cuda_sim  # noqa: E402
 from llmc_cuda_module import Manifest, compile_kernels, simulate_manifest  # noqa: E402
+from rope_reference import rotate  # noqa: E402
 
 MODULE = "paged"
 THETA = 10000.0
@@ -189,25 +190,6 @@ def random_of(rng, shape, elem, scale):
     values = rng.uniform(-scale, scale, shape).astype(np.float32)
     rounded = cuda_sim.convert_float(values, elem)
     return rounded.astype(np.float64), np.ascontiguousarray(cuda_sim.to_memory(rounded, elem))
-
-
-def rotate(x, positions, style, rotary_dim):
-    """RoPE of x (tokens, heads, head_dim) in float64 with the angles of the
-    f32 frequency table the kernels read."""
-    half = rotary_dim // 2
-    inv = (THETA ** (-2.0 * np.arange(half) / rotary_dim)).astype(np.float32)
-    angle = (positions.astype(np.float32)[:, None] * inv[None, :]).astype(np.float32)
-    cos, sin = np.cos(angle.astype(np.float64)), np.sin(angle.astype(np.float64))
-    out = x.astype(np.float64).copy()
-    if style == "interleaved":
-        x0, x1 = x[:, :, 0:rotary_dim:2], x[:, :, 1:rotary_dim:2]
-        out[:, :, 0:rotary_dim:2] = x0 * cos[:, None] - x1 * sin[:, None]
-        out[:, :, 1:rotary_dim:2] = x1 * cos[:, None] + x0 * sin[:, None]
-    else:
-        x0, x1 = x[:, :, :half], x[:, :, half:rotary_dim]
-        out[:, :, :half] = x0 * cos[:, None] - x1 * sin[:, None]
-        out[:, :, half:rotary_dim] = x1 * cos[:, None] + x0 * sin[:, None]
-    return out
 
 
 def shuffled_table(rng, c):
@@ -479,11 +461,11 @@ def compare_chain(out, r, name, c, e):
         _, qr = read(out, "%s_paged_qr%d" % (name, i), "f32", (B * T, H * D))
         q = data["q"].reshape(B * T, H, D)
         r.bounded("%s chunk %d rotated queries" % (name, i), qr,
-                  rotate(q, pos, c["style"], D).reshape(B * T, -1),
+                  rotate(q, pos, c["style"], D, THETA).reshape(B * T, -1),
                   rope_bound(q.reshape(B * T, -1), "f32"))
         k = data["k"].reshape(B * T, Hkv, D)
         v = data["v"].reshape(B * T, -1)
-        ref_k = rotate(k, pos, c["style"], D).reshape(B * T, -1)
+        ref_k = rotate(k, pos, c["style"], D, THETA).reshape(B * T, -1)
         got_k = keys[np.arange(B * T) // T, pos]
         got_v = values[np.arange(B * T) // T, pos]
         r.bounded("%s chunk %d cached keys" % (name, i), got_k, ref_k,
@@ -529,9 +511,9 @@ def compare_skip(out, r, name, c, e):
     _, qr = read(out, name + "_qr", "f32", (B * T, H * D))
     q = e["q"].reshape(B * T, H, D)
     r.bounded(name + " rotated queries (every token)", qr,
-              rotate(q, pos, c["style"], D).reshape(B * T, -1), rope_bound(e["q"], "f32"))
+              rotate(q, pos, c["style"], D, THETA).reshape(B * T, -1), rope_bound(e["q"], "f32"))
     k = e["k"].reshape(B * T, Hkv, D)
-    ref_rotated = rotate(k, pos, c["style"], D).reshape(B * T, -1)
+    ref_rotated = rotate(k, pos, c["style"], D, THETA).reshape(B * T, -1)
     for layer, ref_k in ((0, e["k"].astype(np.float64)), (1, ref_rotated)):
         _, ck = read(out, "%s_ck%d" % (name, layer), c["cache"], (B * cap, row))
         _, cv = read(out, "%s_cv%d" % (name, layer), c["cache"], (B * cap, row))
