@@ -86,6 +86,18 @@ def append(module, cache, ctype, layer, keys, values, positions, element,
     return out
 
 
+def append_rows(module, cache, ctype, ref, layer, positions, head_shape,
+                element, **flags):
+    """Appends fresh keys and values (batch, tokens of `positions`,
+    head_shape) at `positions` of `layer`, in the IR and in `ref`; returns
+    the new cache value. `flags`: append()'s."""
+    shape = positions.shape + tuple(head_shape)
+    keys, values = grid_values(shape), grid_values(shape)
+    write_reference(ref, layer, keys, values, positions)
+    return append(module, cache, ctype, layer, keys, values, positions,
+                  element, **flags)
+
+
 def write_reference(cache, layer, keys, values, positions):
     for b in range(positions.shape[0]):
         for t in range(positions.shape[1]):
@@ -123,17 +135,12 @@ def part1(module, expected):
     cache = "%cache_a"
     # Layer 2: 5 tokens per sequence at scattered, per-row positions.
     positions = np.array([[9, 2, 15, 0, 7], [4, 11, 3, 8, 1]])
-    keys = grid_values((B1, 5, H1, D1))
-    values = grid_values((B1, 5, H1, D1))
-    cache = append(module, cache, ctype, 2, keys, values, positions, "f32")
-    write_reference(ref, 2, keys, values, positions)
+    cache = append_rows(module, cache, ctype, ref, 2, positions, (H1, D1),
+                        "f32")
     # Layer 0: 3 tokens, dynamic token count.
     positions = np.array([[5, 6, 14], [13, 0, 10]])
-    keys = grid_values((B1, 3, H1, D1))
-    values = grid_values((B1, 3, H1, D1))
-    cache = append(module, cache, ctype, 0, keys, values, positions, "f32",
-                   dynamic=True)
-    write_reference(ref, 0, keys, values, positions)
+    cache = append_rows(module, cache, ctype, ref, 0, positions, (H1, D1),
+                        "f32", dynamic=True)
     view_type = tensor_type((B1, C1, H1, D1), "f32")
     for layer in range(L1):
         k, v = "%%view_k%d" % layer, "%%view_v%d" % layer
@@ -160,19 +167,13 @@ def part2(module, expected):
     prefill = np.array([[3, 0, 7, 5, 1, 6, 2, 4],
                         [2, 201, 0, 203, 3, 200, 1, 202]])
     for layer in (1, 0):
-        keys = grid_values((B2, 8, H2, D2))
-        values = grid_values((B2, 8, H2, D2))
-        cache = append(module, cache, ctype, layer, keys, values, prefill,
-                       "bf16")
-        write_reference(ref, layer, keys, values, prefill)
+        cache = append_rows(module, cache, ctype, ref, layer, prefill,
+                            (H2, D2), "bf16")
     # Decode: one token per row at position 8 (row 0) and 4 (row 1). Row 1
     # loads slots 5..8 with the tile (max position 8) but must ignore them:
     # they are NaN.
     decode = np.array([[8], [4]])
-    keys = grid_values((B2, 1, H2, D2))
-    values = grid_values((B2, 1, H2, D2))
-    cache = append(module, cache, ctype, 1, keys, values, decode, "bf16")
-    write_reference(ref, 1, keys, values, decode)
+    cache = append_rows(module, cache, ctype, ref, 1, decode, (H2, D2), "bf16")
     view_type = tensor_type((B2, C2, H2, D2), "bf16")
     module.add("  %%dk, %%dv = llm.kv_view %s[1] : %s -> %s, %s"
                % (cache, ctype, view_type, view_type))
@@ -200,17 +201,11 @@ def part3(module, expected):
     # then one decode token per sequence at 70 and 69.
     prefill = np.stack([np.random.RandomState(s).permutation(70)
                         for s in (1, 2)])
-    keys = grid_values((B3, 70, H3, D3))
-    values = grid_values((B3, 70, H3, D3))
-    cache = append(module, cache, ctype, 0, keys, values, prefill, "f32",
-                   dynamic=True, pages=pages)
-    write_reference(ref, 0, keys, values, prefill)
+    cache = append_rows(module, cache, ctype, ref, 0, prefill, (H3, D3),
+                        "f32", dynamic=True, pages=pages)
     decode = np.array([[70], [69]])
-    keys = grid_values((B3, 1, H3, D3))
-    values = grid_values((B3, 1, H3, D3))
-    cache = append(module, cache, ctype, 0, keys, values, decode, "f32",
-                   pages=pages)
-    write_reference(ref, 0, keys, values, decode)
+    cache = append_rows(module, cache, ctype, ref, 0, decode, (H3, D3),
+                        "f32", pages=pages)
     view_type = tensor_type((B3, C3, H3, D3), "f32")
     module.add("  %%pk, %%pv = llm.kv_view %s[0]%s : %s -> %s, %s"
                % (cache, pages, ctype, view_type, view_type))
