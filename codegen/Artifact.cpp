@@ -76,7 +76,7 @@ llvm::json::Array toJSON(const std::vector<int64_t> &shape) {
 int64_t getPageTableEntries(const ModelConfig &config,
                             const ModelBuildOptions &options) {
   return options.batch * getContextLength(config, options) /
-         mlir::llm::kDefaultKVPageSize;
+         options.kvPageSize;
 }
 
 /// The manifest's "kv_cache": layout, element type, logical shape and, for
@@ -89,7 +89,7 @@ llvm::json::Object getKVCacheJSON(const ModelConfig &config,
       {"dtype", toString(options.kvType)},
       {"shape", toJSON(getKVCacheShape(config, options))}};
   if (options.pagedKVCache) {
-    cache["page_size"] = mlir::llm::kDefaultKVPageSize;
+    cache["page_size"] = options.kvPageSize;
     cache["page_table_bytes"] =
         mlir::llm::getPageTableBytes(getPageTableEntries(config, options));
   }
@@ -207,8 +207,8 @@ llvm::Error writeHeader(const ArtifactPaths &paths, const ModelConfig &config,
             "page\n"
             "   table[b * (CONTEXT_LENGTH / KV_PAGE_SIZE) + p / "
             "KV_PAGE_SIZE]. */\n"
-         << "#define " << macro << "_KV_PAGE_SIZE "
-         << mlir::llm::kDefaultKVPageSize << "\n"
+         << "#define " << macro << "_KV_PAGE_SIZE " << options.kvPageSize
+         << "\n"
          << "#define " << macro << "_KV_PAGE_TABLE_BYTES "
          << mlir::llm::getPageTableBytes(getPageTableEntries(config, options))
          << "\n";

@@ -109,7 +109,7 @@ public:
         config.headDim, capacity, kvType,
         options.pagedKVCache ? llm::KVCacheLayout::paged
                              : llm::KVCacheLayout::contiguous,
-        llm::kDefaultKVPageSize);
+        options.pagedKVCache ? options.kvPageSize : llm::kDefaultKVPageSize);
     ropeScaling = toIR(context, config.ropeScaling);
   }
 

@@ -2,6 +2,7 @@
 #ifndef LLMC_GRAPH_MODELBUILDER_H
 #define LLMC_GRAPH_MODELBUILDER_H
 
+#include "dialect/LLMTypes.h"
 #include "frontend/ModelConfig.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -21,8 +22,10 @@ struct ModelBuildOptions {
   std::optional<DType> weightType;
   /// Element type of the KV cache; activations are always f32.
   DType kvType = DType::F32;
-  /// Store the cache in 16-position pages instead of one block per sequence.
+  /// Store the cache in pages of `kvPageSize` positions behind a page table
+  /// instead of one block per sequence.
   bool pagedKVCache = false;
+  int64_t kvPageSize = mlir::llm::kDefaultKVPageSize;
 };
 
 /// Builds a module with private `func.func @prefill` (T new tokens) and

@@ -70,11 +70,18 @@ cl::opt<std::string>
                cl::init(""), cl::sub(cl::SubCommand::getTopLevel()),
                cl::sub(infoCommand), cl::sub(compileCommand),
                cl::cat(compilerCategory));
-cl::opt<bool> pagedKVCache("paged-kv-cache",
-                           cl::desc("Store the KV cache in 16-position pages"),
-                           cl::init(false),
-                           cl::sub(cl::SubCommand::getTopLevel()),
-                           cl::sub(compileCommand), cl::cat(compilerCategory));
+cl::opt<bool> pagedKVCache(
+    "paged-kv-cache",
+    cl::desc("Store the KV cache in pages behind a page table"),
+    cl::init(false), cl::sub(cl::SubCommand::getTopLevel()),
+    cl::sub(compileCommand), cl::cat(compilerCategory));
+cl::opt<int64_t> kvPageSize(
+    "kv-page-size",
+    cl::desc("Positions per page of a paged KV cache (must divide the "
+             "context; default 16)"),
+    cl::init(mlir::llm::kDefaultKVPageSize),
+    cl::sub(cl::SubCommand::getTopLevel()), cl::sub(compileCommand),
+    cl::cat(compilerCategory));
 
 cl::opt<bool> noFusion(
     "no-fusion",
@@ -169,6 +176,13 @@ Expected<ModelBuildOptions> getBuildOptions() {
     return kvType.takeError();
   options.kvType = *kvType;
   options.pagedKVCache = pagedKVCache;
+  if (kvPageSize.getNumOccurrences() && !pagedKVCache)
+    return createStringError("--kv-page-size applies only with "
+                             "--paged-kv-cache");
+  if (kvPageSize <= 0)
+    return createStringError("--kv-page-size must be positive, got " +
+                             Twine(kvPageSize.getValue()));
+  options.kvPageSize = kvPageSize;
   return options;
 }
 
@@ -232,11 +246,11 @@ compileModule(mlir::MLIRContext &context, const ModelConfig &config,
               const PipelineOptions &pipelineOptions) {
   int64_t capacity = options.contextLength > 0 ? options.contextLength
                                                : config.maxPositionEmbeddings;
-  if (options.pagedKVCache && capacity % mlir::llm::kDefaultKVPageSize != 0)
+  if (options.pagedKVCache && capacity % options.kvPageSize != 0)
     return createStringError(
         "--paged-kv-cache needs a context length that is a multiple of the "
-        "page size (" + Twine(mlir::llm::kDefaultKVPageSize) + "), got " +
-        Twine(capacity) + "; set --context");
+        "page size (" + Twine(options.kvPageSize) + "), got " +
+        Twine(capacity) + "; set --context or --kv-page-size");
   context.loadDialect<mlir::llm::LLMDialect, mlir::func::FuncDialect,
                       mlir::arith::ArithDialect, mlir::tensor::TensorDialect>();
   mlir::OwningOpRef<mlir::ModuleOp> module =
