@@ -31,6 +31,14 @@ llmc_status llmc_model_open_linked(const char *path, llmc_prefill_fn prefill,
 
 void llmc_model_destroy(llmc_model *model) { delete model; }
 
+llmc_status llmc_model_prepare_device(const llmc_model *model) {
+  return guarded([&] {
+    require(model, "llmc_model_prepare_device", "model");
+    if (CudaProgram *cuda = model->model->cuda())
+      cuda->module(); // loads the driver and the image; throws without them
+  });
+}
+
 llmc_status llmc_model_get_info(const llmc_model *model, llmc_model_info *out) {
   return guarded([&] {
     require(model, "llmc_model_get_info", "model");

@@ -316,6 +316,9 @@ int main(int argc, char **argv) {
   llmc_model_info info;
   check(llmc_model_get_info(model, &info));
   check_device(opt, info);
+  // A missing GPU is reported before the weights are read or generated
+  // (gigabytes for a large model).
+  check(llmc_model_prepare_device(model));
 
   bool cuda = info.target_kind == LLMC_TARGET_CUDA;
   if (opt.profile) {

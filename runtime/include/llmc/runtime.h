@@ -425,6 +425,13 @@ void llmc_model_destroy(llmc_model *model);
 
 /* Thread-safe. */
 llmc_status llmc_model_get_info(const llmc_model *model, llmc_model_info *out);
+/* Readies the device a CUDA model runs on now, as its first session would:
+ * loads the driver and the artifact's image for the GPU, and fails as
+ * llmc_session_create would (LLMC_ERR_UNSUPPORTED "CUDA is not available:
+ * ..." without a driver or GPU, or when no image suits the GPU). Does
+ * nothing for a CPU model. Call it before loading weights to fail before
+ * that work. Thread-safe. */
+llmc_status llmc_model_prepare_device(const llmc_model *model);
 /* 1 if `token` ends generation (any of the config's eos_token_id), else 0.
  * Thread-safe. */
 int llmc_model_is_eos(const llmc_model *model, int32_t token);
