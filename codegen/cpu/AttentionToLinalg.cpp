@@ -44,7 +44,10 @@ public:
         positions(positions), pagedK(std::move(pagedK)),
         pagedV(std::move(pagedV)), ctx(builder.getContext()),
         f32(builder.getF32Type()),
-        group(op.getNumHeads() / op.getNumKvHeads()) {}
+        group(op.getNumHeads() / op.getNumKvHeads()),
+        reductionMath(arith::FastMathFlagsAttr::get(
+            builder.getContext(),
+            arith::FastMathFlags::reassoc | arith::FastMathFlags::contract)) {}
 
   Value emit();
 
@@ -60,6 +63,10 @@ private:
   Type f32;
   /// Query heads per KV head: head h reads KV head h floordiv group.
   int64_t group;
+  /// The flags of the sums over keys and head_dim (Q·K, Σ p, Σ p·V):
+  /// reassociation lets LLVM vectorize these reductions (several partial
+  /// sums), and contraction fuse their multiply-adds.
+  arith::FastMathFlagsAttr reductionMath;
   /// (B, T, Hq) of q.
   SmallVector<OpFoldResult> rowSizes;
   /// (B, T, Hq, D) of q.
@@ -184,8 +191,10 @@ Value AttentionEmitter::emitScores(Value kTile,
              [&](OpBuilder &nb, Location nloc, ValueRange args) {
                Value qe = convertFloat(nb, nloc, args[0], f32);
                Value ke = convertFloat(nb, nloc, args[1], f32);
-               Value product = arith::MulFOp::create(nb, nloc, qe, ke);
-               Value sum = arith::AddFOp::create(nb, nloc, args[2], product);
+               Value product =
+                   arith::MulFOp::create(nb, nloc, qe, ke, reductionMath);
+               Value sum = arith::AddFOp::create(nb, nloc, args[2], product,
+                                                 reductionMath);
                linalg::YieldOp::create(nb, nloc, sum);
              })
       .getResult(0);
@@ -345,7 +354,9 @@ SmallVector<Value> AttentionEmitter::emitTile(Value tileStart,
           [&](OpBuilder &nb, Location nloc, ValueRange args) {
             linalg::YieldOp::create(
                 nb, nloc,
-                arith::AddFOp::create(nb, nloc, args[0], args[1]).getResult());
+                arith::AddFOp::create(nb, nloc, args[0], args[1],
+                                      reductionMath)
+                    .getResult());
           })
           .getResult(0);
 
@@ -374,7 +385,8 @@ SmallVector<Value> AttentionEmitter::emitTile(Value tileStart,
           ArrayRef<IteratorType>{kPar, kPar, kPar, kPar, kRed},
           [&](OpBuilder &nb, Location nloc, ValueRange args) {
             Value ve = convertFloat(nb, nloc, args[1], f32);
-            Value product = arith::MulFOp::create(nb, nloc, args[0], ve);
+            Value product =
+                arith::MulFOp::create(nb, nloc, args[0], ve, reductionMath);
             // A masked key may be a cache slot never written (unspecified
             // bits, possibly NaN/Inf): 0 · NaN would poison the row, so
             // zero-probability keys contribute exactly 0.
@@ -385,7 +397,9 @@ SmallVector<Value> AttentionEmitter::emitTile(Value tileStart,
             }
             linalg::YieldOp::create(
                 nb, nloc,
-                arith::AddFOp::create(nb, nloc, args[2], product).getResult());
+                arith::AddFOp::create(nb, nloc, args[2], product,
+                                      reductionMath)
+                    .getResult());
           })
           .getResult(0);
   return {maxNew, sumNew, accNew};
