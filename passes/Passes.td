@@ -132,7 +132,8 @@ def LLMLowerToLinalg : Pass<"llm-lower-to-linalg", "::mlir::ModuleOp"> {
     `vector-projections=false` keeps the generic contraction), other
     projections and norms become `linalg.generic` ops, RoPE computes its angles from the positions and the scaling
     attribute, attention walks the keys in tiles with an online softmax (no
-    T×S score matrix), and the KV cache becomes a tensor
+    T×S score matrix; causal queries in blocks of 64, each over the keys it
+    sees), and the KV cache becomes a tensor
     `(2, layers, batch, capacity, kv_heads, head_dim)` updated with
     `tensor.insert_slice` at the given positions. A paged cache becomes
     `(2, layers, pages, page_size, kv_heads, head_dim)`: appends write to

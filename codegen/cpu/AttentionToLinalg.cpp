@@ -22,6 +22,10 @@ namespace {
 /// the CPU path targets (16 lanes with AVX-512).
 constexpr int64_t kKeyTile = 64;
 
+/// Queries per block of a causal attention over more than one block: each
+/// block walks only the key tiles up to its own last position.
+constexpr int64_t kQueryBlock = 64;
+
 /// Score of a masked key and the initial running maximum. Finite (not -inf)
 /// so that exp(m_old - m_new) is exp(0) = 1, never NaN from (-inf) - (-inf),
 /// while a row has no visible key yet; far below any real score so that
@@ -52,6 +56,11 @@ public:
   Value emit();
 
 private:
+  /// The attention of the queries `q` (at `positions`, or without them at
+  /// t + positionOffset) over every key tile they see, written into
+  /// `destination` (shaped like q) when given.
+  Value emitRows(Value positionOffset, Value destination = Value());
+
   llm::AttentionOp op;
   Location loc;
   OpBuilder &b;
@@ -97,7 +106,7 @@ private:
                               ValueRange state);
   Value emitScores(Value kTile, ArrayRef<OpFoldResult> tileSizes);
   Value emitMaskAndScale(Value scores, Value tileStart);
-  Value emitOutput(Value acc, Value sum);
+  Value emitOutput(Value acc, Value sum, Value destination);
 };
 
 Value AttentionEmitter::computeScale() {
@@ -408,10 +417,12 @@ SmallVector<Value> AttentionEmitter::emitTile(Value tileStart,
 /// result = acc / l in the result element type; a row that saw no visible
 /// key (l = 0, e.g. a position past every key of its window) yields 0
 /// rather than NaN.
-Value AttentionEmitter::emitOutput(Value acc, Value sum) {
+Value AttentionEmitter::emitOutput(Value acc, Value sum, Value destination) {
   auto resultType = cast<RankedTensorType>(op.getResult().getType());
   Type elementType = resultType.getElementType();
-  Value init = tensor::EmptyOp::create(b, loc, qSizes, elementType);
+  Value init = destination
+                   ? destination
+                   : tensor::EmptyOp::create(b, loc, qSizes, elementType);
   AffineMap full = b.getMultiDimIdentityMap(4);
   AffineMap row = map(4, {dim(0), dim(1), dim(2)});
   Value zero = f32Constant(0.0);
@@ -433,13 +444,61 @@ Value AttentionEmitter::emitOutput(Value acc, Value sum) {
 }
 
 Value AttentionEmitter::emit() {
-  qSizes = tensor::getMixedSizes(b, loc, q);
-  rowSizes.assign(qSizes.begin(), qSizes.begin() + 3);
   scale = computeScale();
   keyCount = b.createOrFold<tensor::DimOp>(loc, k, 1);
   Value queryCount = b.createOrFold<tensor::DimOp>(loc, q, 1);
-  implicitPositionOffset =
-      b.createOrFold<arith::SubIOp>(loc, keyCount, queryCount);
+  Value offset = b.createOrFold<arith::SubIOp>(loc, keyCount, queryCount);
+  std::optional<int64_t> staticQueries = getConstantIntValue(queryCount);
+  if (!op.getCausal() || (staticQueries && *staticQueries <= kQueryBlock))
+    return emitRows(offset);
+
+  // Causal attention over many queries: one block of kQueryBlock queries at
+  // a time, each over the keys its own positions see, so that a prefill
+  // reads about half the key tiles that all queries at once would.
+  Value fullQ = q, fullPositions = positions;
+  auto resultType = cast<RankedTensorType>(op.getResult().getType());
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, fullQ);
+  Value init =
+      tensor::EmptyOp::create(b, loc, sizes, resultType.getElementType());
+  SmallVector<OpFoldResult> unitStrides(4, b.getIndexAttr(1));
+  auto blocks = scf::ForOp::create(
+      b, loc, index(0), queryCount, index(kQueryBlock), ValueRange{init},
+      [&](OpBuilder &, Location, Value start, ValueRange args) {
+        Value length = b.createOrFold<arith::MinSIOp>(
+            loc, b.createOrFold<arith::SubIOp>(loc, queryCount, start),
+            index(kQueryBlock));
+        SmallVector<OpFoldResult> offsets = {b.getIndexAttr(0), start,
+                                             b.getIndexAttr(0),
+                                             b.getIndexAttr(0)};
+        SmallVector<OpFoldResult> blockSizes(sizes);
+        blockSizes[1] = length;
+        q = tensor::ExtractSliceOp::create(b, loc, fullQ, offsets, blockSizes,
+                                           unitStrides);
+        if (fullPositions)
+          positions = tensor::ExtractSliceOp::create(
+              b, loc, fullPositions, ArrayRef<OpFoldResult>(offsets).take_front(2),
+              ArrayRef<OpFoldResult>(blockSizes).take_front(2),
+              ArrayRef<OpFoldResult>(unitStrides).take_front(2));
+        // The block's rows are computed into their slice of the result
+        // (destination passing), so that bufferization writes them in
+        // place instead of copying a dynamically shaped block.
+        Value destination = tensor::ExtractSliceOp::create(
+            b, loc, args[0], offsets, blockSizes, unitStrides);
+        Value rows = emitRows(
+            b.createOrFold<arith::AddIOp>(loc, offset, start), destination);
+        Value updated = tensor::InsertSliceOp::create(
+            b, loc, rows, args[0], offsets, blockSizes, unitStrides);
+        scf::YieldOp::create(b, loc, updated);
+      });
+  q = fullQ;
+  positions = fullPositions;
+  return blocks.getResult(0);
+}
+
+Value AttentionEmitter::emitRows(Value positionOffset, Value destination) {
+  qSizes = tensor::getMixedSizes(b, loc, q);
+  rowSizes.assign(qSizes.begin(), qSizes.begin() + 3);
+  implicitPositionOffset = positionOffset;
 
   SmallVector<Value> state = {
       createFilled(b, loc, emptyF32(rowSizes), kMaskedScore),
@@ -485,7 +544,7 @@ Value AttentionEmitter::emit() {
         });
     state.assign(tail.getResults().begin(), tail.getResults().end());
   }
-  return emitOutput(/*acc=*/state[2], /*sum=*/state[1]);
+  return emitOutput(/*acc=*/state[2], /*sum=*/state[1], destination);
 }
 
 struct AttentionLowering : OpConversionPattern<llm::AttentionOp> {

@@ -191,6 +191,17 @@ CASES = [
          dynamic=(1,), positions=[[140, 141]]),
     # Dynamic head_dim without a scale attribute: 1/sqrt(D) at run time.
     Case("dynamic_head_dim", 2, 3, 5, 2, 1, 8, dynamic=(3,)),
+    # Causal prefill of 150 queries: three blocks of up to 64 queries (the
+    # last one partial), each over its own key range; positions out of order
+    # (so a block's range comes from its own min and max), differing per
+    # row, with NaN in every slot no query may see.
+    Case("query_blocks_positions", 2, 150, 160, 4, 2, 4,
+         positions=np.stack([np.random.RandomState(3).permutation(150),
+                             5 + np.random.RandomState(4).permutation(150)]),
+         poison_unseen=True),
+    # The same with a dynamic T and a sliding window across the blocks.
+    Case("query_blocks_dynamic_window", 1, 130, 140, 2, 1, 4, window=40,
+         dynamic=(1,), positions=[list(range(10, 140))]),
 ]
 
 
