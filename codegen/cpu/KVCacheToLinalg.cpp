@@ -251,32 +251,51 @@ Value llmc::gatherCacheRows(OpBuilder &b, Location loc,
                             const PagedLayer &layer, Value start,
                             OpFoldResult length) {
   llm::KVCacheType cacheType = layer.cacheType;
-  Type elementType = cacheType.getElementType();
-  SmallVector<OpFoldResult> sizes = {
-      b.getIndexAttr(cacheType.getBatch()), length,
-      b.getIndexAttr(cacheType.getKvHeads()),
-      b.getIndexAttr(cacheType.getHeadDim())};
-  Value init = tensor::EmptyOp::create(b, loc, sizes, elementType);
-  auto initType = cast<RankedTensorType>(init.getType());
-  Value layerIndex = getValueOrCreateConstantIndexOp(b, loc, layer.layer);
-  Value half = arith::ConstantIndexOp::create(b, loc, layer.half);
-  using utils::IteratorType;
-  SmallVector<IteratorType> parallel(4, IteratorType::parallel);
-  return linalg::GenericOp::create(
-             b, loc, TypeRange{initType}, ValueRange{}, ValueRange{init},
-             ArrayRef<AffineMap>{b.getMultiDimIdentityMap(4)}, parallel,
-             [&](OpBuilder &nb, Location nloc, ValueRange) {
-               Value batch = linalg::IndexOp::create(nb, nloc, 0);
-               Value key = arith::AddIOp::create(
-                   nb, nloc, start, linalg::IndexOp::create(nb, nloc, 1));
-               Value head = linalg::IndexOp::create(nb, nloc, 2);
-               Value element = linalg::IndexOp::create(nb, nloc, 3);
-               auto [page, slot] = locateRow(nb, nloc, cacheType,
-                                             layer.pageTable, batch, key);
-               Value value = tensor::ExtractOp::create(
-                   nb, nloc, layer.cache,
-                   ValueRange{half, layerIndex, page, slot, head, element});
-               linalg::YieldOp::create(nb, nloc, value);
-             })
-      .getResult(0);
+  int64_t kvHeads = cacheType.getKvHeads(), headDim = cacheType.getHeadDim();
+  SmallVector<OpFoldResult> sizes = {b.getIndexAttr(cacheType.getBatch()),
+                                     length, b.getIndexAttr(kvHeads),
+                                     b.getIndexAttr(headDim)};
+  Value init =
+      tensor::EmptyOp::create(b, loc, sizes, cacheType.getElementType());
+  OpFoldResult layerIndex = layer.layer;
+  auto rowType = RankedTensorType::get({kvHeads, headDim},
+                                       cacheType.getElementType());
+  SmallVector<OpFoldResult> rowSizes6 = {
+      b.getIndexAttr(1),       b.getIndexAttr(1),
+      b.getIndexAttr(1),       b.getIndexAttr(1),
+      b.getIndexAttr(kvHeads), b.getIndexAttr(headDim)};
+  SmallVector<OpFoldResult> rowSizes4(rowSizes6.begin() + 2, rowSizes6.end());
+  SmallVector<OpFoldResult> unitStrides6(kCacheRank, b.getIndexAttr(1));
+  SmallVector<OpFoldResult> unitStrides4(4, b.getIndexAttr(1));
+  // One (kv_heads, head_dim) row per (sequence, key): the page lookup is
+  // done once per row, and the row is a contiguous copy (a memcpy once
+  // bufferized).
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value batch = arith::ConstantIndexOp::create(b, loc, cacheType.getBatch());
+  Value keys = getValueOrCreateConstantIndexOp(b, loc, length);
+  auto batchLoop = scf::ForOp::create(
+      b, loc, zero, batch, one, ValueRange{init},
+      [&](OpBuilder &nb, Location nloc, Value bIv, ValueRange batchArgs) {
+        auto keyLoop = scf::ForOp::create(
+            nb, nloc, zero, keys, one, ValueRange{batchArgs[0]},
+            [&](OpBuilder &kb, Location kloc, Value sIv, ValueRange args) {
+              Value key = arith::AddIOp::create(kb, kloc, start, sIv);
+              auto [page, slot] = locateRow(kb, kloc, cacheType,
+                                            layer.pageTable, bIv, key);
+              SmallVector<OpFoldResult> from = {
+                  kb.getIndexAttr(layer.half), layerIndex, page, slot,
+                  kb.getIndexAttr(0), kb.getIndexAttr(0)};
+              Value row = tensor::ExtractSliceOp::create(
+                  kb, kloc, rowType, layer.cache, from, rowSizes6,
+                  unitStrides6);
+              SmallVector<OpFoldResult> to = {bIv, sIv, kb.getIndexAttr(0),
+                                              kb.getIndexAttr(0)};
+              Value updated = tensor::InsertSliceOp::create(
+                  kb, kloc, row, args[0], to, rowSizes4, unitStrides4);
+              scf::YieldOp::create(kb, kloc, updated);
+            });
+        scf::YieldOp::create(nb, nloc, keyLoop.getResults());
+      });
+  return batchLoop.getResult(0);
 }

@@ -1,7 +1,8 @@
 // The CPU lowering of a paged KV cache: the cache becomes (2, layers, pages,
 // page_size, kv_heads, head_dim); llm.kv_append writes each token's row to
 // slot p mod page_size of page table[b, p / page_size] (clamped into the
-// pool); llm.kv_view gathers the logical view through the table; and
+// pool); llm.kv_view gathers the logical view through the table, a
+// (kv_heads, head_dim) row per key; and
 // llm.attention over a paged view gathers only its key tiles, leaving the
 // view's whole-capacity gathers dead. Numerics: kv-cache-numeric.test.
 // RUN: llmc-opt %s --llm-lower-to-linalg --canonicalize | FileCheck %s
@@ -26,14 +27,15 @@ func.func @append(%c: !paged, %t: tensor<1x4xi32>, %k: tensor<1x?x2x4xf32>, %pos
 
 // CHECK-LABEL: func.func @view(
 // CHECK-SAME:    %[[CACHE:[^:]+]]: tensor<2x2x4x16x2x4xf32>, %[[TABLE:[^:]+]]: tensor<1x4xi32>
-// CHECK:         linalg.generic {{.*}} outs(%{{.*}} : tensor<1x64x2x4xf32>)
-// CHECK:           %[[KEY:.*]] = linalg.index 1
+// One (kv_heads, head_dim) row per key, from the page the table names.
+// CHECK:         scf.for %[[KEY:.*]] = %c0 to %c64 step %c1 iter_args(%[[ACC:.*]] = %{{.*}}) -> (tensor<1x64x2x4xf32>)
 // CHECK:           %[[IDX:.*]] = arith.divui %[[KEY]], %c16
 // CHECK:           %[[SLOT:.*]] = arith.remui %[[KEY]], %c16
 // CHECK:           tensor.extract %[[TABLE]][%c0, %[[IDX]]]
 // CHECK:           %[[PAGE:.*]] = arith.minui
 // The values (1) of layer 1.
-// CHECK:           tensor.extract %[[CACHE]][%c1, %c1, %[[PAGE]], %[[SLOT]],
+// CHECK:           %[[ROW:.*]] = tensor.extract_slice %[[CACHE]][1, 1, %[[PAGE]], %[[SLOT]], 0, 0] [1, 1, 1, 1, 2, 4]
+// CHECK:           tensor.insert_slice %[[ROW]] into %[[ACC]][0, %[[KEY]], 0, 0] [1, 1, 2, 4]
 func.func @view(%c: !paged, %t: tensor<1x4xi32>) -> tensor<1x64x2x4xf32> {
   %k, %v = llm.kv_view %c[1] pages(%t : tensor<1x4xi32>) : !paged -> tensor<1x64x2x4xf32>, tensor<1x64x2x4xf32>
   return %v : tensor<1x64x2x4xf32>
@@ -43,16 +45,15 @@ func.func @view(%c: !paged, %t: tensor<1x4xi32>) -> tensor<1x64x2x4xf32> {
 // the whole 64-key view before it.
 // CHECK-LABEL: func.func @attend(
 // CHECK-SAME:    %[[CACHE:[^:]+]]: tensor<2x2x4x16x2x4xf32>, %[[TABLE:[^:]+]]: tensor<1x4xi32>
-// CHECK-NOT:     tensor.extract %[[CACHE]]
+// CHECK-NOT:     tensor.extract_slice %[[CACHE]]
 // CHECK:         scf.for %[[START:.*]] = %c0 to
-// CHECK:           linalg.generic
-// CHECK:             %[[S:.*]] = linalg.index 1
+// CHECK:           scf.for %[[S:.*]] = %c0 to %c64
 // CHECK:             %[[KEY:.*]] = arith.addi %[[START]], %[[S]]
 // CHECK:             arith.divui %[[KEY]], %c16
 // CHECK:             tensor.extract %[[TABLE]]
-// CHECK:             tensor.extract %[[CACHE]][%c0, %c0,
-// CHECK:           linalg.generic
-// CHECK:             tensor.extract %[[CACHE]][%c1, %c0,
+// CHECK:             tensor.extract_slice %[[CACHE]][0, 0,
+// CHECK:           scf.for
+// CHECK:             tensor.extract_slice %[[CACHE]][1, 0,
 func.func @attend(%c: !paged, %t: tensor<1x4xi32>, %q: tensor<1x1x4x4xf32>, %pos: tensor<1x1xi32>) -> tensor<1x1x4x4xf32> {
   %k, %v = llm.kv_view %c[0] pages(%t : tensor<1x4xi32>) : !paged -> tensor<1x64x2x4xf32>, tensor<1x64x2x4xf32>
   %o = llm.attention %q, %k, %v, %pos {num_heads = 4 : i64, num_kv_heads = 2 : i64, causal} : tensor<1x1x4x4xf32>, tensor<1x64x2x4xf32>, tensor<1x64x2x4xf32>, tensor<1x1xi32> -> tensor<1x1x4x4xf32>
