@@ -56,6 +56,43 @@ std::pair<Value, Value> locateRow(OpBuilder &b, Location loc,
   return {page, slot};
 }
 
+/// The slices of one (kv_heads, head_dim) cache row: in a (batch, tokens,
+/// kv_heads, head_dim) tensor and in the converted cache, each with unit
+/// strides.
+struct CacheRowSlices {
+  RankedTensorType rowType;
+  SmallVector<OpFoldResult> sizes4, strides4, sizes6, strides6;
+
+  CacheRowSlices(OpBuilder &b, int64_t kvHeads, int64_t headDim,
+                 Type elementType)
+      : rowType(RankedTensorType::get({kvHeads, headDim}, elementType)),
+        strides4(4, b.getIndexAttr(1)), strides6(kCacheRank, b.getIndexAttr(1)) {
+    sizes6.assign(kCacheRank - 2, b.getIndexAttr(1));
+    sizes6.append({b.getIndexAttr(kvHeads), b.getIndexAttr(headDim)});
+    sizes4.assign(sizes6.begin() + 2, sizes6.end());
+  }
+};
+
+/// for b in [0, batch), t in [0, tokens): acc = body(b, t, acc), starting
+/// from `init` (value semantics: the accumulated tensor is an iter_arg).
+Value buildRowLoops(
+    OpBuilder &builder, Location loc, Value batch, Value tokens, Value init,
+    function_ref<Value(OpBuilder &, Location, Value, Value, Value)> body) {
+  Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+  Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+  auto batchLoop = scf::ForOp::create(
+      builder, loc, zero, batch, one, ValueRange{init},
+      [&](OpBuilder &b, Location loc, Value bIv, ValueRange batchArgs) {
+        auto tokenLoop = scf::ForOp::create(
+            b, loc, zero, tokens, one, ValueRange{batchArgs[0]},
+            [&](OpBuilder &b, Location loc, Value tIv, ValueRange args) {
+              scf::YieldOp::create(b, loc, body(b, loc, bIv, tIv, args[0]));
+            });
+        scf::YieldOp::create(b, loc, tokenLoop.getResults());
+      });
+  return batchLoop.getResult(0);
+}
+
 /// llm.kv_append: for each (b, t), writes keys[b, t] (kv_heads, head_dim) to
 /// cache[0, layer, row(b, positions[b, t])] and values[b, t] to
 /// cache[1, ...], where row is locateRow's (b, p) or (page, slot).
@@ -81,60 +118,38 @@ struct KVAppendLowering : OpConversionPattern<llm::KVAppendOp> {
     int64_t kvHeads = cacheType.getDimSize(4);
     int64_t headDim = cacheType.getDimSize(5);
 
-    auto index = [&](int64_t v) -> Value {
-      return arith::ConstantIndexOp::create(rewriter, loc, v);
-    };
-    Value zero = index(0), one = index(1);
     Value batch = rewriter.createOrFold<tensor::DimOp>(loc, keys, 0);
     Value tokens = rewriter.createOrFold<tensor::DimOp>(loc, keys, 1);
     OpFoldResult layer = getConvertedLayer(op, adaptor);
     // One (kv_heads, head_dim) row of keys/values per (b, t).
-    auto rowType =
-        RankedTensorType::get({kvHeads, headDim}, keysType.getElementType());
-    SmallVector<OpFoldResult> unitStrides4(4, rewriter.getIndexAttr(1));
-    SmallVector<OpFoldResult> unitStrides6(kCacheRank,
-                                           rewriter.getIndexAttr(1));
-    SmallVector<OpFoldResult> rowSizes4 = {
-        rewriter.getIndexAttr(1), rewriter.getIndexAttr(1),
-        rewriter.getIndexAttr(kvHeads), rewriter.getIndexAttr(headDim)};
-    SmallVector<OpFoldResult> rowSizes6 = {
-        rewriter.getIndexAttr(1),       rewriter.getIndexAttr(1),
-        rewriter.getIndexAttr(1),       rewriter.getIndexAttr(1),
-        rewriter.getIndexAttr(kvHeads), rewriter.getIndexAttr(headDim)};
-
-    auto batchLoop = scf::ForOp::create(
-        rewriter, loc, zero, batch, one, ValueRange{cache},
-        [&](OpBuilder &b, Location loc, Value bIv, ValueRange batchArgs) {
-          auto tokenLoop = scf::ForOp::create(
-              b, loc, zero, tokens, one, ValueRange{batchArgs[0]},
-              [&](OpBuilder &b, Location loc, Value tIv, ValueRange args) {
-                Value position = tensor::ExtractOp::create(
-                    b, loc, positions, ValueRange{bIv, tIv});
-                Value logical = arith::IndexCastOp::create(
-                    b, loc, b.getIndexType(), position);
-                auto [outer, inner] = locateRow(b, loc, logicalType,
-                                                pageTable, bIv, logical);
-                SmallVector<OpFoldResult> srcOffsets = {
-                    bIv, tIv, b.getIndexAttr(0), b.getIndexAttr(0)};
-                Value updated = args[0];
-                for (auto [selector, source] :
-                     {std::pair{kKeysIndex, keys},
-                      std::pair{kValuesIndex, values}}) {
-                  Value row = tensor::ExtractSliceOp::create(
-                      b, loc, rowType, source, srcOffsets, rowSizes4,
-                      unitStrides4);
-                  SmallVector<OpFoldResult> dstOffsets = {
-                      b.getIndexAttr(selector), layer, outer, inner,
-                      b.getIndexAttr(0),        b.getIndexAttr(0)};
-                  updated = tensor::InsertSliceOp::create(
-                      b, loc, row, updated, dstOffsets, rowSizes6,
-                      unitStrides6);
-                }
-                scf::YieldOp::create(b, loc, updated);
-              });
-          scf::YieldOp::create(b, loc, tokenLoop.getResults());
+    CacheRowSlices slices(rewriter, kvHeads, headDim,
+                          keysType.getElementType());
+    Value updatedCache = buildRowLoops(
+        rewriter, loc, batch, tokens, cache,
+        [&](OpBuilder &b, Location loc, Value bIv, Value tIv, Value acc) {
+          Value position = tensor::ExtractOp::create(b, loc, positions,
+                                                     ValueRange{bIv, tIv});
+          Value logical =
+              arith::IndexCastOp::create(b, loc, b.getIndexType(), position);
+          auto [outer, inner] =
+              locateRow(b, loc, logicalType, pageTable, bIv, logical);
+          SmallVector<OpFoldResult> srcOffsets = {
+              bIv, tIv, b.getIndexAttr(0), b.getIndexAttr(0)};
+          for (auto [selector, source] :
+               {std::pair{kKeysIndex, keys}, std::pair{kValuesIndex, values}}) {
+            Value row = tensor::ExtractSliceOp::create(
+                b, loc, slices.rowType, source, srcOffsets, slices.sizes4,
+                slices.strides4);
+            SmallVector<OpFoldResult> dstOffsets = {
+                b.getIndexAttr(selector), layer, outer, inner,
+                b.getIndexAttr(0),        b.getIndexAttr(0)};
+            acc = tensor::InsertSliceOp::create(b, loc, row, acc, dstOffsets,
+                                                slices.sizes6,
+                                                slices.strides6);
+          }
+          return acc;
         });
-    rewriter.replaceOp(op, batchLoop.getResults());
+    rewriter.replaceOp(op, updatedCache);
     return success();
   }
 };
@@ -257,45 +272,30 @@ Value llmc::gatherCacheRows(OpBuilder &b, Location loc,
                                      b.getIndexAttr(headDim)};
   Value init =
       tensor::EmptyOp::create(b, loc, sizes, cacheType.getElementType());
-  OpFoldResult layerIndex = layer.layer;
-  auto rowType = RankedTensorType::get({kvHeads, headDim},
-                                       cacheType.getElementType());
-  SmallVector<OpFoldResult> rowSizes6 = {
-      b.getIndexAttr(1),       b.getIndexAttr(1),
-      b.getIndexAttr(1),       b.getIndexAttr(1),
-      b.getIndexAttr(kvHeads), b.getIndexAttr(headDim)};
-  SmallVector<OpFoldResult> rowSizes4(rowSizes6.begin() + 2, rowSizes6.end());
-  SmallVector<OpFoldResult> unitStrides6(kCacheRank, b.getIndexAttr(1));
-  SmallVector<OpFoldResult> unitStrides4(4, b.getIndexAttr(1));
+  CacheRowSlices slices(b, kvHeads, headDim, cacheType.getElementType());
   // One (kv_heads, head_dim) row per (sequence, key): the page lookup is
   // done once per row, and the row is a contiguous copy (a memcpy once
   // bufferized).
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value one = arith::ConstantIndexOp::create(b, loc, 1);
   Value batch = arith::ConstantIndexOp::create(b, loc, cacheType.getBatch());
-  Value keys = getValueOrCreateConstantIndexOp(b, loc, length);
-  auto batchLoop = scf::ForOp::create(
-      b, loc, zero, batch, one, ValueRange{init},
-      [&](OpBuilder &nb, Location nloc, Value bIv, ValueRange batchArgs) {
-        auto keyLoop = scf::ForOp::create(
-            nb, nloc, zero, keys, one, ValueRange{batchArgs[0]},
-            [&](OpBuilder &kb, Location kloc, Value sIv, ValueRange args) {
-              Value key = arith::AddIOp::create(kb, kloc, start, sIv);
-              auto [page, slot] = locateRow(kb, kloc, cacheType,
-                                            layer.pageTable, bIv, key);
-              SmallVector<OpFoldResult> from = {
-                  kb.getIndexAttr(layer.half), layerIndex, page, slot,
-                  kb.getIndexAttr(0), kb.getIndexAttr(0)};
-              Value row = tensor::ExtractSliceOp::create(
-                  kb, kloc, rowType, layer.cache, from, rowSizes6,
-                  unitStrides6);
-              SmallVector<OpFoldResult> to = {bIv, sIv, kb.getIndexAttr(0),
-                                              kb.getIndexAttr(0)};
-              Value updated = tensor::InsertSliceOp::create(
-                  kb, kloc, row, args[0], to, rowSizes4, unitStrides4);
-              scf::YieldOp::create(kb, kloc, updated);
-            });
-        scf::YieldOp::create(nb, nloc, keyLoop.getResults());
+  return buildRowLoops(
+      b, loc, batch, getValueOrCreateConstantIndexOp(b, loc, length), init,
+      [&](OpBuilder &kb, Location kloc, Value bIv, Value sIv, Value acc) {
+        Value key = arith::AddIOp::create(kb, kloc, start, sIv);
+        auto [page, slot] =
+            locateRow(kb, kloc, cacheType, layer.pageTable, bIv, key);
+        SmallVector<OpFoldResult> from = {kb.getIndexAttr(layer.half),
+                                          layer.layer,
+                                          page,
+                                          slot,
+                                          kb.getIndexAttr(0),
+                                          kb.getIndexAttr(0)};
+        Value row = tensor::ExtractSliceOp::create(
+            kb, kloc, slices.rowType, layer.cache, from, slices.sizes6,
+            slices.strides6);
+        SmallVector<OpFoldResult> to = {bIv, sIv, kb.getIndexAttr(0),
+                                        kb.getIndexAttr(0)};
+        return tensor::InsertSliceOp::create(kb, kloc, row, acc, to,
+                                             slices.sizes4, slices.strides4)
+            .getResult();
       });
-  return batchLoop.getResult(0);
 }
