@@ -42,11 +42,11 @@ constexpr IteratorType kRed = IteratorType::reduction;
 class AttentionEmitter {
 public:
   AttentionEmitter(llm::AttentionOp op, Value q, Value k, Value v,
-                   Value positions, std::optional<llmc::PagedLayer> pagedK,
-                   std::optional<llmc::PagedLayer> pagedV, OpBuilder &builder)
+                   Value positions, std::optional<llmc::PagedLayer> paged,
+                   OpBuilder &builder)
       : op(op), loc(op.getLoc()), b(builder), q(q), k(k), v(v),
-        positions(positions), pagedK(std::move(pagedK)),
-        pagedV(std::move(pagedV)), ctx(builder.getContext()),
+        positions(positions), paged(std::move(paged)),
+        ctx(builder.getContext()),
         f32(builder.getF32Type()),
         group(op.getNumHeads() / op.getNumKvHeads()),
         reductionMath(arith::FastMathFlagsAttr::get(
@@ -65,9 +65,9 @@ private:
   Location loc;
   OpBuilder &b;
   Value q, k, v, positions;
-  /// K and V of a paged cache's view: each tile is gathered through the
-  /// page table instead of sliced from k and v.
-  std::optional<llmc::PagedLayer> pagedK, pagedV;
+  /// The layer of a paged cache whose view k and v are: each tile of both
+  /// is gathered through the page table instead of sliced from k and v.
+  std::optional<llmc::PagedLayer> paged;
   MLIRContext *ctx;
   Type f32;
   /// Query heads per KV head: head h reads KV head h floordiv group.
@@ -273,16 +273,16 @@ SmallVector<Value> AttentionEmitter::emitTile(Value tileStart,
   SmallVector<OpFoldResult> kvSizes = tensor::getMixedSizes(b, loc, k);
   kvSizes[1] = tileLength;
   SmallVector<OpFoldResult> unitStrides(4, b.getIndexAttr(1));
-  auto readTile = [&](Value view,
-                      const std::optional<llmc::PagedLayer> &paged) -> Value {
-    if (paged)
-      return llmc::gatherCacheRows(b, loc, *paged, tileStart, tileLength);
-    return tensor::ExtractSliceOp::create(b, loc, view, kvOffsets, kvSizes,
-                                          unitStrides)
-        .getResult();
-  };
-  Value kTile = readTile(k, pagedK);
-  Value vTile = readTile(v, pagedV);
+  Value kTile, vTile;
+  if (paged) {
+    std::tie(kTile, vTile) =
+        llmc::gatherCacheRows(b, loc, *paged, tileStart, tileLength);
+  } else {
+    kTile = tensor::ExtractSliceOp::create(b, loc, k, kvOffsets, kvSizes,
+                                           unitStrides);
+    vTile = tensor::ExtractSliceOp::create(b, loc, v, kvOffsets, kvSizes,
+                                           unitStrides);
+  }
 
   SmallVector<OpFoldResult> tileSizes(rowSizes);
   tileSizes.push_back(tileLength);
@@ -554,12 +554,11 @@ struct AttentionLowering : OpConversionPattern<llm::AttentionOp> {
   matchAndRewrite(llm::AttentionOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     // Keys and values of a paged cache are read a tile at a time through
-    // the page table (the view's own gathers are then left unused).
-    AttentionEmitter emitter(op, adaptor.getQ(), adaptor.getK(),
-                             adaptor.getV(), adaptor.getPositions(),
-                             llmc::getPagedLayer(op.getK(), rewriter),
-                             llmc::getPagedLayer(op.getV(), rewriter),
-                             rewriter);
+    // the page table (the view's own gather is then left unused).
+    AttentionEmitter emitter(
+        op, adaptor.getQ(), adaptor.getK(), adaptor.getV(),
+        adaptor.getPositions(),
+        llmc::getPagedLayer(op.getK(), op.getV(), rewriter), rewriter);
     rewriter.replaceOp(op, emitter.emit());
     return success();
   }

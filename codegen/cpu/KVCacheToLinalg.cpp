@@ -19,6 +19,9 @@ namespace {
 /// four dimensions of one layer's keys (values).
 constexpr int64_t kCacheRank = 6;
 
+/// The K/V selectors in the order the gathers return them.
+constexpr int64_t kHalves[] = {kKeysIndex, kValuesIndex};
+
 /// The cache operand's type once converted to the 6-d tensor, else null.
 RankedTensorType getConvertedCacheType(Value cache) {
   auto type = dyn_cast<RankedTensorType>(cache.getType());
@@ -73,24 +76,27 @@ struct CacheRowSlices {
   }
 };
 
-/// for b in [0, batch), t in [0, tokens): acc = body(b, t, acc), starting
-/// from `init` (value semantics: the accumulated tensor is an iter_arg).
-Value buildRowLoops(
-    OpBuilder &builder, Location loc, Value batch, Value tokens, Value init,
-    function_ref<Value(OpBuilder &, Location, Value, Value, Value)> body) {
+/// for b in [0, batch), t in [0, tokens): accs = body(b, t, accs), starting
+/// from `inits` (value semantics: the accumulated tensors are iter_args).
+ValueRange buildRowLoops(
+    OpBuilder &builder, Location loc, Value batch, Value tokens,
+    ValueRange inits,
+    function_ref<SmallVector<Value>(OpBuilder &, Location, Value, Value,
+                                    ValueRange)>
+        body) {
   Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
   Value one = arith::ConstantIndexOp::create(builder, loc, 1);
   auto batchLoop = scf::ForOp::create(
-      builder, loc, zero, batch, one, ValueRange{init},
+      builder, loc, zero, batch, one, inits,
       [&](OpBuilder &b, Location loc, Value bIv, ValueRange batchArgs) {
         auto tokenLoop = scf::ForOp::create(
-            b, loc, zero, tokens, one, ValueRange{batchArgs[0]},
+            b, loc, zero, tokens, one, batchArgs,
             [&](OpBuilder &b, Location loc, Value tIv, ValueRange args) {
-              scf::YieldOp::create(b, loc, body(b, loc, bIv, tIv, args[0]));
+              scf::YieldOp::create(b, loc, body(b, loc, bIv, tIv, args));
             });
         scf::YieldOp::create(b, loc, tokenLoop.getResults());
       });
-  return batchLoop.getResult(0);
+  return batchLoop.getResults();
 }
 
 /// llm.kv_append: for each (b, t), writes keys[b, t] (kv_heads, head_dim) to
@@ -126,7 +132,9 @@ struct KVAppendLowering : OpConversionPattern<llm::KVAppendOp> {
                           keysType.getElementType());
     Value updatedCache = buildRowLoops(
         rewriter, loc, batch, tokens, cache,
-        [&](OpBuilder &b, Location loc, Value bIv, Value tIv, Value acc) {
+        [&](OpBuilder &b, Location loc, Value bIv, Value tIv,
+            ValueRange accs) -> SmallVector<Value> {
+          Value acc = accs[0];
           Value position = tensor::ExtractOp::create(b, loc, positions,
                                                      ValueRange{bIv, tIv});
           Value logical =
@@ -147,8 +155,8 @@ struct KVAppendLowering : OpConversionPattern<llm::KVAppendOp> {
                                                 slices.sizes6,
                                                 slices.strides6);
           }
-          return acc;
-        });
+          return {acc};
+        })[0];
     rewriter.replaceOp(op, updatedCache);
     return success();
   }
@@ -157,9 +165,9 @@ struct KVAppendLowering : OpConversionPattern<llm::KVAppendOp> {
 /// llm.kv_view: the layer's keys and values. Of a contiguous cache, two
 /// rank-reducing tensor.extract_slice ops (batch, capacity, kv_heads,
 /// head_dim); bufferization makes them subviews, so nothing is copied. Of a
-/// paged cache, two gathers in logical order (gatherCacheRows over the
-/// whole capacity); llm.attention reads through the page table itself
-/// (getPagedLayer), which leaves these gathers dead where it is the user.
+/// paged cache, one gather of both in logical order (gatherCacheRows over
+/// the whole capacity); llm.attention reads through the page table itself
+/// (getPagedLayer), which leaves the gather dead where it is the user.
 struct KVViewLowering : OpConversionPattern<llm::KVViewOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -173,16 +181,13 @@ struct KVViewLowering : OpConversionPattern<llm::KVViewOp> {
     auto viewType = op.getKeys().getType();
     SmallVector<Value> views;
     if (op.getPageTable()) {
-      for (int64_t selector : {kKeysIndex, kValuesIndex}) {
-        llmc::PagedLayer layer{cache, adaptor.getPageTable(),
-                               getConvertedLayer(op, adaptor), selector,
-                               op.getCache().getType()};
-        views.push_back(llmc::gatherCacheRows(
-            rewriter, loc, layer,
-            arith::ConstantIndexOp::create(rewriter, loc, 0),
-            rewriter.getIndexAttr(viewType.getDimSize(1))));
-      }
-      rewriter.replaceOp(op, views);
+      llmc::PagedLayer layer{cache, adaptor.getPageTable(),
+                             getConvertedLayer(op, adaptor),
+                             op.getCache().getType()};
+      auto [keys, values] = llmc::gatherCacheRows(
+          rewriter, loc, layer, arith::ConstantIndexOp::create(rewriter, loc, 0),
+          rewriter.getIndexAttr(viewType.getDimSize(1)));
+      rewriter.replaceOp(op, {keys, values});
       return success();
     }
     SmallVector<OpFoldResult> sizes = {rewriter.getIndexAttr(1),
@@ -243,9 +248,11 @@ void llmc::populateKVCacheToLinalgPatterns(TypeConverter &converter,
 }
 
 std::optional<llmc::PagedLayer>
-llmc::getPagedLayer(Value view, ConversionPatternRewriter &rewriter) {
-  auto op = view.getDefiningOp<llm::KVViewOp>();
-  if (!op || !op.getPageTable())
+llmc::getPagedLayer(Value keys, Value values,
+                    ConversionPatternRewriter &rewriter) {
+  auto op = keys.getDefiningOp<llm::KVViewOp>();
+  if (!op || !op.getPageTable() || keys != op.getKeys() ||
+      values != op.getValues())
     return std::nullopt;
   Value cache = rewriter.getRemappedValue(op.getCache());
   Value pageTable = rewriter.getRemappedValue(op.getPageTable());
@@ -258,13 +265,13 @@ llmc::getPagedLayer(Value view, ConversionPatternRewriter &rewriter) {
       return std::nullopt;
     layer = index;
   }
-  int64_t half = view == op.getKeys() ? kKeysIndex : kValuesIndex;
-  return PagedLayer{cache, pageTable, layer, half, op.getCache().getType()};
+  return PagedLayer{cache, pageTable, layer, op.getCache().getType()};
 }
 
-Value llmc::gatherCacheRows(OpBuilder &b, Location loc,
-                            const PagedLayer &layer, Value start,
-                            OpFoldResult length) {
+std::pair<Value, Value> llmc::gatherCacheRows(OpBuilder &b, Location loc,
+                                              const PagedLayer &layer,
+                                              Value start,
+                                              OpFoldResult length) {
   llm::KVCacheType cacheType = layer.cacheType;
   int64_t kvHeads = cacheType.getKvHeads(), headDim = cacheType.getHeadDim();
   SmallVector<OpFoldResult> sizes = {b.getIndexAttr(cacheType.getBatch()),
@@ -273,29 +280,35 @@ Value llmc::gatherCacheRows(OpBuilder &b, Location loc,
   Value init =
       tensor::EmptyOp::create(b, loc, sizes, cacheType.getElementType());
   CacheRowSlices slices(b, kvHeads, headDim, cacheType.getElementType());
-  // One (kv_heads, head_dim) row per (sequence, key): the page lookup is
-  // done once per row, and the row is a contiguous copy (a memcpy once
-  // bufferized).
+  // One (kv_heads, head_dim) row of keys and one of values per (sequence,
+  // key): the page lookup is done once for both, and each row is a
+  // contiguous copy (a memcpy once bufferized).
   Value batch = arith::ConstantIndexOp::create(b, loc, cacheType.getBatch());
-  return buildRowLoops(
-      b, loc, batch, getValueOrCreateConstantIndexOp(b, loc, length), init,
-      [&](OpBuilder &kb, Location kloc, Value bIv, Value sIv, Value acc) {
+  ValueRange gathered = buildRowLoops(
+      b, loc, batch, getValueOrCreateConstantIndexOp(b, loc, length),
+      {init, init},
+      [&](OpBuilder &kb, Location kloc, Value bIv, Value sIv,
+          ValueRange accs) -> SmallVector<Value> {
         Value key = arith::AddIOp::create(kb, kloc, start, sIv);
         auto [page, slot] =
             locateRow(kb, kloc, cacheType, layer.pageTable, bIv, key);
-        SmallVector<OpFoldResult> from = {kb.getIndexAttr(layer.half),
-                                          layer.layer,
-                                          page,
-                                          slot,
-                                          kb.getIndexAttr(0),
-                                          kb.getIndexAttr(0)};
-        Value row = tensor::ExtractSliceOp::create(
-            kb, kloc, slices.rowType, layer.cache, from, slices.sizes6,
-            slices.strides6);
         SmallVector<OpFoldResult> to = {bIv, sIv, kb.getIndexAttr(0),
                                         kb.getIndexAttr(0)};
-        return tensor::InsertSliceOp::create(kb, kloc, row, acc, to,
-                                             slices.sizes4, slices.strides4)
-            .getResult();
+        SmallVector<Value> updated;
+        for (auto [half, acc] : llvm::zip_equal(kHalves, accs)) {
+          SmallVector<OpFoldResult> from = {kb.getIndexAttr(half),
+                                            layer.layer,
+                                            page,
+                                            slot,
+                                            kb.getIndexAttr(0),
+                                            kb.getIndexAttr(0)};
+          Value row = tensor::ExtractSliceOp::create(
+              kb, kloc, slices.rowType, layer.cache, from, slices.sizes6,
+              slices.strides6);
+          updated.push_back(tensor::InsertSliceOp::create(
+              kb, kloc, row, acc, to, slices.sizes4, slices.strides4));
+        }
+        return updated;
       });
+  return {gathered[0], gathered[1]};
 }

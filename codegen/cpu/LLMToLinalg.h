@@ -8,6 +8,7 @@
 #include "mlir/Transforms/DialectConversion.h"
 
 #include <optional>
+#include <utility>
 
 namespace llmc {
 
@@ -22,29 +23,28 @@ constexpr int64_t kValuesIndex = 1;
 /// 1: values), and leaves every other type unchanged.
 void addKVCacheTypeConversion(mlir::TypeConverter &converter);
 
-/// One layer's keys or values of a converted paged cache, with the page
-/// table they are read through.
+/// One layer of a converted paged cache, with the page table its keys and
+/// values are read through.
 struct PagedLayer {
   mlir::Value cache;
   mlir::Value pageTable;
   mlir::OpFoldResult layer;
-  /// kKeysIndex or kValuesIndex.
-  int64_t half;
   mlir::llm::KVCacheType cacheType;
 };
 
-/// When `view` is a result of an llm.kv_view of a paged cache whose
-/// operands are converted: that layer's keys or values. Lets llm.attention
-/// read only the keys it needs through the page table.
-std::optional<PagedLayer>
-getPagedLayer(mlir::Value view, mlir::ConversionPatternRewriter &rewriter);
+/// When `keys` and `values` are the results of one llm.kv_view of a paged
+/// cache whose operands are converted: that layer. Lets llm.attention read
+/// only the keys it needs through the page table.
+std::optional<PagedLayer> getPagedLayer(mlir::Value keys, mlir::Value values,
+                                        mlir::ConversionPatternRewriter &rewriter);
 
-/// Keys (values) [start, start + length) of every sequence in logical
-/// order, (batch, length, kv_heads, head_dim), gathered through the page
-/// table.
-mlir::Value gatherCacheRows(mlir::OpBuilder &b, mlir::Location loc,
-                            const PagedLayer &layer, mlir::Value start,
-                            mlir::OpFoldResult length);
+/// Keys and values [start, start + length) of every sequence in logical
+/// order, (batch, length, kv_heads, head_dim) each, gathered through the
+/// page table (one lookup per key for both).
+std::pair<mlir::Value, mlir::Value>
+gatherCacheRows(mlir::OpBuilder &b, mlir::Location loc,
+                const PagedLayer &layer, mlir::Value start,
+                mlir::OpFoldResult length);
 
 /// llm.add, llm.glu, llm.activation.
 void populateElementwiseToLinalgPatterns(mlir::TypeConverter &converter,

@@ -2,7 +2,7 @@
 // page_size, kv_heads, head_dim); llm.kv_append writes each token's row to
 // slot p mod page_size of page table[b, p / page_size] (clamped into the
 // pool); llm.kv_view gathers the logical view through the table, a
-// (kv_heads, head_dim) row per key; and
+// (kv_heads, head_dim) row of keys and of values per key; and
 // llm.attention over a paged view gathers only its key tiles, leaving the
 // view's whole-capacity gathers dead. Numerics: kv-cache-numeric.test.
 // RUN: llmc-opt %s --llm-lower-to-linalg --canonicalize | FileCheck %s
@@ -27,33 +27,40 @@ func.func @append(%c: !paged, %t: tensor<1x4xi32>, %k: tensor<1x?x2x4xf32>, %pos
 
 // CHECK-LABEL: func.func @view(
 // CHECK-SAME:    %[[CACHE:[^:]+]]: tensor<2x2x4x16x2x4xf32>, %[[TABLE:[^:]+]]: tensor<1x4xi32>
-// One (kv_heads, head_dim) row per key, from the page the table names.
-// CHECK:         scf.for %[[KEY:.*]] = %c0 to %c64 step %c1 iter_args(%[[ACC:.*]] = %{{.*}}) -> (tensor<1x64x2x4xf32>)
+// One loop over the keys gathers both: per key one page lookup, then the
+// (kv_heads, head_dim) row of the keys (0) and of the values (1) of layer 1.
+// CHECK:         %[[GATHER:.*]]:2 = scf.for %[[KEY:[^ ]*]] = %c0 to %c64 step %c1 iter_args(%[[K:[^ ]*]] = %{{[^,]*}}, %[[V:[^ ]*]] = %{{.*}}) -> (tensor<1x64x2x4xf32>, tensor<1x64x2x4xf32>)
 // CHECK:           %[[IDX:.*]] = arith.divui %[[KEY]], %c16
 // CHECK:           %[[SLOT:.*]] = arith.remui %[[KEY]], %c16
 // CHECK:           tensor.extract %[[TABLE]][%c0, %[[IDX]]]
 // CHECK:           %[[PAGE:.*]] = arith.minui
-// The values (1) of layer 1.
-// CHECK:           %[[ROW:.*]] = tensor.extract_slice %[[CACHE]][1, 1, %[[PAGE]], %[[SLOT]], 0, 0] [1, 1, 1, 1, 2, 4]
-// CHECK:           tensor.insert_slice %[[ROW]] into %[[ACC]][0, %[[KEY]], 0, 0] [1, 1, 2, 4]
+// CHECK-NOT:       tensor.extract %[[TABLE]]
+// CHECK:           %[[KROW:.*]] = tensor.extract_slice %[[CACHE]][0, 1, %[[PAGE]], %[[SLOT]], 0, 0] [1, 1, 1, 1, 2, 4]
+// CHECK:           tensor.insert_slice %[[KROW]] into %[[K]][0, %[[KEY]], 0, 0] [1, 1, 2, 4]
+// CHECK-NOT:       tensor.extract %[[TABLE]]
+// CHECK:           %[[VROW:.*]] = tensor.extract_slice %[[CACHE]][1, 1, %[[PAGE]], %[[SLOT]], 0, 0] [1, 1, 1, 1, 2, 4]
+// CHECK:           tensor.insert_slice %[[VROW]] into %[[V]][0, %[[KEY]], 0, 0] [1, 1, 2, 4]
+// CHECK:         return %[[GATHER]]#1
 func.func @view(%c: !paged, %t: tensor<1x4xi32>) -> tensor<1x64x2x4xf32> {
   %k, %v = llm.kv_view %c[1] pages(%t : tensor<1x4xi32>) : !paged -> tensor<1x64x2x4xf32>, tensor<1x64x2x4xf32>
   return %v : tensor<1x64x2x4xf32>
 }
 
-// One gather of K and one of V per key tile inside the tile loop, none of
-// the whole 64-key view before it.
+// One gather of K and V per key tile inside the tile loop (one page
+// lookup per key for both), none of the whole 64-key view before it.
 // CHECK-LABEL: func.func @attend(
 // CHECK-SAME:    %[[CACHE:[^:]+]]: tensor<2x2x4x16x2x4xf32>, %[[TABLE:[^:]+]]: tensor<1x4xi32>
 // CHECK-NOT:     tensor.extract_slice %[[CACHE]]
 // CHECK:         scf.for %[[START:.*]] = %c0 to
-// CHECK:           scf.for %[[S:.*]] = %c0 to %c64
+// CHECK:           scf.for %[[S:[^ ]*]] = %c0 to %c64
 // CHECK:             %[[KEY:.*]] = arith.addi %[[START]], %[[S]]
 // CHECK:             arith.divui %[[KEY]], %c16
 // CHECK:             tensor.extract %[[TABLE]]
+// CHECK-NOT:         tensor.extract %[[TABLE]]
 // CHECK:             tensor.extract_slice %[[CACHE]][0, 0,
-// CHECK:           scf.for
+// CHECK-NOT:         tensor.extract %[[TABLE]]
 // CHECK:             tensor.extract_slice %[[CACHE]][1, 0,
+// CHECK:             scf.yield
 func.func @attend(%c: !paged, %t: tensor<1x4xi32>, %q: tensor<1x1x4x4xf32>, %pos: tensor<1x1xi32>) -> tensor<1x1x4x4xf32> {
   %k, %v = llm.kv_view %c[0] pages(%t : tensor<1x4xi32>) : !paged -> tensor<1x64x2x4xf32>, tensor<1x64x2x4xf32>
   %o = llm.attention %q, %k, %v, %pos {num_heads = 4 : i64, num_kv_heads = 2 : i64, causal} : tensor<1x1x4x4xf32>, tensor<1x64x2x4xf32>, tensor<1x64x2x4xf32>, tensor<1x1xi32> -> tensor<1x1x4x4xf32>
