@@ -547,16 +547,22 @@ int32_t argmax(const std::vector<float> &v) {
   return best;
 }
 
+/// Prints "ok <name>" or "FAIL <name>" per property and counts the failures.
+struct PropertyReport {
+  int failures = 0;
+  void operator()(const char *name, bool ok) {
+    std::printf("%s %s\n", ok ? "ok" : "FAIL", name);
+    failures += !ok;
+  }
+  int exit_code() const { return failures ? 1 : 0; }
+};
+
 /// Sampler properties; prints "ok <name>" per property, exits 1 on a failure.
 int cmd_sampler(const std::vector<std::string> &) {
   /// Enough random logits vectors that an accidental agreement is unlikely.
   constexpr int kTrials = 200;
   constexpr int32_t kVocab = 512;
-  int failures = 0;
-  auto report = [&](const char *name, bool ok) {
-    std::printf("%s %s\n", ok ? "ok" : "FAIL", name);
-    failures += !ok;
-  };
+  PropertyReport report;
   llmc_sampler_config base;
   llmc_sampler_config_default(&base);
 
@@ -689,7 +695,7 @@ int cmd_sampler(const std::vector<std::string> &) {
     report("bad-penalty-rejected", llmc_sampler_create(&c, 4, &s) == LLMC_ERR_INVALID_ARGUMENT);
   }
   report("header-compiles-as-c", llmc_test_header_is_c() == 1);
-  return failures ? 1 : 0;
+  return report.exit_code();
 }
 
 /// device-sampling: which side samples each configuration
@@ -733,11 +739,7 @@ int cmd_device_sampling(const std::vector<std::string> &) {
   /// Logits vectors per property: enough steps for a stream to diverge.
   constexpr int kSteps = 50;
   constexpr int32_t kVocab = 512;
-  int failures = 0;
-  auto report = [&](const char *name, bool ok) {
-    std::printf("%s %s\n", ok ? "ok" : "FAIL", name);
-    failures += !ok;
-  };
+  PropertyReport report;
   llmc_sampler_config config;
   llmc_sampler_config_default(&config);
   config.temperature = 0.8f;
@@ -773,7 +775,7 @@ int cmd_device_sampling(const std::vector<std::string> &) {
       host.sample(test_logits(i, kVocab).data(), nullptr, 0);
     report("greedy-draws-nothing", host.draw_unit() == fresh.draw_unit());
   }
-  return failures ? 1 : 0;
+  return report.exit_code();
 }
 
 /// rng-draws <seed> <n>: the first n uniform numbers a sampler seeded with
