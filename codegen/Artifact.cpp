@@ -72,11 +72,12 @@ llvm::json::Array toJSON(const std::vector<int64_t> &shape) {
   return array;
 }
 
-/// Entries of a paged cache's page table: batch · capacity / page_size.
-int64_t getPageTableEntries(const ModelConfig &config,
-                            const ModelBuildOptions &options) {
-  return options.batch * getContextLength(config, options) /
-         options.kvPageSize;
+/// Bytes of a paged cache's page-table header: batch · capacity /
+/// page_size entries, padded.
+int64_t getPageTableBytes(const ModelConfig &config,
+                          const ModelBuildOptions &options) {
+  return mlir::llm::getPageTableBytes(
+      options.batch * getContextLength(config, options) / options.kvPageSize);
 }
 
 /// The manifest's "kv_cache": layout, element type, logical shape and, for
@@ -90,8 +91,7 @@ llvm::json::Object getKVCacheJSON(const ModelConfig &config,
       {"shape", toJSON(getKVCacheShape(config, options))}};
   if (options.pagedKVCache) {
     cache["page_size"] = options.kvPageSize;
-    cache["page_table_bytes"] =
-        mlir::llm::getPageTableBytes(getPageTableEntries(config, options));
+    cache["page_table_bytes"] = getPageTableBytes(config, options);
   }
   return cache;
 }
@@ -210,8 +210,7 @@ llvm::Error writeHeader(const ArtifactPaths &paths, const ModelConfig &config,
          << "#define " << macro << "_KV_PAGE_SIZE " << options.kvPageSize
          << "\n"
          << "#define " << macro << "_KV_PAGE_TABLE_BYTES "
-         << mlir::llm::getPageTableBytes(getPageTableEntries(config, options))
-         << "\n";
+         << getPageTableBytes(config, options) << "\n";
     os << "\n"
        << "/* Runs the decoder on seq_len new tokens at the given absolute "
           "positions\n"

@@ -175,14 +175,13 @@ void parse_page_table(const Fields &kv, Manifest &m) {
          ") does not divide context_length (", m.context_length, ")");
   uint64_t entries = static_cast<uint64_t>(m.batch) *
                      static_cast<uint64_t>(m.context_length / m.kv_page_size);
-  m.kv_page_table_bytes = static_cast<uint64_t>(
+  uint64_t table_bytes = static_cast<uint64_t>(
       kv.integer("page_table_bytes", 1, kInt32Max));
-  if (m.kv_page_table_bytes < entries * sizeof(int32_t) ||
-      m.kv_page_table_bytes % 16 != 0)
+  if (table_bytes < entries * sizeof(int32_t) || table_bytes % 16 != 0)
     fail(LLMC_ERR_FORMAT, m.path, ": kv_cache.page_table_bytes (",
-         m.kv_page_table_bytes, ") must be a multiple of 16 that holds ",
-         entries, " int32 page numbers");
-  m.kv_cache_bytes += m.kv_page_table_bytes;
+         table_bytes, ") must be a multiple of 16 that holds ", entries,
+         " int32 page numbers");
+  m.kv_cache_bytes += table_bytes;
 }
 
 void parse_kv_cache(const Fields &kv, Manifest &m) {

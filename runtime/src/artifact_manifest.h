@@ -67,10 +67,8 @@ struct Manifest {
   int32_t batch = 0;
   int32_t context_length = 0;
   std::vector<int64_t> kv_shape;
-  /// Paged layout: positions per page and the bytes of the page table at
-  /// the head of the cache buffer; both 0 for the contiguous layout.
+  /// Paged layout: positions per page; 0 for the contiguous layout.
   int32_t kv_page_size = 0;
-  uint64_t kv_page_table_bytes = 0;
   /// The whole cache buffer: the page table (paged), then keys and values.
   uint64_t kv_cache_bytes = 0;
   std::vector<ManifestWeight> weights;
