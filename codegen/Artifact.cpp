@@ -42,15 +42,14 @@ struct ArtifactPaths {
 /// expect the cache buffer.
 std::vector<int64_t> getKVCacheShape(const ModelConfig &config,
                                      const ModelBuildOptions &options) {
-  int64_t capacity = options.contextLength > 0 ? options.contextLength
-                                               : config.maxPositionEmbeddings;
-  return {2, config.numLayers, options.batch, capacity, config.numKVHeads,
+  return {2, config.numLayers, options.batch,
+          getKVCacheCapacity(config, options), config.numKVHeads,
           config.headDim};
 }
 
 int64_t getContextLength(const ModelConfig &config,
                          const ModelBuildOptions &options) {
-  return getKVCacheShape(config, options)[3];
+  return getKVCacheCapacity(config, options);
 }
 
 

@@ -101,9 +101,7 @@ public:
     weightType = getElementType(
         context, options.weightType.value_or(config.dtype));
     kvType = getElementType(context, options.kvType);
-    int64_t capacity = options.contextLength > 0
-                           ? options.contextLength
-                           : config.maxPositionEmbeddings;
+    int64_t capacity = getKVCacheCapacity(config, options);
     cacheType = llm::KVCacheType::get(
         &context, config.numLayers, options.batch, config.numKVHeads,
         config.headDim, capacity, kvType,
@@ -410,4 +408,10 @@ OwningOpRef<ModuleOp> llmc::buildModelModule(MLIRContext &context,
   emitter.emitFunction("prefill", ShapedType::kDynamic);
   emitter.emitFunction("decode", 1);
   return module;
+}
+
+int64_t llmc::getKVCacheCapacity(const ModelConfig &config,
+                                 const ModelBuildOptions &options) {
+  return options.contextLength > 0 ? options.contextLength
+                                   : config.maxPositionEmbeddings;
 }

@@ -28,6 +28,11 @@ struct ModelBuildOptions {
   int64_t kvPageSize = mlir::llm::kDefaultKVPageSize;
 };
 
+/// Positions the KV cache holds: `options.contextLength`, or the model's
+/// max_position_embeddings when that is 0.
+int64_t getKVCacheCapacity(const ModelConfig &config,
+                           const ModelBuildOptions &options);
+
 /// Builds a module with private `func.func @prefill` (T new tokens) and
 /// `func.func @decode` (one token), each calling its private layer function
 /// (`@prefill_layer`, `@decode_layer`) once per layer with the layer index. Both take (tokens, positions, kv_cache,

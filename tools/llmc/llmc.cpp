@@ -244,8 +244,7 @@ Expected<mlir::OwningOpRef<mlir::ModuleOp>>
 compileModule(mlir::MLIRContext &context, const ModelConfig &config,
               const ModelBuildOptions &options,
               const PipelineOptions &pipelineOptions) {
-  int64_t capacity = options.contextLength > 0 ? options.contextLength
-                                               : config.maxPositionEmbeddings;
+  int64_t capacity = getKVCacheCapacity(config, options);
   if (options.pagedKVCache && capacity % options.kvPageSize != 0)
     return createStringError(
         "--paged-kv-cache needs a context length that is a multiple of the "
