@@ -2,6 +2,7 @@
 #include "cpu_executor.h"
 
 #include "error.h"
+#include "host_malloc.h"
 #include "kv_page_table.h"
 
 #include <cstring>
@@ -14,6 +15,7 @@ CpuExecutor::CpuExecutor(std::shared_ptr<const Model> model, WeightSet &weights)
       kv_cache_(static_cast<size_t>(model_->manifest().kv_cache_bytes),
                 "the KV cache"),
       page_table_(make_page_table(model_->manifest())) {
+  keep_freed_buffers_mapped();
   write_page_table();
 }
 

@@ -27,6 +27,7 @@
 #include <string>
 #include <thread>
 #include <vector>
+#include <sys/resource.h>
 
 extern "C" int llmc_test_header_is_c(void);
 
@@ -1036,9 +1037,18 @@ int cmd_threads(const std::vector<std::string> &args) {
   return 0;
 }
 
+/// Minor page faults of this process so far (pages the kernel mapped and zeroed on first touch).
+long minor_page_faults() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_minflt;
+}
+
 /// session <artifact> <weights> <op>...: drives the session API directly and
 /// prints one line per op, so tests can check status codes the command-line
-/// tool hides. Ops: prefill:1,2,3  decode:5  reset  position  info  backend;
+/// tool hides. Ops: prefill:1,2,3 (or prefill:@file, whitespace-separated ids)  decode:5  reset  position  info  backend;
+/// page-faults<N (whether fewer than N minor page faults happened since the
+/// previous page-faults op, or since the session was created);
 /// sampling: sampler:T,K,P,R,SEED (the sampler for the model's vocabulary;
 /// default greedy), sampler-vocab:N (one for N tokens), sample (from the
 /// last logits), decode-sample:5, null-args (each NULL argument of the two
@@ -1070,16 +1080,25 @@ int cmd_session(const std::vector<std::string> &args) {
   llmc_sampler *sampler = nullptr;
   check(llmc_sampler_create(&sampling, info.vocab_size, &sampler));
   std::vector<int32_t> history;
+  long faults_before = minor_page_faults();
   for (size_t i = 2; i < args.size(); ++i) {
     const std::string &op = args[i];
     llmc_status st = LLMC_OK;
     std::string result;
     if (op.rfind("prefill:", 0) == 0) {
       std::vector<int32_t> ids;
-      std::stringstream ss(op.substr(8));
-      std::string item;
-      while (std::getline(ss, item, ','))
-        ids.push_back(std::stoi(item));
+      if (op.compare(8, 1, "@") == 0) {
+        std::ifstream file(op.substr(9));
+        if (!file)
+          die("cannot read '" + op.substr(9) + "'");
+        for (int32_t id; file >> id;)
+          ids.push_back(id);
+      } else {
+        std::stringstream ss(op.substr(8));
+        std::string item;
+        while (std::getline(ss, item, ','))
+          ids.push_back(std::stoi(item));
+      }
       const float *last = nullptr, *all = nullptr;
       st = llmc_session_prefill(session, ids.data(), ids.size(), &last, &all);
       history.insert(history.end(), ids.begin(), ids.end());
@@ -1148,6 +1167,11 @@ int cmd_session(const std::vector<std::string> &args) {
            llmc_session_decode_sample(session, 1, sampler, &one, 1, nullptr));
     } else if (op == "reset") {
       llmc_session_reset(session);
+    } else if (op.rfind("page-faults<", 0) == 0) {
+      long limit = std::stol(op.substr(12));
+      long faults = minor_page_faults() - faults_before;
+      result = "page faults since the last check " + std::to_string(faults) +
+               (faults < limit ? " (below " : " (NOT below ") + op.substr(12) + ")";
     } else if (op == "position") {
       result = std::to_string(llmc_session_position(session));
     } else if (op == "info") {
@@ -1165,6 +1189,8 @@ int cmd_session(const std::vector<std::string> &args) {
     } else {
       die("unknown op '" + op + "'");
     }
+    if (op.rfind("page-faults<", 0) == 0)
+      faults_before = minor_page_faults();
     if (st == LLMC_OK)
       std::printf("%s: ok%s%s\n", op.c_str(), result.empty() ? "" : " ", result.c_str());
     else
