@@ -44,8 +44,9 @@ constexpr const char *kCPUKernelsPasses =
     "convert-bufferization-to-memref,llm-cpu-entry-points,"
     "convert-linalg-to-loops,canonicalize";
 
-/// Kernels → LLVM dialect. scf.parallel loops (the projection kernels' row
-/// blocks) become OpenMP worksharing loops run by libomp; the memref
+/// Kernels → LLVM dialect. scf.forall loops (attention's query blocks)
+/// become scf.parallel, and scf.parallel loops (those and the projection
+/// kernels' row blocks) OpenMP worksharing loops run by libomp; the memref
 /// lowering must follow at once because that conversion wraps loop bodies in
 /// memref.alloca_scope, which later passes do not lower. Vector reductions
 /// may reassociate (tree sums; a serial chain of 16 adds otherwise). math ops
@@ -56,7 +57,7 @@ constexpr const char *kCPUKernelsPasses =
 /// for them, and LLVM's libcall (__truncsfbf2) is missing from gcc 12's
 /// libgcc.
 constexpr const char *kCPULLVMPasses =
-    "convert-scf-to-openmp,finalize-memref-to-llvm,"
+    "scf-forall-to-parallel,convert-scf-to-openmp,finalize-memref-to-llvm,"
     "convert-scf-to-cf,expand-strided-metadata,lower-affine,"
     "finalize-memref-to-llvm,arith-expand{include-bf16=true},"
     "convert-vector-to-llvm{reassociate-fp-reductions},"

@@ -107,6 +107,7 @@ private:
   Value emitScores(Value kTile, ArrayRef<OpFoldResult> tileSizes);
   Value emitMaskAndScale(Value scores, Value tileStart);
   Value emitOutput(Value acc, Value sum, Value destination);
+  Value getBalancedBlock(Value i, Value count);
 };
 
 Value AttentionEmitter::computeScale() {
@@ -454,45 +455,70 @@ Value AttentionEmitter::emit() {
 
   // Causal attention over many queries: one block of kQueryBlock queries at
   // a time, each over the keys its own positions see, so that a prefill
-  // reads about half the key tiles that all queries at once would.
+  // reads about half the key tiles that all queries at once would. Blocks
+  // are independent: an scf.forall, which becomes an OpenMP loop.
   Value fullQ = q, fullPositions = positions;
   auto resultType = cast<RankedTensorType>(op.getResult().getType());
   SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, fullQ);
   Value init =
       tensor::EmptyOp::create(b, loc, sizes, resultType.getElementType());
   SmallVector<OpFoldResult> unitStrides(4, b.getIndexAttr(1));
-  auto blocks = scf::ForOp::create(
-      b, loc, index(0), queryCount, index(kQueryBlock), ValueRange{init},
-      [&](OpBuilder &, Location, Value start, ValueRange args) {
-        Value length = b.createOrFold<arith::MinSIOp>(
-            loc, b.createOrFold<arith::SubIOp>(loc, queryCount, start),
-            index(kQueryBlock));
-        SmallVector<OpFoldResult> offsets = {b.getIndexAttr(0), start,
-                                             b.getIndexAttr(0),
-                                             b.getIndexAttr(0)};
-        SmallVector<OpFoldResult> blockSizes(sizes);
-        blockSizes[1] = length;
-        q = tensor::ExtractSliceOp::create(b, loc, fullQ, offsets, blockSizes,
-                                           unitStrides);
-        if (fullPositions)
-          positions = tensor::ExtractSliceOp::create(
-              b, loc, fullPositions, ArrayRef<OpFoldResult>(offsets).take_front(2),
-              ArrayRef<OpFoldResult>(blockSizes).take_front(2),
-              ArrayRef<OpFoldResult>(unitStrides).take_front(2));
-        // The block's rows are computed into their slice of the result
-        // (destination passing), so that bufferization writes them in
-        // place instead of copying a dynamically shaped block.
-        Value destination = tensor::ExtractSliceOp::create(
-            b, loc, args[0], offsets, blockSizes, unitStrides);
-        Value rows = emitRows(
-            b.createOrFold<arith::AddIOp>(loc, offset, start), destination);
-        Value updated = tensor::InsertSliceOp::create(
-            b, loc, rows, args[0], offsets, blockSizes, unitStrides);
-        scf::YieldOp::create(b, loc, updated);
-      });
+  Value blockCount = b.createOrFold<arith::DivUIOp>(
+      loc, b.createOrFold<arith::AddIOp>(loc, queryCount, index(kQueryBlock - 1)),
+      index(kQueryBlock));
+  auto blocks = scf::ForallOp::create(
+      b, loc, ArrayRef<OpFoldResult>{b.getIndexAttr(0)},
+      ArrayRef<OpFoldResult>{blockCount},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(1)}, ValueRange{init},
+      /*mapping=*/std::nullopt);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(blocks.getTerminator());
+  Value start = arith::MulIOp::create(
+      b, loc, getBalancedBlock(blocks.getInductionVars()[0], blockCount),
+      index(kQueryBlock));
+  Value length = b.createOrFold<arith::MinSIOp>(
+      loc, b.createOrFold<arith::SubIOp>(loc, queryCount, start),
+      index(kQueryBlock));
+  SmallVector<OpFoldResult> offsets = {b.getIndexAttr(0), start,
+                                       b.getIndexAttr(0), b.getIndexAttr(0)};
+  SmallVector<OpFoldResult> blockSizes(sizes);
+  blockSizes[1] = length;
+  q = tensor::ExtractSliceOp::create(b, loc, fullQ, offsets, blockSizes,
+                                     unitStrides);
+  if (fullPositions)
+    positions = tensor::ExtractSliceOp::create(
+        b, loc, fullPositions, ArrayRef<OpFoldResult>(offsets).take_front(2),
+        ArrayRef<OpFoldResult>(blockSizes).take_front(2),
+        ArrayRef<OpFoldResult>(unitStrides).take_front(2));
+  // The block's rows are computed into their slice of the result
+  // (destination passing), so that bufferization writes them in place
+  // instead of copying a dynamically shaped block.
+  Value shared = blocks.getRegionIterArgs()[0];
+  Value destination = tensor::ExtractSliceOp::create(
+      b, loc, shared, offsets, blockSizes, unitStrides);
+  Value rows = emitRows(b.createOrFold<arith::AddIOp>(loc, offset, start),
+                        destination);
+  b.setInsertionPointToStart(blocks.getTerminator().getBody());
+  tensor::ParallelInsertSliceOp::create(b, loc, rows, shared, offsets,
+                                        blockSizes, unitStrides);
   q = fullQ;
   positions = fullPositions;
   return blocks.getResult(0);
+}
+
+/// The query block that iteration `i` of `count` computes: 0, count − 1, 1,
+/// count − 2, ... A block's work grows with its index (it sees the keys up
+/// to its own queries), so pairing cheap and expensive blocks lets OpenMP's
+/// static schedule, which gives each thread a contiguous run of iterations,
+/// split the work evenly.
+Value AttentionEmitter::getBalancedBlock(Value i, Value count) {
+  Value pair = arith::DivUIOp::create(b, loc, i, index(2));
+  Value second = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::ne,
+      arith::RemUIOp::create(b, loc, i, index(2)), index(0));
+  Value fromEnd = arith::SubIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, count, index(1)), pair);
+  return arith::SelectOp::create(b, loc, second, fromEnd, pair);
 }
 
 Value AttentionEmitter::emitRows(Value positionOffset, Value destination) {

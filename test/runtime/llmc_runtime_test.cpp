@@ -23,6 +23,7 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -88,6 +89,7 @@ llmc_weights_format parse_format(const std::string &s) {
 /// RAII owners so early exits in checks do not matter.
 struct Weights {
   llmc_weights *w = nullptr;
+  Weights() = default;
   explicit Weights(const std::string &path,
                    llmc_weights_format f = LLMC_WEIGHTS_AUTO) {
     check(llmc_weights_open(path.c_str(), f, &w));
@@ -1044,7 +1046,7 @@ long minor_page_faults() {
   return usage.ru_minflt;
 }
 
-/// session <artifact> <weights> <op>...: drives the session API directly and
+/// session <artifact> <weights | random:SEED> <op>...: drives the session API directly and
 /// prints one line per op, so tests can check status codes the command-line
 /// tool hides. Ops: prefill:1,2,3 (or prefill:@file, whitespace-separated ids)  decode:5  reset  position  info  backend;
 /// page-faults<N (whether fewer than N minor page faults happened since the
@@ -1057,12 +1059,18 @@ long minor_page_faults() {
 /// op prints its status and message and the run continues.
 int cmd_session(const std::vector<std::string> &args) {
   if (args.size() < 2)
-    die("usage: session <artifact> <weights> <op>...");
+    die("usage: session <artifact> <weights | random:SEED> <op>...");
   llmc_model *model = nullptr;
   check(llmc_model_open(args[0].c_str(), &model));
-  Weights w(args[1]);
+  std::unique_ptr<Weights> w;
+  if (args[1].rfind("random:", 0) == 0) {
+    w = std::make_unique<Weights>();
+    check(llmc_weights_create_random(model, std::stoull(args[1].substr(7)), &w->w));
+  } else {
+    w = std::make_unique<Weights>(args[1]);
+  }
   llmc_session *session = nullptr;
-  check(llmc_session_create(model, w.w, &session));
+  check(llmc_session_create(model, w->w, &session));
   llmc_model_info info;
   check(llmc_model_get_info(model, &info));
   // Sessions keep the model alive: destroying the handle here must be safe.

@@ -45,15 +45,21 @@ func.func @view(%c: !cache) -> (tensor<2x512x4x8xbf16>, tensor<2x512x4x8xbf16>) 
 // CHECK: tensor.insert_slice
 // CHECK: %[[KV:.+]] = tensor.extract_slice %[[NEW]][0, 1, 0, 0, 0, 0] [1, 1, 1, 256, 2, 4] [1, 1, 1, 1, 1, 1] : tensor<2x2x1x256x2x4xf32> to tensor<1x256x2x4xf32>
 // CHECK: %[[VV:.+]] = tensor.extract_slice %[[NEW]][1, 1, 0, 0, 0, 0] [1, 1, 1, 256, 2, 4] [1, 1, 1, 1, 1, 1] : tensor<2x2x1x256x2x4xf32> to tensor<1x256x2x4xf32>
-// Blocks of 64 queries, each with the key range of its own positions.
-// CHECK: scf.for %[[QS:.+]] = %{{.+}} to %{{.+}} step %c64 iter_args
+// Blocks of 64 queries, each with the key range of its own positions, run
+// as an scf.forall over the blocks in balanced order (0, n-1, 1, n-2, ...).
+// CHECK: %[[NB:.+]] = arith.divui %{{.+}}, %c64
+// CHECK: scf.forall (%[[I:.+]]) in (%[[NB]]) shared_outs(%[[OUT:.+]] = %{{.+}})
+// CHECK: %[[PAIR:.+]] = arith.divui %[[I]], %c2
+// CHECK: %[[BLOCK:.+]] = arith.select %{{.+}}, %{{.+}}, %[[PAIR]] : index
+// CHECK: %[[QS:.+]] = arith.muli %[[BLOCK]], %c64
 // CHECK: tensor.extract_slice %[[Q]][0, %[[QS]], 0, 0]
 // CHECK: %[[PB:.+]] = tensor.extract_slice %[[P]][0, %[[QS]]]
 // CHECK: linalg.generic {{.+}} ins(%[[PB]] : tensor<1x?xi32>) outs(%{{.+}}, %{{.+}} : tensor<i32>, tensor<i32>)
 // CHECK: scf.for
 // CHECK: tensor.extract_slice %[[KV]]
 // CHECK: tensor.extract_slice %[[VV]]
-// CHECK: tensor.insert_slice %{{.+}} into %{{.+}}[0, %[[QS]], 0, 0]
+// CHECK: scf.forall.in_parallel
+// CHECK-NEXT: tensor.parallel_insert_slice %{{.+}} into %[[OUT]][0, %[[QS]], 0, 0]
 // CHECK: return %{{.+}}, %[[NEW]] : tensor<1x?x4x4xf32>, tensor<2x2x1x256x2x4xf32>
 // CHECK-LABEL: func.func @caller
 // CHECK-SAME: (%[[C:.+]]: tensor<2x2x1x256x2x4xf32>
