@@ -12,8 +12,9 @@
 namespace llmc {
 
 /// Version of the entry-point ABI and manifest layout; the runtime refuses
-/// artifacts of another version.
-constexpr int kArtifactABIVersion = 1;
+/// artifacts of another version. 2: the prefill takes logit_rows and writes
+/// the logits of the last logit_rows tokens only (1: every token's).
+constexpr int kArtifactABIVersion = 2;
 
 /// Writes into `outputDir` (created if needed), for model prefix P:
 ///   P.o        the compiled decoder (PIC object)

@@ -123,6 +123,12 @@ public:
     const unsigned firstWeight = argTypes.size();
     for (const WeightSpec &spec : weightTable)
       argTypes.push_back(tensor(spec.shape, weightType));
+    // A prefill computes the logits of its last `logit_rows` tokens only
+    // (an index argument after the weights): a generation needs one row,
+    // and the classifier is often the largest matrix of a small model.
+    const bool slicesLogitRows = ShapedType::isDynamic(seqLen);
+    if (slicesLogitRows)
+      argTypes.push_back(builder.getIndexType());
     Type logitsType = tensor({batch, seqLen, config.vocabSize}, f32);
     auto funcType = builder.getFunctionType(argTypes, {logitsType, cacheType});
 
@@ -137,6 +143,9 @@ public:
     func.setArgAttr(2, "llm.input", builder.getStringAttr("kv_cache"));
     if (cacheType.isPaged())
       func.setArgAttr(3, "llm.input", builder.getStringAttr("kv_page_table"));
+    if (slicesLogitRows)
+      func.setArgAttr(argTypes.size() - 1, "llm.input",
+                      builder.getStringAttr("logit_rows"));
     Block *entry = func.addEntryBlock();
     builder.setInsertionPointToStart(entry);
 
@@ -174,6 +183,8 @@ public:
       cache = call.getResult(1);
     }
     setLocation("model.norm");
+    if (slicesLogitRows)
+      hidden = sliceLastRows(hidden, entry->getArguments().back());
     Value normed = rmsNorm(hidden, weight(-1, WeightRole::FinalNorm));
     Value head = config.tieWordEmbeddings ? weight(-1, WeightRole::Embedding)
                                           : weight(-1, WeightRole::LMHead);
@@ -265,6 +276,21 @@ private:
   Value weight(int64_t layer, WeightRole role) {
     auto it = weights.find({layer, role});
     return it == weights.end() ? Value() : it->second;
+  }
+
+  /// The last `rows` tokens of `hidden` (batch, tokens, hidden).
+  Value sliceLastRows(Value hidden, Value rows) {
+    auto type = cast<RankedTensorType>(hidden.getType());
+    Value tokens = tensor::DimOp::create(builder, loc, hidden, 1);
+    Value first = arith::SubIOp::create(builder, loc, tokens, rows);
+    SmallVector<OpFoldResult> offsets = {builder.getIndexAttr(0), first,
+                                         builder.getIndexAttr(0)};
+    SmallVector<OpFoldResult> sizes = {builder.getIndexAttr(type.getDimSize(0)),
+                                       rows,
+                                       builder.getIndexAttr(type.getDimSize(2))};
+    SmallVector<OpFoldResult> strides(3, builder.getIndexAttr(1));
+    return tensor::ExtractSliceOp::create(builder, loc, hidden, offsets, sizes,
+                                          strides);
   }
 
   Value rmsNorm(Value x, Value w) {

@@ -145,10 +145,11 @@ struct LLMCPUEntryPointsPass
     MLIRContext *context = builder.getContext();
     Type ptr = LLVM::LLVMPointerType::get(context);
     Type i64 = builder.getI64Type();
-    // (tokens, positions[, seq_len], kv_cache, weights, logits) -> status
+    // (tokens, positions[, seq_len, logit_rows], kv_cache, weights, logits)
+    // -> status
     SmallVector<Type> argTypes = {ptr, ptr};
     if (takesSeqLen)
-      argTypes.push_back(i64);
+      argTypes.append({i64, i64});
     argTypes.append({ptr, ptr, ptr});
     auto entry = func::FuncOp::create(
         builder, loc, name,
@@ -159,6 +160,7 @@ struct LLMCPUEntryPointsPass
     Value tokens = body->getArgument(next++);
     Value positions = body->getArgument(next++);
     Value seqLen = takesSeqLen ? body->getArgument(next++) : Value();
+    Value logitRows = takesSeqLen ? body->getArgument(next++) : Value();
     Value cache = body->getArgument(next++);
     Value weightTable = body->getArgument(next++);
     Value logits = body->getArgument(next++);
@@ -177,12 +179,22 @@ struct LLMCPUEntryPointsPass
     SmallVector<Value> operands;
     int32_t weightIndex = 0;
     for (auto [index, type] : llvm::enumerate(calleeType.getInputs())) {
+      auto role = callee.getArgAttrOfType<StringAttr>(index, "llm.input");
+      if (role && role == "logit_rows") {
+        if (!type.isIndex() || !logitRows)
+          return callee.emitOpError()
+                 << "argument " << index
+                 << ": `logit_rows` must be an index argument of the prefill";
+        operands.push_back(arith::IndexCastOp::create(
+            builder, loc, builder.getIndexType(), logitRows));
+        continue;
+      }
       auto memrefType = dyn_cast<MemRefType>(type);
       if (!memrefType)
         return callee.emitOpError() << "argument " << index
                                     << " is not a memref after bufferization";
       Value base;
-      if (auto role = callee.getArgAttrOfType<StringAttr>(index, "llm.input")) {
+      if (role) {
         if (role == "tokens")
           base = tokens;
         else if (role == "positions")
@@ -207,10 +219,12 @@ struct LLMCPUEntryPointsPass
     }
     auto call = func::CallOp::create(builder, loc, callee, operands);
     Value result = call.getResult(0);
+    // A prefill's logits are those of its last logit_rows tokens.
     FailureOr<Value> out = emitter.viewBuffer(
-        logits, cast<MemRefType>(result.getType()), seqLen);
+        logits, cast<MemRefType>(result.getType()), logitRows);
     if (failed(out))
-      return callee.emitOpError("logits have a dynamic extent without seq_len");
+      return callee.emitOpError(
+          "logits have a dynamic extent without logit_rows");
     memref::CopyOp::create(builder, loc, result, *out);
     memref::DeallocOp::create(builder, loc, result);
     Value ok = arith::ConstantOp::create(builder, loc, builder.getI32Type(),

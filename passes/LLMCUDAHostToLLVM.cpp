@@ -176,7 +176,32 @@ struct AllocLowering : ConvertOpToLLVMPattern<memref::AllocOp> {
   HostAPI &api;
 };
 
-/// memref.copy between identity-layout device buffers → copy(ctx, dst, src,
+/// True when the elements of `type` are one dense run in row-major order
+/// from its offset: an identity layout, or strides (the subviews of whole
+/// rows that tensor.extract_slice lowers to) that are the row-major ones of
+/// its sizes, ignoring dimensions of size 1.
+bool isDenseRowMajor(MemRefType type) {
+  if (type.getLayout().isIdentity())
+    return true;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)))
+    return false;
+  int64_t expected = 1;
+  for (int64_t d = type.getRank() - 1; d >= 0; --d) {
+    if (type.getDimSize(d) == 1)
+      continue;
+    if (strides[d] != expected)
+      return false;
+    if (d > 0 && type.isDynamicDim(d))
+      expected = ShapedType::kDynamic; // only an outer unit dimension may follow
+    else
+      expected *= type.getDimSize(d);
+  }
+  return true;
+}
+
+/// memref.copy between dense row-major device buffers → copy(ctx, dst, src,
 /// bytes).
 struct CopyLowering : ConvertOpToLLVMPattern<memref::CopyOp> {
   CopyLowering(const LLVMTypeConverter &converter, HostAPI &api)
@@ -187,9 +212,8 @@ struct CopyLowering : ConvertOpToLLVMPattern<memref::CopyOp> {
                   ConversionPatternRewriter &rewriter) const override {
     auto sourceType = cast<MemRefType>(op.getSource().getType());
     auto targetType = cast<MemRefType>(op.getTarget().getType());
-    if (!isConvertibleAndHasIdentityMaps(sourceType) ||
-        !isConvertibleAndHasIdentityMaps(targetType))
-      return rewriter.notifyMatchFailure(op, "non-identity layout");
+    if (!isDenseRowMajor(sourceType) || !isDenseRowMajor(targetType))
+      return rewriter.notifyMatchFailure(op, "not a dense row-major buffer");
     Location loc = op.getLoc();
     MemRefDescriptor source(adaptor.getSource());
     MemRefDescriptor target(adaptor.getTarget());

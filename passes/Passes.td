@@ -192,8 +192,9 @@ def LLMCPUEntryPoints : Pass<"llm-cpu-entry-points", "::mlir::ModuleOp"> {
 
     ```c
     int32_t <model>_prefill(const int32_t *tokens, const int32_t *positions,
-                            int64_t seq_len, void *kv_cache,
-                            const void *const *weights, float *logits);
+                            int64_t seq_len, int64_t logit_rows,
+                            void *kv_cache, const void *const *weights,
+                            float *logits);
     int32_t <model>_decode(const int32_t *tokens, const int32_t *positions,
                            void *kv_cache, const void *const *weights,
                            float *logits);
@@ -202,8 +203,10 @@ def LLMCPUEntryPoints : Pass<"llm-cpu-entry-points", "::mlir::ModuleOp"> {
     `weights` is a table of pointers in the order of the model function's
     weight arguments (`llm.weight` attributes); the entry point builds a
     memref descriptor for every argument (the sequence length fills the one
-    dynamic extent), calls the model function, copies the logits to the
-    caller's buffer and frees the returned one. `<model>` is the module's
+    dynamic extent), passes `logit_rows` as the `index` argument with
+    `llm.input = "logit_rows"` (the prefill's logits are those of its last
+    logit_rows tokens, the extent of its result), calls the model function,
+    copies the logits to the caller's buffer and frees the returned one. `<model>` is the module's
     `llm.model` attribute made into a C identifier. A paged cache's page
     table (`llm.input = "kv_page_table"`) heads the `kv_cache` buffer, padded
     to 256 bytes, and its keys and values follow. Runs on memrefs, after

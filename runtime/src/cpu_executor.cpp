@@ -36,13 +36,16 @@ const float *CpuExecutor::prefill(const int32_t *tokens,
                                   const int32_t *positions, size_t n,
                                   LogitRows rows) {
   last_row_ = nullptr;
-  float *logits = logits_for(n);
+  // The entry point computes the logits of the last logit_rows tokens only.
+  size_t logit_rows = rows == LogitRows::All ? n : 1;
+  float *logits = logits_for(logit_rows);
   check_entry_status(model_->manifest(),
                      model_->prefill()(tokens, positions, static_cast<int64_t>(n),
+                                       static_cast<int64_t>(logit_rows),
                                        kv_cache_.data(), weights_.pointers.data(),
                                        logits),
                      "prefill");
-  last_row_ = logits + (n - 1) * static_cast<size_t>(model_->manifest().vocab_size);
+  last_row_ = logits + (logit_rows - 1) * static_cast<size_t>(model_->manifest().vocab_size);
   return rows == LogitRows::All ? logits : last_row_;
 }
 

@@ -504,16 +504,16 @@ const float *CudaExecutor::prefill(const int32_t *tokens,
   host_row_ = nullptr;
   uint64_t in_bytes = n * sizeof(int32_t);
   uint64_t row_bytes = static_cast<uint64_t>(m_.vocab_size) * sizeof(float);
-  uint64_t all_bytes = n * row_bytes;
-  // Every call ends synchronized, so nothing in flight uses the old buffer.
-  if (prefill_logits_.size() < all_bytes)
-    prefill_logits_ = DeviceBuffer(cu_, all_bytes, "prefill logits");
-  // Only the rows asked for come back: a long prompt's logits are large
-  // (512 tokens x 128K vocab = 256 MiB) and copying them is not prefill.
+  // Only the rows asked for are computed (the entry point's logit_rows): a
+  // long prompt's logits are large (512 tokens x 128K vocab = 256 MiB), and
+  // a generation needs the last one.
   bool all_rows = rows == LogitRows::All;
-  uint64_t out_bytes = all_rows ? all_bytes : row_bytes;
-  CUdeviceptr last = prefill_logits_.ptr() + all_bytes - row_bytes;
-  CUdeviceptr out_src = all_rows ? prefill_logits_.ptr() : last;
+  size_t logit_rows = all_rows ? n : 1;
+  uint64_t out_bytes = logit_rows * row_bytes;
+  // Every call ends synchronized, so nothing in flight uses the old buffer.
+  if (prefill_logits_.size() < out_bytes)
+    prefill_logits_ = DeviceBuffer(cu_, out_bytes, "prefill logits");
+  CUdeviceptr last = prefill_logits_.ptr() + out_bytes - row_bytes;
   float *out = rows == LogitRows::None ? nullptr : host_buffer(out_bytes);
   check(cu_.cuMemcpyHtoDAsync(tokens_.ptr(), tokens, in_bytes, stream_),
         "copying token ids to the GPU");
@@ -525,12 +525,13 @@ const float *CudaExecutor::prefill(const int32_t *tokens,
     int32_t status = model_->prefill()(
         static_cast<const int32_t *>(as_pointer(tokens_.ptr())),
         static_cast<const int32_t *>(as_pointer(positions_.ptr())),
-        static_cast<int64_t>(n), as_pointer(kv_cache_.ptr()),
+        static_cast<int64_t>(n), static_cast<int64_t>(logit_rows),
+        as_pointer(kv_cache_.ptr()),
         weight_table_.data(), static_cast<float *>(as_pointer(prefill_logits_.ptr())));
     check_call(status, "prefill");
   }
   if (out)
-    check(cu_.cuMemcpyDtoHAsync(out, out_src, out_bytes, stream_),
+    check(cu_.cuMemcpyDtoHAsync(out, prefill_logits_.ptr(), out_bytes, stream_),
           "copying logits from the GPU");
   synchronize("running prefill");
   if (profiler_)

@@ -13,7 +13,7 @@
 
 namespace llmc::rt {
 
-/// The entry-point ABI (abi_version 1), exactly as `llmc compile` emits it.
+/// The entry-point ABI (abi_version 2), exactly as `llmc compile` emits it.
 using PrefillFn = llmc_prefill_fn;
 using DecodeFn = llmc_decode_fn;
 

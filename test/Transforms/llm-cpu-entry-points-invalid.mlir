@@ -48,3 +48,35 @@ module {
     return %a : memref<1x1x8xf32>
   }
 }
+
+// -----
+
+module {
+  // expected-error @+1 {{argument 1: `logit_rows` must be an index argument of the prefill}}
+  func.func private @decode(%tok: memref<1x1xi32> {llm.input = "tokens"}, %rows: index {llm.input = "logit_rows"}) -> memref<1x1x8xf32> {
+    %a = memref.alloc() : memref<1x1x8xf32>
+    return %a : memref<1x1x8xf32>
+  }
+}
+
+// -----
+
+module {
+  // expected-error @+1 {{argument 1: `logit_rows` must be an index argument of the prefill}}
+  func.func private @prefill(%tok: memref<1x?xi32> {llm.input = "tokens"}, %rows: i64 {llm.input = "logit_rows"}) -> memref<1x?x8xf32> {
+    %c1 = arith.constant 1 : index
+    %a = memref.alloc(%c1) : memref<1x?x8xf32>
+    return %a : memref<1x?x8xf32>
+  }
+}
+
+// -----
+
+module {
+  // expected-error @+1 {{logits have a dynamic extent without logit_rows}}
+  func.func private @decode(%tok: memref<1x1xi32> {llm.input = "tokens"}) -> memref<1x?x8xf32> {
+    %c1 = arith.constant 1 : index
+    %a = memref.alloc(%c1) : memref<1x?x8xf32>
+    return %a : memref<1x?x8xf32>
+  }
+}

@@ -1048,7 +1048,9 @@ long minor_page_faults() {
 
 /// session <artifact> <weights | random:SEED> <op>...: drives the session API directly and
 /// prints one line per op, so tests can check status codes the command-line
-/// tool hides. Ops: prefill:1,2,3 (or prefill:@file, whitespace-separated ids)  decode:5  reset  position  info  backend;
+/// tool hides. Ops: prefill:1,2,3 (or prefill:@file, whitespace-separated ids; every
+/// row's logits)  prefill-last:... (the last row only, compared with the last
+/// row of the previous prefill:)  decode:5  reset  position  info  backend;
 /// page-faults<N (whether fewer than N minor page faults happened since the
 /// previous page-faults op, or since the session was created);
 /// sampling: sampler:T,K,P,R,SEED (the sampler for the model's vocabulary;
@@ -1088,33 +1090,45 @@ int cmd_session(const std::vector<std::string> &args) {
   llmc_sampler *sampler = nullptr;
   check(llmc_sampler_create(&sampling, info.vocab_size, &sampler));
   std::vector<int32_t> history;
+  std::vector<float> last_row_of_all; // the last row of the last all-rows prefill
   long faults_before = minor_page_faults();
   for (size_t i = 2; i < args.size(); ++i) {
     const std::string &op = args[i];
     llmc_status st = LLMC_OK;
     std::string result;
-    if (op.rfind("prefill:", 0) == 0) {
+    if (op.rfind("prefill:", 0) == 0 || op.rfind("prefill-last:", 0) == 0) {
+      bool last_only = op.rfind("prefill-last:", 0) == 0;
+      std::string list = op.substr(op.find(':') + 1);
       std::vector<int32_t> ids;
-      if (op.compare(8, 1, "@") == 0) {
-        std::ifstream file(op.substr(9));
+      if (list.rfind("@", 0) == 0) {
+        std::ifstream file(list.substr(1));
         if (!file)
-          die("cannot read '" + op.substr(9) + "'");
+          die("cannot read '" + list.substr(1) + "'");
         for (int32_t id; file >> id;)
           ids.push_back(id);
       } else {
-        std::stringstream ss(op.substr(8));
+        std::stringstream ss(list);
         std::string item;
         while (std::getline(ss, item, ','))
           ids.push_back(std::stoi(item));
       }
       const float *last = nullptr, *all = nullptr;
-      st = llmc_session_prefill(session, ids.data(), ids.size(), &last, &all);
+      st = llmc_session_prefill(session, ids.data(), ids.size(), &last,
+                                last_only ? nullptr : &all);
       history.insert(history.end(), ids.begin(), ids.end());
-      if (st == LLMC_OK) {
+      if (st == LLMC_OK && last_only) {
+        bool same = last_row_of_all.size() == static_cast<size_t>(info.vocab_size) &&
+                    std::memcmp(last, last_row_of_all.data(),
+                                last_row_of_all.size() * sizeof(float)) == 0;
+        result = "argmax " + std::to_string(argmax(last)) +
+                 (same ? " (bit-identical to" : " (DIFFERENT from") +
+                 " the last row of the previous all-rows prefill)";
+      } else if (st == LLMC_OK) {
         result = "argmax";
         for (size_t r = 0; r < ids.size(); ++r)
           result += " " + std::to_string(argmax(all + r * info.vocab_size));
         result += last == all + (ids.size() - 1) * info.vocab_size ? " (last ok)" : " (last WRONG)";
+        last_row_of_all.assign(last, last + info.vocab_size);
       }
     } else if (op.rfind("decode:", 0) == 0) {
       const float *logits = nullptr;

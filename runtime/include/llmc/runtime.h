@@ -353,7 +353,7 @@ llmc_status llmc_rope_permute_rows(const float *src, float *dst,
  */
 typedef struct llmc_model llmc_model;
 
-#define LLMC_ABI_VERSION 1 /* the manifest abi_version this runtime runs */
+#define LLMC_ABI_VERSION 2 /* the manifest abi_version this runtime runs */
 
 /* Where a model's entry points run. */
 typedef enum llmc_target_kind {
@@ -397,15 +397,17 @@ typedef struct llmc_model_info {
  * Thread-safe (independent calls). */
 llmc_status llmc_model_open(const char *path, llmc_model **out);
 
-/* The entry points of abi_version 1, as declared in the artifact's <name>.h.
+/* The entry points of abi_version 2, as declared in the artifact's <name>.h.
  * tokens, positions: int32[batch * seq_len] (absolute, 0-based positions);
  * kv_cache: the session's cache, updated in place; weights: one pointer per
- * manifest weight, in manifest order; logits: float[batch * seq_len * vocab]
- * written by the call. Return 0 on success. */
+ * manifest weight, in manifest order; logits: float[batch * logit_rows *
+ * vocab] written by the call, the logits of the last logit_rows tokens of
+ * each sequence (1 <= logit_rows <= seq_len; decode: 1). Return 0 on
+ * success. */
 typedef int32_t (*llmc_prefill_fn)(const int32_t *tokens,
                                    const int32_t *positions, int64_t seq_len,
-                                   void *kv_cache, const void *const *weights,
-                                   float *logits);
+                                   int64_t logit_rows, void *kv_cache,
+                                   const void *const *weights, float *logits);
 typedef int32_t (*llmc_decode_fn)(const int32_t *tokens,
                                   const int32_t *positions, void *kv_cache,
                                   const void *const *weights, float *logits);

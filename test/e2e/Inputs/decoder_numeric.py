@@ -349,8 +349,11 @@ def check_variant(name):
     # Prefill: dynamic T, so cast in and out.
     main.append("  %%ptokd = tensor.cast %%ptok : tensor<1x%dxi32> to tensor<1x?xi32>" % prompt_len)
     main.append("  %%pposd = tensor.cast %%ppos : tensor<1x%dxi32> to tensor<1x?xi32>" % prompt_len)
-    args = ", ".join(["%ptokd", "%pposd", "%cache0"] + weight_values)
-    arg_types = ", ".join(["tensor<1x?xi32>", "tensor<1x?xi32>", cache_type] + weight_types)
+    # The logits of every prompt token: logit_rows (the last argument) = T.
+    main.append("  %%prows = arith.constant %d : index" % prompt_len)
+    args = ", ".join(["%ptokd", "%pposd", "%cache0"] + weight_values + ["%prows"])
+    arg_types = ", ".join(["tensor<1x?xi32>", "tensor<1x?xi32>", cache_type] + weight_types
+                          + ["index"])
     main.append("  %%pre:2 = call @prefill(%s) : (%s) -> (%s, %s)"
                 % (args, arg_types, prefill_result, cache_type))
     static_logits = "tensor<1x%dx%dxf32>" % (prompt_len, vocab)

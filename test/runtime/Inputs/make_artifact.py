@@ -50,7 +50,7 @@ def weight_table(c):
 
 def manifest(name, c, rope):
     return {
-        "abi_version": 1, "name": name,
+        "abi_version": 2, "name": name,
         "target": {"kind": "cpu", "triple": "x86_64-unknown-linux-gnu"},
         "library": "lib%s.so" % name, "static_library": "lib%s.a" % name,
         "header": "%s.h" % name,
@@ -143,7 +143,8 @@ def api_header(name):
 extern "C" {
 #endif
 int32_t %(n)s_prefill(const int32_t *tokens, const int32_t *positions, int64_t seq_len,
-                      void *kv_cache, const void *const *weights, float *logits);
+                      int64_t logit_rows, void *kv_cache, const void *const *weights,
+                      float *logits);
 int32_t %(n)s_decode(const int32_t *tokens, const int32_t *positions, void *kv_cache,
                      const void *const *weights, float *logits);
 #ifdef __cplusplus

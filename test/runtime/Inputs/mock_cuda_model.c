@@ -1,4 +1,4 @@
-/* A mock llmc CUDA artifact: the abi_version 1 entry points with device
+/* A mock llmc CUDA artifact: the abi_version 2 entry points with device
  * pointers, launching the reference decoder's steps (mock_model.c) as
  * "kernels" through the runtime's llmc_cuda_host_api, with scratch from
  * alloc and the logits written through copy, as compiled host code does.
@@ -83,8 +83,8 @@ static const char kHead[] = "mock_head";
 static int64_t g_calls;
 
 int32_t MOCK_PREFILL(const int32_t *tokens, const int32_t *positions,
-                     int64_t seq_len, void *kv_cache, const void *const *weights,
-                     float *logits) {
+                     int64_t seq_len, int64_t logit_rows, void *kv_cache,
+                     const void *const *weights, float *logits) {
   const llmc_cuda_host_api *api = MOCK_CUDA_HOST_API;
   ++g_calls;
   if (getenv("MOCK_GROW_SCRATCH"))
@@ -108,12 +108,15 @@ int32_t MOCK_PREFILL(const int32_t *tokens, const int32_t *positions,
     }
     void *head_params[] = {&row, &x, (void *)&tail[0], (void *)&tail[1]};
     api->launch(api->ctx, kHead, 1, 1, 1, 1, 1, 1, 64 * 1024, head_params);
-    api->copy(api->ctx, logits + t * MOCK_VOCAB, row, sizeof(float) * MOCK_VOCAB);
+    /* Only the last logit_rows tokens' logits are written. */
+    int64_t out_row = t - (seq_len - logit_rows);
+    if (out_row >= 0)
+      api->copy(api->ctx, logits + out_row * MOCK_VOCAB, row, sizeof(float) * MOCK_VOCAB);
   }
   return 0;
 }
 
 int32_t MOCK_DECODE(const int32_t *tokens, const int32_t *positions,
                     void *kv_cache, const void *const *weights, float *logits) {
-  return MOCK_PREFILL(tokens, positions, 1, kv_cache, weights, logits);
+  return MOCK_PREFILL(tokens, positions, 1, 1, kv_cache, weights, logits);
 }

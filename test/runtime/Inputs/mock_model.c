@@ -1,4 +1,4 @@
-/* A mock llmc artifact library: the abi_version 1 entry points over a naive
+/* A mock llmc artifact library: the abi_version 2 entry points over a naive
  * reference LLaMA decoder (float32, one token at a time), for testing the
  * runtime and llmc-run without the compiler. The config comes from
  * mock_config.h, written by make_artifact.py next to the manifest.
@@ -144,16 +144,21 @@ static void forward(int32_t token, int32_t pos, void *kv_cache,
 }
 
 int32_t MOCK_PREFILL(const int32_t *tokens, const int32_t *positions,
-                     int64_t seq_len, void *kv_cache, const void *const *weights,
-                     float *logits) {
-  for (int64_t t = 0; t < seq_len; ++t)
+                     int64_t seq_len, int64_t logit_rows, void *kv_cache,
+                     const void *const *weights, float *logits) {
+  /* Tokens before the last logit_rows ones compute their logits into a row
+   * that is thrown away. */
+  float unused[MOCK_VOCAB];
+  for (int64_t t = 0; t < seq_len; ++t) {
+    int64_t row = t - (seq_len - logit_rows);
     forward(tokens[t], positions[t], kv_cache, weights,
-            logits + (size_t)t * MOCK_VOCAB);
+            row < 0 ? unused : logits + (size_t)row * MOCK_VOCAB);
+  }
   return 0;
 }
 
 int32_t MOCK_DECODE(const int32_t *tokens, const int32_t *positions,
                     void *kv_cache, const void *const *weights, float *logits) {
-  return MOCK_PREFILL(tokens, positions, 1, kv_cache, weights, logits);
+  return MOCK_PREFILL(tokens, positions, 1, 1, kv_cache, weights, logits);
 }
 #endif /* MOCK_NO_ENTRY_POINTS */

@@ -1,6 +1,6 @@
 """Runs the host side of a CUDA artifact on the CPU and checks every launch.
 
-Usage: host_trace.py <artifact dir> prefill <seq_len> | decode
+Usage: host_trace.py <artifact dir> prefill <seq_len> [<logit_rows>] | decode
 
 Loads lib<P>.so with ctypes and installs a recording llmc_cuda_host_api
 table (runtime/include/llmc/cuda_host_api.h): `alloc` hands out host
@@ -204,15 +204,17 @@ class ModelBuffers:
         self.positions = buffers.new(4 * rows, "positions")
         self.logits = buffers.new(4 * rows * artifact.vocab, "logits")
 
-    def call(self, entry, seq_len):
-        """Calls the prefill (seq_len tokens) or decode entry point."""
+    def call(self, entry, seq_len, logit_rows=None):
+        """Calls the prefill (seq_len tokens, the logits of the last
+        logit_rows of them: all by default) or decode entry point."""
         lib, manifest = self.artifact.lib, self.artifact.manifest
         function = getattr(lib, manifest["entry_points"][entry])
         function.restype = ctypes.c_int32
         p = ctypes.c_void_p
         if entry == "prefill":
+            rows = seq_len if logit_rows is None else logit_rows
             return function(p(self.tokens), p(self.positions), ctypes.c_int64(seq_len),
-                            p(self.kv), self.weights, p(self.logits))
+                            ctypes.c_int64(rows), p(self.kv), self.weights, p(self.logits))
         return function(p(self.tokens), p(self.positions), p(self.kv), self.weights,
                         p(self.logits))
 
@@ -220,11 +222,12 @@ class ModelBuffers:
 def main():
     art, entry = sys.argv[1], sys.argv[2]
     seq_len = int(sys.argv[3]) if entry == "prefill" else 1
+    logit_rows = int(sys.argv[4]) if entry == "prefill" and len(sys.argv) > 4 else None
     artifact = Artifact(art)
     buffers = Buffers()
     api = HostAPI(artifact, buffers)
     model = ModelBuffers(artifact, buffers, seq_len)
-    status = model.call(entry, seq_len)
+    status = model.call(entry, seq_len, logit_rows)
     for line in api.launches:
         print(line)
     print("launches %d, status %d" % (len(api.launches), status))

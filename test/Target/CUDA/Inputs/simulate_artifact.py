@@ -3,7 +3,7 @@ host_trace.py's recording host API, and every kernel launch in the SIMT
 simulator test/lib/cuda_sim.py on the actual host buffers.
 
 Usage: simulate_artifact.py <artifact> <kernels.mlir> <model.safetensors>
-                            <tokens-file> <plan> <out.f32>
+                            <tokens-file> <plan> <out.f32> [<last rows>]
 
 <kernels.mlir> is `llmc --compile-to=kernels` of the same model and flags
 (the artifact embeds only PTX). The plan is step_logits.c's
@@ -24,6 +24,11 @@ memref descriptors (allocated pointer, aligned pointer, offset, sizes,
 strides) and scalars in order, and cuda_sim reports out-of-bounds or
 misaligned accesses, divergent barriers and shuffles and races. The first
 problem stops the run (exit 1).
+
+With <last rows> R, the plan's first prefill (N tokens) then runs once more
+on a fresh cache with logit_rows = R (the prefill slices its last R hidden
+rows before the final norm and the classifier): its R rows of logits must
+be bit-identical to the last R rows of the all-rows run.
 """
 import ctypes
 import json
@@ -152,10 +157,11 @@ class Simulator:
 
 
 def main():
-    if len(sys.argv) != 7:
+    if len(sys.argv) not in (7, 8):
         print(__doc__)
         return 2
-    art_path, kernels_path, weights_path, tokens_path, plan, out_path = sys.argv[1:]
+    art_path, kernels_path, weights_path, tokens_path, plan, out_path = sys.argv[1:7]
+    last_rows = int(sys.argv[7]) if len(sys.argv) == 8 else None
     tokens = [int(t) for t in open(tokens_path).read().split()]
     steps = []
     for step in plan.split(","):
@@ -199,7 +205,30 @@ def main():
             done += count
     np.concatenate(rows).tofile(out_path)
     print("%d rows, vocab %d" % (done, vocab))
-    return 0
+    if last_rows is None:
+        return 0
+
+    kind, n = steps[0]
+    if kind != "prefill" or not 1 <= last_rows <= n:
+        raise SystemExit("<last rows> needs a first prefill of at least that many tokens")
+    model = ModelBuffers(artifact, buffers, longest, kv_fill=0xFF)
+    fill_weights(model, artifact.manifest, weights_path)
+    ids = np.array(tokens[:n], np.int32)
+    pos = np.arange(n, dtype=np.int32)
+    ctypes.memmove(model.tokens, ids.ctypes.data, ids.nbytes)
+    ctypes.memmove(model.positions, pos.ctypes.data, pos.nbytes)
+    status = model.call("prefill", n, last_rows)
+    problems = api.errors + sim.problems
+    if problems or status != 0:
+        for problem in problems:
+            print("error: " + problem)
+        return 1
+    out = np.frombuffer((ctypes.c_char * (4 * last_rows * vocab)).from_address(model.logits),
+                        np.float32).reshape(last_rows, vocab)
+    same = np.array_equal(out, rows[0][n - last_rows:])
+    print("prefill of %d tokens with logit_rows %d: %s the last rows of the all-rows prefill" % (
+        n, last_rows, "bit-identical to" if same else "DIFFERENT from"))
+    return 0 if same else 1
 
 
 if __name__ == "__main__":
