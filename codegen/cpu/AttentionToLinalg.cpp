@@ -384,15 +384,17 @@ SmallVector<Value> AttentionEmitter::emitTile(Value tileStart,
           .getResult(0);
 
   // acc_new[b, t, h, d] = acc_scaled + Σ_s probs[b, t, h, s] ·
-  // v[b, s, h floordiv G, d]. Dims: (b, t, h, d, s).
-  AffineMap probsMap = map(5, {dim(0), dim(1), dim(2), dim(4)});
-  AffineMap vMap = map(5, {dim(0), dim(4), dim(2).floorDiv(group), dim(3)});
-  AffineMap accMap = map(5, {dim(0), dim(1), dim(2), dim(3)});
+  // v[b, s, h floordiv G, d]. Dims: (b, t, h, s, d): the loops follow the
+  // dims, so d is innermost, where v and acc are contiguous (with s
+  // innermost, v would be read with a stride of kv_heads · head_dim).
+  AffineMap probsMap = map(5, {dim(0), dim(1), dim(2), dim(3)});
+  AffineMap vMap = map(5, {dim(0), dim(3), dim(2).floorDiv(group), dim(4)});
+  AffineMap accMap = map(5, {dim(0), dim(1), dim(2), dim(4)});
   Value accNew =
       linalg::GenericOp::create(
           b, loc, TypeRange{accOld.getType()}, ValueRange{probs, vTile},
           ValueRange{accScaled}, ArrayRef<AffineMap>{probsMap, vMap, accMap},
-          ArrayRef<IteratorType>{kPar, kPar, kPar, kPar, kRed},
+          ArrayRef<IteratorType>{kPar, kPar, kPar, kRed, kPar},
           [&](OpBuilder &nb, Location nloc, ValueRange args) {
             Value ve = convertFloat(nb, nloc, args[1], f32);
             Value product =

@@ -12,7 +12,6 @@
 // CHECK-DAG: #[[QMAP:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4)>
 // CHECK-DAG: #[[KMAP:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d3, d2 floordiv 4, d4)>
 // CHECK-DAG: #[[SMAP:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>
-// CHECK-DAG: #[[VMAP:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d4, d2 floordiv 4, d3)>
 // CHECK-LABEL: func.func @gqa_static_causal
 // CHECK-SAME: (%[[Q:.+]]: tensor<1x4x8x16xf32>, %[[K:.+]]: tensor<1x100x2x16xbf16>, %[[V:.+]]: tensor<1x100x2x16xbf16>) -> tensor<1x4x8x16xf32>
 // CHECK: %[[SCALE:.+]] = arith.constant 2.500000e-01 : f32
@@ -43,7 +42,9 @@
 // CHECK: math.exp
 // CHECK: %[[LNEW:.+]] = linalg.generic {{.+}} ins(%[[PROBS]] : tensor<1x4x8x64xf32>) outs(%[[RES]]#2 : tensor<1x4x8xf32>)
 // CHECK: %[[ASC:.+]] = linalg.generic {{.+}} ins(%[[RES]]#1 : tensor<1x4x8xf32>) outs(%[[ACC]] : tensor<1x4x8x16xf32>)
-// CHECK: %[[ANEW:.+]] = linalg.generic {indexing_maps = [#[[QMAP]], #[[VMAP]], #[[SMAP]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+// P·V with head_dim innermost (contiguous in v and acc), keys the reduction:
+// v shares K's floordiv map.
+// CHECK: %[[ANEW:.+]] = linalg.generic {indexing_maps = [#[[SMAP]], #[[KMAP]], #[[QMAP]]], iterator_types = ["parallel", "parallel", "parallel", "reduction", "parallel"]}
 // CHECK-SAME: ins(%[[PROBS]], %[[VT]] : tensor<1x4x8x64xf32>, tensor<1x64x2x16xbf16>) outs(%[[ASC]] : tensor<1x4x8x16xf32>)
 // CHECK: scf.yield %[[RES]]#0, %[[LNEW]], %[[ANEW]]
 // The tail tile: keys 64..99, static.
