@@ -95,16 +95,17 @@ llvm::json::Object getKVCacheJSON(const ModelConfig &config,
   return cache;
 }
 
-/// `target`: the manifest's "target" object; `extra`: target-specific
-/// top-level fields (CUDA: the "cuda" object).
+/// `target`: the manifest's "target" object; `libraries`: what a program
+/// linking the static library must add to its link line; `extra`:
+/// target-specific top-level fields (CUDA: the "cuda" object).
 llvm::Error writeManifest(const ArtifactPaths &paths, const ModelConfig &config,
                           const ModelBuildOptions &options,
-                          llvm::json::Object target, bool openMP,
+                          llvm::json::Object target,
+                          llvm::ArrayRef<std::string> libraries,
                           llvm::json::Object extra = {}) {
-  // What a program linking the static library must add to its link line.
-  llvm::json::Array linkLibraries{"m"};
-  if (openMP)
-    linkLibraries.push_back("omp");
+  llvm::json::Array linkLibraries;
+  for (const std::string &library : libraries)
+    linkLibraries.push_back(library);
   DType weightType = options.weightType.value_or(config.dtype);
   llvm::json::Array weights;
   for (const WeightSpec &spec : getWeightTable(config))
@@ -261,10 +262,25 @@ bool usesOpenMP(mlir::ModuleOp module) {
   return found;
 }
 
+/// The libraries the object needs, in link order: libm (and glibc's vector
+/// math library when the vectorizer called it), libomp for OpenMP regions.
+std::vector<std::string> getLinkLibraries(const CPUObjectFile &object,
+                                          bool openMP) {
+  std::vector<std::string> libraries;
+  if (object.callsVectorMath)
+    libraries.push_back("mvec");
+  libraries.push_back("m");
+  if (openMP)
+    libraries.push_back("omp");
+  return libraries;
+}
+
 /// Links the object into a shared library with the system C compiler driver
-/// (it knows the platform's libc and crt files). libomp comes from the LLVM
-/// installation llmc was built against; the rpath lets dlopen find it.
-llvm::Error writeSharedLibrary(const ArtifactPaths &paths, bool openMP) {
+/// (it knows the platform's libc and crt files) and `libraries`. libomp
+/// comes from the LLVM installation llmc was built against; the rpath lets
+/// dlopen find it.
+llvm::Error writeSharedLibrary(const ArtifactPaths &paths,
+                               llvm::ArrayRef<std::string> libraries) {
   llvm::ErrorOr<std::string> driver = llvm::sys::findProgramByName("cc");
   for (const char *fallback : {"gcc", "clang"})
     if (!driver)
@@ -273,12 +289,16 @@ llvm::Error writeSharedLibrary(const ArtifactPaths &paths, bool openMP) {
     return llvm::createStringError(
         "cannot link lib" + paths.prefix +
         ".so: no C compiler driver (cc, gcc or clang) on PATH");
-  std::string libDir = "-L" LLMC_OPENMP_LIBRARY_DIR;
-  std::string rpath = "-Wl,-rpath," LLMC_OPENMP_LIBRARY_DIR;
+  std::vector<std::string> flags;
+  for (const std::string &library : libraries) {
+    if (library == "omp")
+      flags.insert(flags.end(), {"-L" LLMC_OPENMP_LIBRARY_DIR,
+                                 "-Wl,-rpath," LLMC_OPENMP_LIBRARY_DIR});
+    flags.push_back("-l" + library);
+  }
   llvm::SmallVector<llvm::StringRef> args = {
-      *driver, "-shared", "-o", paths.sharedLibrary, paths.object, "-lm"};
-  if (openMP)
-    args.append({libDir, rpath, "-lomp"});
+      *driver, "-shared", "-o", paths.sharedLibrary, paths.object};
+  args.append(flags.begin(), flags.end());
   std::string message;
   int status = llvm::sys::ExecuteAndWait(*driver, args, std::nullopt, {}, 0, 0,
                                          &message);
@@ -307,12 +327,15 @@ llvm::Error llmc::writeCPUArtifact(mlir::ModuleOp module,
     return llvm::createStringError("cannot create output directory '" +
                                    outputDir + "': " + ec.message());
   ArtifactPaths paths(outputDir, config.name);
-  if (llvm::Error err = emitCPUObjectFile(module, targetOptions, paths.object))
-    return err;
+  bool openMP = usesOpenMP(module);
+  llvm::Expected<CPUObjectFile> object =
+      emitCPUObjectFile(module, targetOptions, paths.object);
+  if (!object)
+    return object.takeError();
   if (llvm::Error err = writeStaticLibrary(paths))
     return err;
-  bool openMP = usesOpenMP(module);
-  if (llvm::Error err = writeSharedLibrary(paths, openMP))
+  std::vector<std::string> libraries = getLinkLibraries(*object, openMP);
+  if (llvm::Error err = writeSharedLibrary(paths, libraries))
     return err;
   if (llvm::Error err = writeHeader(paths, config, buildOptions))
     return err;
@@ -321,7 +344,7 @@ llvm::Error llmc::writeCPUArtifact(mlir::ModuleOp module,
                        llvm::json::Object{{"kind", "cpu"},
                                           {"triple", target.triple},
                                           {"cpu", target.cpu}},
-                       openMP);
+                       libraries);
 }
 
 llvm::Error llmc::writeCUDAArtifact(mlir::ModuleOp module,
@@ -343,11 +366,15 @@ llvm::Error llmc::writeCUDAArtifact(mlir::ModuleOp module,
   // machine with the GPU.
   CPUTargetOptions hostOptions;
   hostOptions.cpu = kPortableHostCPU;
-  if (llvm::Error err = emitCPUObjectFile(module, hostOptions, paths.object))
-    return err;
+  llvm::Expected<CPUObjectFile> object =
+      emitCPUObjectFile(module, hostOptions, paths.object);
+  if (!object)
+    return object.takeError();
   if (llvm::Error err = writeStaticLibrary(paths))
     return err;
-  if (llvm::Error err = writeSharedLibrary(paths, /*openMP=*/false))
+  std::vector<std::string> libraries =
+      getLinkLibraries(*object, /*openMP=*/false);
+  if (llvm::Error err = writeSharedLibrary(paths, libraries))
     return err;
 
   std::string hostAPISymbol = paths.prefix + "_cuda_host_api";
@@ -383,7 +410,7 @@ llvm::Error llmc::writeCUDAArtifact(mlir::ModuleOp module,
       llvm::json::Object{{"kind", "cuda"},
                          {"archs", std::move(archList)},
                          {"triple", host.triple}},
-      /*openMP=*/false,
+      libraries,
       llvm::json::Object{
           {"cuda", llvm::json::Object{{"host_api_version", kCUDAHostAPIVersion},
                                       {"host_api_symbol", hostAPISymbol},

@@ -1,16 +1,18 @@
 // LLVM-dialect module → optimized native object file for a CPU.
 #include "codegen/Target.h"
 
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
 
+#include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/Frontend/Driver/CodeGenOptions.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
@@ -85,9 +87,63 @@ llmc::getCPUVectorRegisters(const CPUTargetOptions &options) {
   return CPUVectorRegisterInfo{128, 16};
 }
 
-llvm::Error llmc::emitCPUObjectFile(mlir::ModuleOp module,
-                                    const CPUTargetOptions &options,
-                                    llvm::StringRef path) {
+namespace {
+
+/// LLVM's default pipeline at `optLevel` (what mlir::makeOptimizingTransformer
+/// runs), with
+/// the target's vector math library: on GNU/Linux, glibc's libmvec, so that
+/// loops calling expf (the softmax's and SiLU's exp) vectorize instead of
+/// calling the scalar function once per element.
+void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine,
+                    unsigned optLevel) {
+  llvm::LoopAnalysisManager loops;
+  llvm::FunctionAnalysisManager functions;
+  llvm::CGSCCAnalysisManager sccs;
+  llvm::ModuleAnalysisManager modules;
+  llvm::PipelineTuningOptions tuning;
+  tuning.LoopUnrolling = true;
+  tuning.LoopInterleaving = true;
+  tuning.LoopVectorization = true;
+  tuning.SLPVectorization = true;
+  llvm::PassBuilder builder(&machine, tuning);
+  const llvm::Triple &triple = module.getTargetTriple();
+  std::unique_ptr<llvm::TargetLibraryInfoImpl> library(llvm::driver::createTLII(
+      triple, triple.isGNUEnvironment() && triple.isOSLinux()
+                  ? llvm::driver::VectorLibrary::LIBMVEC
+                  : llvm::driver::VectorLibrary::NoLibrary));
+  // Registered first, so the pipeline's own registration does not replace it.
+  functions.registerPass([&] { return llvm::TargetLibraryAnalysis(*library); });
+  builder.registerModuleAnalyses(modules);
+  builder.registerCGSCCAnalyses(sccs);
+  builder.registerFunctionAnalyses(functions);
+  builder.registerLoopAnalyses(loops);
+  builder.crossRegisterProxies(loops, functions, sccs, modules);
+  const llvm::OptimizationLevel levels[] = {
+      llvm::OptimizationLevel::O0, llvm::OptimizationLevel::O1,
+      llvm::OptimizationLevel::O2, llvm::OptimizationLevel::O3};
+  llvm::OptimizationLevel level = levels[std::min(optLevel, 3u)];
+  llvm::ModulePassManager pipeline =
+      level == llvm::OptimizationLevel::O0
+          ? builder.buildO0DefaultPipeline(level)
+          : builder.buildPerModuleDefaultPipeline(level);
+  pipeline.run(module, modules);
+}
+
+/// True when `module` calls one of libmvec's vector functions (`_ZGV`
+/// mangled names).
+bool callsVectorMath(const llvm::Module &module) {
+  for (const llvm::Function &function : module)
+    if (function.isDeclaration() && function.getName().starts_with("_ZGV") &&
+        !function.use_empty())
+      return true;
+  return false;
+}
+
+} // namespace
+
+llvm::Expected<CPUObjectFile>
+llmc::emitCPUObjectFile(mlir::ModuleOp module, const CPUTargetOptions &options,
+                        llvm::StringRef path) {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
 
@@ -123,11 +179,7 @@ llvm::Error llmc::emitCPUObjectFile(mlir::ModuleOp module,
       function.addFnAttr("target-features", description.features);
   }
 
-  auto optimize = mlir::makeOptimizingTransformer(options.optLevel,
-                                                  /*sizeLevel=*/0,
-                                                  machine.get());
-  if (llvm::Error err = optimize(llvmModule.get()))
-    return err;
+  optimizeModule(*llvmModule, *machine, options.optLevel);
 
   std::error_code ec;
   llvm::raw_fd_ostream out(path, ec, llvm::sys::fs::OF_None);
@@ -140,5 +192,7 @@ llvm::Error llmc::emitCPUObjectFile(mlir::ModuleOp module,
     return llvm::createStringError("the target cannot emit object files");
   codegen.run(*llvmModule);
   out.flush();
-  return llvm::Error::success();
+  CPUObjectFile object;
+  object.callsVectorMath = callsVectorMath(*llvmModule);
+  return object;
 }

@@ -38,12 +38,22 @@ struct CPUVectorRegisterInfo {
 llvm::Expected<CPUVectorRegisterInfo>
 getCPUVectorRegisters(const CPUTargetOptions &options);
 
+/// What the object file written by emitCPUObjectFile needs at link time
+/// beyond libc and libm.
+struct CPUObjectFile {
+  /// The loop vectorizer turned calls of expf (softmax, SiLU) and other
+  /// libm functions into glibc's vector variants (`_ZGV*`, libmvec).
+  bool callsVectorMath = false;
+};
+
 /// Translates `module` (LLVM dialect only) to LLVM IR, tags every function
 /// with the target CPU and features (without them the code is plain SSE),
-/// optimizes it and writes a position-independent object file to `path`.
-llvm::Error emitCPUObjectFile(mlir::ModuleOp module,
-                              const CPUTargetOptions &options,
-                              llvm::StringRef path);
+/// optimizes it (at O3; on GNU/Linux the vectorizer may call glibc's vector
+/// math library, libmvec, for exp and the other libm functions inside
+/// loops) and writes a position-independent object file to `path`.
+llvm::Expected<CPUObjectFile> emitCPUObjectFile(mlir::ModuleOp module,
+                                                const CPUTargetOptions &options,
+                                                llvm::StringRef path);
 
 } // namespace llmc
 

@@ -48,10 +48,11 @@ config.environment["LLMC_LLVM_LIB_DIR"] = os.path.join(
     os.path.dirname(config.llvm_tools_dir), "lib")
 config.excludes.add("lib")
 # Programs linking an artifact's static library add what its manifest's
-# "link_libraries" names: libm, and libomp for multi-threaded kernels.
+# "link_libraries" names: libmvec when loops call glibc's vector math
+# functions, libm, and libomp for multi-threaded kernels.
 config.substitutions.append((
     "%artifact_link_flags",
-    "-L{0} -Wl,-rpath,{0} -lomp -lm".format(config.environment["LLMC_LLVM_LIB_DIR"])))
+    "-L{0} -Wl,-rpath,{0} -lomp -lmvec -lm".format(config.environment["LLMC_LLVM_LIB_DIR"])))
 
 tools = ["llmc", "llmc-opt"]
 for optional_tool in ("llmc-runtime-test", "llmc-run"):
