@@ -59,6 +59,8 @@ LLMC_RUN="$BUILD/bin/llmc-run"
 
 gcc $CFLAGS -o "$WORK/bin/naive_reference" "$BENCH/naive_reference.c" -lm || exit 1
 gcc $CFLAGS -pthread -o "$WORK/bin/stream" "$BENCH/stream.c" || exit 1
+# -O3: the FMA chains must be unrolled into registers.
+gcc -O3 -march=native -pthread -o "$WORK/bin/fma_peak" "$BENCH/fma_peak.c" || exit 1
 
 TORCH_REASON=""
 if ! "$VENV/bin/python" -c "import torch, transformers" 2>/dev/null; then
@@ -131,6 +133,9 @@ LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
 "$WORK/bin/stream" >"$WORK/logs/stream.txt" 2>"$WORK/logs/stream.err" || exit 1
 bw() { sed -n "s/^stream $1 threads=$2 GB\/s=//p" "$WORK/logs/stream.txt"; }
 READ1=$(bw read 1) READ2=$(bw read 2) COPY1=$(bw copy 1) COPY2=$(bw copy 2)
+"$WORK/bin/fma_peak" >"$WORK/logs/fma_peak.txt" 2>"$WORK/logs/fma_peak.err" || exit 1
+peak() { sed -n "s/^fma threads=$1 GFLOP\/s=//p" "$WORK/logs/fma_peak.txt"; }
+PEAK1=$(peak 1) PEAK2=$(peak 2)
 
 ROWS="$WORK/logs/rows.tsv"
 : >"$ROWS"
@@ -190,18 +195,31 @@ bench_model() { # <model label> <weights for llmc/naive> <hf dir for torch> <art
 }
 
 weight_bytes() { "$LLMC" info "$1" | sed -n 's/^weight_bytes.f32: \([0-9]*\).*/\1/p'; }
+# prefill_flops <config> <prompt tokens>: the work a prompt needs, counted the same way for every
+# engine: 2 flops per matmul weight per token in the layers, the classifier for the last token only
+# (all a generation reads), and causal attention (QK and PV, 4·layers·heads·head_dim per attended
+# position, token t attending to t + 1 positions).
+prefill_flops() {
+  "$LLMC" info "$1" | awk -v T="$2" -F': ' '
+    $1 == "flops_per_token.matmul_params" { matmul = $2 + 0 }
+    $1 == "parameters.embedding" { head = $2 + 0 }
+    $1 == "flops_per_token.attention_per_position" { attn = $2 + 0 }
+    END { printf "%.0f", 2 * (matmul - head) * T + 2 * head + attn * T * (T + 1) / 2 }'
+}
 
 if [ $HAVE_S260 = 1 ]; then
   # Prompt: the first tokens of llama2.c's published greedy run (BOS first).
   S260_TOKENS=$(tr -s ' \n' '  ' <"$S260_GOLD" | cut -d' ' -f1-"$S260_PROMPT")
   bench_model stories260K "$S260_BIN" "$S260_HF" "$WORK/art-stories260k" "$S260_TOKENS" "$S260_NEW"
   WB_stories260K=$(weight_bytes "$ROOT/configs/stories260k.json")
+  FL_stories260K=$(prefill_flops "$ROOT/configs/stories260k.json" "$S260_PROMPT")
 fi
 # Prompt for the random model: fixed pseudo-random ids.
 want SmolLM2 && {
 SMOL_TOKENS=$(awk -v n="$SMOL_PROMPT" 'BEGIN { x = 12345; for (i = 0; i < n; i++) { x = (x * 1103515245 + 12345) % 2147483648; printf "%s%d", (i ? " " : ""), int(x / 1024) % 49152 } }')
 bench_model "SmolLM2-135M (random)" "$SMOL_DIR/model.safetensors" "$SMOL_DIR" "$WORK/art-smollm2" "$SMOL_TOKENS" "$SMOL_NEW"
 WB_SmolLM2=$(weight_bytes "$SMOL_DIR/config.json")
+FL_SmolLM2=$(prefill_flops "$SMOL_DIR/config.json" "$SMOL_PROMPT")
 }
 LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
 
@@ -210,36 +228,44 @@ echo
 echo "llmc CPU benchmark  ($(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'))"
 echo "memory bandwidth (bench/stream.c, 256 MiB, huge pages, best of 10):" \
   "read ${READ1} GB/s at 1 thread, ${READ2} GB/s at 2; copy ${COPY1} / ${COPY2} GB/s"
+echo "f32 FMA peak (bench/fma_peak.c, best of 5): ${PEAK1} GFLOP/s at 1 thread, ${PEAK2} at 2"
 echo "load average before/after the runs: $LOAD_BEFORE / $LOAD_AFTER"
 echo "llmc: $LLMC (artifacts: f32 weights, f32 KV cache${LLMC_WARMUP:+; llmc-run --warmup: prefill on weights already mapped}); naive: gcc $CFLAGS, one thread; ${TORCH_VERSION:-PyTorch: $TORCH_REASON}"
 echo "stories260K: prompt $S260_PROMPT tokens, $S260_NEW generated; SmolLM2-135M (random f32 weights): prompt $SMOL_PROMPT, $SMOL_NEW generated"
 echo
-awk -F'\t' -v r1="$READ1" -v r2="$READ2" -v wb_s="${WB_stories260K:-0}" -v wb_m="${WB_SmolLM2:-0}" '
+awk -F'\t' -v r1="$READ1" -v r2="$READ2" -v p1="$PEAK1" -v p2="$PEAK2" \
+    -v wb_s="${WB_stories260K:-0}" -v wb_m="${WB_SmolLM2:-0}" \
+    -v fl_s="${FL_stories260K:-0}" -v fl_m="${FL_SmolLM2:-0}" -v t_s="$S260_PROMPT" -v t_m="$SMOL_PROMPT" '
   function fmt(x) { return x == "" ? "-" : (x + 0 >= 100 ? sprintf("%.0f", x) : sprintf("%.1f", x)) }
   { model[NR] = $1; eng[NR] = $2; thr[NR] = $3; pre[NR] = $4; dec[NR] = $5
     if ($2 == "naive C") { npre[$1] = $4; ndec[$1] = $5 } }
   END {
-    f = "| %-21s | %-22s | %13s | %12s | %25s | %11s | %12s |\n"
-    printf f, "model", "engine", "prefill tok/s", "decode tok/s", "ratio vs naive (pre/dec)", "weight GB/s", "% of read BW"
-    printf "|%s|%s|%s|%s|%s|%s|%s|\n", "-----------------------", "------------------------", "---------------",
-      "--------------", "---------------------------", "-------------", "--------------"
+    f = "| %-21s | %-22s | %13s | %15s | %13s | %12s | %25s | %11s | %12s |\n"
+    printf f, "model", "engine", "prefill tok/s", "prefill GFLOP/s", "% of FMA peak", "decode tok/s", "ratio vs naive (pre/dec)", "weight GB/s", "% of read BW"
+    printf "|%s|%s|%s|%s|%s|%s|%s|%s|%s|\n", "-----------------------", "------------------------", "---------------",
+      "-----------------", "---------------", "--------------", "---------------------------", "-------------", "--------------"
     for (i = 1; i <= NR; i++) {
       label = eng[i] " (" thr[i] " thr)"
       if (pre[i] == "failed" || pre[i] == "not measured") {
-        printf f, model[i], label, pre[i], "-", "-", "-", "-"
+        printf f, model[i], label, pre[i], "-", "-", "-", "-", "-", "-"
         if (dec[i] != "") printf "|   %s\n", "reason: " dec[i]
         continue
       }
-      wb = (model[i] ~ /^stories/) ? wb_s : wb_m
+      small = model[i] ~ /^stories/
+      wb = small ? wb_s : wb_m
       gbs = wb * dec[i] / 1e9
       bw = thr[i] == 1 ? r1 : r2
+      # prefill GFLOP/s = the prompt'"'"'s flops / its prefill time (tokens / rate)
+      gflops = (small ? fl_s / t_s : fl_m / t_m) * pre[i] / 1e9
+      pk = thr[i] == 1 ? p1 : p2
       ratio = (npre[model[i]] + 0 > 0 && ndec[model[i]] + 0 > 0) ? sprintf("%.2fx / %.2fx", pre[i] / npre[model[i]], dec[i] / ndec[model[i]]) : "-"
-      printf f, model[i], label, fmt(pre[i]), fmt(dec[i]), ratio, sprintf("%.2f", gbs), sprintf("%.0f%%", 100 * gbs / bw)
+      printf f, model[i], label, fmt(pre[i]), fmt(gflops), sprintf("%.0f%%", 100 * gflops / pk), fmt(dec[i]), ratio, sprintf("%.2f", gbs), sprintf("%.0f%%", 100 * gbs / bw)
     }
   }' "$ROWS"
 echo
 echo "greedy check (every engine must produce the naive reference's token ids):"
 cat "$CHECKS"
 echo "weight bytes per decoded token: stories260K ${WB_stories260K:-n/a}, SmolLM2-135M ${WB_SmolLM2:-n/a} (all weights, f32; the tied embedding read once as the LM head)"
+echo "flops per prompt (layers for every token, the classifier for the last, causal attention): stories260K ${FL_stories260K:-n/a}, SmolLM2-135M ${FL_SmolLM2:-n/a}"
 echo "total time $(($(date +%s) - START)) s (logs in $WORK/logs)"
 exit $status
