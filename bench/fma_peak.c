@@ -13,7 +13,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
+#include "now.h"
 
 /* Vector width and chains: the chains, the scale and the shift must all stay in registers (16 ymm
  * with AVX2: 12 chains; 32 zmm with AVX-512: 24; 32 NEON registers: 24 of 4 lanes). */
@@ -29,12 +29,6 @@
 #endif
 typedef float vec __attribute__((vector_size(LANES * 4)));
 enum { kChains = CHAINS, kInner = 1000 };
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 typedef struct {
   long rounds;

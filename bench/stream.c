@@ -18,15 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <time.h>
+#include "now.h"
 
 typedef float v16 __attribute__((vector_size(64)));
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 typedef struct {
   const v16 *src;

@@ -505,10 +505,11 @@ void llmc_session_destroy(llmc_session *session);
 /* Runs `n_tokens` tokens at the next positions and appends them to the
  * cache. *last_logits (if non-NULL) receives the vocab_size logits of the
  * last token; *all_logits (if non-NULL) all of them, row-major
- * [n_tokens, vocab_size] (a CUDA session copies them all back from the GPU
- * only when all_logits is non-NULL, the last row only when last_logits is,
- * and nothing when both are NULL: pass NULL for both before
- * llmc_session_sample). Both stay valid until the next call on the session
+ * [n_tokens, vocab_size]. Only when all_logits is non-NULL does the
+ * compiled prefill compute the classifier for every token (logit_rows =
+ * n_tokens), else for the last one; a CUDA session copies back from the
+ * GPU the rows asked for, and nothing when both are NULL: pass NULL for
+ * both before llmc_session_sample. Both stay valid until the next call on the session
  * other than llmc_session_sample.
  * LLMC_ERR_OUT_OF_RANGE, with nothing run, for a token id outside
  * [0, vocab_size) or when position + n_tokens exceeds the context length. */

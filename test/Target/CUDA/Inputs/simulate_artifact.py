@@ -156,6 +156,24 @@ class Simulator:
                 name, grid, block, "\n  ".join(reports)))
 
 
+def call(model, api, sim, entry, ids, positions, logit_rows):
+    """Runs one entry point on `ids` at `positions`: (status, its logit_rows
+    rows of logits), the logits None (after printing the problems) when a
+    launch or the call failed."""
+    ctypes.memmove(model.tokens, ids.ctypes.data, ids.nbytes)
+    ctypes.memmove(model.positions, positions.ctypes.data, positions.nbytes)
+    status = model.call(entry, len(ids), logit_rows)
+    problems = api.errors + sim.problems
+    if problems or status != 0:
+        for problem in problems:
+            print("error: " + problem)
+        return status, None
+    vocab = model.artifact.vocab
+    out = np.frombuffer((ctypes.c_char * (4 * logit_rows * vocab)).from_address(model.logits),
+                        np.float32).reshape(logit_rows, vocab)
+    return status, out.copy()
+
+
 def main():
     if len(sys.argv) not in (7, 8):
         print(__doc__)
@@ -187,21 +205,14 @@ def main():
         for entry, count in calls:
             ids = np.array(tokens[done:done + count], np.int32)
             pos = np.arange(done, done + count, dtype=np.int32)
-            ctypes.memmove(model.tokens, ids.ctypes.data, ids.nbytes)
-            ctypes.memmove(model.positions, pos.ctypes.data, pos.nbytes)
             start, before = time.time(), sim.count
-            status = model.call(entry, count)
-            problems = api.errors + sim.problems
+            status, out = call(model, api, sim, entry, ids, pos, count)
             print("%s of %d token%s at %d: %d launches simulated, status %d, %.1f s" % (
                 entry, count, "s" if count > 1 else "", done, sim.count - before, status,
                 time.time() - start))
-            if problems or status != 0:
-                for problem in problems:
-                    print("error: " + problem)
+            if out is None:
                 return 1
-            out = np.frombuffer((ctypes.c_char * (4 * count * vocab)).from_address(model.logits),
-                                np.float32).reshape(count, vocab)
-            rows.append(out.copy())
+            rows.append(out)
             done += count
     np.concatenate(rows).tofile(out_path)
     print("%d rows, vocab %d" % (done, vocab))
@@ -213,18 +224,10 @@ def main():
         raise SystemExit("<last rows> needs a first prefill of at least that many tokens")
     model = ModelBuffers(artifact, buffers, longest, kv_fill=0xFF)
     fill_weights(model, artifact.manifest, weights_path)
-    ids = np.array(tokens[:n], np.int32)
-    pos = np.arange(n, dtype=np.int32)
-    ctypes.memmove(model.tokens, ids.ctypes.data, ids.nbytes)
-    ctypes.memmove(model.positions, pos.ctypes.data, pos.nbytes)
-    status = model.call("prefill", n, last_rows)
-    problems = api.errors + sim.problems
-    if problems or status != 0:
-        for problem in problems:
-            print("error: " + problem)
+    _, out = call(model, api, sim, "prefill", np.array(tokens[:n], np.int32),
+                  np.arange(n, dtype=np.int32), last_rows)
+    if out is None:
         return 1
-    out = np.frombuffer((ctypes.c_char * (4 * last_rows * vocab)).from_address(model.logits),
-                        np.float32).reshape(last_rows, vocab)
     same = np.array_equal(out, rows[0][n - last_rows:])
     print("prefill of %d tokens with logit_rows %d: %s the last rows of the all-rows prefill" % (
         n, last_rows, "bit-identical to" if same else "DIFFERENT from"))
