@@ -35,10 +35,13 @@ int64_t getKVCacheCapacity(const ModelConfig &config,
 
 /// Builds a module with private `func.func @prefill` (T new tokens) and
 /// `func.func @decode` (one token), each calling its private layer function
-/// (`@prefill_layer`, `@decode_layer`) once per layer with the layer index. Both take (tokens, positions, kv_cache,
-/// weights...) and return (logits, updated kv_cache); weights follow
-/// getWeightTable's order and carry their names as `llm.weight` argument
-/// attributes. The caller loads the needed dialects into `context`.
+/// (`@prefill_layer`, `@decode_layer`) once per layer with the layer index.
+/// Both take (tokens, positions, kv_cache[, kv_page_table], weights...) and
+/// return (logits, updated kv_cache); weights follow getWeightTable's order
+/// and carry their names as `llm.weight` argument attributes. The prefill
+/// also takes `logit_rows: index` last (`llm.input = "logit_rows"`): its
+/// logits are those of its last logit_rows tokens. The caller loads the
+/// needed dialects into `context`.
 mlir::OwningOpRef<mlir::ModuleOp>
 buildModelModule(mlir::MLIRContext &context, const ModelConfig &config,
                  const ModelBuildOptions &options);
