@@ -1,4 +1,4 @@
-// Multi-row (prefill) llm.linear / llm.logits lower to the register-tiled vector kernel: 4 tokens × 2 weight rows per tile on a runtime token count, with 1-token tiles for the T % 4 leftover tokens and 1×1 tiles for the N % 2 leftover weight rows.
+// Multi-row (prefill) llm.linear / llm.logits lower to the register-tiled vector kernel: 4 tokens × 2 weight rows per tile on a runtime token count, the tokens in cache blocks (as many rows as fit 192 KiB of f32, at most 128), with 1-token tiles for the T % 4 leftover tokens and 1×1 tiles for the N % 2 leftover weight rows.
 // RUN: llmc-opt %s -split-input-file --llm-lower-to-linalg=parallel-min-weight-elements=0 --canonicalize | FileCheck %s
 // For AVX2's 16 ymm registers: vector<8xf32>, 4 tokens × 3 weight rows.
 // RUN: llmc-opt %s -split-input-file "--llm-lower-to-linalg=parallel-min-weight-elements=0 vector-register-bits=256 vector-registers=16" --canonicalize | FileCheck %s --check-prefix=AVX2
@@ -13,10 +13,15 @@
 // AVX2-DAG: %[[C5:.+]] = arith.constant 5 : index
 // AVX2-DAG: %[[C8:.+]] = arith.constant 8 : index
 // AVX2-DAG: %[[C40:.+]] = arith.constant 40 : index
+// AVX2-DAG: %[[C128:.+]] = arith.constant 128 : index
 // AVX2: %[[MMAIN:.+]] = arith.subi
-// One weight block (rows 0-2): a loop over token blocks only; K = 40 is
-// five whole vector<8xf32>, no masked tail.
-// AVX2: scf.parallel (%{{.+}}) = (%[[C0]]) to (%[[MMAIN]]) step (%[[C4]]) {
+// One weight block (rows 0-2): a loop over blocks of 128 tokens only, each
+// a loop over its 4-token tiles; K = 40 is five whole vector<8xf32>, no
+// masked tail.
+// AVX2: scf.parallel (%[[MB:.+]]) = (%[[C0]]) to (%[[MMAIN]]) step (%[[C128]]) {
+// AVX2: %[[NEXT:.+]] = arith.addi %[[MB]], %[[C128]]
+// AVX2: %[[END:.+]] = arith.minui %[[NEXT]], %[[MMAIN]]
+// AVX2: scf.for %{{.+}} = %[[MB]] to %[[END]] step %[[C4]] {
 // AVX2: scf.for %{{.+}} = %[[C0]] to %[[C40]] step %[[C8]] {{.*}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
 // AVX2-COUNT-4: vector.transfer_read {{.*}} : tensor<?x40xf32>, vector<8xf32>
 // AVX2-COUNT-3: arith.extf %{{.+}} : vector<8xbf16> to vector<8xf32>
@@ -43,14 +48,18 @@
 // CHECK-DAG: %[[C1:.+]] = arith.constant 1 : index
 // CHECK-DAG: %[[C2:.+]] = arith.constant 2 : index
 // CHECK-DAG: %[[C4:.+]] = arith.constant 4 : index
+// CHECK-DAG: %[[C128:.+]] = arith.constant 128 : index
 // CHECK: %[[T:.+]] = tensor.dim %[[X]], %[[C1]]
 // CHECK: %[[OUT:.+]] = memref.alloc(%[[T]]) {alignment = 64 : i64} : memref<1x?x5xf32>
 // CHECK: %[[XR:.+]] = tensor.collapse_shape %[[X]] {{\[\[}}0, 1], [2]] : tensor<1x?x40xf32> into tensor<?x40xf32>
 // CHECK: %[[M:.+]] = tensor.dim %[[XR]], %[[C0]]
 // CHECK: %[[REM:.+]] = arith.remui %[[M]], %[[C4]]
 // CHECK: %[[MMAIN:.+]] = arith.subi %[[M]], %[[REM]]
-// Full tiles: weight rows outer, tokens inner; 8 accumulators.
-// CHECK: scf.parallel (%[[N0:.+]], %[[M0:.+]]) = (%[[C0]], %[[C0]]) to (%[[C4]], %[[MMAIN]]) step (%[[C2]], %[[C4]]) {
+// Full tiles: blocks of 128 tokens outer (K = 40: 128 rows are 20 KiB),
+// weight rows inner, then the block's 4-token tiles; 8 accumulators.
+// CHECK: scf.parallel (%[[MB:.+]], %[[N0:.+]]) = (%[[C0]], %[[C0]]) to (%[[MMAIN]], %[[C4]]) step (%[[C128]], %[[C2]]) {
+// CHECK: %[[END:.+]] = arith.minui %{{.+}}, %[[MMAIN]]
+// CHECK: scf.for %{{.+}} = %[[MB]] to %[[END]] step %[[C4]] {
 // CHECK: scf.for {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
 // CHECK-COUNT-4: vector.transfer_read %[[XR]]
 // CHECK-COUNT-2: arith.extf %{{.+}} : vector<16xbf16> to vector<16xf32>
@@ -75,15 +84,17 @@ func.func @linear_dynamic_t(%x: tensor<1x?x40xf32>, %w: tensor<5x40xbf16>) -> te
 
 // -----
 
-// A static token count that fills whole tiles: one loop nest, no tails.
+// A static token count that fills whole tiles: one loop nest, no tails; its
+// 8 tokens are one cache block (a loop over weight rows, then the tiles).
 // CHECK-LABEL: func @logits_static
-// CHECK: scf.parallel (%{{.+}}, %{{.+}}) = ({{.+}}) to ({{.+}}) step ({{.+}}) {
+// CHECK: scf.parallel (%{{.+}}) = ({{.+}}) to ({{.+}}) step ({{.+}}) {
+// CHECK: scf.for
 // CHECK-COUNT-8: vector.fma
 // CHECK: scf.reduce
 // CHECK-NOT: scf.parallel
 // CHECK: return
 // AVX2-LABEL: func @logits_static
-// AVX2: scf.parallel (%{{.+}}, %{{.+}}) = ({{.+}}) to ({{.+}}) step ({{.+}}) {
+// AVX2: scf.parallel (%{{.+}}) = ({{.+}}) to ({{.+}}) step ({{.+}}) {
 // AVX2-COUNT-12: vector.fma {{.*}} : vector<8xf32>
 // AVX2: scf.reduce
 // N = 64 = 3 · 21 + 1: weight row 63 alone, over the 8 tokens.
@@ -103,8 +114,9 @@ func.func @logits_static(%x: tensor<8x32xf32>, %w: tensor<64x32xf32>) -> tensor<
 // the default threshold of 262144 for one row but above it for a prefill
 // (a dynamic token count counts as one 4-row tile): the GEMM is threaded,
 // the GEMV is not.
+// K = 576: blocks of 84 tokens (84 · 576 · 4 bytes ≤ 192 KiB).
 // THRESHOLD-LABEL: func @threshold_rows
-// THRESHOLD: scf.parallel
+// THRESHOLD: scf.parallel ({{.+}}) = ({{.+}}) to ({{.+}}) step (%c84, %c2)
 // THRESHOLD: scf.for {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
 // THRESHOLD: scf.reduce
 // Leftover tokens, threaded too.

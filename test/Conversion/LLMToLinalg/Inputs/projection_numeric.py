@@ -1,4 +1,5 @@
-"""llm.linear (with/without bias, f32/bf16 weights, dynamic T), llm.logits
+"""llm.linear (with/without bias, f32/bf16 weights, dynamic T, enough rows for
+several of the GEMM's cache blocks), llm.logits
 and llm.embedding (f32 and bf16 tables) against numpy."""
 import numpy as np
 
@@ -68,6 +69,22 @@ r = m.op("llm.linear %s, %s, %s : %s, %s, %s -> %s"
          % (dx, cw, cb, xdyn, wty, bty, ydyn), ydyn)
 m.print(*m.cast(r[0], ydyn, yty))
 checks.append(("linear dynamic T bias", linear(x, w, bias)))
+
+# Many rows, dynamic: K = 640 makes cache blocks of 76 rows (192 KiB of f32
+# rows), so 170 rows run as blocks of 76, 76 and 16 rows plus 2 leftover
+# rows, and N = 37 leaves a weight row past the tiles.
+TL, KL, NL = 170, 640, 37
+xl = rng.standard_normal((1, TL, KL)).astype(np.float32)
+wl = (rng.standard_normal((NL, KL)) / np.sqrt(KL)).astype(np.float32)
+cxl, xlty = m.constant(xl)
+cwl, wlty = m.constant(wl)
+xldyn = "tensor<1x?x%dxf32>" % KL
+yldyn = "tensor<1x?x%dxf32>" % NL
+ylty = "tensor<1x%dx%dxf32>" % (TL, NL)
+dxl, _ = m.cast(cxl, xlty, xldyn)
+r = m.op("llm.linear %s, %s : %s, %s -> %s" % (dxl, cwl, xldyn, wlty, yldyn), yldyn)
+m.print(*m.cast(r[0], yldyn, ylty))
+checks.append(("linear dynamic T, row blocks", linear(xl, wl)))
 
 x2 = x.reshape(B * T, K)
 cx2, x2ty = m.constant(x2)
