@@ -49,7 +49,7 @@ std::optional<int64_t> getStaticRowCount(mlir::RankedTensorType xType);
 /// Emits `x[l..., K] · weight[N, K]ᵀ (+ bias[N])` as a tensor of
 /// `resultType`: the operands are read with vector.transfer_read on their
 /// tensors, the result is a fresh buffer filled by scf.parallel loops over
-/// tiles of `tile` rows (x rows in cache blocks of up to 192 KiB outermost,
+/// tiles of `tile` rows (x rows in cache blocks of up to 96 KiB outermost,
 /// then weight rows, then the block's tiles, so that the block stays in L2
 /// and each weight tile's rows in L1 across it), each
 /// tile an scf.for over K in vector<`tile.lanes` x f32> with vector.fma

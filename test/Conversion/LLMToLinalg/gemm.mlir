@@ -1,4 +1,4 @@
-// Multi-row (prefill) llm.linear / llm.logits lower to the register-tiled vector kernel: 4 tokens × 2 weight rows per tile on a runtime token count, the tokens in cache blocks (as many rows as fit 192 KiB of f32, at most 128), with 1-token tiles for the T % 4 leftover tokens and 1×1 tiles for the N % 2 leftover weight rows.
+// Multi-row (prefill) llm.linear / llm.logits lower to the register-tiled vector kernel: 4 tokens × 2 weight rows per tile on a runtime token count, the tokens in cache blocks (as many rows as fit 96 KiB of f32, at most 128), with 1-token tiles for the T % 4 leftover tokens and 1×1 tiles for the N % 2 leftover weight rows.
 // RUN: llmc-opt %s -split-input-file --llm-lower-to-linalg=parallel-min-weight-elements=0 --canonicalize | FileCheck %s
 // For AVX2's 16 ymm registers: vector<8xf32>, 4 tokens × 3 weight rows.
 // RUN: llmc-opt %s -split-input-file "--llm-lower-to-linalg=parallel-min-weight-elements=0 vector-register-bits=256 vector-registers=16" --canonicalize | FileCheck %s --check-prefix=AVX2
@@ -114,9 +114,9 @@ func.func @logits_static(%x: tensor<8x32xf32>, %w: tensor<64x32xf32>) -> tensor<
 // the default threshold of 262144 for one row but above it for a prefill
 // (a dynamic token count counts as one 4-row tile): the GEMM is threaded,
 // the GEMV is not.
-// K = 576: blocks of 84 tokens (84 · 576 · 4 bytes ≤ 192 KiB).
+// K = 576: blocks of 40 tokens (the multiple of 4 below 96 KiB / (576 · 4 bytes) = 42.7).
 // THRESHOLD-LABEL: func @threshold_rows
-// THRESHOLD: scf.parallel ({{.+}}) = ({{.+}}) to ({{.+}}) step (%c84, %c2)
+// THRESHOLD: scf.parallel ({{.+}}) = ({{.+}}) to ({{.+}}) step (%c40, %c2)
 // THRESHOLD: scf.for {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
 // THRESHOLD: scf.reduce
 // Leftover tokens, threaded too.

@@ -70,9 +70,10 @@ r = m.op("llm.linear %s, %s, %s : %s, %s, %s -> %s"
 m.print(*m.cast(r[0], ydyn, yty))
 checks.append(("linear dynamic T bias", linear(x, w, bias)))
 
-# Many rows, dynamic: K = 640 makes cache blocks of 76 rows (192 KiB of f32
-# rows), so 170 rows run as blocks of 76, 76 and 16 rows plus 2 leftover
-# rows, and N = 37 leaves a weight row past the tiles.
+# Many rows, dynamic: K = 640 makes cache blocks of 36 rows (96 KiB of f32
+# rows, rounded down to whole 4-row tiles), so 170 rows run as four blocks
+# of 36 and one of 24 rows plus 2 leftover rows, and N = 37 leaves a weight
+# row past the tiles.
 TL, KL, NL = 170, 640, 37
 xl = rng.standard_normal((1, TL, KL)).astype(np.float32)
 wl = (rng.standard_normal((NL, KL)) / np.sqrt(KL)).astype(np.float32)
