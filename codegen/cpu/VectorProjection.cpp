@@ -253,10 +253,10 @@ void emitTiles(OpBuilder &b, Location loc, const KernelOperands &ops,
 
 /// x rows per cache block of the GEMM: as many whole tiles of f32 rows of
 /// K elements as fit in kRowBlockBytes (at least one tile, at most
-/// kMaxRowBlock rows); K dynamic: no blocking.
+/// kMaxRowBlock rows); K dynamic, or the GEMV's one-row tile: no blocking.
 int64_t getRowBlock(Value weight, ProjectionTile tile) {
   int64_t depth = cast<RankedTensorType>(weight.getType()).getDimSize(1);
-  if (ShapedType::isDynamic(depth) || depth <= 0)
+  if (ShapedType::isDynamic(depth) || depth <= 0 || tile.xRows == 1)
     return tile.xRows;
   int64_t rows = std::clamp<int64_t>(kRowBlockBytes / (depth * 4), tile.xRows,
                                      kMaxRowBlock);
