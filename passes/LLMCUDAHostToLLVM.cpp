@@ -176,27 +176,30 @@ struct AllocLowering : ConvertOpToLLVMPattern<memref::AllocOp> {
   HostAPI &api;
 };
 
-/// True when the elements of `type` are one dense run in row-major order
+/// True when `memref` is ranked and its elements are one dense run in row-major order
 /// from its offset: an identity layout, or strides (the subviews of whole
 /// rows that tensor.extract_slice lowers to) that are the row-major ones of
 /// its sizes, ignoring dimensions of size 1.
-bool isDenseRowMajor(MemRefType type) {
+bool isDenseRowMajor(Type memref) {
+  auto type = dyn_cast<MemRefType>(memref);
+  if (!type)
+    return false;
   if (type.getLayout().isIdentity())
     return true;
   SmallVector<int64_t> strides;
   int64_t offset;
   if (failed(type.getStridesAndOffset(strides, offset)))
     return false;
+  // The stride each dimension must have, innermost first; unknown (dynamic)
+  // once a dynamic extent is passed, after which only unit dimensions fit.
   int64_t expected = 1;
   for (int64_t d = type.getRank() - 1; d >= 0; --d) {
     if (type.getDimSize(d) == 1)
       continue;
-    if (strides[d] != expected)
+    if (ShapedType::isDynamic(expected) || strides[d] != expected)
       return false;
-    if (d > 0 && type.isDynamicDim(d))
-      expected = ShapedType::kDynamic; // only an outer unit dimension may follow
-    else
-      expected *= type.getDimSize(d);
+    expected = type.isDynamicDim(d) ? ShapedType::kDynamic
+                                    : expected * type.getDimSize(d);
   }
   return true;
 }
@@ -212,8 +215,8 @@ struct CopyLowering : ConvertOpToLLVMPattern<memref::CopyOp> {
                   ConversionPatternRewriter &rewriter) const override {
     auto sourceType = cast<MemRefType>(op.getSource().getType());
     auto targetType = cast<MemRefType>(op.getTarget().getType());
-    if (!isDenseRowMajor(sourceType) || !isDenseRowMajor(targetType))
-      return rewriter.notifyMatchFailure(op, "not a dense row-major buffer");
+    // The pass refused any other copy before converting.
+    assert(isDenseRowMajor(sourceType) && isDenseRowMajor(targetType));
     Location loc = op.getLoc();
     MemRefDescriptor source(adaptor.getSource());
     MemRefDescriptor target(adaptor.getTarget());
@@ -274,6 +277,19 @@ struct LLMCUDAHostToLLVMPass
       return WalkResult::interrupt();
     });
     if (async.wasInterrupted())
+      return signalPassFailure();
+    // A copy the host API cannot do as one run of bytes would otherwise fall
+    // to the generic memref lowering, which reads device memory on the host.
+    WalkResult strided = module.walk([](memref::CopyOp copy) {
+      if (copy->getParentOfType<gpu::GPUModuleOp>() ||
+          (isDenseRowMajor(copy.getSource().getType()) &&
+           isDenseRowMajor(copy.getTarget().getType())))
+        return WalkResult::advance();
+      copy.emitOpError("copies device buffers that are not dense row-major; "
+                       "the host API copies one contiguous run of bytes");
+      return WalkResult::interrupt();
+    });
+    if (strided.wasInterrupted())
       return signalPassFailure();
     HostAPI api(module, prefix + "_cuda_host_api");
     api.declareGlobal();

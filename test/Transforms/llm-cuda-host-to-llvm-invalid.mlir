@@ -16,3 +16,16 @@ module attributes {gpu.container_module, llm.model = "m"} {
     }
   }
 }
+
+// -----
+
+// A copy of rows of two sequences out of longer ones: the rows of each
+// sequence are dense, but not the two together (the outer stride is unknown).
+module attributes {gpu.container_module, llm.model = "m"} {
+  func.func @run(%hidden: memref<2x?x8xf32>, %out: memref<2x?x8xf32>, %first: index, %rows: index) {
+    %last = memref.subview %hidden[0, %first, 0] [2, %rows, 8] [1, 1, 1] : memref<2x?x8xf32> to memref<2x?x8xf32, strided<[?, 8, 1], offset: ?>>
+    // expected-error @+1 {{'memref.copy' op copies device buffers that are not dense row-major; the host API copies one contiguous run of bytes}}
+    memref.copy %last, %out : memref<2x?x8xf32, strided<[?, 8, 1], offset: ?>> to memref<2x?x8xf32>
+    return
+  }
+}

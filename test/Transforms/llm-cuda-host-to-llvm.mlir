@@ -2,7 +2,7 @@
 // device work goes through the table the runtime stores in the module's
 // `<model>_cuda_host_api` global (llmc_cuda_host_api: alloc, launch, copy,
 // context).
-// RUN: llmc-opt %s --llm-cuda-host-to-llvm | FileCheck %s
+// RUN: llmc-opt %s -split-input-file --llm-cuda-host-to-llvm | FileCheck %s
 
 // The model name is made a C identifier ("tiny-model" -> tiny_model); the
 // table's global starts null (the runtime sets it). One name string per
@@ -110,5 +110,29 @@ module attributes {gpu.container_module, llm.model = "tiny-model"} {
     gpu.func @bias(%a: memref<?xf32>, %s: f32, %n: index) kernel {
       gpu.return
     }
+  }
+}
+
+// -----
+
+// The copy tensor.extract_slice of whole rows lowers to (the prefill's last
+// logit_rows hidden rows): a subview at a dynamic offset with the row-major
+// strides of its sizes is one run of bytes, copied from the subview's offset.
+// CHECK-LABEL: llvm.func @last_rows
+// CHECK: %[[SUB:.*]] = builtin.unrealized_conversion_cast %{{.*}} : memref<1x?x8xf32, strided<[?, 8, 1], offset: ?>>
+// CHECK: llvm.extractvalue %[[SUB]][3, 2]
+// CHECK: %[[COUNT:.*]] = llvm.mul
+// CHECK: %[[BYTES:.*]] = llvm.mul %[[COUNT]], %{{.*}} : i64
+// CHECK: %[[DST:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+// CHECK: %[[SRCOFF:.*]] = llvm.extractvalue %[[SUB]][2]
+// CHECK: %[[SRCBASE:.*]] = llvm.extractvalue %[[SUB]][1]
+// CHECK: %[[SRC:.*]] = llvm.getelementptr %[[SRCBASE]][%[[SRCOFF]]] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+// CHECK: llvm.call %{{.*}}(%{{.*}}, %[[DST]], %[[SRC]], %[[BYTES]]) : !llvm.ptr, (!llvm.ptr, !llvm.ptr, !llvm.ptr, i64) -> ()
+// CHECK-NOT: memrefCopy
+module attributes {gpu.container_module, llm.model = "tiny-model"} {
+  func.func @last_rows(%hidden: memref<1x?x8xf32>, %out: memref<1x?x8xf32>, %first: index, %rows: index) {
+    %last = memref.subview %hidden[0, %first, 0] [1, %rows, 8] [1, 1, 1] : memref<1x?x8xf32> to memref<1x?x8xf32, strided<[?, 8, 1], offset: ?>>
+    memref.copy %last, %out : memref<1x?x8xf32, strided<[?, 8, 1], offset: ?>> to memref<1x?x8xf32>
+    return
   }
 }
