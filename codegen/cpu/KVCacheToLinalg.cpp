@@ -1,5 +1,6 @@
 // Lowers !llm.kv_cache to a tensor and llm.kv_append / llm.kv_view to tensor slices (contiguous) or page-table gathers and scatters (paged).
 #include "codegen/cpu/LLMToLinalg.h"
+#include "codegen/common/ConvertedLayer.h"
 
 #include "dialect/LLMOps.h"
 #include "dialect/LLMTypes.h"
@@ -10,6 +11,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
+using llmc::getConvertedLayer;
 using llmc::kKeysIndex;
 using llmc::kValuesIndex;
 
@@ -26,14 +28,6 @@ constexpr int64_t kHalves[] = {kKeysIndex, kValuesIndex};
 RankedTensorType getConvertedCacheType(Value cache) {
   auto type = dyn_cast<RankedTensorType>(cache.getType());
   return type && type.getRank() == kCacheRank ? type : RankedTensorType();
-}
-
-/// The op's layer: the converted index operand, or the constant.
-template <typename OpTy>
-OpFoldResult getConvertedLayer(OpTy op, typename OpTy::Adaptor adaptor) {
-  if (op.getLayerIndex())
-    return adaptor.getLayerIndex();
-  return op.getLayerValue();
 }
 
 /// The cache row of logical position `position` of sequence `batch`: (b, p)
@@ -256,15 +250,9 @@ llmc::getPagedLayer(Value keys, Value values,
     return std::nullopt;
   Value cache = rewriter.getRemappedValue(op.getCache());
   Value pageTable = rewriter.getRemappedValue(op.getPageTable());
-  if (!cache || !getConvertedCacheType(cache) || !pageTable)
+  OpFoldResult layer = getConvertedLayer(op, rewriter);
+  if (!cache || !getConvertedCacheType(cache) || !pageTable || !layer)
     return std::nullopt;
-  OpFoldResult layer = op.getLayerValue();
-  if (op.getLayerIndex()) {
-    Value index = rewriter.getRemappedValue(op.getLayerIndex());
-    if (!index)
-      return std::nullopt;
-    layer = index;
-  }
   return PagedLayer{cache, pageTable, layer, op.getCache().getType()};
 }
 

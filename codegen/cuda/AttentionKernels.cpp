@@ -10,6 +10,7 @@
 
 using namespace mlir;
 using namespace llmc::cuda;
+using llmc::getConvertedLayer;
 
 namespace llmc::cuda::attention {
 
@@ -285,9 +286,7 @@ struct AttentionLowering : KernelPattern<llm::AttentionOp> {
       pagedCache = view.getCache().getType();
       Value cache = rewriter.getRemappedValue(view.getCache());
       pageTable = rewriter.getRemappedValue(view.getPageTable());
-      OpFoldResult layer = view.getLayerValue();
-      if (view.getLayerIndex())
-        layer = rewriter.getRemappedValue(view.getLayerIndex());
+      OpFoldResult layer = getConvertedLayer(view, rewriter);
       if (!cache || !pageTable || !layer)
         return rewriter.notifyMatchFailure(op, "paged view not converted");
       pagedK = viewCacheLayer(rewriter, loc, pagedCache, cache, layer, kKeys);

@@ -11,6 +11,7 @@
 
 using namespace mlir;
 using namespace llmc::cuda;
+using llmc::getConvertedLayer;
 
 Value llmc::cuda::viewCacheLayer(OpBuilder &b, Location loc,
                                  llm::KVCacheType cacheType, Value cacheBytes,
@@ -175,7 +176,7 @@ struct KVAppendLowering : KernelPattern<llm::KVAppendOp> {
     Location loc = op.getLoc();
     auto cacheType = cast<llm::KVCacheType>(op.getCache().getType());
     Value cache = adaptor.getCache();
-    OpFoldResult layer = getLayer(op, adaptor);
+    OpFoldResult layer = getConvertedLayer(op, adaptor);
     auto rows = [&](Value buffer) { return collapseHeads(rewriter, loc, buffer); };
     auto flatCache = rows;
     // (batch, seq, kv_heads, head_dim) → (batch·seq, kv_heads·head_dim).
@@ -215,7 +216,7 @@ struct KVViewLowering : OpConversionPattern<llm::KVViewOp> {
       rewriter.eraseOp(op);
       return success();
     }
-    OpFoldResult layer = getLayer(op, adaptor);
+    OpFoldResult layer = getConvertedLayer(op, adaptor);
     Location loc = op.getLoc();
     Value keys = viewCacheLayer(rewriter, loc, cacheType, adaptor.getCache(), layer, kKeys);
     Value values =

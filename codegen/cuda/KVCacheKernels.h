@@ -3,6 +3,7 @@
 #ifndef LLMC_CODEGEN_CUDA_KVCACHEKERNELS_H
 #define LLMC_CODEGEN_CUDA_KVCACHEKERNELS_H
 
+#include "codegen/common/ConvertedLayer.h"
 #include "codegen/cuda/DeviceBuilder.h"
 #include "dialect/LLMOps.h"
 #include "dialect/LLMTypes.h"
@@ -32,14 +33,6 @@ mlir::Value viewCacheLayer(mlir::OpBuilder &b, mlir::Location loc,
 /// as (batch·capacity) cache rows.
 mlir::Value collapseHeads(mlir::OpBuilder &b, mlir::Location loc,
                           mlir::Value buffer);
-
-/// The op's layer: the converted index operand, or the constant.
-template <typename OpTy>
-mlir::OpFoldResult getLayer(OpTy op, typename OpTy::Adaptor adaptor) {
-  if (op.getLayerIndex())
-    return adaptor.getLayerIndex();
-  return op.getLayerValue();
-}
 
 /// True when `attention` reads the paged `view` as its keys and values
 /// (and nothing else of it): the one use of a paged view that the CUDA

@@ -10,6 +10,7 @@
 
 using namespace mlir;
 using namespace llmc::cuda;
+using llmc::getConvertedLayer;
 
 namespace {
 
@@ -215,7 +216,7 @@ struct RopeAppendLowering : KernelPattern<llm::RopeAppendOp> {
         SmallVector<ReassociationIndices>{{0, 1}});
     Value rotated = allocateResult(
         rewriter, loc, qType, getDynamicSizes(rewriter, loc, adaptor.getQ()));
-    OpFoldResult layer = getLayer(op, adaptor);
+    OpFoldResult layer = getConvertedLayer(op, adaptor);
     Value cache = adaptor.getCache();
     Value cacheKeys = collapseHeads(
         rewriter, loc,
