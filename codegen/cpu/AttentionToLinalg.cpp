@@ -269,16 +269,16 @@ SmallVector<Value> AttentionEmitter::emitTile(Value tileStart,
                                               OpFoldResult tileLength,
                                               ValueRange state) {
   Value maxOld = state[0], sumOld = state[1], accOld = state[2];
-  SmallVector<OpFoldResult> kvOffsets = {b.getIndexAttr(0), tileStart,
-                                         b.getIndexAttr(0), b.getIndexAttr(0)};
-  SmallVector<OpFoldResult> kvSizes = tensor::getMixedSizes(b, loc, k);
-  kvSizes[1] = tileLength;
-  SmallVector<OpFoldResult> unitStrides(4, b.getIndexAttr(1));
   Value kTile, vTile;
   if (paged) {
     std::tie(kTile, vTile) =
         llmc::gatherCacheRows(b, loc, *paged, tileStart, tileLength);
   } else {
+    SmallVector<OpFoldResult> kvOffsets = {b.getIndexAttr(0), tileStart,
+                                           b.getIndexAttr(0), b.getIndexAttr(0)};
+    SmallVector<OpFoldResult> kvSizes = tensor::getMixedSizes(b, loc, k);
+    kvSizes[1] = tileLength;
+    SmallVector<OpFoldResult> unitStrides(4, b.getIndexAttr(1));
     kTile = tensor::ExtractSliceOp::create(b, loc, k, kvOffsets, kvSizes,
                                            unitStrides);
     vTile = tensor::ExtractSliceOp::create(b, loc, v, kvOffsets, kvSizes,
