@@ -47,12 +47,6 @@ std::vector<int64_t> getKVCacheShape(const ModelConfig &config,
           config.headDim};
 }
 
-int64_t getContextLength(const ModelConfig &config,
-                         const ModelBuildOptions &options) {
-  return getKVCacheCapacity(config, options);
-}
-
-
 llvm::Error writeTextFile(llvm::StringRef path,
                           llvm::function_ref<void(llvm::raw_ostream &)> body) {
   std::error_code ec;
@@ -76,7 +70,7 @@ llvm::json::Array toJSON(const std::vector<int64_t> &shape) {
 int64_t getPageTableBytes(const ModelConfig &config,
                           const ModelBuildOptions &options) {
   return mlir::llm::getPageTableBytes(
-      options.batch * getContextLength(config, options) / options.kvPageSize);
+      options.batch * getKVCacheCapacity(config, options) / options.kvPageSize);
 }
 
 /// The manifest's "kv_cache": layout, element type, logical shape and, for
@@ -148,7 +142,7 @@ llvm::Error writeManifest(const ArtifactPaths &paths, const ModelConfig &config,
                           {"decode", paths.prefix + "_decode"}}},
       {"config", std::move(configJSON)},
       {"batch", options.batch},
-      {"context_length", getContextLength(config, options)},
+      {"context_length", getKVCacheCapacity(config, options)},
       {"kv_cache", getKVCacheJSON(config, options)},
       {"logits_dtype", "f32"},
       {"weights", std::move(weights)},
@@ -183,7 +177,7 @@ llvm::Error writeHeader(const ArtifactPaths &paths, const ModelConfig &config,
        << "#define " << macro << "_VOCAB_SIZE " << config.vocabSize << "\n"
        << "#define " << macro << "_BATCH " << options.batch << "\n"
        << "#define " << macro << "_CONTEXT_LENGTH "
-       << getContextLength(config, options) << "\n"
+       << getKVCacheCapacity(config, options) << "\n"
        << "/* Weight pointers the entry points take, in the order of the "
           "manifest's \"weights\". */\n"
        << "#define " << macro << "_NUM_WEIGHTS " << numWeights << "\n"
