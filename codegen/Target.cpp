@@ -90,10 +90,9 @@ llmc::getCPUVectorRegisters(const CPUTargetOptions &options) {
 namespace {
 
 /// LLVM's default pipeline at `optLevel` (what mlir::makeOptimizingTransformer
-/// runs), with
-/// the target's vector math library: on GNU/Linux, glibc's libmvec, so that
-/// loops calling expf (the softmax's and SiLU's exp) vectorize instead of
-/// calling the scalar function once per element.
+/// runs), with the target's vector math library: on GNU/Linux, glibc's
+/// libmvec, so that loops calling expf (the softmax's and SiLU's exp)
+/// vectorize instead of calling the scalar function once per element.
 void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine,
                     unsigned optLevel) {
   llvm::LoopAnalysisManager loops;

@@ -197,19 +197,23 @@ void emitTiles(OpBuilder &b, Location loc, const KernelOperands &ops,
     int64_t step;
   };
   bool blocked = rowBlock > tile.xRows;
-  SmallVector<Dim> dims = {{nLo, nHi, tile.weightRows},
-                           {mLo, mHi, blocked ? rowBlock : tile.xRows}};
+  // By role: [0] weight rows, [1] x rows (whole blocks when blocked).
+  Dim dims[] = {{nLo, nHi, tile.weightRows},
+                {mLo, mHi, blocked ? rowBlock : tile.xRows}};
+  // The loops' order: row blocks outermost when blocked, else weight rows.
+  const int order[2] = {blocked ? 1 : 0, blocked ? 0 : 1};
   SmallVector<Value> lbs, ubs, steps;
-  SmallVector<int> loopOf; // index into the loop's ivs, or -1: fixed at lo
-  for (const Dim &dim : dims) {
+  int loopOf[2]; // by role: index into the loop's ivs, or -1: fixed at lo
+  for (int role : order) {
+    const Dim &dim = dims[role];
     std::optional<int64_t> trips = getStaticTripCount(dim.lo, dim.hi, dim.step);
     if (trips && *trips == 0)
       return;
     if (trips && *trips == 1) {
-      loopOf.push_back(-1);
+      loopOf[role] = -1;
       continue;
     }
-    loopOf.push_back(lbs.size());
+    loopOf[role] = lbs.size();
     lbs.push_back(dim.lo);
     ubs.push_back(dim.hi);
     steps.push_back(indexConstant(b, loc, dim.step));
@@ -233,13 +237,6 @@ void emitTiles(OpBuilder &b, Location loc, const KernelOperands &ops,
           scf::YieldOp::create(ib, iloc);
         });
   };
-  // Row blocks outermost (the loops' order is the dims' order).
-  if (blocked && loopOf[0] >= 0 && loopOf[1] >= 0) {
-    std::swap(lbs[0], lbs[1]);
-    std::swap(ubs[0], ubs[1]);
-    std::swap(steps[0], steps[1]);
-    std::swap(loopOf[0], loopOf[1]);
-  }
   if (lbs.empty()) {
     body(b, loc, {});
     return;
