@@ -1039,6 +1039,19 @@ int cmd_threads(const std::vector<std::string> &args) {
   return 0;
 }
 
+/// Token ids of a session op: "1,2,3", or "@file" for a file of
+/// whitespace-separated ids (read_tokens).
+std::vector<int32_t> parse_id_list(const std::string &list) {
+  if (list.rfind("@", 0) == 0)
+    return read_tokens(list.substr(1));
+  std::vector<int32_t> ids;
+  std::stringstream ss(list);
+  std::string item;
+  while (std::getline(ss, item, ','))
+    ids.push_back(std::stoi(item));
+  return ids;
+}
+
 /// Minor page faults of this process so far (pages the kernel mapped and zeroed on first touch).
 long minor_page_faults() {
   rusage usage{};
@@ -1099,19 +1112,7 @@ int cmd_session(const std::vector<std::string> &args) {
     if (op.rfind("prefill:", 0) == 0 || op.rfind("prefill-last:", 0) == 0) {
       bool last_only = op.rfind("prefill-last:", 0) == 0;
       std::string list = op.substr(op.find(':') + 1);
-      std::vector<int32_t> ids;
-      if (list.rfind("@", 0) == 0) {
-        std::ifstream file(list.substr(1));
-        if (!file)
-          die("cannot read '" + list.substr(1) + "'");
-        for (int32_t id; file >> id;)
-          ids.push_back(id);
-      } else {
-        std::stringstream ss(list);
-        std::string item;
-        while (std::getline(ss, item, ','))
-          ids.push_back(std::stoi(item));
-      }
+      std::vector<int32_t> ids = parse_id_list(list);
       const float *last = nullptr, *all = nullptr;
       st = llmc_session_prefill(session, ids.data(), ids.size(), &last,
                                 last_only ? nullptr : &all);
@@ -1151,11 +1152,7 @@ int cmd_session(const std::vector<std::string> &args) {
       sampler = nullptr;
       check(llmc_sampler_create(&sampling, vocab, &sampler));
     } else if (op.rfind("history:", 0) == 0) {
-      history.clear();
-      std::stringstream ss(op.substr(8));
-      std::string item;
-      while (std::getline(ss, item, ','))
-        history.push_back(std::stoi(item));
+      history = parse_id_list(op.substr(8));
     } else if (op == "sample") {
       int32_t token = -1;
       st = llmc_session_sample(session, sampler, history.data(), history.size(), &token);
