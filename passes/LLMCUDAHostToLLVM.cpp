@@ -204,6 +204,35 @@ bool isDenseRowMajor(Type memref) {
   return true;
 }
 
+/// The host ops the runtime's host API can carry out as they stand, one error
+/// for the first it cannot: a launch with async tokens (the runtime launches
+/// in program order on the session's one stream, so they would promise an
+/// order it does not keep), or a device copy that is not one run of bytes
+/// (it would otherwise fall to the generic memref lowering, which reads
+/// device memory on the host). The kernels' own ops are not host ops.
+LogicalResult verifyHostAPIOps(ModuleOp module) {
+  WalkResult result = module.walk<WalkOrder::PreOrder>([](Operation *op) {
+    if (isa<gpu::GPUModuleOp>(op))
+      return WalkResult::skip();
+    if (auto launch = dyn_cast<gpu::LaunchFuncOp>(op);
+        launch &&
+        (launch.getAsyncToken() || !launch.getAsyncDependencies().empty())) {
+      launch.emitOpError("is async; the runtime's host API launches in "
+                         "program order on one stream, without async tokens");
+      return WalkResult::interrupt();
+    }
+    if (auto copy = dyn_cast<memref::CopyOp>(op);
+        copy && !(isDenseRowMajor(copy.getSource().getType()) &&
+                  isDenseRowMajor(copy.getTarget().getType()))) {
+      copy.emitOpError("copies device buffers that are not dense row-major; "
+                       "the host API copies one contiguous run of bytes");
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
 /// memref.copy between dense row-major device buffers → copy(ctx, dst, src,
 /// bytes).
 struct CopyLowering : ConvertOpToLLVMPattern<memref::CopyOp> {
@@ -267,29 +296,7 @@ struct LLMCUDAHostToLLVMPass
     auto name = module->getAttrOfType<StringAttr>("llm.model");
     std::string prefix =
         llmc::getModelSymbolPrefix(name ? name.getValue() : "model");
-    // The runtime's launch call enqueues on the session's one stream, in
-    // program order; async tokens would promise an order it does not keep.
-    WalkResult async = module.walk([](gpu::LaunchFuncOp launch) {
-      if (!launch.getAsyncToken() && launch.getAsyncDependencies().empty())
-        return WalkResult::advance();
-      launch.emitOpError("is async; the runtime's host API launches in "
-                         "program order on one stream, without async tokens");
-      return WalkResult::interrupt();
-    });
-    if (async.wasInterrupted())
-      return signalPassFailure();
-    // A copy the host API cannot do as one run of bytes would otherwise fall
-    // to the generic memref lowering, which reads device memory on the host.
-    WalkResult strided = module.walk([](memref::CopyOp copy) {
-      if (copy->getParentOfType<gpu::GPUModuleOp>() ||
-          (isDenseRowMajor(copy.getSource().getType()) &&
-           isDenseRowMajor(copy.getTarget().getType())))
-        return WalkResult::advance();
-      copy.emitOpError("copies device buffers that are not dense row-major; "
-                       "the host API copies one contiguous run of bytes");
-      return WalkResult::interrupt();
-    });
-    if (strided.wasInterrupted())
+    if (failed(verifyHostAPIOps(module)))
       return signalPassFailure();
     HostAPI api(module, prefix + "_cuda_host_api");
     api.declareGlobal();
