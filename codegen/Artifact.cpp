@@ -102,10 +102,17 @@ llvm::Error writeManifest(const ArtifactPaths &paths, const ModelConfig &config,
     linkLibraries.push_back(library);
   DType weightType = options.weightType.value_or(config.dtype);
   llvm::json::Array weights;
-  for (const WeightSpec &spec : getWeightTable(config))
-    weights.push_back(llvm::json::Object{{"name", spec.name},
-                                         {"shape", toJSON(spec.shape)},
-                                         {"dtype", toString(weightType)}});
+  for (const WeightSpec &spec : getWeightTable(config)) {
+    llvm::json::Object weight{{"name", spec.name},
+                              {"shape", toJSON(spec.shape)},
+                              {"dtype", toString(weightType)}};
+    // What the compiled model's weights file holds (dequantized or
+    // converted to `dtype` at load), when it was compiled from one.
+    auto format = config.weightFormats.find(spec.name);
+    if (format != config.weightFormats.end())
+      weight["source_format"] = format->second;
+    weights.push_back(std::move(weight));
+  }
   llvm::json::Object configJSON{
       {"architecture", config.architecture},
       {"hidden_size", config.hiddenSize},

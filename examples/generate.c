@@ -3,7 +3,7 @@
  * Build against the output of `llmc compile configs/stories260k.json --target=cpu -o art`:
  *   cc generate.c -Iart -I<llmc>/runtime/include art/libstories260k.a \
  *      <build>/runtime/libllmc_runtime.a <the manifest's link_libraries: -lmvec -lm -lomp>
- *      -lstdc++ -lpthread -ldl -o generate
+ *      -lpcre2-8 -lstdc++ -lpthread -ldl -o generate
  * Run:  ./generate art stories260K.gguf            (vocab from the GGUF)
  *       ./generate art stories260K.bin tok512.bin  (llama2.c files)
  */

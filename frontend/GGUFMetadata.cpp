@@ -545,8 +545,10 @@ static Error readRopeScaling(const MetadataReader &reader, StringRef arch,
   return Error::success();
 }
 
-/// Weights llmc can load: F32, F16, BF16 (no quantized formats).
-static std::optional<DType> dtypeOf(uint32_t ggmlType) {
+/// The compute type a tensor's storage maps to by default: its own for F32,
+/// F16 and BF16; none for block-quantized formats, which are dequantized at
+/// load (the runtime checks that it can read each format).
+static std::optional<DType> floatTypeOf(uint32_t ggmlType) {
   switch (static_cast<GGMLType>(ggmlType)) {
   case GGMLType::F32:
     return DType::F32;
@@ -672,20 +674,16 @@ Expected<ModelConfig> modelConfigFromGGUF(const GGUFHeader &header,
 
   // The tensor names decide what metadata does not say.
   StringSet<> names;
-  for (const GGUFTensorInfo &tensor : header.tensors) {
-    if (!dtypeOf(tensor.type))
-      return reader.fail("tensor '" + tensor.name + "' has GGML type " +
-                         Twine(tensor.type) +
-                         ", which llmc cannot load (expected F32 (0), F16 "
-                         "(1) or BF16 (30))");
+  for (const GGUFTensorInfo &tensor : header.tensors)
     names.insert(tensor.name);
-  }
   auto embedding = llvm::find_if(header.tensors, [](const auto &t) {
     return t.name == "token_embd.weight";
   });
   if (embedding == header.tensors.end())
     return reader.fail("no 'token_embd.weight' tensor");
-  config.dtype = *dtypeOf(embedding->type);
+  // A quantized file computes in f32 unless --weight-type says otherwise:
+  // the exact dequantized values, the numerics reference.
+  config.dtype = floatTypeOf(embedding->type).value_or(DType::F32);
   // Llama 3.1 GGUFs bake llama3 rope scaling into a tensor of frequency
   // factors; honouring it would need the tensor data.
   if (names.contains("rope_freqs.weight"))

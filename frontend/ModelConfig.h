@@ -11,6 +11,7 @@
 #define LLMC_FRONTEND_MODELCONFIG_H
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -103,6 +104,12 @@ struct ModelConfig {
 
   /// In [0, vocabSize). When HF gives a list (Llama 3.1 eos), the first.
   int64_t bosTokenId = 1, eosTokenId = 2;
+
+  /// Canonical weight name -> the format the weights file stores it in
+  /// ("q4_1", "q8_0", "bf16", ...), recorded in the manifest. Filled in by
+  /// `llmc compile` and `llmc info` (readWeightFormats, WeightFormats.h);
+  /// empty for the phases and for a config without weights beside it.
+  llvm::StringMap<std::string> weightFormats;
 };
 
 /// Parses a Hugging Face config.json. `sourceName` prefixes every error

@@ -5,6 +5,7 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <cstdio>
+#include <map>
 #include <limits>
 
 using namespace llvm;
@@ -163,6 +164,17 @@ void printModelStats(const ModelConfig &c, const ModelStats &s,
     line(("weight_bytes." + toString(dtype)).str(), bytes, humanBytes(bytes));
   }
   os << "weight_bytes.dtype: " << toString(c.dtype) << "\n";
+  if (!c.weightFormats.empty()) {
+    // How many tensors the file stores in each format, in name order so
+    // that the line is stable.
+    std::map<std::string, int64_t> counts;
+    for (const auto &entry : c.weightFormats)
+      ++counts[entry.second];
+    os << "weights_file.formats:";
+    for (const auto &[format, count] : counts)
+      os << " " << format << "=" << count;
+    os << "\n";
+  }
 }
 
 } // namespace llmc

@@ -61,7 +61,7 @@ fi
 # Random-weight variants (test/Integration/GPU/random-configs-cuda.test's):
 # everything but the CUDA runs. step_logits drives the runtime's C API.
 cc -std=c99 -O2 test/Integration/GPU/Inputs/step_logits.c -Iruntime/include \
-  "$BUILD_DIR/runtime/libllmc_runtime.a" -lstdc++ -lpthread -ldl -lm \
+  "$BUILD_DIR/runtime/libllmc_runtime.a" -lpcre2-8 -lstdc++ -lpthread -ldl -lm \
   -o "$BUNDLE/bin/step_logits"
 PATH="$PWD/$BUILD_DIR/bin:$PATH" "${PYTHON:-python3}" \
   test/Integration/GPU/Inputs/run_random_configs.py "$BUNDLE/random" \

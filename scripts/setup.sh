@@ -5,7 +5,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build ccache lld g++ python3 python3-numpy
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
-  libomp-22-dev
+  libomp-22-dev libpcre2-dev libicu72
 )
 
 # The CUDA target needs NVIDIA's toolkit (ptxas for cubins, libdevice for

@@ -16,6 +16,8 @@ llvm_config.with_environment("PATH", config.llmc_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 config.substitutions.append(("%configs", os.path.join(config.llmc_src_root, "configs")))
+config.substitutions.append(("%llmc_src_root", config.llmc_src_root))
+config.substitutions.append(("%llmc_obj_root", config.llmc_obj_root))
 config.substitutions.append(("%python", config.python_executable))
 
 # Real model files live outside the repository (../shared/models beside the
@@ -30,6 +32,12 @@ if os.path.isdir(os.path.join(shared_models, "stories260K")):
 else:
     lit_config.note("shared models not found at %s: tests that need them are "
                     "UNSUPPORTED" % shared_models)
+
+# Data in llmc's download cache (the real default model, reference venv, quantizer-made files).
+import sys
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
+from lit_cache_features import add_cache_features
+add_cache_features(config, lit_config)
 
 # Numeric tests run lowered IR with mlir-runner and compare with numpy
 # (test/lib/llmc_numeric.py). Debian's python3 has numpy (python3-numpy);
@@ -65,7 +73,8 @@ config.substitutions.append(("%cc", "cc"))
 config.substitutions.append(("%llmc_runtime_include",
                              os.path.join(config.llmc_src_root, "runtime", "include")))
 config.substitutions.append(("%llmc_runtime_lib",
-                             os.path.join(config.llmc_obj_root, "runtime", "libllmc_runtime.a")))
+                             os.path.join(config.llmc_obj_root, "runtime", "libllmc_runtime.a") +
+                             " -lpcre2-8"))  # the tokenizers' regex engine
 
 # CUDA: most CUDA tests run everywhere (PTX checks, the runtime against
 # runtime/Inputs/fake_libcuda.c); those that need this machine's driver or

@@ -81,6 +81,13 @@ void llmc_session_reset(llmc_session *session) {
     session->session.reset();
 }
 
+llmc_status llmc_session_rewind(llmc_session *session, int32_t position) {
+  return guarded([&] {
+    require(session, "llmc_session_rewind", "session");
+    session->session.rewind(position);
+  });
+}
+
 int32_t llmc_session_position(const llmc_session *session) {
   return session ? session->session.position() : 0;
 }

@@ -2,12 +2,17 @@
 #include "api_guard.h"
 #include "handles.h"
 #include "tokenizer.h"
+#include "tokenizer_stream.h"
 
 #include <cstring>
 #include <memory>
 
 using namespace llmc::rt;
 
+struct llmc_detokenizer {
+  explicit llmc_detokenizer(const Tokenizer &tok) : stream(tok) {}
+  DetokenizerStream stream;
+};
 
 extern "C" {
 
@@ -18,6 +23,16 @@ llmc_status llmc_tokenizer_load_llama2c(const char *path, int32_t vocab_size,
     require(out, "llmc_tokenizer_load_llama2c", "out");
     auto t = std::make_unique<llmc_tokenizer>();
     load_tokenizer_llama2c(path, vocab_size, t->tok);
+    *out = t.release();
+  });
+}
+
+llmc_status llmc_tokenizer_load(const char *path, llmc_tokenizer **out) {
+  return guarded([&] {
+    require(path, "llmc_tokenizer_load", "path");
+    require(out, "llmc_tokenizer_load", "out");
+    auto t = std::make_unique<llmc_tokenizer>();
+    load_tokenizer_path(path, t->tok);
     *out = t.release();
   });
 }
@@ -45,6 +60,52 @@ int32_t llmc_tokenizer_eos_id(const llmc_tokenizer *tokenizer) {
   return tokenizer ? tokenizer->tok.eos() : -1;
 }
 
+int llmc_tokenizer_adds_bos(const llmc_tokenizer *tokenizer) {
+  return tokenizer ? tokenizer->tok.default_add_bos() : 0;
+}
+int llmc_tokenizer_adds_eos(const llmc_tokenizer *tokenizer) {
+  return tokenizer ? tokenizer->tok.default_add_eos() : 0;
+}
+
+size_t llmc_tokenizer_end_of_generation(const llmc_tokenizer *tokenizer,
+                                        int32_t *ids, size_t capacity) {
+  if (!tokenizer)
+    return 0;
+  const std::vector<int32_t> &eog = tokenizer->tok.end_of_generation();
+  for (size_t i = 0; i < eog.size() && i < capacity && ids; ++i)
+    ids[i] = eog[i];
+  return eog.size();
+}
+
+llmc_status llmc_tokenizer_token_kind(const llmc_tokenizer *tokenizer,
+                                      int32_t token, llmc_token_kind *kind) {
+  return guarded([&] {
+    require(tokenizer, "llmc_tokenizer_token_kind", "tokenizer");
+    require(kind, "llmc_tokenizer_token_kind", "kind");
+    *kind = static_cast<llmc_token_kind>(tokenizer->tok.entry(token).kind);
+  });
+}
+
+llmc_status llmc_tokenizer_token_text(const llmc_tokenizer *tokenizer,
+                                      int32_t token, const char **text,
+                                      size_t *len) {
+  return guarded([&] {
+    require(tokenizer, "llmc_tokenizer_token_text", "tokenizer");
+    require(text, "llmc_tokenizer_token_text", "text");
+    require(len, "llmc_tokenizer_token_text", "len");
+    const std::string &t = tokenizer->tok.entry(token).text;
+    *text = t.data();
+    *len = t.size();
+  });
+}
+
+int32_t llmc_tokenizer_find_token(const llmc_tokenizer *tokenizer,
+                                  const char *text, size_t len) {
+  if (!tokenizer || (!text && len))
+    return -1;
+  return tokenizer->tok.find(std::string_view(text ? text : "", len));
+}
+
 llmc_status llmc_tokenizer_encode(const llmc_tokenizer *tokenizer,
                                   const char *text, size_t len, uint32_t flags,
                                   int32_t *tokens, size_t capacity,
@@ -55,10 +116,14 @@ llmc_status llmc_tokenizer_encode(const llmc_tokenizer *tokenizer,
     if (len > 0)
       require(text, "llmc_tokenizer_encode", "text");
     const Tokenizer &t = tokenizer->tok;
-    bool space = t.default_space_prefix() && !(flags & LLMC_ENCODE_NO_SPACE_PREFIX);
+    EncodeOptions opt;
+    opt.space_prefix = t.default_space_prefix() && !(flags & LLMC_ENCODE_NO_SPACE_PREFIX);
+    opt.parse_special = !(flags & LLMC_ENCODE_PLAIN_SPECIAL);
+    bool defaults = flags & LLMC_ENCODE_FILE_DEFAULTS;
+    opt.add_bos = (flags & LLMC_ENCODE_ADD_BOS) || (defaults && t.default_add_bos());
+    opt.add_eos = (flags & LLMC_ENCODE_ADD_EOS) || (defaults && t.default_add_eos());
     std::vector<int32_t> ids;
-    t.encode(std::string_view(text ? text : "", len), flags & LLMC_ENCODE_ADD_BOS,
-             space, ids);
+    t.encode(std::string_view(text ? text : "", len), opt, ids);
     *n_tokens = ids.size();
     if (capacity < ids.size())
       fail(LLMC_ERR_BUFFER_TOO_SMALL, "llmc_tokenizer_encode: ", ids.size(),
@@ -107,6 +172,41 @@ llmc_status llmc_tokenizer_decode_all(const llmc_tokenizer *tokenizer,
         std::memcpy(buf + at, p.data(), p.size());
       at += p.size();
     }
+  });
+}
+
+llmc_status llmc_detokenizer_create(const llmc_tokenizer *tokenizer,
+                                    llmc_detokenizer **out) {
+  return guarded([&] {
+    require(tokenizer, "llmc_detokenizer_create", "tokenizer");
+    require(out, "llmc_detokenizer_create", "out");
+    *out = new llmc_detokenizer(tokenizer->tok);
+  });
+}
+
+void llmc_detokenizer_destroy(llmc_detokenizer *detokenizer) { delete detokenizer; }
+
+llmc_status llmc_detokenizer_push(llmc_detokenizer *detokenizer, int32_t token,
+                                  const char **text, size_t *len) {
+  return guarded([&] {
+    require(detokenizer, "llmc_detokenizer_push", "detokenizer");
+    require(text, "llmc_detokenizer_push", "text");
+    require(len, "llmc_detokenizer_push", "len");
+    std::string_view s = detokenizer->stream.push(token);
+    *text = s.data();
+    *len = s.size();
+  });
+}
+
+llmc_status llmc_detokenizer_flush(llmc_detokenizer *detokenizer,
+                                   const char **text, size_t *len) {
+  return guarded([&] {
+    require(detokenizer, "llmc_detokenizer_flush", "detokenizer");
+    require(text, "llmc_detokenizer_flush", "text");
+    require(len, "llmc_detokenizer_flush", "len");
+    std::string_view s = detokenizer->stream.flush();
+    *text = s.data();
+    *len = s.size();
   });
 }
 

@@ -46,6 +46,8 @@ llmc_status llmc_weights_create_random(const llmc_model *model, uint64_t seed,
 
 void llmc_weights_destroy(llmc_weights *weights) { delete weights; }
 
+const char *llmc_dtype_name(llmc_dtype dtype) { return dtype_traits(dtype).name; }
+
 llmc_weights_format llmc_weights_get_format(const llmc_weights *weights) {
   return weights ? weights->set.format : LLMC_WEIGHTS_AUTO;
 }

@@ -3,6 +3,8 @@
 
 #include "checked_math.h"
 #include "dequant.h"
+#include "dequant_iq.h"
+#include "dequant_kquants.h"
 #include "half.h"
 
 #include <cstring>
@@ -10,12 +12,21 @@
 namespace llmc::rt {
 
 const DTypeTraits &dtype_traits(llmc_dtype dtype) {
-  static const DTypeTraits kF32{"F32", 1, 4};
-  static const DTypeTraits kF16{"F16", 1, 2};
-  static const DTypeTraits kBF16{"BF16", 1, 2};
-  static const DTypeTraits kQ8_0{"Q8_0", kQuantBlockElems, kQ8_0BlockBytes};
-  static const DTypeTraits kQ4_0{"Q4_0", kQuantBlockElems, kQ4_0BlockBytes};
-  static const DTypeTraits kQ4_1{"Q4_1", kQuantBlockElems, kQ4_1BlockBytes};
+  static const DTypeTraits kF32{"F32", 1, 4, nullptr};
+  static const DTypeTraits kF16{"F16", 1, 2, nullptr};
+  static const DTypeTraits kBF16{"BF16", 1, 2, nullptr};
+  static const DTypeTraits kQ8_0{"Q8_0", kQuantBlockElems, kQ8_0BlockBytes, dequantize_q8_0};
+  static const DTypeTraits kQ4_0{"Q4_0", kQuantBlockElems, kQ4_0BlockBytes, dequantize_q4_0};
+  static const DTypeTraits kQ4_1{"Q4_1", kQuantBlockElems, kQ4_1BlockBytes, dequantize_q4_1};
+  static const DTypeTraits kQ5_0{"Q5_0", kQuantBlockElems, kQ5_0BlockBytes, dequantize_q5_0};
+  static const DTypeTraits kQ5_1{"Q5_1", kQuantBlockElems, kQ5_1BlockBytes, dequantize_q5_1};
+  static const DTypeTraits kQ2_K{"Q2_K", kSuperBlockElems, kQ2_KBlockBytes, dequantize_q2_k};
+  static const DTypeTraits kQ3_K{"Q3_K", kSuperBlockElems, kQ3_KBlockBytes, dequantize_q3_k};
+  static const DTypeTraits kQ4_K{"Q4_K", kSuperBlockElems, kQ4_KBlockBytes, dequantize_q4_k};
+  static const DTypeTraits kQ5_K{"Q5_K", kSuperBlockElems, kQ5_KBlockBytes, dequantize_q5_k};
+  static const DTypeTraits kQ6_K{"Q6_K", kSuperBlockElems, kQ6_KBlockBytes, dequantize_q6_k};
+  static const DTypeTraits kIQ4_NL{"IQ4_NL", kIQ4_NLBlockElems, kIQ4_NLBlockBytes,
+                                   dequantize_iq4_nl};
   switch (dtype) {
   case LLMC_DTYPE_F32:
     return kF32;
@@ -29,6 +40,22 @@ const DTypeTraits &dtype_traits(llmc_dtype dtype) {
     return kQ4_0;
   case LLMC_DTYPE_Q4_1:
     return kQ4_1;
+  case LLMC_DTYPE_Q5_0:
+    return kQ5_0;
+  case LLMC_DTYPE_Q5_1:
+    return kQ5_1;
+  case LLMC_DTYPE_Q2_K:
+    return kQ2_K;
+  case LLMC_DTYPE_Q3_K:
+    return kQ3_K;
+  case LLMC_DTYPE_Q4_K:
+    return kQ4_K;
+  case LLMC_DTYPE_Q5_K:
+    return kQ5_K;
+  case LLMC_DTYPE_Q6_K:
+    return kQ6_K;
+  case LLMC_DTYPE_IQ4_NL:
+    return kIQ4_NL;
   }
   return kF32; // unreachable for valid enum values
 }
@@ -54,15 +81,11 @@ void convert_to_f32(llmc_dtype dtype, const uint8_t *src, uint64_t n_elements,
       dst[i] = dtype == LLMC_DTYPE_F16 ? f16_to_f32(v) : bf16_to_f32(v);
     }
     return;
-  case LLMC_DTYPE_Q8_0:
-    dequantize_q8_0(src, n_elements / kQuantBlockElems, dst);
+  default: {
+    const DTypeTraits &t = dtype_traits(dtype);
+    t.dequantize(src, n_elements / t.block_elems, dst);
     return;
-  case LLMC_DTYPE_Q4_0:
-    dequantize_q4_0(src, n_elements / kQuantBlockElems, dst);
-    return;
-  case LLMC_DTYPE_Q4_1:
-    dequantize_q4_1(src, n_elements / kQuantBlockElems, dst);
-    return;
+  }
   }
 }
 

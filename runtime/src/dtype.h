@@ -8,12 +8,17 @@
 
 namespace llmc::rt {
 
+/// Decodes `n_blocks` consecutive blocks of a quantized dtype to f32.
+using DequantizeFn = void (*)(const uint8_t *src, uint64_t n_blocks, float *dst);
+
 /// Plain types are blocks of one element; quantized types pack a fixed
 /// number of elements per block, which constrains valid row lengths.
 struct DTypeTraits {
   const char *name;
   uint32_t block_elems;
   uint32_t block_bytes;
+  /// Null for the plain float types, which convert element-wise.
+  DequantizeFn dequantize;
 };
 
 const DTypeTraits &dtype_traits(llmc_dtype dtype);

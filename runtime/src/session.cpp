@@ -92,4 +92,16 @@ void Session::reset() {
   position_ = 0;
 }
 
+void Session::rewind(int32_t position) {
+  if (position < 0 || position > position_)
+    fail(LLMC_ERR_OUT_OF_RANGE, "llmc_session_rewind: position ", position,
+         " is outside [0, ", position_, "] (the tokens in the cache)");
+  if (position == position_)
+    return;
+  // The logits of the last step belong to a token that is no longer the
+  // last one in the cache.
+  has_logits_ = false;
+  position_ = position;
+}
+
 } // namespace llmc::rt

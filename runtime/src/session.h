@@ -41,6 +41,12 @@ public:
   int32_t decode_sample(int32_t token, Sampler &sampler,
                         const int32_t *history, size_t n_history);
   void reset();
+  /// Moves the next position back to `position` (<= position()), keeping
+  /// the cache below it: entries at and above it are stale but never read,
+  /// since attention only reads keys at positions up to its query's, and
+  /// the next prefill overwrites them before any query can see them.
+  /// Throws LLMC_ERR_OUT_OF_RANGE for a position outside [0, position()].
+  void rewind(int32_t position);
   int32_t position() const { return position_; }
   const Model &model() const { return *model_; }
   const std::string &backend() const { return executor_->description(); }

@@ -1,9 +1,15 @@
-// Tokenizer vocabularies from llama2.c tok*.bin files and from GGUF tokenizer.ggml.* metadata.
+// Tokenizer sources: llama2.c tok*.bin files, and the dispatch of a path to the GGUF or tokenizer.json loader.
 #include "tokenizer.h"
 
 #include "byte_reader.h"
 #include "error.h"
 #include "mapped_file.h"
+#include "weights_open.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <sys/stat.h>
 
 namespace llmc::rt {
 
@@ -16,23 +22,12 @@ constexpr int32_t kLlama2cBos = 1;
 constexpr int32_t kLlama2cEos = 2;
 /// Smallest token record in a llama2.c tokenizer file: f32 score + i32 length.
 constexpr uint64_t kLlama2cMinRecord = 8;
-/// U+2581 LOWER ONE EIGHTH BLOCK, SentencePiece's visible space.
-constexpr std::string_view kSpMetaSpace = "\xe2\x96\x81";
-/// llama.cpp's converter writes an absent special token id as uint32 -1.
-constexpr int64_t kNoTokenU32 = 0xFFFFFFFFll;
+/// GGUF files start with these four bytes.
+constexpr std::string_view kGgufMagic = "GGUF";
 
-std::string from_sentencepiece(std::string_view piece) {
-  std::string out;
-  out.reserve(piece.size());
-  for (size_t i = 0; i < piece.size();) {
-    if (piece.substr(i, kSpMetaSpace.size()) == kSpMetaSpace) {
-      out.push_back(' ');
-      i += kSpMetaSpace.size();
-    } else {
-      out.push_back(piece[i++]);
-    }
-  }
-  return out;
+bool ends_with(const std::string &s, std::string_view suffix) {
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 } // namespace
@@ -48,7 +43,8 @@ void load_tokenizer_llama2c(const std::string &path, int32_t vocab_size,
   if (max_len < 0)
     fail(LLMC_ERR_FORMAT, ctx, ": negative max_token_length ", max_len);
 
-  std::vector<VocabEntry> vocab;
+  TokenizerSpec spec;
+  std::vector<VocabEntry> &vocab = spec.vocab;
   if (vocab_size > 0) {
     if (static_cast<uint64_t>(vocab_size) > r.remaining() / kLlama2cMinRecord)
       fail(LLMC_ERR_FORMAT, ctx, ": file of ", file->size(),
@@ -64,6 +60,7 @@ void load_tokenizer_llama2c(const std::string &path, int32_t vocab_size,
       fail(LLMC_ERR_FORMAT, ctx, ": token ", vocab.size(), " has negative length ",
            len);
     e.piece = std::string(r.read_bytes(static_cast<uint64_t>(len), "token bytes"));
+    e.text = e.piece;
     vocab.push_back(std::move(e));
   }
   if (r.remaining() > 0)
@@ -82,88 +79,37 @@ void load_tokenizer_llama2c(const std::string &path, int32_t vocab_size,
     else if (id == kLlama2cUnk && e.piece == "<unk>")
       e.kind = TokenKind::Unknown;
   }
-  int32_t unk = n > kLlama2cUnk && vocab[kLlama2cUnk].kind == TokenKind::Unknown
-                    ? kLlama2cUnk : -1;
-  tok.set_vocab(std::move(vocab), n > kLlama2cBos ? kLlama2cBos : -1,
-                n > kLlama2cEos ? kLlama2cEos : -1, unk, true);
+  spec.unk = n > kLlama2cUnk && vocab[kLlama2cUnk].kind == TokenKind::Unknown
+                 ? kLlama2cUnk : -1;
+  spec.bos = n > kLlama2cBos ? kLlama2cBos : -1;
+  spec.eos = n > kLlama2cEos ? kLlama2cEos : -1;
+  spec.add_bos = spec.bos >= 0; // llama2.c's run.c always starts with BOS
+  spec.add_space_prefix = true;
+  // llama2.c marks no token as special: its text never spells one.
+  spec.match_special = false;
+  spec.origin = ctx;
+  tok.init(std::move(spec));
 }
 
-void load_tokenizer_gguf(const WeightSet &w, Tokenizer &tok) {
-  const char *ctx = "GGUF tokenizer";
-  if (const MetaValue *model = w.find_meta("tokenizer.ggml.model")) {
-    std::string_view m = meta_as_string(*model, "tokenizer.ggml.model");
-    if (m != "llama")
-      fail(LLMC_ERR_UNSUPPORTED, ctx, ": tokenizer model '", m,
-           "' is not supported (only SentencePiece 'llama')");
+void load_tokenizer_path(const std::string &path, Tokenizer &tok) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0)
+    fail(LLMC_ERR_IO, path, ": cannot open: ", std::strerror(errno));
+  if (S_ISDIR(st.st_mode) || ends_with(path, ".json")) {
+    load_tokenizer_hf(path, tok);
+    return;
   }
-  const MetaValue *tokens = w.find_meta("tokenizer.ggml.tokens");
-  if (!tokens)
-    fail(LLMC_ERR_NOT_FOUND, ctx,
-         ": the weights have no tokenizer.ggml.tokens (load a tokenizer file "
-         "instead)");
-  if (tokens->type != LLMC_META_ARRAY || tokens->elem_type != LLMC_META_STRING)
-    fail(LLMC_ERR_FORMAT, ctx, ": tokenizer.ggml.tokens is not a string array");
-  uint64_t n = tokens->count;
-  if (n == 0 || n > static_cast<uint64_t>(INT32_MAX))
-    fail(LLMC_ERR_FORMAT, ctx, ": vocabulary size ", n, " is not usable");
-
-  const MetaValue *scores = w.find_meta("tokenizer.ggml.scores");
-  if (!scores)
-    fail(LLMC_ERR_FORMAT, ctx, ": missing tokenizer.ggml.scores (BPE merges need them)");
-  if (scores->type != LLMC_META_ARRAY || scores->count != n)
-    fail(LLMC_ERR_FORMAT, ctx, ": tokenizer.ggml.scores must be an array of ", n,
-         " numbers");
-  const MetaValue *types = w.find_meta("tokenizer.ggml.token_type");
-  if (types && (types->type != LLMC_META_ARRAY || types->count != n))
-    fail(LLMC_ERR_FORMAT, ctx, ": tokenizer.ggml.token_type must be an array of ",
-         n, " integers");
-
-  auto id_key = [&](const char *key) -> int32_t {
-    const MetaValue *v = w.find_meta(key);
-    if (!v)
-      return -1;
-    int64_t id = meta_as_int(*v, key);
-    // llama.cpp writes 0xFFFFFFFF (as uint32) for "no such token".
-    if (id == kNoTokenU32 || id == -1)
-      return -1;
-    if (id < 0 || id >= static_cast<int64_t>(n))
-      fail(LLMC_ERR_FORMAT, ctx, ": ", key, " = ", id,
-           " out of range (vocab size ", n, ")");
-    return static_cast<int32_t>(id);
-  };
-  int32_t bos = id_key("tokenizer.ggml.bos_token_id");
-  int32_t eos = id_key("tokenizer.ggml.eos_token_id");
-  int32_t unk = id_key("tokenizer.ggml.unknown_token_id");
-  bool space_prefix = true;
-  if (const MetaValue *v = w.find_meta("tokenizer.ggml.add_space_prefix"))
-    space_prefix = meta_as_int(*v, "tokenizer.ggml.add_space_prefix") != 0;
-
-  std::vector<VocabEntry> vocab(n);
-  for (uint64_t id = 0; id < n; ++id) {
-    VocabEntry &e = vocab[id];
-    e.piece = from_sentencepiece(tokens->strings[id]);
-    e.score = static_cast<float>(
-        meta_as_float(meta_array_element(*scores, id, "tokenizer.ggml.scores"),
-                      "tokenizer.ggml.scores"));
-    if (types) {
-      int64_t t = meta_as_int(meta_array_element(*types, id, "tokenizer.ggml.token_type"),
-                              "tokenizer.ggml.token_type");
-      if (t < static_cast<int64_t>(TokenKind::Normal) ||
-          t > static_cast<int64_t>(TokenKind::Byte))
-        fail(LLMC_ERR_FORMAT, ctx, ": token ", id, " has unknown token type ", t);
-      e.kind = static_cast<TokenKind>(t);
-      if (e.kind == TokenKind::Byte && !parse_byte_piece(e.piece, &e.byte))
-        fail(LLMC_ERR_FORMAT, ctx, ": byte token ", id, " is '", e.piece,
-             "', not <0xXX>");
-    } else if (parse_byte_piece(e.piece, &e.byte)) {
-      e.kind = TokenKind::Byte;
-    } else if (static_cast<int32_t>(id) == bos || static_cast<int32_t>(id) == eos) {
-      e.kind = TokenKind::Control;
-    } else if (static_cast<int32_t>(id) == unk) {
-      e.kind = TokenKind::Unknown;
-    }
-  }
-  tok.set_vocab(std::move(vocab), bos, eos, unk, space_prefix);
+  std::shared_ptr<MappedFile> file = MappedFile::open(path);
+  std::string_view head(reinterpret_cast<const char *>(file->data()),
+                        std::min<size_t>(file->size(), kGgufMagic.size()));
+  if (head != kGgufMagic)
+    fail(LLMC_ERR_FORMAT, path,
+         ": not a tokenizer source (expected a GGUF file, a tokenizer.json or a "
+         "model directory; llama2.c tok*.bin files load with "
+         "llmc_tokenizer_load_llama2c)");
+  WeightSet weights;
+  open_weights(path, LLMC_WEIGHTS_GGUF, weights);
+  load_tokenizer_gguf(weights, tok);
 }
 
 } // namespace llmc::rt

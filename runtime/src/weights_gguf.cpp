@@ -9,6 +9,7 @@
 
 #include <cstring>
 #include <limits>
+#include <string>
 
 namespace llmc::rt {
 
@@ -43,14 +44,14 @@ struct GgmlType {
 constexpr GgmlType kGgmlTypes[] = {
     {0, "F32", true, LLMC_DTYPE_F32},     {1, "F16", true, LLMC_DTYPE_F16},
     {2, "Q4_0", true, LLMC_DTYPE_Q4_0},   {3, "Q4_1", true, LLMC_DTYPE_Q4_1},
-    {6, "Q5_0", false, {}},               {7, "Q5_1", false, {}},
+    {6, "Q5_0", true, LLMC_DTYPE_Q5_0},   {7, "Q5_1", true, LLMC_DTYPE_Q5_1},
     {8, "Q8_0", true, LLMC_DTYPE_Q8_0},   {9, "Q8_1", false, {}},
-    {10, "Q2_K", false, {}},              {11, "Q3_K", false, {}},
-    {12, "Q4_K", false, {}},              {13, "Q5_K", false, {}},
-    {14, "Q6_K", false, {}},              {15, "Q8_K", false, {}},
+    {10, "Q2_K", true, LLMC_DTYPE_Q2_K},  {11, "Q3_K", true, LLMC_DTYPE_Q3_K},
+    {12, "Q4_K", true, LLMC_DTYPE_Q4_K},  {13, "Q5_K", true, LLMC_DTYPE_Q5_K},
+    {14, "Q6_K", true, LLMC_DTYPE_Q6_K},  {15, "Q8_K", false, {}},
     {16, "IQ2_XXS", false, {}},           {17, "IQ2_XS", false, {}},
     {18, "IQ3_XXS", false, {}},           {19, "IQ1_S", false, {}},
-    {20, "IQ4_NL", false, {}},            {21, "IQ3_S", false, {}},
+    {20, "IQ4_NL", true, LLMC_DTYPE_IQ4_NL}, {21, "IQ3_S", false, {}},
     {22, "IQ2_S", false, {}},             {23, "IQ4_XS", false, {}},
     {24, "I8", false, {}},                {25, "I16", false, {}},
     {26, "I32", false, {}},               {27, "I64", false, {}},
@@ -64,6 +65,15 @@ const GgmlType *find_ggml_type(uint32_t id) {
     if (t.id == id)
       return &t;
   return nullptr;
+}
+
+/// "F32, F16, ..." in table order, for the error that refuses a type.
+std::string supported_type_names() {
+  std::string names;
+  for (const GgmlType &t : kGgmlTypes)
+    if (t.supported)
+      names += (names.empty() ? "" : ", ") + std::string(t.name);
+  return names;
 }
 
 /// Architectures that llama.cpp runs with NEOX-style (half) RoPE and whose
@@ -231,8 +241,8 @@ private:
       error(LLMC_ERR_UNSUPPORTED, cat("tensor '", name, "': unknown ggml type ", type_id));
     if (!type->supported)
       error(LLMC_ERR_UNSUPPORTED, cat("tensor '", name, "': ggml type ", type->name,
-                                      " (", type_id, ") is not supported (F32, F16, BF16, "
-                                      "Q8_0, Q4_0, Q4_1 are)"));
+                                      " (", type_id, ") is not supported (",
+                                      supported_type_names(), " are)"));
     t.dtype = type->dtype;
     const DTypeTraits &traits = dtype_traits(t.dtype);
     // Quantized blocks never straddle rows, so the row length (ne[0]) must

@@ -11,6 +11,7 @@
 #include "device_sampling.h"
 #include "error.h"
 #include "half.h"
+#include "json_lite.h"
 #include "sampler.h"
 
 #include <cctype>
@@ -29,6 +30,7 @@
 #include <thread>
 #include <vector>
 #include <sys/resource.h>
+#include <sys/stat.h>
 
 extern "C" int llmc_test_header_is_c(void);
 
@@ -54,17 +56,7 @@ bool ends_with(const std::string &s, const std::string &suffix) {
          s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-const char *dtype_name(llmc_dtype d) {
-  switch (d) {
-  case LLMC_DTYPE_F32: return "F32";
-  case LLMC_DTYPE_F16: return "F16";
-  case LLMC_DTYPE_BF16: return "BF16";
-  case LLMC_DTYPE_Q8_0: return "Q8_0";
-  case LLMC_DTYPE_Q4_0: return "Q4_0";
-  case LLMC_DTYPE_Q4_1: return "Q4_1";
-  }
-  return "?";
-}
+const char *dtype_name(llmc_dtype d) { return llmc_dtype_name(d); }
 
 const char *format_name(llmc_weights_format f) {
   switch (f) {
@@ -99,12 +91,17 @@ struct Weights {
 
 struct Tokenizer {
   llmc_tokenizer *t = nullptr;
-  /// A .gguf path loads the vocabulary from metadata; anything else is a
-  /// llama2.c tokenizer file.
+  /// A .gguf path loads the vocabulary from metadata (through the weights,
+  /// as llmc-run does); a .json file or a directory is a Hugging Face
+  /// tokenizer; anything else is a llama2.c tokenizer file.
   explicit Tokenizer(const std::string &path) {
+    struct stat st;
+    bool dir = ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
     if (ends_with(path, ".gguf")) {
       Weights w(path);
       check(llmc_tokenizer_from_weights(w.w, &t));
+    } else if (dir || ends_with(path, ".json")) {
+      check(llmc_tokenizer_load(path.c_str(), &t));
     } else {
       check(llmc_tokenizer_load_llama2c(path.c_str(), 0, &t));
     }
@@ -264,6 +261,47 @@ int cmd_dump(const std::vector<std::string> &args) {
   return 0;
 }
 
+/// Writes tensors' f32 values (as the runtime loads them) to one raw
+/// little-endian file and prints one index line per tensor: "tensor <source
+/// name> <dtype> <elements> <offset in elements>". Every tensor in file
+/// order, or the named ones. Binary because bit-exact comparisons of whole
+/// models through text are slow.
+int cmd_dump_f32(const std::vector<std::string> &args) {
+  if (args.size() < 2)
+    die("usage: dump-f32 <path> <out.bin> [tensor...]");
+  Weights w(args[0]);
+  std::vector<size_t> order;
+  if (args.size() == 2) {
+    for (size_t i = 0; i < llmc_weights_tensor_count(w.w); ++i)
+      order.push_back(i);
+  } else {
+    for (size_t k = 2; k < args.size(); ++k) {
+      size_t i;
+      check(llmc_weights_find(w.w, args[k].c_str(), &i));
+      order.push_back(i);
+    }
+  }
+  FILE *out = std::fopen(args[1].c_str(), "wb");
+  if (!out)
+    die("cannot write " + args[1]);
+  uint64_t offset = 0;
+  for (size_t i : order) {
+    llmc_tensor_info info;
+    check(llmc_weights_tensor_info(w.w, i, &info));
+    const float *data;
+    size_t count;
+    check(llmc_weights_tensor_f32(w.w, info.source_name, &data, &count));
+    if (count && std::fwrite(data, sizeof(float), count, out) != count)
+      die("short write to " + args[1]);
+    std::printf("tensor %s %s %zu %llu\n", info.source_name, dtype_name(info.dtype), count,
+                static_cast<unsigned long long>(offset));
+    offset += count;
+  }
+  if (std::fclose(out) != 0)
+    die("cannot write " + args[1]);
+  return 0;
+}
+
 /// llama.cpp's convert script permutes Q/K rows of HF checkpoints so that
 /// interleaved RoPE equals HF's half rotation: within each head, row
 /// j*(Dh/2) + i moves to i*2 + j.
@@ -417,13 +455,17 @@ int cmd_tok_decode(const std::vector<std::string> &args) {
   return 0;
 }
 
-std::vector<int32_t> encode(llmc_tokenizer *t, const std::string &text, uint32_t flags) {
+/// `growth`: how many times longer the tokenizer's Unicode normalizer may
+/// make the text (runtime.h: the token bound counts normalized bytes).
+std::vector<int32_t> encode(llmc_tokenizer *t, const std::string &text, uint32_t flags,
+                            size_t growth = 1) {
   size_t n = 0;
   llmc_status st = llmc_tokenizer_encode(t, text.data(), text.size(), flags, nullptr, 0, &n);
   if (st != LLMC_OK && st != LLMC_ERR_BUFFER_TOO_SMALL)
     die_status(st);
-  if (n > text.size() + 2)
-    die("encode produced more than len + 2 tokens");
+  if (n > 2 * growth * text.size() + 3)
+    die(growth == 1 ? std::string("encode produced more than 2 * len + 3 tokens")
+                    : "encode produced more than 2 * " + std::to_string(growth) + " * len + 3 tokens");
   std::vector<int32_t> ids(n);
   check(llmc_tokenizer_encode(t, text.data(), text.size(), flags, ids.data(), ids.size(), &n));
   return ids;
@@ -449,15 +491,20 @@ std::string unescape(const std::string &s) {
   return out;
 }
 
-/// Prints the ids of `text`; flags: --bos, --no-prefix.
+/// Prints the ids of `text`; flags: --bos, --no-prefix, --plain-special,
+/// --defaults (the file's BOS/EOS), --eos.
 int cmd_tok_encode(const std::vector<std::string> &args) {
   if (args.size() < 2)
-    die("usage: tok-encode <tokenizer> <text> [--bos] [--no-prefix]");
+    die("usage: tok-encode <tokenizer> <text> [--bos] [--no-prefix] [--plain-special] "
+        "[--defaults] [--eos]");
   Tokenizer t(args[0]);
   uint32_t flags = 0;
   for (size_t i = 2; i < args.size(); ++i) {
     if (args[i] == "--bos") flags |= LLMC_ENCODE_ADD_BOS;
     else if (args[i] == "--no-prefix") flags |= LLMC_ENCODE_NO_SPACE_PREFIX;
+    else if (args[i] == "--plain-special") flags |= LLMC_ENCODE_PLAIN_SPECIAL;
+    else if (args[i] == "--defaults") flags |= LLMC_ENCODE_FILE_DEFAULTS;
+    else if (args[i] == "--eos") flags |= LLMC_ENCODE_ADD_EOS;
     else die("unknown flag " + args[i]);
   }
   std::vector<int32_t> ids = encode(t.t, unescape(args[1]), flags);
@@ -514,6 +561,197 @@ int cmd_tok_match(const std::vector<std::string> &args) {
     std::printf(" %d", want[i]);
   std::printf("\n");
   return 0;
+}
+
+std::string from_hex(const std::string &hex) {
+  std::string out;
+  for (size_t i = 0; i + 1 < hex.size(); i += 2)
+    out += static_cast<char>(std::strtol(hex.substr(i, 2).c_str(), nullptr, 16));
+  return out;
+}
+
+std::vector<int32_t> parse_ids(const std::string &s) {
+  std::istringstream in(s);
+  std::vector<int32_t> ids;
+  long long v;
+  while (in >> v)
+    ids.push_back(static_cast<int32_t>(v));
+  return ids;
+}
+
+std::string ids_string(const std::vector<int32_t> &ids) {
+  std::string s;
+  for (size_t i = 0; i < ids.size(); ++i)
+    s += (i ? " " : "") + std::to_string(ids[i]);
+  return s;
+}
+
+std::vector<std::string> split_tabs(const std::string &line) {
+  std::vector<std::string> f;
+  size_t at = 0;
+  while (true) {
+    size_t t = line.find('\t', at);
+    f.push_back(line.substr(at, t == std::string::npos ? std::string::npos : t - at));
+    if (t == std::string::npos)
+      break;
+    at = t + 1;
+  }
+  return f;
+}
+
+std::string decode_all(llmc_tokenizer *t, const std::vector<int32_t> &ids) {
+  size_t len = 0;
+  llmc_status st = llmc_tokenizer_decode_all(t, ids.data(), ids.size(), nullptr, 0, &len);
+  if (st != LLMC_OK && st != LLMC_ERR_BUFFER_TOO_SMALL)
+    die_status(st);
+  std::string out(len, '\0');
+  check(llmc_tokenizer_decode_all(t, ids.data(), ids.size(), out.data(), out.size(), &len));
+  return out;
+}
+
+/// Streams `ids` through a detokenizer: the concatenation must equal
+/// decode_all and no chunk may end inside a UTF-8 character.
+std::string stream_decode(llmc_tokenizer *t, const std::vector<int32_t> &ids, bool *split_char,
+                          size_t *held_back) {
+  llmc_detokenizer *d = nullptr;
+  check(llmc_detokenizer_create(t, &d));
+  std::string out;
+  *split_char = false;
+  // A chunk whose last character is cut short would print as garbage: walk
+  // the chunk by lead-byte lengths and flag one that runs past its end.
+  auto take = [&](const char *p, size_t n) {
+    for (size_t i = 0; i < n;) {
+      unsigned char c = static_cast<unsigned char>(p[i]);
+      size_t need = c < 0x80 ? 1 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+      if (i + need > n)
+        *split_char = true;
+      i += need;
+    }
+    out.append(p, n);
+  };
+  size_t pieces = 0; // bytes of the plain per-token pieces so far
+  for (size_t i = 0; i < ids.size(); ++i) {
+    const char *p;
+    size_t n;
+    check(llmc_tokenizer_decode(t, i ? ids[i - 1] : -1, ids[i], &p, &n));
+    pieces += n;
+    check(llmc_detokenizer_push(d, ids[i], &p, &n));
+    take(p, n);
+    *held_back += out.size() < pieces;
+  }
+  const char *p;
+  size_t n;
+  check(llmc_detokenizer_flush(d, &p, &n));
+  out.append(p, n);
+  llmc_detokenizer_destroy(d);
+  return out;
+}
+
+/// What a chat front end asks a tokenizer: the file's BOS/EOS defaults, the
+/// end-of-generation ids, and for each text its id, kind and spelling back.
+int cmd_tok_special(const std::vector<std::string> &args) {
+  if (args.empty())
+    die("usage: tok-special <tokenizer> [token-text]...");
+  Tokenizer t(args[0]);
+  size_t n = llmc_tokenizer_end_of_generation(t.t, nullptr, 0);
+  std::vector<int32_t> eog(n);
+  llmc_tokenizer_end_of_generation(t.t, eog.data(), eog.size());
+  std::printf("adds-bos %d adds-eos %d end-of-generation:", llmc_tokenizer_adds_bos(t.t),
+              llmc_tokenizer_adds_eos(t.t));
+  for (int32_t id : eog)
+    std::printf(" %d", id);
+  std::printf("\n");
+  static const char *const kKinds[] = {"?", "normal", "unknown", "control",
+                                       "user-defined", "unused", "byte"};
+  for (size_t i = 1; i < args.size(); ++i) {
+    std::string text = unescape(args[i]);
+    int32_t id = llmc_tokenizer_find_token(t.t, text.data(), text.size());
+    if (id < 0) {
+      std::printf("'%s': absent\n", args[i].c_str());
+      continue;
+    }
+    llmc_token_kind kind;
+    check(llmc_tokenizer_token_kind(t.t, id, &kind));
+    const char *p;
+    size_t len;
+    check(llmc_tokenizer_token_text(t.t, id, &p, &len));
+    std::printf("'%s': id %d kind %s text-matches %d\n", args[i].c_str(), id,
+                kind >= 1 && kind <= 6 ? kKinds[kind] : "?", std::string(p, len) == text);
+  }
+  return 0;
+}
+
+/// Compares encode and decode with a golden file written by
+/// Inputs/tokenizer_goldens.py (the HF tokenizers oracle); see that file
+/// for the line format. Prints every mismatch and a summary.
+int cmd_tok_golden(const std::vector<std::string> &args) {
+  // --growth=N: the tokenizer normalizes (NFD triples Hangul syllables).
+  size_t growth = 1;
+  if (args.size() == 3 && args[2].rfind("--growth=", 0) == 0 &&
+      args[2].find_first_not_of("0123456789", 9) == std::string::npos && args[2].size() > 9)
+    growth = std::stoul(args[2].substr(9));
+  else if (args.size() != 2)
+    die("usage: tok-golden <tokenizer> <golden-file> [--growth=N]");
+  llmc_tokenizer *t = nullptr;
+  if (ends_with(args[0], ".gguf") || ends_with(args[0], ".json")) {
+    check(llmc_tokenizer_load(args[0].c_str(), &t));
+  } else {
+    Tokenizer owned(args[0]);
+    t = owned.t;
+    owned.t = nullptr;
+  }
+  std::istringstream in(read_file(args[1]));
+  std::string line;
+  size_t strings = 0, checks = 0, mismatches = 0, held_back = 0;
+  auto mismatch = [&](const char *what, const std::string &text, const std::string &want,
+                      const std::string &got) {
+    ++mismatches;
+    std::printf("MISMATCH %s for %s\n  want: %s\n  got:  %s\n", what, text.c_str(),
+                want.c_str(), got.c_str());
+  };
+  auto hex = [](const std::string &s) {
+    static const char *d = "0123456789abcdef";
+    std::string h;
+    for (unsigned char c : s) {
+      h += d[c >> 4];
+      h += d[c & 15];
+    }
+    return h;
+  };
+  while (std::getline(in, line)) {
+    std::vector<std::string> f = split_tabs(line);
+    if (f.size() == 3 && f[0] == "+bos") {
+      std::string text = from_hex(f[1]);
+      std::vector<int32_t> got = encode(t, text, LLMC_ENCODE_FILE_DEFAULTS, growth);
+      ++checks;
+      if (got != parse_ids(f[2]))
+        mismatch("file-defaults ids", f[1], f[2], ids_string(got));
+      continue;
+    }
+    if (f.size() != 4)
+      die("bad golden line: " + line);
+    ++strings;
+    std::string text = from_hex(f[0]);
+    std::vector<int32_t> want = parse_ids(f[1]);
+    std::vector<int32_t> got = encode(t, text, 0, growth);
+    checks += 4;
+    if (got != want)
+      mismatch("ids", f[0], f[1], ids_string(got));
+    std::vector<int32_t> plain = encode(t, text, LLMC_ENCODE_PLAIN_SPECIAL, growth);
+    if (plain != parse_ids(f[2]))
+      mismatch("plain-special ids", f[0], f[2], ids_string(plain));
+    std::string dec = decode_all(t, want);
+    if (hex(dec) != f[3])
+      mismatch("decode", f[0], f[3], hex(dec));
+    bool split_char = false;
+    std::string streamed = stream_decode(t, want, &split_char, &held_back);
+    if (streamed != dec || split_char)
+      mismatch(split_char ? "stream (split a character)" : "stream", f[0], hex(dec), hex(streamed));
+  }
+  llmc_tokenizer_destroy(t);
+  std::printf("compared %zu strings (%zu checks): %zu mismatches\n", strings, checks, mismatches);
+  std::printf("streaming decode held back an unfinished character %zu times\n", held_back);
+  return mismatches ? 1 : 0;
 }
 
 // --- sampler ---------------------------------------------------------------
@@ -1220,22 +1458,258 @@ int cmd_session(const std::vector<std::string> &args) {
   return 0;
 }
 
+
+// ---- chat templates ----
+
+/// Owns a template; TEMPLATE is anything llmc_chat_template_load takes.
+struct ChatTemplate {
+  llmc_chat_template *t = nullptr;
+  explicit ChatTemplate(const std::string &path) { check(llmc_chat_template_load(path.c_str(), &t)); }
+  ChatTemplate(const std::string &source, bool) {
+    check(llmc_chat_template_create(source.data(), source.size(), &t));
+  }
+  ~ChatTemplate() { llmc_chat_template_destroy(t); }
+};
+
+/// Renders with the two-call BUFFER_TOO_SMALL protocol (measure, then fill),
+/// which every render here exercises.
+llmc_status chat_render(const llmc_chat_template *t, const std::string &messages,
+                        const llmc_chat_render_options &opts, std::string &out) {
+  size_t need = 0;
+  llmc_status st = llmc_chat_template_render(t, messages.data(), messages.size(), &opts, nullptr, 0, &need);
+  if (st == LLMC_OK) {
+    out.clear();
+    return st;
+  }
+  if (st != LLMC_ERR_BUFFER_TOO_SMALL)
+    return st;
+  std::string buf(need, '\0');
+  size_t got = 0;
+  st = llmc_chat_template_render(t, messages.data(), messages.size(), &opts, buf.data(), buf.size(), &got);
+  if (st == LLMC_OK && got != need)
+    die("chat render: the size changed between the measuring and the filling call");
+  out = buf.substr(0, got);
+  return st;
+}
+
+/// chat-render TEMPLATE MESSAGES_JSON_FILE [--add-generation-prompt]
+///   [--bos X] [--eos Y] [--tools FILE] [--vars FILE] [--create]
+/// Prints the prompt exactly (no newline added). --create reads TEMPLATE as
+/// template text and uses llmc_chat_template_create instead of _load.
+int cmd_chat_render(const std::vector<std::string> &args) {
+  if (args.size() < 2)
+    die("usage: chat-render TEMPLATE MESSAGES_JSON_FILE [--add-generation-prompt] [--bos X] [--eos Y] "
+        "[--tools FILE] [--vars FILE] [--create]");
+  llmc_chat_render_options opts{};
+  std::string bos, eos, tools, vars;
+  bool create = false;
+  for (size_t i = 2; i < args.size(); ++i) {
+    auto value = [&]() -> const std::string & {
+      if (i + 1 >= args.size())
+        die(args[i] + " needs a value");
+      return args[++i];
+    };
+    if (args[i] == "--add-generation-prompt") {
+      opts.add_generation_prompt = 1;
+    } else if (args[i] == "--bos") {
+      bos = value();
+      opts.bos_token = bos.c_str();
+    } else if (args[i] == "--eos") {
+      eos = value();
+      opts.eos_token = eos.c_str();
+    } else if (args[i] == "--tools") {
+      tools = read_file(value());
+      opts.tools_json = tools.data();
+      opts.tools_json_len = tools.size();
+    } else if (args[i] == "--vars") {
+      vars = read_file(value());
+      opts.variables_json = vars.data();
+      opts.variables_json_len = vars.size();
+    } else if (args[i] == "--create") {
+      create = true;
+    } else {
+      die("unknown option '" + args[i] + "'");
+    }
+  }
+  std::unique_ptr<ChatTemplate> t = create ? std::make_unique<ChatTemplate>(read_file(args[0]), true)
+                                           : std::make_unique<ChatTemplate>(args[0]);
+  std::string out;
+  check(chat_render(t->t, read_file(args[1]), opts, out));
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  return 0;
+}
+
+/// chat-goldens GOLDENS_JSON INPUTS_DIR [MODEL_TEMPLATE]
+/// Renders every case of a golden file written by Inputs/chat_goldens.py
+/// and compares byte for byte with what transformers rendered: the output,
+/// or for a case that must fail, the exact message (raise_exception), or
+/// jinja2's message after llmc's "line L, column C: " (an undefined value used). A case names a template
+/// file under INPUTS_DIR, carries its template text, or says "@model" (the
+/// template loaded from MODEL_TEMPLATE, a GGUF file).
+int cmd_chat_goldens(const std::vector<std::string> &args) {
+  if (args.size() < 2)
+    die("usage: chat-goldens GOLDENS_JSON INPUTS_DIR [MODEL_TEMPLATE]");
+  llmc::rt::JsonValue doc = llmc::rt::parse_json(read_file(args[0]), args[0]);
+  const llmc::rt::JsonValue *cases = doc.get("cases");
+  if (!cases || cases->kind != llmc::rt::JsonValue::Kind::Array)
+    die(args[0] + ": no \"cases\" list");
+  std::map<std::string, std::unique_ptr<ChatTemplate>> loaded;
+  size_t compared = 0, failed = 0;
+  auto text = [](const llmc::rt::JsonValue &c, const char *key) -> const std::string * {
+    const llmc::rt::JsonValue *v = c.get(key);
+    return v && v->kind == llmc::rt::JsonValue::Kind::String ? &v->text : nullptr;
+  };
+  for (const llmc::rt::JsonValue &c : cases->items) {
+    const std::string *name = text(c, "name"), *file = text(c, "template"), *source = text(c, "source");
+    const std::string *messages = text(c, "messages_json");
+    if (!name || !messages || (!file && !source))
+      die(args[0] + ": a case lacks name, messages_json or template/source");
+    std::string key = file ? *file : "inline:" + *name;
+    if (!loaded.count(key)) {
+      if (source)
+        loaded[key] = std::make_unique<ChatTemplate>(*source, true);
+      else if (*file == "@model" && args.size() > 2)
+        loaded[key] = std::make_unique<ChatTemplate>(args[2]);
+      else if (*file == "@model")
+        die("case " + *name + " renders the model's template: pass MODEL_TEMPLATE");
+      else
+        loaded[key] = std::make_unique<ChatTemplate>(args[1] + "/" + *file);
+    }
+    llmc_chat_render_options opts{};
+    const llmc::rt::JsonValue *agp = c.get("add_generation_prompt");
+    opts.add_generation_prompt = agp && agp->boolean;
+    const std::string *bos = text(c, "bos_token"), *eos = text(c, "eos_token");
+    const std::string *tools = text(c, "tools_json"), *vars = text(c, "vars_json");
+    opts.bos_token = bos ? bos->c_str() : nullptr;
+    opts.eos_token = eos ? eos->c_str() : nullptr;
+    if (tools) {
+      opts.tools_json = tools->data();
+      opts.tools_json_len = tools->size();
+    }
+    if (vars) {
+      opts.variables_json = vars->data();
+      opts.variables_json_len = vars->size();
+    }
+    std::string out;
+    llmc_status st = chat_render(loaded[key]->t, *messages, opts, out);
+    ++compared;
+    const std::string *want = text(c, "expected"), *want_error = text(c, "error");
+    const std::string *want_suffix = text(c, "error_suffix");
+    if (want) {
+      if (st != LLMC_OK) {
+        ++failed;
+        std::printf("FAIL %s: %s: %s\n", name->c_str(), llmc_status_name(st), llmc_last_error());
+      } else if (out != *want) {
+        ++failed;
+        std::printf("FAIL %s: rendered differently\n--- expected\n%s\n--- got\n%s\n---\n", name->c_str(),
+                    want->c_str(), out.c_str());
+      }
+    } else if (want_error) {
+      if (st == LLMC_OK || *want_error != llmc_last_error()) {
+        ++failed;
+        std::printf("FAIL %s: expected the error '%s', got %s\n", name->c_str(), want_error->c_str(),
+                    st == LLMC_OK ? "success" : llmc_last_error());
+      }
+    } else if (want_suffix) {
+      std::string got = st == LLMC_OK ? "" : llmc_last_error();
+      if (st == LLMC_OK || got.size() < want_suffix->size() + 2 ||
+          got.compare(got.size() - want_suffix->size() - 2, std::string::npos, ": " + *want_suffix) != 0) {
+        ++failed;
+        std::printf("FAIL %s: expected an error ending in '%s', got %s\n", name->c_str(), want_suffix->c_str(),
+                    st == LLMC_OK ? "success" : got.c_str());
+      }
+    } else {
+      die(args[0] + ": case " + *name + " has neither expected nor error");
+    }
+  }
+  std::printf("compared %zu renderings, %zu failed\n", compared, failed);
+  return failed ? 1 : 0;
+}
+
+
+/// chat-api-checks: the C API's argument checks and the BUFFER_TOO_SMALL
+/// protocol, one line per call: "<what>: <status>: <message>".
+int cmd_chat_api_checks(const std::vector<std::string> &) {
+  auto report = [](const char *what, llmc_status st) {
+    std::printf("%s: %s: %s\n", what, llmc_status_name(st), st == LLMC_OK ? "" : llmc_last_error());
+  };
+  const char src[] = "{{ messages[0].content }}";
+  const char msgs[] = "[{\"role\": \"user\", \"content\": \"Hello\"}]";
+  llmc_chat_template *t = nullptr;
+  report("create-null-out", llmc_chat_template_create(src, sizeof src - 1, nullptr));
+  report("create-null-source", llmc_chat_template_create(nullptr, 3, &t));
+  report("load-null-path", llmc_chat_template_load(nullptr, &t));
+  report("load-null-out", llmc_chat_template_load("x.jinja", nullptr));
+  check(llmc_chat_template_create(src, sizeof src - 1, &t));
+  size_t len = 0;
+  char small[3];
+  report("render-null-template", llmc_chat_template_render(nullptr, msgs, sizeof msgs - 1, nullptr, small, 3, &len));
+  report("render-null-len", llmc_chat_template_render(t, msgs, sizeof msgs - 1, nullptr, small, 3, nullptr));
+  report("render-null-messages", llmc_chat_template_render(t, nullptr, 4, nullptr, small, 3, &len));
+  llmc_status st = llmc_chat_template_render(t, msgs, sizeof msgs - 1, nullptr, small, sizeof small, &len);
+  report("render-small-buffer", st);
+  std::printf("required: %zu\n", len);
+  report("render-null-buffer", llmc_chat_template_render(t, msgs, sizeof msgs - 1, nullptr, nullptr, 64, &len));
+  char big[8];
+  st = llmc_chat_template_render(t, msgs, sizeof msgs - 1, nullptr, big, sizeof big, &len);
+  report("render-exact", st);
+  std::printf("text: %.*s\n", static_cast<int>(len), big);
+  const char *s = nullptr;
+  report("source-null-len", llmc_chat_template_source(t, &s, nullptr));
+  report("source", llmc_chat_template_source(t, &s, &len));
+  std::printf("source: %.*s\n", static_cast<int>(len), s);
+  llmc_chat_template_destroy(t);
+  llmc_chat_template_destroy(nullptr);
+
+  // Concurrent renders on one handle (the header promises they are safe):
+  // every thread must get the single-threaded result every time.
+  const char loop_src[] = "{% set ns = namespace(n=0) %}{% for m in messages %}{% set ns.n = ns.n + 1 %}"
+                          "{{ m.content | upper }}{{ m | tojson }}{% endfor %}{{ ns.n }}";
+  check(llmc_chat_template_create(loop_src, sizeof loop_src - 1, &t));
+  llmc_chat_render_options opts{};
+  std::string want;
+  check(chat_render(t, msgs, opts, want));
+  constexpr int kThreads = 4, kRenders = 200;
+  std::vector<int> mismatches(kThreads, 0);
+  std::vector<std::thread> threads;
+  for (int k = 0; k < kThreads; ++k)
+    threads.emplace_back([&, k] {
+      for (int i = 0; i < kRenders; ++i) {
+        std::string got;
+        if (chat_render(t, msgs, opts, got) != LLMC_OK || got != want)
+          ++mismatches[k];
+      }
+    });
+  for (auto &th : threads)
+    th.join();
+  int total = 0;
+  for (int m : mismatches)
+    total += m;
+  std::printf("concurrent renders: %d x %d, %d different\n", kThreads, kRenders, total);
+  llmc_chat_template_destroy(t);
+  return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
   static const std::map<std::string, std::function<int(const std::vector<std::string> &)>>
       kCommands = {
           {"info", cmd_info},           {"dump", cmd_dump},
+          {"dump-f32", cmd_dump_f32},
           {"compare", cmd_compare},     {"open", cmd_open},
           {"meta", cmd_meta},           {"tok-info", cmd_tok_info},
           {"tok-decode", cmd_tok_decode}, {"tok-encode", cmd_tok_encode},
           {"tok-roundtrip", cmd_tok_roundtrip}, {"tok-match", cmd_tok_match},
+          {"tok-golden", cmd_tok_golden}, {"tok-special", cmd_tok_special},
           {"sampler", cmd_sampler},     {"rope-permute", cmd_rope_permute},
           {"session", cmd_session},     {"half-round", cmd_half_round},
           {"cuda-rank", cmd_cuda_rank}, {"scratch-arena", cmd_scratch_arena},
           {"info-model", cmd_info_model}, {"threads", cmd_threads},
           {"random-weights", cmd_random_weights},
           {"device-sampling", cmd_device_sampling}, {"rng-draws", cmd_rng_draws},
+          {"chat-render", cmd_chat_render}, {"chat-goldens", cmd_chat_goldens},
+          {"chat-api-checks", cmd_chat_api_checks},
       };
   if (argc < 2 || !kCommands.count(argv[1])) {
     std::fprintf(stderr, "usage: llmc-runtime-test <command> [args]; commands:");

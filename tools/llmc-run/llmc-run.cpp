@@ -3,6 +3,12 @@
 // Every failure prints one `llmc-run: error: ...` line on stderr and exits 1.
 // Generated text streams to stdout; statistics go to stderr so stdout stays
 // exactly the model's output.
+#include "chat.h"
+#include "cli.h"
+#include "generation.h"
+#include "token_printer.h"
+#include "tokenize_command.h"
+
 #include "llmc/runtime.h"
 
 #include <cerrno>
@@ -14,16 +20,16 @@
 #include <cstring>
 #include <string>
 #include <unistd.h>
+#include <utility>
 #include <vector>
+
+using namespace llmc_run;
 
 namespace {
 
 /// Generated tokens when -n is not given: a few sentences of a small model,
 /// short enough that a mistaken run is quick.
 constexpr long kDefaultNewTokens = 128;
-/// Characters of a bad --tokens value quoted back: enough to spot the typo,
-/// short enough that a whole pasted file does not flood the terminal.
-constexpr size_t kQuotedInputMax = 32;
 /// Decode steps left out of the steady-state rate: on CUDA the first runs
 /// the host code (warming the scratch arena and the kernel cache) and the
 /// second is captured as a CUDA graph; the CPU skips the same for caches.
@@ -37,8 +43,13 @@ const char *const kUsage =
     "                         filled with seeded pseudo-random values (norms 1, biases\n"
     "                         0, the rest uniform with std 0.02), for benchmarks;\n"
     "                         implies --ignore-eos (default seed 0)\n"
-    "  --tokenizer FILE       llama2.c tokenizer (tok*.bin); default: the GGUF's vocab\n"
-    "  --prompt TEXT          prompt, encoded with BOS (default: BOS alone)\n"
+    "       llmc-run --weights <W> --tokenize TEXT | --detokenize \"1 2 3\" (no artifact;\n"
+    "                         see llmc-run --tokenize x --help)\n"
+    "  --tokenizer FILE       tokenizer: GGUF, tokenizer.json, model directory or\n"
+    "                         llama2.c tok*.bin; default: the weights' (GGUF vocab,\n"
+    "                         or a model directory's tokenizer.json)\n"
+    "  --prompt TEXT          prompt, encoded with BOS/EOS as the tokenizer asks and\n"
+    "                         special-token spellings as those tokens (default: BOS alone)\n"
     "  --tokens \"1 403 407\"   prompt as token ids (no BOS added)\n"
     "  --tokens-file FILE     the same, read from a file\n"
     "  -n N                   tokens to generate (default 128); stops earlier at EOS\n"
@@ -64,24 +75,15 @@ const char *const kUsage =
     "                         the artifact's). CUDA environment: LLMC_CUDA_DEVICE=N,\n"
     "                         LLMC_CUDA_GRAPHS=0 (no decode graphs)\n";
 
-[[noreturn]] void die(const std::string &message) {
-  std::fprintf(stderr, "llmc-run: error: %s\n", message.c_str());
-  std::exit(1);
-}
-
-/// Runtime messages already name the file or tensor; prefix only the step.
-void check(llmc_status status, const char *step = nullptr) {
-  if (status == LLMC_OK)
-    return;
-  die(step ? std::string(step) + ": " + llmc_last_error() : llmc_last_error());
-}
-
 struct Options {
-  std::string artifact, weights, tokenizer, prompt, tokens, dump_logits;
+  std::string artifact, weights, tokenizer, prompt, tokens, dump_logits, messages;
   std::string device; // "" = the artifact's target kind
   bool has_prompt = false, has_tokens = false, print_tokens = false;
   bool random_weights = false, ignore_eos = false, profile = false, warmup = false;
-  bool host_sampling = false;
+  bool host_sampling = false, chat = false;
+  /// A sampling flag was given: the model's generation_config.json
+  /// defaults then do not apply.
+  bool sampling_flags = false;
   uint64_t random_seed = 0;
   long n = kDefaultNewTokens;
   llmc_sampler_config sampler;
@@ -104,19 +106,6 @@ float parse_float(const std::string &flag, const char *text) {
   if (errno || end == text || *end || !(v == v))
     die(flag + " expects a number, got '" + text + "'");
   return v;
-}
-
-std::string read_file(const std::string &flag, const char *path) {
-  FILE *f = std::fopen(path, "rb");
-  if (!f)
-    die(flag + ": " + path + ": " + std::strerror(errno));
-  std::string text;
-  char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0)
-    text.append(buf, n);
-  std::fclose(f);
-  return text;
 }
 
 Options parse_args(int argc, char **argv) {
@@ -149,6 +138,10 @@ Options parse_args(int argc, char **argv) {
       o.host_sampling = true;
       continue;
     }
+    if (a == "--chat") {
+      o.chat = true;
+      continue;
+    }
     if (a == "--random-weights" || a.rfind("--random-weights=", 0) == 0) {
       o.random_weights = true;
       if (a.size() > std::strlen("--random-weights")) {
@@ -172,11 +165,12 @@ Options parse_args(int argc, char **argv) {
       else if (a == "--prompt") { o.prompt = v; o.has_prompt = true; }
       else if (a == "--tokens") { o.tokens = v; o.has_tokens = true; }
       else if (a == "--tokens-file") { o.tokens = read_file(a, v); o.has_tokens = true; }
+      else if (a == "--messages") o.messages = read_file(a, v);
       else if (a == "-n") o.n = parse_int(a, v, 0, INT32_MAX);
-      else if (a == "--temp") o.sampler.temperature = parse_float(a, v);
-      else if (a == "--top-k") o.sampler.top_k = static_cast<int32_t>(parse_int(a, v, 0, INT32_MAX));
-      else if (a == "--top-p") o.sampler.top_p = parse_float(a, v);
-      else if (a == "--repeat-penalty") o.sampler.repetition_penalty = parse_float(a, v);
+      else if (a == "--temp") { o.sampler.temperature = parse_float(a, v); o.sampling_flags = true; }
+      else if (a == "--top-k") { o.sampler.top_k = static_cast<int32_t>(parse_int(a, v, 0, INT32_MAX)); o.sampling_flags = true; }
+      else if (a == "--top-p") { o.sampler.top_p = parse_float(a, v); o.sampling_flags = true; }
+      else if (a == "--repeat-penalty") { o.sampler.repetition_penalty = parse_float(a, v); o.sampling_flags = true; }
       else if (a == "--seed") o.sampler.seed = static_cast<uint64_t>(parse_int(a, v, 0, LONG_MAX));
       else if (a == "--dump-logits") o.dump_logits = v;
       else if (a == "--device") o.device = v;
@@ -187,6 +181,8 @@ Options parse_args(int argc, char **argv) {
       die("more than one artifact directory given ('" + o.artifact + "', '" + a + "')");
     o.artifact = a;
   }
+  if (o.artifact.empty() && !o.messages.empty())
+    die("--messages without an artifact needs --tokenize (print the rendered ids)");
   if (o.artifact.empty())
     die("no artifact directory given (usage: llmc-run <dir> --weights <file>; see --help)");
   if (o.weights.empty() && !o.random_weights)
@@ -197,58 +193,18 @@ Options parse_args(int argc, char **argv) {
     o.ignore_eos = true; // a random model's EOS means nothing
   if (o.has_prompt && o.has_tokens)
     die("give either --prompt or --tokens/--tokens-file, not both");
+  bool chat = o.chat || !o.messages.empty();
+  if (chat && (o.has_prompt || o.has_tokens))
+    die("--messages/--chat render the prompt with the chat template; they do not go with "
+        "--prompt or --tokens");
+  if (chat && !o.dump_logits.empty())
+    die("--dump-logits takes --prompt or --tokens, not --messages/--chat");
   return o;
-}
-
-std::vector<int32_t> parse_token_list(const std::string &text) {
-  std::vector<int32_t> ids;
-  const char *p = text.c_str();
-  while (*p) {
-    if (*p == ' ' || *p == ',' || *p == '\t' || *p == '\n') {
-      ++p;
-      continue;
-    }
-    char *end = nullptr;
-    errno = 0;
-    long v = std::strtol(p, &end, 10);
-    if (end == p || errno || v < INT32_MIN || v > INT32_MAX)
-      die("--tokens: '" + std::string(p).substr(0, kQuotedInputMax) +
-          "' is not a list of integer token ids");
-    ids.push_back(static_cast<int32_t>(v));
-    p = end;
-  }
-  if (ids.empty())
-    die("--tokens: no token ids given");
-  return ids;
 }
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
-
-/// Writes one token: its text, or its id with --print-tokens (or when no
-/// tokenizer is available).
-struct Printer {
-  const llmc_tokenizer *tok = nullptr;
-  bool ids = false;
-  int32_t prev = -1;
-  bool first = true;
-
-  void emit(int32_t token) {
-    if (ids || !tok) {
-      std::printf(first ? "%d" : " %d", token);
-    } else {
-      const char *piece = nullptr;
-      size_t len = 0;
-      check(llmc_tokenizer_decode(tok, prev, token, &piece, &len), "decoding");
-      if (len) // a control token decodes to nothing (and maybe a NULL piece)
-        std::fwrite(piece, 1, len, stdout);
-    }
-    std::fflush(stdout);
-    prev = token;
-    first = false;
-  }
-};
 
 void dump_logits(llmc_session *session, const std::vector<int32_t> &prompt,
                  int32_t vocab, const std::string &path) {
@@ -307,6 +263,8 @@ void check_device(const Options &opt, const llmc_model_info &info) {
 } // namespace
 
 int main(int argc, char **argv) {
+  if (llmc_run::is_tokenize_command(argc, argv))
+    return llmc_run::run_tokenize_command(argc, argv);
   Options opt = parse_args(argc, argv);
   if (!opt.device.empty() && opt.device != "cpu" && opt.device != "cuda")
     die("unknown device '" + opt.device + "' (expected cpu or cuda)");
@@ -350,32 +308,32 @@ int main(int argc, char **argv) {
     check(llmc_weights_open(opt.weights.c_str(), LLMC_WEIGHTS_AUTO, &weights));
   }
 
-  llmc_tokenizer *tok = nullptr;
-  if (!opt.tokenizer.empty()) {
-    check(llmc_tokenizer_load_llama2c(opt.tokenizer.c_str(), info.vocab_size, &tok));
-  } else if (llmc_tokenizer_from_weights(weights, &tok) != LLMC_OK) {
-    tok = nullptr; // no vocab in the weights: fine unless text is needed
-    if (opt.has_prompt)
-      die((opt.random_weights ? std::string("random weights carry")
-                              : opt.weights + " carries") +
-          " no tokenizer (" + llmc_last_error() +
-          "); pass --tokenizer <tok.bin> to encode --prompt");
-  }
+  std::string no_tokenizer;
+  llmc_tokenizer *tok = llmc_run::open_tokenizer(opt.tokenizer, opt.weights, weights,
+                                                 info.vocab_size, no_tokenizer);
+  // No vocab in the weights: fine unless text is needed.
+  if (!tok && opt.has_prompt)
+    die((opt.random_weights ? std::string("random weights carry")
+                            : opt.weights + " carries") +
+        " no tokenizer (" + no_tokenizer +
+        "); pass --tokenizer <tok.bin> to encode --prompt");
   if (tok && llmc_tokenizer_vocab_size(tok) != info.vocab_size)
     die("the tokenizer has " + std::to_string(llmc_tokenizer_vocab_size(tok)) +
         " tokens but the model's vocabulary is " + std::to_string(info.vocab_size));
 
+  bool chat = opt.chat || !opt.messages.empty();
+  // Checked before anything is loaded for the chat.
+  Conversation conversation(opt.messages.empty() ? "[]" : opt.messages);
+  if (!tok && chat)
+    die((opt.random_weights ? std::string("random weights carry")
+                            : opt.weights + " carries") +
+        " no tokenizer (" + no_tokenizer + "); --messages/--chat need one (--tokenizer <file>)");
   std::vector<int32_t> prompt;
   if (opt.has_tokens) {
-    prompt = parse_token_list(opt.tokens);
+    prompt = parse_token_list("--tokens", opt.tokens);
   } else if (opt.has_prompt) {
-    prompt.resize(opt.prompt.size() + 2); // encode's documented upper bound
-    size_t n = 0;
-    check(llmc_tokenizer_encode(tok, opt.prompt.data(), opt.prompt.size(),
-                                LLMC_ENCODE_ADD_BOS, prompt.data(), prompt.size(), &n),
-          "encoding the prompt");
-    prompt.resize(n);
-  } else {
+    prompt = encode_text(tok, opt.prompt, LLMC_ENCODE_FILE_DEFAULTS, "encoding the prompt");
+  } else if (!chat) {
     int32_t bos = info.bos_token_id >= 0 ? info.bos_token_id
                                          : (tok ? llmc_tokenizer_bos_id(tok) : -1);
     if (bos < 0)
@@ -387,6 +345,27 @@ int main(int argc, char **argv) {
         " tokens but the artifact's context holds " +
         std::to_string(info.context_length));
 
+  llmc_generation_config generation;
+  check(llmc_generation_config_load(opt.random_weights ? "" : opt.weights.c_str(), &generation));
+  if (generation.found && !opt.sampling_flags) {
+    // The model's own defaults, as transformers' generate() applies them;
+    // any sampling flag means the user chose instead (seed kept).
+    uint64_t seed = opt.sampler.seed;
+    opt.sampler = generation.sampler;
+    opt.sampler.seed = seed;
+  }
+  GenerationSettings settings;
+  settings.max_tokens = opt.n;
+  settings.host_sampling = opt.host_sampling;
+  if (!opt.ignore_eos)
+    settings.stop_ids = end_of_generation_ids(info, tok, generation);
+
+  llmc_chat_template *chat_template = nullptr;
+  if (chat)
+    check(llmc_chat_template_load(opt.tokenizer.empty() ? opt.weights.c_str() : opt.tokenizer.c_str(),
+                                  &chat_template),
+          "chat template");
+
   llmc_session *session = nullptr;
   check(llmc_session_create(model, weights, &session));
   if (cuda) {
@@ -395,6 +374,28 @@ int main(int argc, char **argv) {
     // its vocabulary): the host copy of the weights can go now.
     llmc_weights_destroy(weights);
     weights = nullptr;
+  }
+
+  llmc_sampler *sampler = nullptr;
+  check(llmc_sampler_create(&opt.sampler, info.vocab_size, &sampler), "sampler");
+
+  if (chat) {
+    ChatSetup setup;
+    setup.session = session;
+    setup.sampler = sampler;
+    setup.tokenizer = tok;
+    setup.chat_template = chat_template;
+    setup.context_length = info.context_length;
+    setup.generation = settings;
+    setup.print_ids = opt.print_tokens;
+    run_chat(setup, std::move(conversation), opt.chat);
+    llmc_chat_template_destroy(chat_template);
+    llmc_sampler_destroy(sampler);
+    llmc_session_destroy(session);
+    llmc_tokenizer_destroy(tok);
+    llmc_weights_destroy(weights);
+    llmc_model_destroy(model);
+    return 0;
   }
 
   if (opt.warmup) {
@@ -407,15 +408,13 @@ int main(int argc, char **argv) {
 
   if (!opt.dump_logits.empty()) {
     dump_logits(session, prompt, info.vocab_size, opt.dump_logits);
+    llmc_sampler_destroy(sampler);
     llmc_session_destroy(session); // prints the --profile table
     llmc_tokenizer_destroy(tok);
     llmc_weights_destroy(weights);
     llmc_model_destroy(model);
     return 0;
   }
-
-  llmc_sampler *sampler = nullptr;
-  check(llmc_sampler_create(&opt.sampler, info.vocab_size, &sampler), "sampler");
 
   // Session calls return once the device work has finished (a CUDA session
   // synchronizes its stream), so these clocks time the device work too.
@@ -430,66 +429,26 @@ int main(int argc, char **argv) {
 
   // The prompt is echoed only once it has run, so a rejected prompt prints
   // nothing but its error.
-  Printer out{tok, opt.print_tokens};
+  TokenPrinter out(tok, opt.print_tokens);
   for (int32_t t : prompt)
     out.emit(t);
-
   std::vector<int32_t> history = prompt;
-  // The next token: from the prefill's last logits first, then from each
-  // decode step (a step = the decode and the sampling of the next token).
-  int32_t next = 0;
-  if (opt.n > 0) {
-    if (opt.host_sampling)
-      check(llmc_sampler_sample(sampler, logits, history.data(), history.size(), &next),
-            "sampling");
-    else
-      check(llmc_session_sample(session, sampler, history.data(), history.size(), &next),
-            "sampling");
-  }
-  long decoded = 0;
-  double decode_s = 0;
-  std::vector<double> step_s; // each decode step, for the steady-state rate
-  const char *stop = "token limit";
-  for (long i = 0; i < opt.n; ++i) {
-    bool eos = !opt.ignore_eos &&
-               (llmc_model_is_eos(model, next) ||
-                (info.eos_token_id < 0 && tok && next == llmc_tokenizer_eos_id(tok)));
-    if (eos) {
-      stop = "EOS";
-      break;
-    }
-    out.emit(next);
-    history.push_back(next);
-    if (i + 1 == opt.n)
-      break; // the last token's logits are never needed
-    if (llmc_session_position(session) >= info.context_length) {
-      stop = "context full";
-      break;
-    }
-    auto t0 = std::chrono::steady_clock::now();
-    if (opt.host_sampling) {
-      check(llmc_session_decode(session, next, &logits));
-      check(llmc_sampler_sample(sampler, logits, history.data(), history.size(), &next),
-            "sampling");
-    } else {
-      check(llmc_session_decode_sample(session, next, sampler, history.data(),
-                                       history.size(), &next));
-    }
-    double t = seconds_since(t0);
-    decode_s += t;
-    step_s.push_back(t);
-    ++decoded;
-  }
+  GenerationResult result = generate(session, sampler, logits, info.context_length, settings,
+                                     history, out);
   if (opt.print_tokens || isatty(STDOUT_FILENO))
     std::fputc('\n', stdout);
   std::fflush(stdout);
 
+  const std::vector<double> &step_s = result.step_seconds;
+  double decode_s = 0;
+  for (double t : step_s)
+    decode_s += t;
   std::fprintf(stderr,
                "llmc-run: %zu generated (stop: %s); prefill %zu tokens in %.3f ms "
-               "(%.1f tokens/s); decode %ld tokens in %.3f ms (%.1f tokens/s)\n",
-               history.size() - prompt.size(), stop, prompt.size(), prefill_s * 1e3,
-               prompt.size() / prefill_s, decoded, decode_s * 1e3,
-               decoded ? decoded / decode_s : 0.0);
+               "(%.1f tokens/s); decode %zu tokens in %.3f ms (%.1f tokens/s)\n",
+               result.tokens.size(), result.stop, prompt.size(), prefill_s * 1e3,
+               prompt.size() / prefill_s, step_s.size(), decode_s * 1e3,
+               step_s.empty() ? 0.0 : step_s.size() / decode_s);
   print_rates(prompt.size(), prefill_s, step_s);
 
   llmc_sampler_destroy(sampler);

@@ -5,6 +5,7 @@
 #include "graph/ModelBuilder.h"
 #include "frontend/ModelConfig.h"
 #include "frontend/ModelStats.h"
+#include "frontend/WeightFormats.h"
 #include "passes/Passes.h"
 #include "passes/Pipeline.h"
 
@@ -105,6 +106,12 @@ cl::opt<std::string> targetName(
     cl::init("cpu"), cl::cat(compilerCategory));
 cl::opt<std::string> outputDir("o", cl::desc("Output directory"),
                                cl::value_desc("dir"), cl::sub(compileCommand));
+cl::opt<std::string> artifactName(
+    "name",
+    cl::desc("Artifact name: the prefix of its files and C symbols (default: "
+             "the model's file or directory name as a C identifier)"),
+    cl::value_desc("identifier"), cl::sub(compileCommand),
+    cl::cat(compilerCategory));
 cl::opt<std::string> cpuName(
     "cpu",
     cl::desc("CPU to compile for: 'native' (this machine) or an LLVM CPU name "
@@ -186,7 +193,11 @@ Expected<ModelBuildOptions> getBuildOptions() {
   return options;
 }
 
-int runInfo(const ModelConfig &config) {
+int runInfo(ModelConfig config) {
+  Expected<WeightFormats> formats = readWeightFormats(modelPath);
+  if (!formats)
+    return fail(formats.takeError());
+  config.weightFormats = std::move(*formats);
   Expected<DType> kvType = getKVType(config.dtype);
   if (!kvType)
     return fail(kvType.takeError());
@@ -323,7 +334,22 @@ int runCompileTo(const ModelConfig &config) {
   return printPhase(**module, *phase);
 }
 
-int runCompile(const ModelConfig &config) {
+int runCompile(ModelConfig config) {
+  // The manifest records what the weights file holds per tensor; a file the
+  // runtime could not load is refused here rather than after compiling.
+  Expected<WeightFormats> formats = readWeightFormats(modelPath);
+  if (!formats)
+    return fail(formats.takeError());
+  config.weightFormats = std::move(*formats);
+  if (!artifactName.empty()) {
+    // Build systems name the files they expect (llmc_add_model), so the
+    // name must already be the identifier the files are called by.
+    if (getModelSymbolPrefix(artifactName) != artifactName)
+      return fail("--name='" + artifactName +
+                  "' is not a C identifier (letters, digits and '_', not "
+                  "starting with a digit)");
+    config.name = artifactName;
+  }
   Expected<PipelineOptions> pipelineOptions = getPipelineOptions(Phase::LLVM);
   if (!pipelineOptions)
     return fail(pipelineOptions.takeError());
@@ -385,8 +411,8 @@ int main(int argc, char **argv) {
     return fail(config.takeError());
 
   if (infoCommand)
-    return runInfo(*config);
+    return runInfo(std::move(*config));
   if (compileCommand)
-    return runCompile(*config);
+    return runCompile(std::move(*config));
   return runCompileTo(*config);
 }

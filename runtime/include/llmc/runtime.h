@@ -102,10 +102,22 @@ typedef enum llmc_dtype {
   LLMC_DTYPE_F32 = 0,
   LLMC_DTYPE_F16 = 1,
   LLMC_DTYPE_BF16 = 2,
-  LLMC_DTYPE_Q8_0 = 3, /* ggml block: f16 scale + 32 x int8 */
-  LLMC_DTYPE_Q4_0 = 4, /* ggml block: f16 scale + 32 x 4-bit, value (q-8)*d */
-  LLMC_DTYPE_Q4_1 = 5  /* ggml block: f16 d, f16 m + 32 x 4-bit, value q*d+m */
+  LLMC_DTYPE_Q8_0 = 3,  /* ggml block: f16 scale + 32 x int8 */
+  LLMC_DTYPE_Q4_0 = 4,  /* ggml block: f16 scale + 32 x 4-bit, value (q-8)*d */
+  LLMC_DTYPE_Q4_1 = 5,  /* ggml block: f16 d, f16 m + 32 x 4-bit, value q*d+m */
+  LLMC_DTYPE_Q5_0 = 6,  /* ggml block: f16 d, u32 high bits + 32 x 4-bit, (q-16)*d */
+  LLMC_DTYPE_Q5_1 = 7,  /* ggml block: f16 d, f16 m, u32 high bits + 32 x 4-bit, q*d+m */
+  LLMC_DTYPE_Q2_K = 8,  /* ggml super-block of 256: 16 x (4-bit scale, 4-bit min), 2-bit q */
+  LLMC_DTYPE_Q3_K = 9,  /* ggml super-block of 256: 16 x 6-bit scale, 3-bit q, f16 d */
+  LLMC_DTYPE_Q4_K = 10, /* ggml super-block of 256: f16 d, dmin, 8 x 6-bit scale/min, 4-bit q */
+  LLMC_DTYPE_Q5_K = 11, /* ggml super-block of 256: as Q4_K with 5-bit q */
+  LLMC_DTYPE_Q6_K = 12, /* ggml super-block of 256: 16 x int8 scale, 6-bit q, f16 d */
+  LLMC_DTYPE_IQ4_NL = 13 /* ggml block: f16 d + 32 x 4-bit index into a fixed 16-level table */
 } llmc_dtype;
+
+/* The dtype's name as GGUF and llama.cpp spell it ("F32", "BF16", "Q4_1",
+ * "Q6_K", ...), for one of the enum's values. Thread-safe. */
+const char *llmc_dtype_name(llmc_dtype dtype);
 
 typedef enum llmc_rope_layout {
   LLMC_ROPE_INTERLEAVED = 0, /* rotate adjacent pairs (GGUF, llama2.c) */
@@ -226,12 +238,27 @@ llmc_status llmc_weights_meta_array_string(const llmc_weights *weights,
 /* ------------------------------------------------------------------------ */
 
 /*
- * SentencePiece-style BPE with scores (the llama / llama2.c tokenizer).
- * Pieces are stored internally with plain spaces: the GGUF vocabulary's
- * U+2581 ("▁") is translated to ' ' at load, which makes a GGUF vocab and the
+ * Three tokenizer models:
+ *  - SentencePiece BPE with scores (llama2.c tok*.bin, GGUF
+ *    tokenizer.ggml.model = "llama");
+ *  - SentencePiece-style BPE with ranked merges and byte fallback (a
+ *    tokenizer.json of the Llama-2 / Mistral-v0.1 kind);
+ *  - byte-level BPE of the GPT-2 family (GGUF "gpt2" with
+ *    tokenizer.ggml.pre, or a byte-level tokenizer.json): a regex
+ *    pre-tokenizer (PCRE2) cuts the text into words, each word's bytes merge
+ *    by merge rank.
+ * SentencePiece pieces are stored with plain spaces: the vocabulary's U+2581
+ * ("▁") is translated to ' ' at load, which makes a GGUF vocab and the
  * equivalent llama2.c `tok*.bin` behave identically.
+ * Text that spells a control, unknown or user-defined token (e.g.
+ * "<|im_start|>") encodes to that one token (leftmost, longest spelling
+ * first), except with LLMC_ENCODE_PLAIN_SPECIAL, which keeps control and
+ * unknown spellings as text (user-defined tokens still match, as in Hugging
+ * Face tokenizers and llama.cpp). llama2.c files mark no token as special,
+ * so their text never spells one.
  * A tokenizer is immutable after creation: every function on it is
- * thread-safe on a shared handle.
+ * thread-safe on a shared handle. A detokenizer (streaming decode) holds
+ * state: one per output stream, not shared between threads.
  */
 typedef struct llmc_tokenizer llmc_tokenizer;
 
@@ -247,28 +274,81 @@ llmc_status llmc_tokenizer_load_llama2c(const char *path, int32_t vocab_size,
 llmc_status llmc_tokenizer_from_weights(const llmc_weights *weights,
                                         llmc_tokenizer **out);
 
+/* Loads a tokenizer from `path`: a GGUF file (its tokenizer.ggml.* metadata),
+ * a Hugging Face tokenizer.json, or a model directory holding tokenizer.json
+ * and optionally tokenizer_config.json (bos_token, eos_token, add_bos_token,
+ * add_eos_token). Unsupported components are LLMC_ERR_UNSUPPORTED naming
+ * them and their JSON path. */
+llmc_status llmc_tokenizer_load(const char *path, llmc_tokenizer **out);
+
 void llmc_tokenizer_destroy(llmc_tokenizer *tokenizer);
 
 int32_t llmc_tokenizer_vocab_size(const llmc_tokenizer *tokenizer);
 int32_t llmc_tokenizer_bos_id(const llmc_tokenizer *tokenizer); /* -1: none */
 int32_t llmc_tokenizer_eos_id(const llmc_tokenizer *tokenizer); /* -1: none */
+/* Whether the file asks for BOS / EOS around encoded text (GGUF
+ * tokenizer.ggml.add_bos_token, tokenizer_config.json add_bos_token, or the
+ * family's default); what LLMC_ENCODE_FILE_DEFAULTS applies. */
+int llmc_tokenizer_adds_bos(const llmc_tokenizer *tokenizer);
+int llmc_tokenizer_adds_eos(const llmc_tokenizer *tokenizer);
+
+/* The ids that end a generation: eos first, then the other end-of-turn ids
+ * the file marks (GGUF tokenizer.ggml.eot_token_id / eom_token_id,
+ * tokenizer_config.json eos_token). Writes up to `capacity` ids and returns
+ * how many there are. */
+size_t llmc_tokenizer_end_of_generation(const llmc_tokenizer *tokenizer,
+                                        int32_t *ids, size_t capacity);
+
+/* Token kinds (GGUF's tokenizer.ggml.token_type numbering). */
+typedef enum llmc_token_kind {
+  LLMC_TOKEN_NORMAL = 1,
+  LLMC_TOKEN_UNKNOWN = 2,
+  LLMC_TOKEN_CONTROL = 3,      /* special: BOS, EOS, <|im_start|>, ... */
+  LLMC_TOKEN_USER_DEFINED = 4, /* added, not special */
+  LLMC_TOKEN_UNUSED = 5,
+  LLMC_TOKEN_BYTE = 6          /* SentencePiece <0xXX> */
+} llmc_token_kind;
+
+/* The kind of `token`; LLMC_ERR_OUT_OF_RANGE for an id outside the vocab. */
+llmc_status llmc_tokenizer_token_kind(const llmc_tokenizer *tokenizer,
+                                      int32_t token, llmc_token_kind *kind);
+/* The token's text as the file spells it (byte-level vocabularies: "Ġthe";
+ * SentencePiece: "▁the"); valid as long as the tokenizer. Not
+ * NUL-terminated. */
+llmc_status llmc_tokenizer_token_text(const llmc_tokenizer *tokenizer,
+                                      int32_t token, const char **text,
+                                      size_t *len);
+/* The id of the token the file spells `text` (as llmc_tokenizer_token_text
+ * gives it), or -1. */
+int32_t llmc_tokenizer_find_token(const llmc_tokenizer *tokenizer,
+                                  const char *text, size_t len);
 
 #define LLMC_ENCODE_ADD_BOS 1u /* prepend the BOS token */
 #define LLMC_ENCODE_NO_SPACE_PREFIX 2u /* do not prepend the leading space */
+#define LLMC_ENCODE_PLAIN_SPECIAL 4u /* control-token spellings are text */
+#define LLMC_ENCODE_FILE_DEFAULTS 8u /* add BOS/EOS as the file asks */
+#define LLMC_ENCODE_ADD_EOS 16u /* append the EOS token */
 
-/* Encodes `len` bytes of UTF-8 text (invalid UTF-8 falls back to byte
- * tokens). At most len + 2 tokens are produced, so a buffer of that size
- * always suffices. On LLMC_ERR_BUFFER_TOO_SMALL *n_tokens holds the required
- * count. */
+/* Encodes `len` bytes of UTF-8 text. Invalid UTF-8 is LLMC_ERR_INVALID_ARGUMENT
+ * naming the byte offset. At most 2 * len + 3 tokens are produced (every
+ * token covers at least one input byte except BOS, EOS and the SentencePiece
+ * prefix space of each fragment), so a buffer of that size always suffices;
+ * len + 3 does for text that spells no special token. A tokenizer.json
+ * with a Unicode normalizer counts len after normalization, which can make
+ * text up to 3 times (NFC, NFD) or 11 times (NFKC, NFKD) longer. On
+ * LLMC_ERR_BUFFER_TOO_SMALL *n_tokens holds the required count. */
 llmc_status llmc_tokenizer_encode(const llmc_tokenizer *tokenizer,
                                   const char *text, size_t len, uint32_t flags,
                                   int32_t *tokens, size_t capacity,
                                   size_t *n_tokens);
 
 /* Bytes of `token` when it follows `prev_token` (-1 if none): byte tokens
- * <0xXX> give one raw byte, control tokens (BOS/EOS) give nothing, and the
- * leading space of the first piece after BOS is dropped (as llama2.c does).
- * LLMC_ERR_OUT_OF_RANGE for an id outside [0, vocab_size). */
+ * give their raw byte, control tokens (BOS/EOS, <|im_end|>) give nothing,
+ * and SentencePiece's leading space of the first piece (of the text or
+ * after BOS) is dropped (as llama2.c does). A byte-level or byte-fallback
+ * token can end inside a UTF-8 character: a streaming printer should use
+ * llmc_detokenizer. LLMC_ERR_OUT_OF_RANGE for an id outside
+ * [0, vocab_size). */
 llmc_status llmc_tokenizer_decode(const llmc_tokenizer *tokenizer,
                                   int32_t prev_token, int32_t token,
                                   const char **piece, size_t *len);
@@ -278,6 +358,27 @@ llmc_status llmc_tokenizer_decode(const llmc_tokenizer *tokenizer,
 llmc_status llmc_tokenizer_decode_all(const llmc_tokenizer *tokenizer,
                                       const int32_t *tokens, size_t n_tokens,
                                       char *buf, size_t capacity, size_t *len);
+
+/*
+ * Streaming decode that never splits a UTF-8 character: push tokens one at a
+ * time and print what comes back; bytes of an unfinished character wait for
+ * the next token. Bytes that can never start a valid character are passed
+ * through at once. The detokenizer keeps a pointer to its tokenizer, which
+ * must outlive it.
+ */
+typedef struct llmc_detokenizer llmc_detokenizer;
+
+llmc_status llmc_detokenizer_create(const llmc_tokenizer *tokenizer,
+                                    llmc_detokenizer **out);
+void llmc_detokenizer_destroy(llmc_detokenizer *detokenizer);
+/* Appends `token`; *text / *len: the bytes that are complete now (possibly
+ * none), valid until the next call on this detokenizer. */
+llmc_status llmc_detokenizer_push(llmc_detokenizer *detokenizer, int32_t token,
+                                  const char **text, size_t *len);
+/* Ends the stream: returns the held-back bytes (an unfinished character at
+ * the end of generation) and resets the detokenizer. */
+llmc_status llmc_detokenizer_flush(llmc_detokenizer *detokenizer,
+                                   const char **text, size_t *len);
 
 /* ------------------------------------------------------------------------ */
 /* Sampler                                                                  */
@@ -305,6 +406,29 @@ typedef struct llmc_sampler_config {
 
 /* Fills in: temperature 1, top_k 0, top_p 1, repetition_penalty 1, seed 0. */
 void llmc_sampler_config_default(llmc_sampler_config *config);
+
+/*
+ * Generation defaults of a Hugging Face model directory (generation_config.json).
+ */
+#define LLMC_MAX_EOS_IDS 16
+
+typedef struct llmc_generation_config {
+  int32_t found;      /* 1 when a generation_config.json was read, else 0 */
+  int32_t n_eos_ids;  /* end-of-generation ids it lists (eos_token_id: one or a list) */
+  int32_t eos_ids[LLMC_MAX_EOS_IDS];
+  int32_t do_sample;  /* 0: transformers decodes greedily (sampler.temperature is then 0) */
+  llmc_sampler_config sampler; /* temperature, top_k (transformers' default 50), top_p,
+                                  repetition_penalty; seed 0 */
+} llmc_generation_config;
+
+/* Reads the generation_config.json that belongs to the weights at
+ * `weights_path`: a model directory, or a safetensors file or index inside
+ * one. For a GGUF or llama2.c file, or a directory without the file, fills
+ * in found = 0, no eos ids and llmc_sampler_config_default's values (the
+ * tokenizer's eos ids then apply). A malformed file or a key of the wrong
+ * type is LLMC_ERR_FORMAT naming the file and the key. Thread-safe. */
+llmc_status llmc_generation_config_load(const char *weights_path,
+                                        llmc_generation_config *out);
 
 llmc_status llmc_sampler_create(const llmc_sampler_config *config,
                                 int32_t vocab_size, llmc_sampler **out);
@@ -586,6 +710,17 @@ llmc_status llmc_session_decode_sample(llmc_session *session, int32_t token,
  * reported by the next prefill/decode call. */
 void llmc_session_reset(llmc_session *session);
 
+/* Keeps the first `position` tokens of the cache and makes `position` the
+ * next one (0 <= position <= llmc_session_position; LLMC_ERR_OUT_OF_RANGE
+ * otherwise, nothing changed). What a multi-turn chat needs to reuse the
+ * cache of a shared prefix: rewind to the length of the prefix the new
+ * prompt shares with the tokens in the cache, then prefill only the rest.
+ * Nothing is cleared: attention reads no key at a position above its
+ * query's, and the next calls overwrite the stale entries first. There are
+ * no logits to sample afterwards until the next prefill or decode. Not
+ * thread-safe (as every call on one session). */
+llmc_status llmc_session_rewind(llmc_session *session, int32_t position);
+
 /* Tokens in the cache = the position the next token takes. */
 int32_t llmc_session_position(const llmc_session *session);
 
@@ -593,6 +728,83 @@ int32_t llmc_session_position(const llmc_session *session);
  * for CUDA the GPU and the image loaded, e.g. "cuda:0 NVIDIA H200 (sm_90),
  * sm_90 cubin, CUDA graphs". "" for NULL. Thread-safe. */
 const char *llmc_session_backend(const llmc_session *session);
+
+/* ------------------------------------------------------------------------ */
+/* Chat templates                                                           */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * A model's chat template (Jinja2) turned into the prompt text, rendered as
+ * Hugging Face transformers' apply_chat_template(tokenize=False) does: jinja2
+ * with trim_blocks and lstrip_blocks, the loopcontrols extension (break,
+ * continue), the globals raise_exception(msg), strftime_now(fmt),
+ * namespace(), dict(), range(), and a tojson filter that keeps non-ASCII
+ * text (json.dumps(ensure_ascii=False); indent=, sort_keys=, separators=).
+ * Undefined variables behave as jinja2's default Undefined: they print
+ * nothing, are false, iterate as empty, and fail only when used otherwise.
+ * The interpreter implements the Jinja subset the SmolLM2/ChatML, Qwen2/2.5,
+ * Llama 3.x, Mistral (v0.1-v0.3, Nemo), DeepSeek, Gemma and Phi-3 templates
+ * use (runtime/README.md, "Chat templates", lists it); anything else is an
+ * error naming the construct and its line and column, at create for tags,
+ * filters and tests, at render for methods.
+ * A template is immutable after creation: render may be called concurrently
+ * on one handle.
+ */
+typedef struct llmc_chat_template llmc_chat_template;
+
+/* Parses `len` bytes of template text. A syntax error is LLMC_ERR_FORMAT,
+ * an unsupported tag, filter or test LLMC_ERR_UNSUPPORTED; both messages
+ * read "chat template line L, column C: ...". Thread-safe. */
+llmc_status llmc_chat_template_create(const char *source, size_t len,
+                                      llmc_chat_template **out);
+
+/* Loads and parses a model's template from `path`: a GGUF file (metadata
+ * tokenizer.chat_template), a Hugging Face model directory
+ * (chat_template.jinja, else "chat_template" in tokenizer_config.json: a
+ * string, or the entry named "default" of a list of {name, template}), or
+ * such a *.jinja or tokenizer_config.json file itself. LLMC_ERR_NOT_FOUND
+ * with a message naming the file when it holds no template. Thread-safe. */
+llmc_status llmc_chat_template_load(const char *path, llmc_chat_template **out);
+
+/* Not thread-safe with respect to other calls on the same handle. */
+void llmc_chat_template_destroy(llmc_chat_template *tmpl);
+
+/* The template text as given (not NUL-terminated). Thread-safe. */
+llmc_status llmc_chat_template_source(const llmc_chat_template *tmpl,
+                                      const char **source, size_t *len);
+
+/* Zero-initialize ({0}): every field's zero is "off / not given". */
+typedef struct llmc_chat_render_options {
+  int add_generation_prompt; /* nonzero: end with the assistant header */
+  const char *bos_token;     /* NUL-terminated; NULL: `bos_token` undefined */
+  const char *eos_token;     /* NUL-terminated; NULL: `eos_token` undefined */
+  const char *tools_json;    /* JSON list of tool schemas; NULL: tools = none */
+  size_t tools_json_len;
+  /* JSON object of more template variables (e.g. {"date_string": "26 Jul
+   * 2024"}); NULL: none. They cannot be messages, tools, documents or
+   * add_generation_prompt, and override bos_token/eos_token. */
+  const char *variables_json;
+  size_t variables_json_len;
+} llmc_chat_render_options;
+
+/* Renders `len` bytes of `messages_json`, an OpenAI-style JSON list of
+ * message objects ({"role": ..., "content": ...}; content may be a list of
+ * parts; every other field is visible to the template, fields set to null
+ * are dropped as transformers does). `opts` may be NULL (no generation
+ * prompt, no special tokens). Writes the prompt (UTF-8, not NUL-terminated)
+ * into `buf`; on LLMC_ERR_BUFFER_TOO_SMALL *out_len holds the required size
+ * (call with capacity 0 to measure). Malformed JSON is LLMC_ERR_FORMAT;
+ * JSON of the wrong shape and failures while rendering (an undefined value
+ * used, a type error) are LLMC_ERR_INVALID_ARGUMENT with the template line
+ * and column; raise_exception("msg") in the template gives
+ * LLMC_ERR_INVALID_ARGUMENT with exactly "msg" as the message (templates
+ * use it to reject conversations, e.g. roles that do not alternate).
+ * Thread-safe (concurrent renders on one template are fine). */
+llmc_status llmc_chat_template_render(const llmc_chat_template *tmpl,
+                                      const char *messages_json, size_t len,
+                                      const llmc_chat_render_options *opts,
+                                      char *buf, size_t capacity,
+                                      size_t *out_len);
 
 #ifdef __cplusplus
 } /* extern "C" */

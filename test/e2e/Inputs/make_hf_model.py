@@ -1,0 +1,118 @@
+"""Writes a tiny random-weight Hugging Face model directory, the same bytes on every run (numpy's PCG64 from a
+fixed seed), so that committed goldens made from it by transformers (hf_goldens.py) stay valid without
+committing weights. Uses numpy only (CI's /usr/bin/python3).
+
+Usage: make_hf_model.py <family> <tokenizer.json> <chat_template.jinja> <out-dir>
+
+Families (what each exercises end to end from a model directory):
+  qwen2  model_type qwen2: q/k/v biases, tied embeddings, GQA 4/2, rope_theta 1e6, sharded safetensors
+         (model.safetensors.index.json), eos list [<|im_end|>, <|endoftext|>] in generation_config.json
+  llama  model_type llama: untied head, MQA 4/1, llama3 rope scaling, transformers-5 rope_parameters,
+         a single model.safetensors, bos_token in tokenizer_config.json
+"""
+import json
+import os
+import shutil
+import struct
+import sys
+
+import numpy as np
+
+SEED = {"qwen2": 11, "llama": 12}
+HIDDEN, LAYERS, HEADS, HEAD_DIM = 64, 2, 4, 16
+KV_HEADS = {"qwen2": 2, "llama": 1}
+FFN = {"qwen2": 128, "llama": 160}
+# Weights spread wide enough that logits have clear maxima (greedy replies then do not hinge on rounding).
+WEIGHT_STD = 0.25
+
+
+def config(family, vocab):
+    common = {"hidden_size": HIDDEN, "intermediate_size": FFN[family], "num_hidden_layers": LAYERS,
+              "num_attention_heads": HEADS, "num_key_value_heads": KV_HEADS[family],
+              "head_dim": HEAD_DIM, "vocab_size": vocab, "max_position_embeddings": 256,
+              "hidden_act": "silu", "dtype": "float32", "bos_token_id": 0, "eos_token_id": 2}
+    if family == "qwen2":
+        return dict(common, model_type="qwen2", architectures=["Qwen2ForCausalLM"], rms_norm_eps=1e-6,
+                    rope_theta=1000000.0, tie_word_embeddings=True, use_sliding_window=False)
+    return dict(common, model_type="llama", architectures=["LlamaForCausalLM"], rms_norm_eps=1e-5,
+                tie_word_embeddings=False, attention_bias=False, mlp_bias=False,
+                rope_parameters={"rope_type": "llama3", "rope_theta": 500000.0, "factor": 8.0,
+                                 "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+                                 "original_max_position_embeddings": 32})
+
+
+def weights(family, vocab):
+    rng = np.random.default_rng(SEED[family])
+    kv = KV_HEADS[family] * HEAD_DIM
+    w = {"model.embed_tokens.weight": (vocab, HIDDEN)}
+    for i in range(LAYERS):
+        p = "model.layers.%d." % i
+        w.update({p + "self_attn.q_proj.weight": (HEADS * HEAD_DIM, HIDDEN),
+                  p + "self_attn.k_proj.weight": (kv, HIDDEN),
+                  p + "self_attn.v_proj.weight": (kv, HIDDEN),
+                  p + "self_attn.o_proj.weight": (HIDDEN, HEADS * HEAD_DIM),
+                  p + "mlp.gate_proj.weight": (FFN[family], HIDDEN),
+                  p + "mlp.up_proj.weight": (FFN[family], HIDDEN),
+                  p + "mlp.down_proj.weight": (HIDDEN, FFN[family]),
+                  p + "input_layernorm.weight": (HIDDEN,),
+                  p + "post_attention_layernorm.weight": (HIDDEN,)})
+        if family == "qwen2":
+            w.update({p + "self_attn.q_proj.bias": (HEADS * HEAD_DIM,),
+                      p + "self_attn.k_proj.bias": (kv,), p + "self_attn.v_proj.bias": (kv,)})
+    w["model.norm.weight"] = (HIDDEN,)
+    if family == "llama":
+        w["lm_head.weight"] = (vocab, HIDDEN)
+    out = {}
+    for name in sorted(w):
+        shape = w[name]
+        if name.endswith("norm.weight"):
+            out[name] = (1.0 + 0.1 * rng.standard_normal(shape)).astype(np.float32)
+        else:
+            out[name] = (WEIGHT_STD * rng.standard_normal(shape)).astype(np.float32)
+    return out
+
+
+def write_safetensors(path, tensors):
+    header, offset = {}, 0
+    for name, t in tensors.items():
+        header[name] = {"dtype": "F32", "shape": list(t.shape), "data_offsets": [offset, offset + t.nbytes]}
+        offset += t.nbytes
+    text = json.dumps(header, separators=(",", ":")).encode()
+    text += b" " * (-len(text) % 8)
+    with open(path, "wb") as f:
+        f.write(struct.pack("<Q", len(text)) + text)
+        for t in tensors.values():
+            f.write(t.tobytes())
+
+
+def main():
+    family, tokenizer_json, template, out = sys.argv[1:5]
+    os.makedirs(out, exist_ok=True)
+    tok = json.load(open(tokenizer_json))
+    vocab = max([len(tok["model"]["vocab"])] + [a["id"] + 1 for a in tok.get("added_tokens", [])])
+    shutil.copyfile(tokenizer_json, os.path.join(out, "tokenizer.json"))
+    json.dump(config(family, vocab), open(os.path.join(out, "config.json"), "w"), indent=1)
+    tensors = weights(family, vocab)
+    if family == "qwen2":
+        names = list(tensors)
+        half = len(names) // 2
+        shards = {"model-00001-of-00002.safetensors": names[:half],
+                  "model-00002-of-00002.safetensors": names[half:]}
+        index = {"metadata": {}, "weight_map": {}}
+        for shard, members in shards.items():
+            write_safetensors(os.path.join(out, shard), {n: tensors[n] for n in members})
+            index["weight_map"].update({n: shard for n in members})
+        json.dump(index, open(os.path.join(out, "model.safetensors.index.json"), "w"), indent=1)
+        generation = {"eos_token_id": [2, 0], "do_sample": False}
+        tok_config = {"eos_token": "<|im_end|>", "bos_token": None, "add_bos_token": False}
+    else:
+        write_safetensors(os.path.join(out, "model.safetensors"), tensors)
+        generation = {"eos_token_id": 2, "do_sample": False}
+        tok_config = {"eos_token": "<|im_end|>", "bos_token": "<|endoftext|>", "add_bos_token": False}
+    tok_config["chat_template"] = open(template).read()
+    json.dump(tok_config, open(os.path.join(out, "tokenizer_config.json"), "w"), indent=1)
+    json.dump(generation, open(os.path.join(out, "generation_config.json"), "w"), indent=1)
+
+
+if __name__ == "__main__":
+    main()
