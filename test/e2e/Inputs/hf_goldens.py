@@ -35,9 +35,11 @@ import sys
 
 import numpy as np
 import torch
-from tokenizers import Tokenizer, decoders, models, pre_tokenizers
 from transformers import AutoModelForCausalLM, AutoTokenizer
-import gguf
+
+# SmolLM2's tokenizer.json semantics rebuilt from the GGUF: the same reference the tokenizer goldens use.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "runtime", "Inputs"))
+from tokenizer_goldens import smollm2_reference  # noqa: E402
 
 MAX_NEW_TOKENS = 24
 TOP_K = 16
@@ -60,31 +62,13 @@ CONVERSATIONS = {
 }
 
 
-def reference_tokenizer(gguf_path):
-    """SmolLM2's tokenizer.json semantics rebuilt from the GGUF's vocabulary and merges."""
-    reader = gguf.GGUFReader(gguf_path)
-    tokens = reader.fields["tokenizer.ggml.tokens"].contents()
-    merges = [tuple(m.split(" ", 1)) for m in reader.fields["tokenizer.ggml.merges"].contents()]
-    types = reader.fields["tokenizer.ggml.token_type"].contents()
-    vocab = {t: i for i, t in enumerate(tokens)}
-    tok = Tokenizer(models.BPE(vocab=vocab, merges=merges))
-    tok.pre_tokenizer = pre_tokenizers.Sequence([
-        pre_tokenizers.Digits(individual_digits=True),
-        pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True),
-    ])
-    tok.decoder = decoders.ByteLevel()
-    control = [t for t, ty in zip(tokens, types) if ty == gguf.TokenType.CONTROL]
-    tok.add_special_tokens(control)
-    return tok
-
-
 def load(mode, path):
     """(model, tokenizer that renders chats, encode(text) -> ids, decode(ids) -> text, eos ids)."""
     if mode == "--gguf":
         model_dir, name = os.path.split(os.path.abspath(path))
         hf_tok = AutoTokenizer.from_pretrained(model_dir, gguf_file=name)
         model = AutoModelForCausalLM.from_pretrained(model_dir, gguf_file=name, dtype=torch.float32)
-        ref_tok = reference_tokenizer(path)
+        ref_tok = smollm2_reference(path)
         eos = [hf_tok.convert_tokens_to_ids("<|im_end|>")]
         return (model, hf_tok, lambda text: ref_tok.encode(text, add_special_tokens=False).ids,
                 lambda ids: ref_tok.decode(ids, skip_special_tokens=False), eos)
