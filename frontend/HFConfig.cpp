@@ -15,6 +15,7 @@
 #include "llvm/Support/Path.h"
 
 #include <cmath>
+#include <optional>
 
 using namespace llvm;
 
@@ -365,6 +366,36 @@ std::string modelNameFromPath(StringRef path) {
   return sys::path::stem(path).str();
 }
 
+/// Deepest nesting of a config.json llmc reads: real ones nest 3-4 levels
+/// (rope_parameters, quantization_config); llvm::json::parse recurses per
+/// level and overflows the stack near 40,000, so deeper text is refused
+/// before it is parsed.
+constexpr unsigned kMaxJSONNesting = 256;
+
+/// The position of the first bracket past kMaxJSONNesting levels (outside
+/// strings), if any.
+std::optional<size_t> findExcessiveNesting(StringRef text) {
+  unsigned depth = 0;
+  bool inString = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (inString) {
+      if (c == '\\')
+        ++i; // the escaped character cannot end the string
+      else if (c == '"')
+        inString = false;
+    } else if (c == '"') {
+      inString = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxJSONNesting)
+        return i;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return std::nullopt;
+}
+
 } // namespace
 
 Expected<ModelConfig> parseHFConfig(StringRef jsonText, StringRef sourceName) {
@@ -372,6 +403,9 @@ Expected<ModelConfig> parseHFConfig(StringRef jsonText, StringRef sourceName) {
     return createStringError(inconvertibleErrorCode(),
                              sourceName + ": " + message);
   };
+  if (std::optional<size_t> at = findExcessiveNesting(jsonText))
+    return fail("invalid JSON: nested deeper than " + Twine(kMaxJSONNesting) +
+                " levels at byte " + Twine(*at));
   Expected<json::Value> root = json::parse(jsonText);
   if (!root)
     return fail("invalid JSON: " + toString(root.takeError()));

@@ -21,8 +21,9 @@ static constexpr int64_t kAttentionMatmuls = 2;
 /// Every decoder layer has two RMSNorms (attention and FFN input).
 static constexpr int64_t kNormsPerLayer = 2;
 
-/// Products of validated sizes fit int64 for every real model; corrupt
-/// but valid-looking configs saturate instead of wrapping.
+/// Products and sums of validated sizes fit int64 for every real model;
+/// corrupt but valid-looking configs saturate instead of wrapping (signed
+/// overflow is undefined behaviour, and printed a negative count).
 static int64_t mul(std::initializer_list<int64_t> factors) {
   int64_t result = 1;
   for (int64_t f : factors)
@@ -30,40 +31,53 @@ static int64_t mul(std::initializer_list<int64_t> factors) {
       return std::numeric_limits<int64_t>::max();
   return result;
 }
+static int64_t add(std::initializer_list<int64_t> terms) {
+  int64_t result = 0;
+  for (int64_t t : terms)
+    if (AddOverflow(result, t, result))
+      return std::numeric_limits<int64_t>::max();
+  return result;
+}
+
+int64_t ParameterCounts::total() const {
+  return add({embedding, attention, mlp, norms, lmHead});
+}
 
 int64_t ModelStats::attendedPositions(int64_t n) const {
   return slidingWindow ? std::min(n, *slidingWindow) : n;
 }
 
 int64_t ModelStats::flopsPerToken(int64_t position) const {
-  return flopsPerTokenMatmul +
-         mul({attentionFlopsPerPosition, attendedPositions(position)});
+  return add({flopsPerTokenMatmul,
+              mul({attentionFlopsPerPosition, attendedPositions(position)})});
 }
 
 ModelStats computeModelStats(const ModelConfig &c, DType kvDType) {
   ModelStats s;
-  const int64_t qDim = c.numHeads * c.headDim;
-  const int64_t kvDim = c.numKVHeads * c.headDim;
+  const int64_t qDim = mul({c.numHeads, c.headDim});
+  const int64_t kvDim = mul({c.numKVHeads, c.headDim});
 
   // q: [H*Dh, D], k/v: [Hkv*Dh, D], o: [D, H*Dh].
-  int64_t attentionWeights = 2 * mul({c.hiddenSize, qDim}) +
-                             2 * mul({c.hiddenSize, kvDim});
-  int64_t attentionBiases = (c.qkvBias ? qDim + 2 * kvDim : 0) +
-                            (c.outputBias ? c.hiddenSize : 0);
+  int64_t attentionWeights =
+      add({mul({2, c.hiddenSize, qDim}), mul({2, c.hiddenSize, kvDim})});
+  int64_t attentionBiases =
+      add({c.qkvBias ? add({qDim, mul({2, kvDim})}) : 0,
+           c.outputBias ? c.hiddenSize : 0});
   // gate/up: [I, D], down: [D, I].
-  int64_t mlpWeights = 3 * mul({c.hiddenSize, c.intermediateSize});
-  int64_t mlpBiases = c.mlpBias ? 2 * c.intermediateSize + c.hiddenSize : 0;
+  int64_t mlpWeights = mul({3, c.hiddenSize, c.intermediateSize});
+  int64_t mlpBiases =
+      c.mlpBias ? add({mul({2, c.intermediateSize}), c.hiddenSize}) : 0;
   int64_t vocabMatrix = mul({c.vocabSize, c.hiddenSize});
 
   ParameterCounts &p = s.parameters;
   p.embedding = vocabMatrix;
-  p.attention = mul({c.numLayers, attentionWeights + attentionBiases});
-  p.mlp = mul({c.numLayers, mlpWeights + mlpBiases});
-  p.norms = mul({c.numLayers, kNormsPerLayer, c.hiddenSize}) + c.hiddenSize;
+  p.attention = mul({c.numLayers, add({attentionWeights, attentionBiases})});
+  p.mlp = mul({c.numLayers, add({mlpWeights, mlpBiases})});
+  p.norms = add({mul({c.numLayers, kNormsPerLayer, c.hiddenSize}), c.hiddenSize});
   p.lmHead = c.tieWordEmbeddings ? 0 : vocabMatrix;
 
   s.matmulParameters =
-      mul({c.numLayers, attentionWeights + mlpWeights}) + vocabMatrix;
+      add({mul({c.numLayers, add({attentionWeights, mlpWeights})}), vocabMatrix});
 
   s.kvDType = kvDType;
   s.kvBytesPerToken =
@@ -119,7 +133,11 @@ void printModelStats(const ModelConfig &c, const ModelStats &s,
                      raw_ostream &os) {
   const ParameterCounts &p = s.parameters;
   auto line = [&](StringRef key, int64_t value, const std::string &human) {
-    os << key << ": " << value << " (" << human << ")\n";
+    // A saturated count is not a count: say so instead of printing 2^63-1.
+    if (value == std::numeric_limits<int64_t>::max())
+      os << key << ": overflow (more than 2^63-1; the config's sizes are implausible)\n";
+    else
+      os << key << ": " << value << " (" << human << ")\n";
   };
   os << "model: " << c.name << "\n";
   os << "architecture: " << c.architecture << "\n";

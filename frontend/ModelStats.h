@@ -20,7 +20,8 @@ struct ParameterCounts {
   int64_t norms = 0;     // two RMSNorm weights per layer + the final one
   int64_t lmHead = 0;    // [V, D]; 0 when tied to the embedding
 
-  int64_t total() const { return embedding + attention + mlp + norms + lmHead; }
+  /// The sum, saturating at INT64_MAX like every count here.
+  int64_t total() const;
 };
 
 struct ModelStats {
