@@ -223,6 +223,10 @@ void load_safetensors_index(const std::string &index_path, WeightSet &set) {
   for (const auto &[tensor, shard] : map->members) {
     if (shard.kind != JsonValue::Kind::String)
       bad(cat("weight_map['", tensor, "'] is not a string"));
+    // A NUL would cut the path when it reaches open(): the file opened
+    // would not be the one named.
+    if (shard.text.find('\0') != std::string::npos)
+      bad(cat("weight_map['", tensor, "'] names a shard path with a NUL byte"));
     if (!safe_relative_path(shard.text))
       bad(cat("shard path '", shard.text,
               "' must be relative and stay inside the index's directory"));

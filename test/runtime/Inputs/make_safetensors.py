@@ -153,6 +153,8 @@ def case_error(name, out):
         return shard_files(out, skip_shard="model-00002-of-00002.safetensors")
     if name == "shard-missing-tensor":
         return shard_files(out, {"model.layers.9.mlp.up_proj.weight": "model-00001-of-00002.safetensors"})
+    if name == "shard-nul":
+        return shard_files(out, {"lm_head.weight": "model-00001-of-00002.safetensors\u0000.evil"})
     if name == "shard-escape":
         return shard_files(out, {"lm_head.weight": "../evil.safetensors"})
     if name == "index-no-map":
