@@ -3,7 +3,7 @@
 set -euo pipefail
 
 packages=(
-  cmake ninja-build ccache lld g++ python3 python3-numpy
+  cmake ninja-build ccache lld g++ python3 python3-numpy python3-venv python3-pip pkg-config
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
   libomp-22-dev libpcre2-dev libicu72
 )
