@@ -50,11 +50,19 @@ const char *const kUsage =
     "                         or a model directory's tokenizer.json)\n"
     "  --prompt TEXT          prompt, encoded with BOS/EOS as the tokenizer asks and\n"
     "                         special-token spellings as those tokens (default: BOS alone)\n"
+    "  --plain-special        --prompt: special-token spellings stay plain text\n"
     "  --tokens \"1 403 407\"   prompt as token ids (no BOS added)\n"
+
     "  --tokens-file FILE     the same, read from a file\n"
-    "  -n N                   tokens to generate (default 128); stops earlier at EOS\n"
-    "                         or when the context is full\n"
-    "  --temp T               temperature; 0 = greedy (default 0)\n"
+    "  --messages FILE        a conversation (OpenAI-style JSON list of {role, content})\n"
+    "                         rendered by the model's chat template with the generation\n"
+    "                         prompt; prints the assistant's reply\n"
+    "  --chat                 multi-turn: a user turn per line of stdin (after --messages,\n"
+    "                         if given); each turn prefills only what the KV cache lacks\n"
+    "  -n N                   tokens to generate (default 128; per turn in a chat); stops\n"
+    "                         earlier at an end-of-generation id or when the context is full\n"
+    "  --temp T               temperature; 0 = greedy (default 0, or the model directory's\n"
+    "                         generation_config.json when no sampling flag is given)\n"
     "  --top-k K              keep the K most likely tokens (default 0: all)\n"
     "  --top-p P              nucleus sampling mass (default 1: off)\n"
     "  --repeat-penalty R     repetition penalty (default 1: off)\n"
@@ -80,7 +88,7 @@ struct Options {
   std::string device; // "" = the artifact's target kind
   bool has_prompt = false, has_tokens = false, print_tokens = false;
   bool random_weights = false, ignore_eos = false, profile = false, warmup = false;
-  bool host_sampling = false, chat = false;
+  bool host_sampling = false, chat = false, plain_special = false;
   /// A sampling flag was given: the model's generation_config.json
   /// defaults then do not apply.
   bool sampling_flags = false;
@@ -142,6 +150,10 @@ Options parse_args(int argc, char **argv) {
       o.chat = true;
       continue;
     }
+    if (a == "--plain-special") {
+      o.plain_special = true;
+      continue;
+    }
     if (a == "--random-weights" || a.rfind("--random-weights=", 0) == 0) {
       o.random_weights = true;
       if (a.size() > std::strlen("--random-weights")) {
@@ -197,6 +209,8 @@ Options parse_args(int argc, char **argv) {
   if (chat && (o.has_prompt || o.has_tokens))
     die("--messages/--chat render the prompt with the chat template; they do not go with "
         "--prompt or --tokens");
+  if (o.plain_special && !o.has_prompt)
+    die("--plain-special applies to --prompt text");
   if (chat && !o.dump_logits.empty())
     die("--dump-logits takes --prompt or --tokens, not --messages/--chat");
   return o;
@@ -354,7 +368,9 @@ int main(int argc, char **argv) {
   if (opt.has_tokens) {
     prompt = parse_token_list("--tokens", opt.tokens);
   } else if (opt.has_prompt) {
-    prompt = encode_text(tok, opt.prompt, LLMC_ENCODE_FILE_DEFAULTS, "encoding the prompt");
+    prompt = encode_text(tok, opt.prompt,
+                         LLMC_ENCODE_FILE_DEFAULTS | (opt.plain_special ? LLMC_ENCODE_PLAIN_SPECIAL : 0),
+                         "encoding the prompt");
   } else if (!chat) {
     int32_t bos = info.bos_token_id >= 0 ? info.bos_token_id
                                          : (tok ? llmc_tokenizer_bos_id(tok) : -1);
