@@ -11,6 +11,7 @@
 
 #include "llmc/runtime.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <climits>
@@ -126,32 +127,16 @@ Options parse_args(int argc, char **argv) {
       std::fputs(kUsage, stdout);
       std::exit(0);
     }
-    if (a == "--print-tokens") {
-      o.print_tokens = true;
-      continue;
-    }
-    if (a == "--ignore-eos") {
-      o.ignore_eos = true;
-      continue;
-    }
-    if (a == "--profile") {
-      o.profile = true;
-      continue;
-    }
-    if (a == "--warmup") {
-      o.warmup = true;
-      continue;
-    }
-    if (a == "--host-sampling") {
-      o.host_sampling = true;
-      continue;
-    }
-    if (a == "--chat") {
-      o.chat = true;
-      continue;
-    }
-    if (a == "--plain-special") {
-      o.plain_special = true;
+    // Flags without a value.
+    static const std::pair<const char *, bool Options::*> kSwitches[] = {
+        {"--print-tokens", &Options::print_tokens}, {"--ignore-eos", &Options::ignore_eos},
+        {"--profile", &Options::profile},           {"--warmup", &Options::warmup},
+        {"--host-sampling", &Options::host_sampling}, {"--chat", &Options::chat},
+        {"--plain-special", &Options::plain_special}};
+    auto on = std::find_if(std::begin(kSwitches), std::end(kSwitches),
+                           [&](const auto &flag) { return a == flag.first; });
+    if (on != std::end(kSwitches)) {
+      o.*(on->second) = true;
       continue;
     }
     if (a == "--random-weights" || a.rfind("--random-weights=", 0) == 0) {
