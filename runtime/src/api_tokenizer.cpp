@@ -1,8 +1,8 @@
 // extern "C" llmc_tokenizer_* entry points over Tokenizer.
 #include "api_guard.h"
 #include "handles.h"
-#include "tokenizer.h"
-#include "tokenizer_stream.h"
+#include "tokenizer/tokenizer.h"
+#include "tokenizer/tokenizer_stream.h"
 
 #include <cstring>
 #include <memory>

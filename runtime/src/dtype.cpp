@@ -2,9 +2,9 @@
 #include "dtype.h"
 
 #include "checked_math.h"
-#include "dequant.h"
-#include "dequant_iq.h"
-#include "dequant_kquants.h"
+#include "quant/dequant.h"
+#include "quant/dequant_iq.h"
+#include "quant/dequant_kquants.h"
 #include "half.h"
 
 #include <cstring>

@@ -6,7 +6,7 @@
 #include "model.h"
 #include "sampler.h"
 #include "session.h"
-#include "tokenizer.h"
+#include "tokenizer/tokenizer.h"
 #include "weight_set.h"
 
 #include <memory>

@@ -2,6 +2,8 @@
 #include "json_lite.h"
 
 #include "error.h"
+#include "hex_digit.h"
+#include "utf8.h"
 
 namespace llmc::rt {
 
@@ -171,36 +173,12 @@ private:
       error("truncated \\u escape");
     unsigned v = 0;
     for (int i = 0; i < 4; ++i) {
-      char c = s_[pos_++];
-      v <<= 4;
-      if (c >= '0' && c <= '9')
-        v |= c - '0';
-      else if (c >= 'a' && c <= 'f')
-        v |= c - 'a' + 10;
-      else if (c >= 'A' && c <= 'F')
-        v |= c - 'A' + 10;
-      else
+      int digit = hex_digit_value(s_[pos_++]);
+      if (digit < 0)
         error("bad hex digit in \\u escape");
+      v = (v << 4) | static_cast<unsigned>(digit);
     }
     return v;
-  }
-
-  static void append_utf8(std::string &out, uint32_t cp) {
-    if (cp < 0x80) {
-      out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-      out += static_cast<char>(0xc0 | (cp >> 6));
-      out += static_cast<char>(0x80 | (cp & 0x3f));
-    } else if (cp < 0x10000) {
-      out += static_cast<char>(0xe0 | (cp >> 12));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3f));
-      out += static_cast<char>(0x80 | (cp & 0x3f));
-    } else {
-      out += static_cast<char>(0xf0 | (cp >> 18));
-      out += static_cast<char>(0x80 | ((cp >> 12) & 0x3f));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3f));
-      out += static_cast<char>(0x80 | (cp & 0x3f));
-    }
   }
 
   std::string parse_string() {
@@ -255,7 +233,7 @@ private:
         } else if (cp >= 0xdc00 && cp <= 0xdfff) {
           error("unpaired surrogate in \\u escape");
         }
-        append_utf8(out, cp);
+        utf8_append(out, cp);
         break;
       }
       default:

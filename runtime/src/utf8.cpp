@@ -102,4 +102,36 @@ void utf8_append(std::string &out, uint32_t cp) {
   }
 }
 
+uint32_t utf8_next(std::string_view s, size_t &i) {
+  /// Payload bits of a lead byte, by sequence length (index 1..4).
+  static constexpr unsigned char kLeadBits[kMaxSequence + 1] = {0, 0x7F, 0x1F, 0x0F, 0x07};
+  size_t n = utf8_sequence_length(s, i);
+  unsigned char lead = static_cast<unsigned char>(s[i]);
+  if (n == 0) {
+    ++i;
+    return lead;
+  }
+  uint32_t cp = lead & kLeadBits[n];
+  for (size_t k = 1; k < n; ++k)
+    cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+  i += n;
+  return cp;
+}
+
+std::vector<uint32_t> utf8_code_points(std::string_view s) {
+  std::vector<uint32_t> out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size();)
+    out.push_back(utf8_next(s, i));
+  return out;
+}
+
+std::string utf8_encode(const std::vector<uint32_t> &cps) {
+  std::string out;
+  out.reserve(cps.size());
+  for (uint32_t cp : cps)
+    utf8_append(out, cp);
+  return out;
+}
+
 } // namespace llmc::rt

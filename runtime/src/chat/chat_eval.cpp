@@ -21,20 +21,12 @@ constexpr int kMaxEvalDepth = 500;
 
 const Value *Frame::find(const std::string &name) const {
   for (const Frame *f = this; f; f = f->parent.get())
-    for (const auto &kv : f->vars)
-      if (kv.first == name)
-        return &kv.second;
+    if (const Value *v = f->vars.find(name))
+      return v;
   return nullptr;
 }
 
-void Frame::set(const std::string &name, Value v) {
-  for (auto &kv : vars)
-    if (kv.first == name) {
-      kv.second = std::move(v);
-      return;
-    }
-  vars.emplace_back(name, std::move(v));
-}
+void Frame::set(const std::string &name, Value v) { vars.set(name, std::move(v)); }
 
 std::string Renderer::render(const Body &body, std::shared_ptr<Frame> globals) {
   auto root = std::make_shared<Frame>();
@@ -74,9 +66,9 @@ std::vector<Value> Renderer::iterate(const Value &v) {
   }
   case Value::Kind::String: {
     std::vector<Value> chars;
-    for (uint32_t cp : decode_utf8(v.s)) {
+    for (uint32_t cp : utf8_code_points(v.s)) {
       std::string c;
-      append_utf8(c, cp);
+      utf8_append(c, cp);
       chars.push_back(Value::string(c));
     }
     return chars;
@@ -369,14 +361,14 @@ Value Renderer::getitem(const Value &obj, const Value &key) {
         return missing();
       return (*obj.list)[i];
     }
-    std::vector<uint32_t> cps = decode_utf8(obj.s);
+    std::vector<uint32_t> cps = utf8_code_points(obj.s);
     int64_t n = static_cast<int64_t>(cps.size());
     if (i < 0)
       i += n;
     if (i < 0 || i >= n)
       return missing();
     std::string c;
-    append_utf8(c, cps[i]);
+    utf8_append(c, cps[i]);
     return Value::string(c);
   }
   return missing();
@@ -400,7 +392,7 @@ Value Renderer::slice(const Value &obj, const Value &start, const Value &stop, c
   std::vector<uint32_t> cps;
   int64_t n;
   if (obj.is_string()) {
-    cps = decode_utf8(obj.s);
+    cps = utf8_code_points(obj.s);
     n = static_cast<int64_t>(cps.size());
   } else if (obj.is_plain_list()) {
     n = static_cast<int64_t>(obj.list->size());
@@ -420,12 +412,15 @@ Value Renderer::slice(const Value &obj, const Value &start, const Value &stop, c
   };
   int64_t lo = clamp(b, st > 0 ? 0 : n - 1), hi = clamp(e, st > 0 ? n : -1);
   std::vector<int64_t> idx;
-  for (int64_t k = lo; st > 0 ? k < hi : k > hi; k += st)
+  for (int64_t k = lo; st > 0 ? k < hi : k > hi;) {
     idx.push_back(k);
+    if (__builtin_add_overflow(k, st, &k)) // a step past INT64_MAX is past the end
+      break;
+  }
   if (obj.is_string()) {
     std::string out;
     for (int64_t k : idx)
-      append_utf8(out, cps[k]);
+      utf8_append(out, cps[k]);
     return Value::string(out);
   }
   std::vector<Value> out;

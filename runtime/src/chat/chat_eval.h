@@ -15,7 +15,7 @@ namespace llmc::rt::chat {
 /// get a child frame: `set` there is not seen after it, as in jinja2 (which
 /// is why templates carry state across iterations in a namespace()).
 struct Frame {
-  std::vector<std::pair<std::string, Value>> vars;
+  Dict vars; // insertion-ordered
   std::shared_ptr<Frame> parent;
   const Value *find(const std::string &name) const;
   void set(const std::string &name, Value v);

@@ -1,6 +1,7 @@
 // jinja2's builtin filters (the ones chat templates use) with HF's tojson, by name.
 #include "chat_args.h"
 #include "chat_builtins.h"
+#include "chat_case.h"
 #include "chat_eval.h"
 #include "chat_operators.h"
 #include "chat_text.h"
@@ -10,6 +11,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <functional>
 #include <map>
 #include <optional>
 
@@ -41,24 +43,6 @@ Value attr_path(Renderer &r, const Value &item, const std::string &path) {
       return cur;
     start = dot + 1;
   }
-}
-
-/// jinja2's title filter: words start after any run of '-', whitespace,
-/// '(', '{', '[' or '<' (so "o'neil" stays "O'neil").
-std::string title(const std::string &s) {
-  std::string out;
-  bool start = true;
-  for (uint32_t cp : decode_utf8(s)) {
-    bool sep = cp == '-' || is_py_space(cp) || cp == '(' || cp == '{' || cp == '[' || cp == '<';
-    if (sep) {
-      append_utf8(out, cp);
-      start = true;
-    } else {
-      append_utf8(out, start ? upper_cp(cp) : lower_cp(cp));
-      start = false;
-    }
-  }
-  return out;
 }
 
 std::optional<int64_t> parse_int(const std::string &text, int64_t base) {
@@ -178,9 +162,11 @@ Value filter_map(Renderer &r, const Value &input, const CallArgs &args) {
   return Value::make_iterator(out, "generator");
 }
 
-/// Case-insensitive by default, like jinja2's sort/unique.
-Value fold_case(const Value &v, bool case_sensitive) {
-  return !case_sensitive && v.is_string() ? Value::string(py_lower(v.s)) : v;
+/// Case-insensitive by default, like jinja2's sort/unique (str.lower()).
+Value fold_case(const Value &v, bool case_sensitive, const char *filter) {
+  if (case_sensitive || !v.is_string())
+    return v;
+  return Value::string(py_lower(v.s, cat("filter '", filter, "' (comparing case-insensitively)").c_str()));
 }
 
 /// min/max: the first item that no other beats (`sign` -1 for min).
@@ -193,15 +179,33 @@ Value extreme(Renderer &r, const Value &in, CallArgs &a, const char *name, int s
     return Value::undefined(cat("No aggregated item, sequence was empty."));
   size_t best = 0;
   for (size_t k = 1; k < items.size(); ++k) {
-    Value kb = fold_case(attr.empty() ? items[best] : attr_path(r, items[best], attr), cs);
-    Value kk = fold_case(attr.empty() ? items[k] : attr_path(r, items[k], attr), cs);
+    Value kb = fold_case(attr.empty() ? items[best] : attr_path(r, items[best], attr), cs, name);
+    Value kk = fold_case(attr.empty() ? items[k] : attr_path(r, items[k], attr), cs, name);
     if (three_way(kk, kb) * sign > 0)
       best = k;
   }
   return items[best];
 }
 
-using FilterFn = Value (*)(Renderer &, const Value &, CallArgs &);
+using FilterFn = std::function<Value(Renderer &, const Value &, CallArgs &)>;
+
+/// length and its alias count: the size of the piped value.
+FilterFn length_filter(const char *name) {
+  return [name](Renderer &, const Value &in, CallArgs &a) {
+    bind(name, a, {});
+    return Value::integer(length_of(in));
+  };
+}
+
+/// upper, lower, capitalize, title: no parameters, `map` over the piped
+/// value's text (chat_case.h, which names the filter in its one error).
+template <typename Map>
+FilterFn text_filter(const char *name, Map map) {
+  return [name, map](Renderer &, const Value &in, CallArgs &a) {
+    bind(name, a, {});
+    return Value::string(map(to_str(in), cat("filter '", name, "'").c_str()));
+  };
+}
 
 const std::map<std::string, FilterFn> &filters() {
   static const std::map<std::string, FilterFn> table = {
@@ -210,30 +214,12 @@ const std::map<std::string, FilterFn> &filters() {
          std::string chars = p[0] && !p[0]->is_none() ? need_string("trim", *p[0]) : "";
          return Value::string(py_strip(to_str(in), true, true, p[0] && !p[0]->is_none() ? &chars : nullptr));
        }},
-      {"length", [](Renderer &, const Value &in, CallArgs &a) {
-         bind("length", a, {});
-         return Value::integer(length_of(in));
-       }},
-      {"count", [](Renderer &, const Value &in, CallArgs &a) {
-         bind("count", a, {});
-         return Value::integer(length_of(in));
-       }},
-      {"upper", [](Renderer &, const Value &in, CallArgs &a) {
-         bind("upper", a, {});
-         return Value::string(py_upper(to_str(in)));
-       }},
-      {"lower", [](Renderer &, const Value &in, CallArgs &a) {
-         bind("lower", a, {});
-         return Value::string(py_lower(to_str(in)));
-       }},
-      {"capitalize", [](Renderer &, const Value &in, CallArgs &a) {
-         bind("capitalize", a, {});
-         return Value::string(py_capitalize(to_str(in)));
-       }},
-      {"title", [](Renderer &, const Value &in, CallArgs &a) {
-         bind("title", a, {});
-         return Value::string(title(to_str(in)));
-       }},
+      {"length", length_filter("length")},
+      {"count", length_filter("count")},
+      {"upper", text_filter("upper", py_upper)},
+      {"lower", text_filter("lower", py_lower)},
+      {"capitalize", text_filter("capitalize", py_capitalize)},
+      {"title", text_filter("title", jinja_title)},
       {"replace", [](Renderer &, const Value &in, CallArgs &a) {
          Bound p = bind("replace", a, {"old", "new", "count"});
          if (!p[0] || !p[1])
@@ -343,9 +329,9 @@ const std::map<std::string, FilterFn> &filters() {
       {"reverse", [](Renderer &r, const Value &in, CallArgs &a) {
          bind("reverse", a, {});
          if (in.is_string()) {
-           std::vector<uint32_t> cps = decode_utf8(in.s);
+           std::vector<uint32_t> cps = utf8_code_points(in.s);
            std::reverse(cps.begin(), cps.end());
-           return Value::string(encode_utf8(cps));
+           return Value::string(utf8_encode(cps));
          }
          // reversed(): an iterator over a list, dict or view; a generator
          // cannot be reversed, so jinja2 makes it a list.
@@ -364,7 +350,7 @@ const std::map<std::string, FilterFn> &filters() {
          bool cs = opt_truthy(p[0], false);
          std::vector<Value> out, seen;
          for (const Value &item : r.iterate(in)) {
-           Value key = fold_case(p[1] && !p[1]->is_none() ? attr_path(r, item, to_str(*p[1])) : item, cs);
+           Value key = fold_case(p[1] && !p[1]->is_none() ? attr_path(r, item, to_str(*p[1])) : item, cs, "unique");
            bool dup = false;
            for (const Value &s : seen)
              dup |= equals(s, key);
@@ -381,8 +367,8 @@ const std::map<std::string, FilterFn> &filters() {
          std::vector<Value> items = r.iterate(in);
          std::string attr = p[2] && !p[2]->is_none() ? to_str(*p[2]) : "";
          std::stable_sort(items.begin(), items.end(), [&](const Value &x, const Value &y) {
-           Value kx = fold_case(attr.empty() ? x : attr_path(r, x, attr), cs);
-           Value ky = fold_case(attr.empty() ? y : attr_path(r, y, attr), cs);
+           Value kx = fold_case(attr.empty() ? x : attr_path(r, x, attr), cs, "sort");
+           Value ky = fold_case(attr.empty() ? y : attr_path(r, y, attr), cs, "sort");
            return rev ? three_way(ky, kx) < 0 : three_way(kx, ky) < 0;
          });
          return Value::make_list(items);
@@ -400,7 +386,7 @@ const std::map<std::string, FilterFn> &filters() {
            pairs.push_back(Value::make_list({Value::string(kv.first), kv.second}, true));
          size_t at = by == "key" ? 0 : 1;
          std::stable_sort(pairs.begin(), pairs.end(), [&](const Value &x, const Value &y) {
-           Value kx = fold_case((*x.list)[at], cs), ky = fold_case((*y.list)[at], cs);
+           Value kx = fold_case((*x.list)[at], cs, "dictsort"), ky = fold_case((*y.list)[at], cs, "dictsort");
            return rev ? three_way(ky, kx) < 0 : three_way(kx, ky) < 0;
          });
          return Value::make_list(pairs);

@@ -76,11 +76,13 @@ void add_globals(Frame &g) {
           /// jinja2's sandbox limit (MAX_RANGE).
           constexpr int64_t kMaxRange = 100000;
           std::vector<Value> out;
-          for (int64_t x = start; step > 0 ? x < stop : x > stop; x += step) {
+          for (int64_t x = start; step > 0 ? x < stop : x > stop;) {
             if (static_cast<int64_t>(out.size()) >= kMaxRange)
               render_fail(LLMC_ERR_INVALID_ARGUMENT, "Range too big. The sandbox blocks ranges larger than MAX_RANGE (",
                           kMaxRange, ").");
             out.push_back(Value::integer(x));
+            if (__builtin_add_overflow(x, step, &x)) // past INT64_MAX/MIN is past stop
+              break;
           }
           return Value::make_list(out);
         }));

@@ -52,7 +52,7 @@ namespace {
 
 void dump_string(const std::string &s, bool ensure_ascii, std::string &out) {
   out += '"';
-  for (uint32_t cp : decode_utf8(s)) {
+  for (uint32_t cp : utf8_code_points(s)) {
     char buf[16];
     switch (cp) {
     case '"': out += "\\\""; break;
@@ -72,7 +72,7 @@ void dump_string(const std::string &s, bool ensure_ascii, std::string &out) {
         }
         out += buf;
       } else {
-        append_utf8(out, cp);
+        utf8_append(out, cp);
       }
     }
   }

@@ -3,6 +3,7 @@
 
 #include "chat_source.h"
 #include "chat_text.h"
+#include "hex_digit.h"
 
 #include <cctype>
 #include <cerrno>
@@ -17,14 +18,9 @@ namespace {
 size_t space_at(std::string_view s, size_t pos) {
   if (pos >= s.size())
     return 0;
-  unsigned char c = static_cast<unsigned char>(s[pos]);
-  if (c < 0x80)
-    return is_py_space(c) ? 1 : 0;
-  size_t len = (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 1;
-  if (pos + len > s.size())
-    return 0;
-  std::vector<uint32_t> cp = decode_utf8(s.substr(pos, len));
-  return cp.size() == 1 && is_py_space(cp[0]) ? len : 0;
+  size_t end = pos;
+  uint32_t cp = utf8_next(s, end);
+  return is_py_space(cp) ? end - pos : 0;
 }
 
 size_t skip_spaces(std::string_view s, size_t pos) {
@@ -35,11 +31,11 @@ size_t skip_spaces(std::string_view s, size_t pos) {
 
 /// str.rstrip() of a text run (the `-` modifier of the tag after it).
 std::string_view rstrip_spaces(std::string_view s) {
-  std::vector<uint32_t> cps = decode_utf8(s);
+  std::vector<uint32_t> cps = utf8_code_points(s);
   size_t keep = s.size();
   for (size_t k = cps.size(); k > 0 && is_py_space(cps[k - 1]); --k) {
     std::string enc;
-    append_utf8(enc, cps[k - 1]);
+    utf8_append(enc, cps[k - 1]);
     keep -= enc.size();
   }
   return s.substr(0, keep);
@@ -48,7 +44,7 @@ std::string_view rstrip_spaces(std::string_view s) {
 bool all_spaces(std::string_view s) {
   if (s.empty())
     return false;
-  for (uint32_t cp : decode_utf8(s))
+  for (uint32_t cp : utf8_code_points(s))
     if (!is_py_space(cp))
       return false;
   return true;
@@ -208,8 +204,8 @@ private:
       return;
     }
     std::string ch;
-    std::vector<uint32_t> cp = decode_utf8(s_.substr(pos_, 4));
-    append_utf8(ch, cp.empty() ? static_cast<unsigned char>(c) : cp[0]);
+    std::vector<uint32_t> cp = utf8_code_points(s_.substr(pos_, 4));
+    utf8_append(ch, cp.empty() ? static_cast<unsigned char>(c) : cp[0]);
     template_fail(LLMC_ERR_FORMAT, s_, at, "unexpected character '", ch, "'");
   }
 
@@ -275,10 +271,11 @@ private:
       auto hex = [&](int n) {
         uint32_t v = 0;
         for (int k = 0; k < n; ++k) {
-          if (pos_ >= s_.size() || !std::isxdigit(static_cast<unsigned char>(s_[pos_])))
+          int digit = pos_ < s_.size() ? hex_digit_value(s_[pos_]) : -1;
+          if (digit < 0)
             template_fail(LLMC_ERR_FORMAT, s_, at, "truncated \\", e, " escape in a string literal");
-          char h = s_[pos_++];
-          v = v * 16 + (std::isdigit(static_cast<unsigned char>(h)) ? h - '0' : (std::tolower(h) - 'a' + 10));
+          ++pos_;
+          v = v * 16 + static_cast<uint32_t>(digit);
         }
         return v;
       };
@@ -294,9 +291,17 @@ private:
       case 'r': out += '\r'; break;
       case 't': out += '\t'; break;
       case 'v': out += '\v'; break;
-      case 'x': append_utf8(out, hex(2)); break;
-      case 'u': append_utf8(out, hex(4)); break;
-      case 'U': append_utf8(out, hex(8)); break;
+      case 'x': utf8_append(out, hex(2)); break;
+      case 'u':
+      case 'U': {
+        uint32_t cp = hex(e == 'u' ? 4 : 8);
+        // Python rejects \U above U+10FFFF; a lone surrogate has no UTF-8 form.
+        if (cp > kMaxCodePoint || (cp >= kFirstSurrogate && cp <= kLastSurrogate))
+          template_fail(LLMC_ERR_FORMAT, s_, at, "\\", e, " escape in a string literal is not a "
+                        "Unicode scalar value (U+", std::hex, std::uppercase, cp, ")");
+        utf8_append(out, cp);
+        break;
+      }
       case 'N':
         template_fail(LLMC_ERR_UNSUPPORTED, s_, pos_ - 2, "unsupported \\N{...} escape in a string literal");
       default:
@@ -304,7 +309,7 @@ private:
           uint32_t v = e - '0';
           for (int k = 0; k < 2 && pos_ < s_.size() && s_[pos_] >= '0' && s_[pos_] <= '7'; ++k)
             v = v * 8 + (s_[pos_++] - '0');
-          append_utf8(out, v);
+          utf8_append(out, v);
         } else {
           out += '\\'; // Python keeps unknown escapes as written
           out += e;

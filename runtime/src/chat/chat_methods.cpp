@@ -1,6 +1,7 @@
 // Python str and dict methods templates call (`s.strip()`, `d.items()`, ...), and the ones refused.
 #include "chat_args.h"
 #include "chat_builtins.h"
+#include "chat_case.h"
 #include "chat_eval.h"
 #include "chat_operators.h"
 #include "chat_text.h"
@@ -51,8 +52,14 @@ Value string_method(const Value &self, const std::string &name, CallArgs &a) {
   }
   if (name == "upper" || name == "lower" || name == "title" || name == "capitalize") {
     bind(name, a, {});
-    return Value::string(name == "upper" ? py_upper(s) : name == "lower" ? py_lower(s)
-                         : name == "title" ? py_title(s) : py_capitalize(s));
+    std::string op = cat("method '", name, "'");
+    return Value::string(name == "upper" ? py_upper(s, op.c_str()) : name == "lower" ? py_lower(s, op.c_str())
+                         : name == "title" ? py_title(s, op.c_str()) : py_capitalize(s, op.c_str()));
+  }
+  if (name == "islower" || name == "isupper") {
+    bind(name, a, {});
+    std::string op = cat("method '", name, "'");
+    return Value::boolean(name == "islower" ? py_islower(s, op.c_str()) : py_isupper(s, op.c_str()));
   }
   if (name == "replace") {
     Bound p = bind(name, a, {"old", "new", "count"});
@@ -121,12 +128,12 @@ bool contains_name(std::initializer_list<const char *> names, const std::string 
 bool find_method(const Value &obj, const std::string &name, Value &out) {
   if (obj.is_string()) {
     if (contains_name({"strip", "lstrip", "rstrip", "startswith", "endswith", "split", "upper", "lower",
-                       "title", "capitalize", "replace", "find", "count"}, name)) {
+                       "title", "capitalize", "islower", "isupper", "replace", "find", "count"}, name)) {
       out = bind_method(obj, name, string_method);
       return true;
     }
     if (contains_name({"format", "format_map", "join", "rsplit", "splitlines", "index", "rfind", "rindex",
-                       "isdigit", "isalpha", "isalnum", "isspace", "islower", "isupper", "istitle",
+                       "isdigit", "isalpha", "isalnum", "isspace", "istitle",
                        "isnumeric", "isdecimal", "isidentifier", "isprintable", "isascii", "center",
                        "ljust", "rjust", "zfill", "swapcase", "casefold", "partition", "rpartition",
                        "expandtabs", "encode", "removeprefix", "removesuffix", "translate", "maketrans"},

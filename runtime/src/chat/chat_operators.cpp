@@ -46,7 +46,11 @@ std::string html_escape(const std::string &s) {
   return out;
 }
 
+/// Python's // on ints (b != 0). INT64_MIN // -1 is the one quotient that
+/// does not fit (and traps in C++).
 int64_t floor_div(int64_t a, int64_t b) {
+  if (b == -1)
+    return checked(sub_ovf, 0, a);
   int64_t q = a / b;
   if ((a % b != 0) && ((a < 0) != (b < 0)))
     --q;
@@ -56,22 +60,40 @@ int64_t floor_div(int64_t a, int64_t b) {
 Value repeat(const Value &seq, int64_t n) {
   /// Stops `'x' * 10**12` from exhausting memory; far above any prompt.
   constexpr int64_t kMaxRepeatBytes = int64_t(1) << 28;
-  if (n <= 0)
+  size_t unit = seq.is_string() ? seq.s.size() : seq.list->size();
+  if (n <= 0 || unit == 0) // also `'' * 10**18`: empty at once, no 10**18 appends
     return seq.is_string() ? Value::string("") : Value::make_list({}, seq.is_tuple);
+  // Divides rather than multiplies: size * n can overflow int64.
+  bool too_large = n > kMaxRepeatBytes / static_cast<int64_t>(unit);
   if (seq.is_string()) {
-    if (static_cast<int64_t>(seq.s.size()) * n > kMaxRepeatBytes)
+    if (too_large)
       render_fail(LLMC_ERR_UNSUPPORTED, "string repetition too large");
     std::string out;
     for (int64_t k = 0; k < n; ++k)
       out += seq.s;
     return Value::string(out);
   }
-  if (static_cast<int64_t>(seq.list->size()) * n > kMaxRepeatBytes)
+  if (too_large)
     render_fail(LLMC_ERR_UNSUPPORTED, "list repetition too large");
   std::vector<Value> out;
   for (int64_t k = 0; k < n; ++k)
     out.insert(out.end(), seq.list->begin(), seq.list->end());
   return Value::make_list(out, seq.is_tuple);
+}
+
+/// base ** exp for exp >= 0 by squaring: log2(exp) steps, so `1 ** 10**18`
+/// answers at once. A square that overflows while bits of exp remain means
+/// the result overflows too (it has that square as a factor).
+int64_t int_pow(int64_t base, int64_t exp) {
+  int64_t acc = 1;
+  while (exp > 0) {
+    if (exp & 1)
+      acc = checked(mul_ovf, acc, base);
+    exp >>= 1;
+    if (exp > 0)
+      base = checked(mul_ovf, base, base);
+  }
+  return acc;
 }
 
 } // namespace
@@ -129,6 +151,8 @@ Value binary_op(const std::string &op, const Value &a, const Value &b) {
                                                : op == "%" ? "float modulo"
                                                            : "float floor division by zero");
       if (both_int) {
+        if (op == "%" && b.as_int() == -1) // x % -1 is 0 for every x, INT64_MIN too
+          return Value::integer(0);
         int64_t q = floor_div(a.as_int(), b.as_int());
         return Value::integer(op == "//" ? q : a.as_int() - q * b.as_int());
       }
@@ -138,12 +162,8 @@ Value binary_op(const std::string &op, const Value &a, const Value &b) {
     if (op == "%" && a.is_string())
       render_fail(LLMC_ERR_UNSUPPORTED, "unsupported operator: string formatting with '%'");
   } else if (op == "**") {
-    if (both_int && b.as_int() >= 0) {
-      int64_t acc = 1;
-      for (int64_t k = 0; k < b.as_int(); ++k)
-        acc = checked(mul_ovf, acc, a.as_int());
-      return Value::integer(acc);
-    }
+    if (both_int && b.as_int() >= 0)
+      return Value::integer(int_pow(a.as_int(), b.as_int()));
     if (both_num)
       return Value::real(std::pow(a.as_double(), b.as_double()));
   }
@@ -154,7 +174,7 @@ Value unary_op(const std::string &op, const Value &a) {
   if (a.is_undefined())
     undefined_fail(a);
   if (a.is_intlike())
-    return op == "-" ? Value::integer(-a.as_int()) : Value::integer(a.as_int());
+    return op == "-" ? Value::integer(checked(sub_ovf, 0, a.as_int())) : Value::integer(a.as_int());
   if (a.kind == Value::Kind::Float)
     return Value::real(op == "-" ? -a.f : a.f);
   render_fail(LLMC_ERR_INVALID_ARGUMENT, "bad operand type for unary ", op, ": '", type_name(a), "'");

@@ -74,6 +74,21 @@ private:
     advance();
   }
 
+  /// `item, item, ...` up to and past the closing `close` (a trailing comma
+  /// allowed, as in Python); `item` parses one entry.
+  template <typename Item> void comma_list(const char *close, Item item) {
+    bool first = true;
+    while (!is_op(close)) {
+      if (!first)
+        expect_op(",");
+      first = false;
+      if (is_op(close))
+        break;
+      item();
+    }
+    advance(); // close
+  }
+
   struct Depth {
     Parser &p;
     explicit Depth(Parser &parser) : p(parser) {
@@ -82,6 +97,15 @@ private:
     }
     ~Depth() { --p.depth_; }
   };
+
+  /// The body of a block with one end tag: statements up to and including
+  /// `{% end_tag %}`.
+  Body block_body(const char *end_tag) {
+    Body body = subparse({end_tag});
+    advance();
+    expect_block_end(end_tag);
+    return body;
+  }
 
   /// Statements until `{% <one of ends> ...`; leaves that end tag's name as
   /// the current token. At top level (ends empty) runs to End.
@@ -149,9 +173,7 @@ private:
       auto n = std::make_unique<Node>(Node::Kind::Scope, tk.offset);
       advance();
       expect_block_end("generation");
-      n->body = subparse({"endgeneration"});
-      advance();
-      expect_block_end("endgeneration");
+      n->body = block_body("endgeneration");
       return n;
     }
     if (tag == "filter") { // {% filter f(args) | g %}body{% endfilter %}
@@ -165,9 +187,7 @@ private:
       } while (is_op("|"));
       n->expr = std::move(chain);
       expect_block_end("filter");
-      n->body = subparse({"endfilter"});
-      advance();
-      expect_block_end("endfilter");
+      n->body = block_body("endfilter");
       return n;
     }
     static const char *const kEndTags[] = {"endif", "endfor", "endset", "endmacro", "elif", "else",
@@ -190,17 +210,34 @@ private:
       expect_block_end("if");
       Body body = subparse({"elif", "else", "endif"});
       n->branches.emplace_back(std::move(cond), std::move(body));
-      std::string which = cur().text;
-      advance();
-      if (which == "elif")
-        continue;
-      if (which == "else") {
-        expect_block_end("else");
-        n->else_body = subparse({"endif"});
+      if (cur().text == "elif") {
         advance();
+        continue;
       }
-      expect_block_end("endif");
+      n->else_body = else_and_end("endif");
       return n;
+    }
+  }
+
+  /// The optional `{% else %}` part of an if or a for, then its end tag;
+  /// the current token is the name `else` or `end_tag`.
+  Body else_and_end(const char *end_tag) {
+    Body else_body;
+    if (cur().text == "else") {
+      advance();
+      expect_block_end("else");
+      else_body = subparse({end_tag});
+    }
+    advance();
+    expect_block_end(end_tag);
+    return else_body;
+  }
+
+  /// `, name, name...` after a first target of a for or a set.
+  void more_names(std::vector<std::string> &names, const char *what) {
+    while (is_op(",")) {
+      advance();
+      names.push_back(expect_name(what));
     }
   }
 
@@ -208,10 +245,7 @@ private:
     auto n = std::make_unique<Node>(Node::Kind::For, cur().offset);
     advance(); // for
     n->targets.push_back(expect_name("a loop variable"));
-    while (is_op(",")) {
-      advance();
-      n->targets.push_back(expect_name("a loop variable"));
-    }
+    more_names(n->targets, "a loop variable");
     if (!is_name("in"))
       fail_here(LLMC_ERR_FORMAT, "expected 'in' in 'for' but found '", describe(cur()), "'");
     advance();
@@ -224,13 +258,7 @@ private:
       fail_here(LLMC_ERR_UNSUPPORTED, "unsupported 'recursive' for loop");
     expect_block_end("for");
     n->body = subparse({"endfor", "else"});
-    if (cur().text == "else") {
-      advance();
-      expect_block_end("else");
-      n->else_body = subparse({"endfor"});
-    }
-    advance();
-    expect_block_end("endfor");
+    n->else_body = else_and_end("endfor");
     return n;
   }
 
@@ -243,10 +271,7 @@ private:
       advance();
       attr = expect_name("an attribute name");
     } else {
-      while (is_op(",")) {
-        advance();
-        targets.push_back(expect_name("a variable name"));
-      }
+      more_names(targets, "a variable name");
     }
     if (is_op("=")) {
       advance();
@@ -264,9 +289,7 @@ private:
     expect_block_end("set");
     auto n = std::make_unique<Node>(Node::Kind::SetBlock, at);
     n->targets = std::move(targets);
-    n->body = subparse({"endset"});
-    advance();
-    expect_block_end("endset");
+    n->body = block_body("endset");
     return n;
   }
 
@@ -275,11 +298,7 @@ private:
     advance(); // macro
     n->name = expect_name("a macro name");
     expect_op("(");
-    while (!is_op(")")) {
-      if (!n->params.empty())
-        expect_op(",");
-      if (is_op(")"))
-        break;
+    comma_list(")", [&] {
       std::string p = expect_name("a parameter name");
       ExprPtr def;
       if (is_op("=")) {
@@ -289,8 +308,7 @@ private:
         fail_here(LLMC_ERR_FORMAT, "parameter without a default follows one with a default");
       }
       n->params.emplace_back(p, std::move(def));
-    }
-    advance(); // )
+    });
     expect_block_end("macro");
     n->body = subparse({"endmacro"});
     advance();
@@ -346,29 +364,21 @@ private:
     return e;
   }
 
-  ExprPtr parse_or() {
-    ExprPtr e = parse_and();
-    while (is_name("or")) {
-      auto n = make(Expr::Kind::Or, cur().offset);
+  /// `a or b or c` / `a and b`: a left-associative chain of one keyword.
+  ExprPtr keyword_chain(ExprPtr (Parser::*next)(), const char *keyword, Expr::Kind kind) {
+    ExprPtr e = (this->*next)();
+    while (is_name(keyword)) {
+      auto n = make(kind, cur().offset);
       advance();
       n->args.push_back(std::move(e));
-      n->args.push_back(parse_and());
+      n->args.push_back((this->*next)());
       e = std::move(n);
     }
     return e;
   }
 
-  ExprPtr parse_and() {
-    ExprPtr e = parse_not();
-    while (is_name("and")) {
-      auto n = make(Expr::Kind::And, cur().offset);
-      advance();
-      n->args.push_back(std::move(e));
-      n->args.push_back(parse_not());
-      e = std::move(n);
-    }
-    return e;
-  }
+  ExprPtr parse_or() { return keyword_chain(&Parser::parse_and, "or", Expr::Kind::Or); }
+  ExprPtr parse_and() { return keyword_chain(&Parser::parse_not, "and", Expr::Kind::And); }
 
   ExprPtr parse_not() {
     if (is_name("not")) {
@@ -517,29 +527,17 @@ private:
     if (is_op("[")) {
       advance();
       auto l = make(Expr::Kind::ListLit, at);
-      while (!is_op("]")) {
-        if (!l->args.empty())
-          expect_op(",");
-        if (is_op("]"))
-          break;
-        l->args.push_back(parse_expression(true));
-      }
-      advance();
+      comma_list("]", [&] { l->args.push_back(parse_expression(true)); });
       return l;
     }
     if (is_op("{")) {
       advance();
       auto d = make(Expr::Kind::DictLit, at);
-      while (!is_op("}")) {
-        if (!d->args.empty())
-          expect_op(",");
-        if (is_op("}"))
-          break;
+      comma_list("}", [&] {
         d->args.push_back(parse_expression(true));
         expect_op(":");
         d->args.push_back(parse_expression(true));
-      }
-      advance();
+      });
       return d;
     }
     if (tk.kind == K::VarEnd || tk.kind == K::BlockEnd || tk.kind == K::End)
@@ -625,13 +623,7 @@ private:
 
   void parse_call_args(Expr &n) {
     expect_op("(");
-    bool first = true;
-    while (!is_op(")")) {
-      if (!first)
-        expect_op(",");
-      first = false;
-      if (is_op(")"))
-        break;
+    comma_list(")", [&] {
       if (is_op("*") || is_op("**"))
         fail_here(LLMC_ERR_UNSUPPORTED, "unsupported '", cur().text, "' argument unpacking");
       if (cur().kind == K::Name && at(1).kind == K::Op && at(1).text == "=") {
@@ -644,8 +636,7 @@ private:
           fail_here(LLMC_ERR_FORMAT, "positional argument follows keyword argument");
         n.args.push_back(parse_expression(true));
       }
-    }
-    advance(); // )
+    });
   }
 
   ExprPtr parse_call(ExprPtr e) {

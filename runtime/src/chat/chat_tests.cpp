@@ -1,6 +1,7 @@
 // jinja2's builtin tests (`x is defined`, `x is string`, ...), by name.
 #include "chat_args.h"
 #include "chat_builtins.h"
+#include "chat_case.h"
 #include "chat_eval.h"
 #include "chat_operators.h"
 #include "chat_text.h"
@@ -63,8 +64,8 @@ const std::map<std::string, TestFn> &tests() {
       LLMC_SIMPLE_TEST("true", v.kind == K::Bool && v.b),
       LLMC_SIMPLE_TEST("false", v.kind == K::Bool && !v.b),
       LLMC_SIMPLE_TEST("callable", v.kind == K::Function),
-      LLMC_SIMPLE_TEST("lower", py_is_case(to_str(v), true)),
-      LLMC_SIMPLE_TEST("upper", py_is_case(to_str(v), false)),
+      LLMC_SIMPLE_TEST("lower", py_islower(to_str(v), "test 'lower'")),
+      LLMC_SIMPLE_TEST("upper", py_isupper(to_str(v), "test 'upper'")),
       LLMC_SIMPLE_TEST("odd", need_int_for("odd", v) % 2 != 0),
       LLMC_SIMPLE_TEST("even", need_int_for("even", v) % 2 == 0),
       LLMC_BINARY_TEST("divisibleby", need_int_for("divisibleby", o) != 0 &&

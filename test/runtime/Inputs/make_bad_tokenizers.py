@@ -82,6 +82,10 @@ def json_case(name):
         j["model"]["byte_fallback"] = "yes"
     elif name == "negative-id":
         j["model"]["vocab"]["a"] = -1
+    elif name == "huge-id":  # 2**64 - 1: the largest id + 1 wraps to 0 in 64 bits
+        j["model"]["vocab"]["a"] = 2**64 - 1
+    elif name == "huge-added-id":  # the first id that an int32 vocabulary size cannot hold
+        j["added_tokens"][0]["id"] = 2**31 - 1
     elif name == "merges-object":
         j["model"]["merges"] = {"a": "b"}
     elif name == "pre-string":

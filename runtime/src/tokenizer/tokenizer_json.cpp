@@ -63,6 +63,14 @@ public:
       bad(path, "expected a non-negative integer");
     return out;
   }
+  /// A token id: below INT32_MAX, so that the vocabulary size (largest id
+  /// + 1) neither wraps around nor exceeds what an int32 token holds.
+  uint64_t token_id(const JsonValue &v, const std::string &path) const {
+    uint64_t id = uint(v, path);
+    if (id >= static_cast<uint64_t>(INT32_MAX))
+      bad(path, cat("token id ", id, " is too large (ids must be below ", INT32_MAX, ")"));
+    return id;
+  }
   const std::vector<JsonValue> &array(const JsonValue &v, const std::string &path) const {
     if (v.kind != JsonValue::Kind::Array)
       bad(path, cat("expected an array, got ", json_kind_name(v.kind)));
@@ -104,6 +112,20 @@ SplitBehavior behavior_of(const Reader &r, const std::string &name, const std::s
   r.unsupported(path, "split behavior '" + name + "' is not supported");
 }
 
+/// HF tokenizers chains components of one kind as {"type": "Sequence",
+/// key: [...]}: when `type` is that, reads each item with `read(item, path)`
+/// and returns true.
+template <typename Read>
+bool read_sequence(const Reader &r, const JsonValue &v, const std::string &type,
+                   const std::string &path, const char *key, Read read) {
+  if (type != "Sequence")
+    return false;
+  const auto &items = r.array(r.req(v, key, path), path + "." + key);
+  for (size_t i = 0; i < items.size(); ++i)
+    read(items[i], cat(path, ".", key, "[", i, "]"));
+  return true;
+}
+
 /// What the pre_tokenizer / normalizer / decoder say about the model.
 struct Shape {
   bool byte_level = false;  // a ByteLevel pre-tokenizer
@@ -116,11 +138,12 @@ struct Shape {
 void read_pre_tokenizer(const Reader &r, const JsonValue &v, const std::string &path,
                         PreTokenizer &pre, Shape &shape) {
   const std::string &t = r.type(v, path);
-  if (t == "Sequence") {
-    const auto &items = r.array(r.req(v, "pretokenizers", path), path + ".pretokenizers");
-    for (size_t i = 0; i < items.size(); ++i)
-      read_pre_tokenizer(r, items[i], cat(path, ".pretokenizers[", i, "]"), pre, shape);
-  } else if (t == "ByteLevel") {
+  if (read_sequence(r, v, t, path, "pretokenizers",
+                    [&](const JsonValue &item, const std::string &p) {
+                      read_pre_tokenizer(r, item, p, pre, shape);
+                    }))
+    return;
+  if (t == "ByteLevel") {
     shape.byte_level = true;
     if (r.flag(v, "add_prefix_space", true, path))
       pre.add_prefix_space();
@@ -174,11 +197,12 @@ void read_normalizer(const Reader &r, const JsonValue &v, const std::string &pat
                      UnicodeNormalizer &unicode) {
   const std::string &t = r.type(v, path);
   NormalizationForm form;
-  if (t == "Sequence") {
-    const auto &items = r.array(r.req(v, "normalizers", path), path + ".normalizers");
-    for (size_t i = 0; i < items.size(); ++i)
-      read_normalizer(r, items[i], cat(path, ".normalizers[", i, "]"), shape, unicode);
-  } else if (normalization_form_of(t, form)) {
+  if (read_sequence(r, v, t, path, "normalizers",
+                    [&](const JsonValue &item, const std::string &p) {
+                      read_normalizer(r, item, p, shape, unicode);
+                    }))
+    return;
+  if (normalization_form_of(t, form)) {
     // Applied to the text before the SentencePiece space handling below,
     // whatever the order in a Sequence: no form changes ' ' or U+2581, nor
     // composes them with what follows.
@@ -201,12 +225,11 @@ void read_normalizer(const Reader &r, const JsonValue &v, const std::string &pat
 
 void read_decoder(const Reader &r, const JsonValue &v, const std::string &path, bool byte_level) {
   const std::string &t = r.type(v, path);
-  if (t == "Sequence") {
-    const auto &items = r.array(r.req(v, "decoders", path), path + ".decoders");
-    for (size_t i = 0; i < items.size(); ++i)
-      read_decoder(r, items[i], cat(path, ".decoders[", i, "]"), byte_level);
+  if (read_sequence(r, v, t, path, "decoders",
+                    [&](const JsonValue &item, const std::string &p) {
+                      read_decoder(r, item, p, byte_level);
+                    }))
     return;
-  }
   bool ok = byte_level ? t == "ByteLevel"
                        : (t == "Replace" || t == "ByteFallback" || t == "Fuse" ||
                           t == "Strip" || t == "Metaspace");
@@ -220,11 +243,12 @@ void read_decoder(const Reader &r, const JsonValue &v, const std::string &path, 
 void read_post_processor(const Reader &r, const JsonValue &v, const std::string &path,
                          std::string &bos, std::string &eos) {
   const std::string &t = r.type(v, path);
-  if (t == "Sequence") {
-    const auto &items = r.array(r.req(v, "processors", path), path + ".processors");
-    for (size_t i = 0; i < items.size(); ++i)
-      read_post_processor(r, items[i], cat(path, ".processors[", i, "]"), bos, eos);
-  } else if (t == "ByteLevel") {
+  if (read_sequence(r, v, t, path, "processors",
+                    [&](const JsonValue &item, const std::string &p) {
+                      read_post_processor(r, item, p, bos, eos);
+                    }))
+    return;
+  if (t == "ByteLevel") {
     // Offsets only: no effect on ids.
   } else if (t == "TemplateProcessing") {
     const auto &single = r.array(r.req(v, "single", path), path + ".single");
@@ -319,7 +343,7 @@ void load_tokenizer_hf(const std::string &path, Tokenizer &tok) {
   std::vector<std::pair<uint64_t, const std::string *>> ids;
   ids.reserve(vocab.members.size());
   for (const auto &[text, idv] : vocab.members) {
-    uint64_t id = r.uint(idv, "model.vocab['" + text + "']");
+    uint64_t id = r.token_id(idv, "model.vocab['" + text + "']");
     ids.emplace_back(id, &text);
     size = std::max(size, id + 1);
   }
@@ -336,13 +360,13 @@ void load_tokenizer_hf(const std::string &path, Tokenizer &tok) {
       for (const char *k : {"lstrip", "rstrip", "single_word"})
         if (r.flag(items[i], k, false, p))
           r.unsupported(p + "." + k, "true is not supported");
-      Added t{r.uint(r.req(items[i], "id", p), p + ".id"), r.str_member(items[i], "content", p),
+      Added t{r.token_id(r.req(items[i], "id", p), p + ".id"), r.str_member(items[i], "content", p),
               r.flag(items[i], "special", false, p)};
       size = std::max(size, t.id + 1);
       added.push_back(std::move(t));
     }
   }
-  if (size == 0 || size > static_cast<uint64_t>(INT32_MAX))
+  if (size == 0) // ids are below INT32_MAX (token_id), so size fits an int32
     r.bad("model.vocab", cat("vocabulary size ", size, " is not usable"));
   spec.vocab.resize(size);
   std::vector<bool> filled(size, false);

@@ -2,8 +2,10 @@
 #include "tokenizer.h"
 
 #include "error.h"
+#include "hex_digit.h"
 #include "utf8.h"
 
+#include <optional>
 #include <queue>
 
 namespace llmc::rt {
@@ -50,6 +52,60 @@ struct RankOrder {
   }
 };
 
+/// Runs BPE over the linked symbols `syms` (prev/next already set): every
+/// adjacent mergeable pair is offered to `propose(left, right)`, which
+/// returns the candidate or nothing; the best candidate by `Order` merges
+/// into its left symbol (taking its id and length), and the pairs that the
+/// merge changed are offered again. `is_current` rejects candidates whose
+/// symbols changed since they were queued. Score and rank BPE differ only in
+/// what a candidate records and how two compare.
+template <typename Candidate, typename Order, typename Propose, typename IsCurrent>
+void merge_symbols(std::vector<Symbol> &syms, Propose propose, IsCurrent is_current) {
+  std::priority_queue<Candidate, std::vector<Candidate>, Order> queue;
+  auto consider = [&](int32_t left) {
+    if (left < 0)
+      return;
+    int32_t right = syms[left].next;
+    if (right < 0 || !syms[left].mergeable || !syms[right].mergeable)
+      return;
+    if (std::optional<Candidate> c = propose(left, right))
+      queue.push(*c);
+  };
+  for (int32_t k = 0; k + 1 < static_cast<int32_t>(syms.size()); ++k)
+    consider(k);
+  while (!queue.empty()) {
+    Candidate c = queue.top();
+    queue.pop();
+    Symbol &a = syms[c.left];
+    Symbol &b = syms[c.right];
+    if (!a.alive || !b.alive || a.next != c.right || !is_current(c, a, b))
+      continue; // stale
+    a.len += b.len;
+    a.id = c.id;
+    a.next = b.next;
+    if (b.next >= 0)
+      syms[b.next].prev = c.left;
+    b.alive = false;
+    consider(a.prev);
+    consider(c.left);
+  }
+}
+
+/// Links `syms` in index order (index order is text order).
+void link_symbols(std::vector<Symbol> &syms) {
+  int32_t count = static_cast<int32_t>(syms.size());
+  for (int32_t k = 0; k < count; ++k) {
+    syms[k].prev = k - 1;
+    syms[k].next = k + 1 < count ? k + 1 : -1;
+  }
+}
+
+/// The ids of the surviving symbols, in text order, appended to `out`.
+void append_symbol_ids(const std::vector<Symbol> &syms, std::vector<int32_t> &out) {
+  for (int32_t k = syms.empty() ? -1 : 0; k >= 0; k = syms[k].next)
+    out.push_back(syms[k].id);
+}
+
 } // namespace
 
 bool parse_byte_piece(std::string_view piece, uint8_t *byte) {
@@ -57,16 +113,10 @@ bool parse_byte_piece(std::string_view piece, uint8_t *byte) {
     return false;
   unsigned v = 0;
   for (int i = 3; i < 5; ++i) {
-    char c = piece[i];
-    v <<= 4;
-    if (c >= '0' && c <= '9')
-      v |= c - '0';
-    else if (c >= 'A' && c <= 'F')
-      v |= c - 'A' + 10;
-    else if (c >= 'a' && c <= 'f')
-      v |= c - 'a' + 10;
-    else
+    int digit = hex_digit_value(piece[i]);
+    if (digit < 0)
       return false;
+    v = (v << 4) | static_cast<unsigned>(digit);
   }
   *byte = static_cast<uint8_t>(v);
   return true;
@@ -104,47 +154,21 @@ void Tokenizer::encode_scores(const std::string &text, std::vector<int32_t> &out
     }
     i += n;
   }
-  int32_t count = static_cast<int32_t>(syms.size());
-  for (int32_t k = 0; k < count; ++k) {
-    syms[k].prev = k - 1;
-    syms[k].next = k + 1 < count ? k + 1 : -1;
-  }
-
-  std::priority_queue<ScoreCandidate, std::vector<ScoreCandidate>, ScoreOrder> queue;
-  auto consider = [&](int32_t left) {
-    if (left < 0)
-      return;
-    int32_t right = syms[left].next;
-    if (right < 0 || !syms[left].mergeable || !syms[right].mergeable)
-      return;
-    const Symbol &a = syms[left], &b = syms[right];
-    auto it = piece_to_id_.find(text.substr(a.start, a.len + b.len));
-    if (it == piece_to_id_.end())
-      return;
-    queue.push({vocab_[it->second].score, a.start, left, right, a.len, b.len, it->second});
-  };
-  for (int32_t k = 0; k + 1 < count; ++k)
-    consider(k);
-
-  while (!queue.empty()) {
-    ScoreCandidate c = queue.top();
-    queue.pop();
-    Symbol &a = syms[c.left];
-    Symbol &b = syms[c.right];
-    if (!a.alive || !b.alive || a.next != c.right || a.len != c.left_len ||
-        b.len != c.right_len)
-      continue; // stale
-    a.len += b.len;
-    a.id = c.id;
-    a.next = b.next;
-    if (b.next >= 0)
-      syms[b.next].prev = c.left;
-    b.alive = false;
-    consider(a.prev);
-    consider(c.left);
-  }
-  for (int32_t k = count > 0 ? 0 : -1; k >= 0; k = syms[k].next)
-    out.push_back(syms[k].id);
+  link_symbols(syms);
+  merge_symbols<ScoreCandidate, ScoreOrder>(
+      syms,
+      [&](int32_t left, int32_t right) -> std::optional<ScoreCandidate> {
+        const Symbol &a = syms[left], &b = syms[right];
+        auto it = piece_to_id_.find(text.substr(a.start, a.len + b.len));
+        if (it == piece_to_id_.end())
+          return std::nullopt;
+        return ScoreCandidate{vocab_[it->second].score, a.start, left, right, a.len, b.len,
+                              it->second};
+      },
+      [](const ScoreCandidate &c, const Symbol &a, const Symbol &b) {
+        return a.len == c.left_len && b.len == c.right_len;
+      });
+  append_symbol_ids(syms, out);
 }
 
 void Tokenizer::initial_symbols(std::string_view text, std::vector<int32_t> &ids,
@@ -190,43 +214,24 @@ void Tokenizer::merge_by_rank(std::vector<int32_t> &ids,
     return;
   std::vector<Symbol> syms(count);
   for (int32_t k = 0; k < count; ++k)
-    syms[k] = {0, 0, ids[k], k - 1, k + 1 < count ? k + 1 : -1, bool(mergeable[k]), true};
-
-  std::priority_queue<RankCandidate, std::vector<RankCandidate>, RankOrder> queue;
-  auto consider = [&](int32_t left) {
-    if (left < 0)
-      return;
-    int32_t right = syms[left].next;
-    if (right < 0 || !syms[left].mergeable || !syms[right].mergeable)
-      return;
-    uint64_t key = (static_cast<uint64_t>(static_cast<uint32_t>(syms[left].id)) << 32) |
-                   static_cast<uint32_t>(syms[right].id);
-    auto it = merges_.find(key);
-    if (it == merges_.end())
-      return;
-    queue.push({it->second.first, left, right, syms[left].id, syms[right].id,
-                it->second.second});
-  };
-  for (int32_t k = 0; k + 1 < count; ++k)
-    consider(k);
-  while (!queue.empty()) {
-    RankCandidate c = queue.top();
-    queue.pop();
-    Symbol &a = syms[c.left];
-    Symbol &b = syms[c.right];
-    if (!a.alive || !b.alive || a.next != c.right || a.id != c.left_id || b.id != c.right_id)
-      continue; // stale
-    a.id = c.id;
-    a.next = b.next;
-    if (b.next >= 0)
-      syms[b.next].prev = c.left;
-    b.alive = false;
-    consider(a.prev);
-    consider(c.left);
-  }
+    syms[k] = {0, 0, ids[k], 0, 0, bool(mergeable[k]), true};
+  link_symbols(syms);
+  merge_symbols<RankCandidate, RankOrder>(
+      syms,
+      [&](int32_t left, int32_t right) -> std::optional<RankCandidate> {
+        uint64_t key = (static_cast<uint64_t>(static_cast<uint32_t>(syms[left].id)) << 32) |
+                       static_cast<uint32_t>(syms[right].id);
+        auto it = merges_.find(key);
+        if (it == merges_.end())
+          return std::nullopt;
+        return RankCandidate{it->second.first, left, right, syms[left].id, syms[right].id,
+                             it->second.second};
+      },
+      [](const RankCandidate &c, const Symbol &a, const Symbol &b) {
+        return a.id == c.left_id && b.id == c.right_id;
+      });
   ids.clear();
-  for (int32_t k = 0; k >= 0; k = syms[k].next)
-    ids.push_back(syms[k].id);
+  append_symbol_ids(syms, ids);
 }
 
 void Tokenizer::emit_byte_level_word(const std::string &word,
