@@ -15,13 +15,6 @@ namespace {
 
 constexpr const char *kFileName = "generation_config.json";
 
-std::string parent_directory(const std::string &path) {
-  size_t slash = path.find_last_of('/');
-  if (slash == std::string::npos)
-    return ".";
-  return slash == 0 ? "/" : path.substr(0, slash);
-}
-
 double number(const JsonValue &v, const std::string &context, const char *key) {
   if (v.kind != JsonValue::Kind::Number)
     fail(LLMC_ERR_FORMAT, context, ": '", key, "' must be a number, not ",

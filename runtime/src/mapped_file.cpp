@@ -71,4 +71,11 @@ bool path_exists(const std::string &path) {
   return ::stat(path.c_str(), &st) == 0;
 }
 
+std::string parent_directory(const std::string &path) {
+  size_t slash = path.rfind('/');
+  if (slash == std::string::npos)
+    return ".";
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
+
 } // namespace llmc::rt

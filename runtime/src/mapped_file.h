@@ -39,6 +39,9 @@ private:
 bool is_directory(const std::string &path);
 /// True if `path` names an existing file of any kind.
 bool path_exists(const std::string &path);
+/// The directory part of `path` ("." when it has none, "/" for a file in
+/// the root), as dirname(1) gives it for a path without a trailing slash.
+std::string parent_directory(const std::string &path);
 
 } // namespace llmc::rt
 

@@ -28,13 +28,6 @@ std::string base_name(std::string path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-std::string parent_dir(const std::string &file) {
-  size_t slash = file.rfind('/');
-  if (slash == std::string::npos)
-    return ".";
-  return slash == 0 ? "/" : file.substr(0, slash);
-}
-
 /// The manifest's name is the model's, which the caller may not know, so a
 /// directory is searched: its only *.json file, or `<dir name>.json` when the
 /// directory holds several.
@@ -84,7 +77,7 @@ std::shared_ptr<Model> Model::open_manifest(const std::string &path) {
       is_directory(path) ? find_manifest(path) : path;
   return std::shared_ptr<Model>(
       new Model(parse_manifest(read_text(manifest_path), manifest_path),
-                parent_dir(manifest_path)));
+                parent_directory(manifest_path)));
 }
 
 std::shared_ptr<const Model> Model::open(const std::string &path) {

@@ -5,6 +5,7 @@
 #include "dtype.h"
 #include "error.h"
 #include "json_lite.h"
+#include "mapped_file.h"
 
 #include <cstring>
 #include <limits>
@@ -161,13 +162,6 @@ std::vector<std::string> load_one(const std::string &path, WeightSet &set) {
   return names;
 }
 
-std::string dirname_of(const std::string &path) {
-  size_t slash = path.rfind('/');
-  if (slash == std::string::npos)
-    return ".";
-  return slash == 0 ? "/" : path.substr(0, slash);
-}
-
 /// Shard names come from an untrusted file: keep them inside the index's
 /// directory.
 bool safe_relative_path(const std::string &p) {
@@ -217,7 +211,7 @@ void load_safetensors_index(const std::string &index_path, WeightSet &set) {
       meta && meta->kind == JsonValue::Kind::Object)
     add_string_metadata(*meta, set);
 
-  std::string dir = dirname_of(index_path);
+  std::string dir = parent_directory(index_path);
   std::vector<std::string> shard_order;
   std::unordered_map<std::string, std::vector<std::string>> shard_tensors;
   for (const auto &[tensor, shard] : map->members) {
