@@ -49,10 +49,6 @@ std::string token_text(const llmc_tokenizer *tok, int32_t id) {
   return std::string(text, len);
 }
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 /// The tokens in the session's cache, in order (what the next turn's
 /// prompt is matched against).
 struct CacheState {
@@ -93,15 +89,12 @@ std::string run_turn(const ChatSetup &chat, const std::vector<int32_t> &prompt, 
   cache.tokens.insert(cache.tokens.end(), reply.tokens.begin(), reply.tokens.end());
   cache.tokens.resize(static_cast<size_t>(llmc_session_position(chat.session)));
 
-  double decode_s = 0;
-  for (double s : reply.step_seconds)
-    decode_s += s;
   ++cache.turn;
   std::fprintf(stderr,
                "llmc-run: turn %d: prompt %zu tokens, %zu reused from the cache, %zu prefilled "
                "(%.1f tokens/s); %zu generated (stop: %s, %.1f tokens/s)\n",
                cache.turn, prompt.size(), reused, fresh, fresh / prefill_s, reply.tokens.size(),
-               reply.stop, reply.step_seconds.empty() ? 0.0 : reply.step_seconds.size() / decode_s);
+               reply.stop, reply.decode_rate());
   return out.take_text();
 }
 
@@ -139,15 +132,14 @@ std::vector<int32_t> render_prompt(const llmc_tokenizer *tokenizer,
   opts.bos_token = bos.c_str();
   opts.eos_token = eos.c_str();
   std::string messages = conversation.json();
-  size_t len = 0;
-  llmc_status st = llmc_chat_template_render(chat_template, messages.data(), messages.size(),
-                                             &opts, nullptr, 0, &len);
-  if (st != LLMC_OK && st != LLMC_ERR_BUFFER_TOO_SMALL)
-    check(st, "chat template");
-  std::string text(len, '\0');
-  check(llmc_chat_template_render(chat_template, messages.data(), messages.size(), &opts,
-                                  text.data(), text.size(), &len),
-        "chat template");
+  // The prompt is the messages' text plus the template's own: the JSON's
+  // size and some room for headers is a first guess that usually fits.
+  constexpr size_t kTemplateTextGuess = 1024;
+  std::string text = fill_buffer<std::string>(
+      messages.size() + kTemplateTextGuess, "chat template", [&](char *buf, size_t capacity, size_t *len) {
+        return llmc_chat_template_render(chat_template, messages.data(), messages.size(), &opts,
+                                         buf, capacity, len);
+      });
   // Special-token text (<|im_start|>, ...) is matched as the tokens; no BOS
   // is added: the templates write it themselves.
   return encode_text(tokenizer, text, 0, "encoding the chat prompt");

@@ -26,6 +26,10 @@ void check(llmc_status status, const char *step) {
   die(step ? std::string(step) + ": " + llmc_last_error() : llmc_last_error());
 }
 
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 std::string read_file(const std::string &flag, const char *path) {
   FILE *f = std::fopen(path, "rb");
   if (!f)

@@ -9,10 +9,6 @@
 namespace llmc_run {
 
 namespace {
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 /// Most end-of-generation ids a tokenizer lists (eos and end-of-turn
 /// tokens: a handful in every family).
 constexpr size_t kMaxTokenizerStopIds = 64;
@@ -63,6 +59,17 @@ GenerationResult generate(llmc_session *session, llmc_sampler *sampler,
   }
   out.finish();
   return result;
+}
+
+double GenerationResult::decode_seconds() const {
+  double total = 0;
+  for (double s : step_seconds)
+    total += s;
+  return total;
+}
+
+double GenerationResult::decode_rate() const {
+  return step_seconds.empty() ? 0.0 : step_seconds.size() / decode_seconds();
 }
 
 std::vector<int32_t> end_of_generation_ids(const llmc_model_info &info,

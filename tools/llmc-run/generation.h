@@ -26,6 +26,10 @@ struct GenerationResult {
   const char *stop = "token limit"; // "EOS", "token limit" or "context full"
   /// Each decode step's seconds, for the steady-state rate.
   std::vector<double> step_seconds;
+
+  double decode_seconds() const;
+  /// Decode steps per second over all steps (0 when there were none).
+  double decode_rate() const;
 };
 
 /// Generates after a prefill of the session. `prefill_logits`: the

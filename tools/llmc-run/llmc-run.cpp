@@ -201,10 +201,6 @@ Options parse_args(int argc, char **argv) {
   return o;
 }
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 void dump_logits(llmc_session *session, const std::vector<int32_t> &prompt,
                  int32_t vocab, const std::string &path) {
   const float *all = nullptr;
@@ -451,15 +447,12 @@ int main(int argc, char **argv) {
   std::fflush(stdout);
 
   const std::vector<double> &step_s = result.step_seconds;
-  double decode_s = 0;
-  for (double t : step_s)
-    decode_s += t;
   std::fprintf(stderr,
                "llmc-run: %zu generated (stop: %s); prefill %zu tokens in %.3f ms "
                "(%.1f tokens/s); decode %zu tokens in %.3f ms (%.1f tokens/s)\n",
                result.tokens.size(), result.stop, prompt.size(), prefill_s * 1e3,
-               prompt.size() / prefill_s, step_s.size(), decode_s * 1e3,
-               step_s.empty() ? 0.0 : step_s.size() / decode_s);
+               prompt.size() / prefill_s, step_s.size(), result.decode_seconds() * 1e3,
+               result.decode_rate());
   print_rates(prompt.size(), prefill_s, step_s);
   return 0;
 }

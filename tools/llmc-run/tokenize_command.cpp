@@ -43,15 +43,14 @@ const char *const kUsage =
 
 std::vector<int32_t> encode_text(const llmc_tokenizer *tok, const std::string &text,
                                  uint32_t flags, const char *step) {
-  size_t n = 0;
-  llmc_status st = llmc_tokenizer_encode(tok, text.data(), text.size(), flags, nullptr, 0, &n);
-  if (st != LLMC_OK && st != LLMC_ERR_BUFFER_TOO_SMALL)
-    check(st, step);
-  std::vector<int32_t> ids(n);
-  check(llmc_tokenizer_encode(tok, text.data(), text.size(), flags, ids.data(), ids.size(), &n),
-        step);
-  ids.resize(n);
-  return ids;
+  // Without normalization a text never takes more tokens than its bytes
+  // plus BOS, EOS and a prefix space (runtime.h's bound); a normalizer
+  // that grows the text costs one more round.
+  constexpr size_t kTokensBeyondBytes = 3;
+  return fill_buffer<std::vector<int32_t>>(
+      text.size() + kTokensBeyondBytes, step, [&](int32_t *ids, size_t capacity, size_t *n) {
+        return llmc_tokenizer_encode(tok, text.data(), text.size(), flags, ids, capacity, n);
+      });
 }
 
 bool is_tokenize_command(int argc, char **argv) {
@@ -144,13 +143,12 @@ int run_tokenize_command(int argc, char **argv) {
     std::printf("\n");
   } else {
     std::vector<int32_t> list = parse_token_list("--detokenize", ids);
-    size_t len = 0;
-    llmc_status st = llmc_tokenizer_decode_all(tok, list.data(), list.size(), nullptr, 0, &len);
-    if (st != LLMC_OK && st != LLMC_ERR_BUFFER_TOO_SMALL)
-      check(st, "--detokenize");
-    std::string out(len, '\0');
-    check(llmc_tokenizer_decode_all(tok, list.data(), list.size(), out.data(), out.size(), &len),
-          "--detokenize");
+    // Pieces are short: a few bytes per token covers most texts at once.
+    constexpr size_t kBytesPerTokenGuess = 8;
+    std::string out = fill_buffer<std::string>(
+        list.size() * kBytesPerTokenGuess, "--detokenize", [&](char *buf, size_t capacity, size_t *len) {
+          return llmc_tokenizer_decode_all(tok, list.data(), list.size(), buf, capacity, len);
+        });
     std::fwrite(out.data(), 1, out.size(), stdout);
     std::printf("\n");
   }
