@@ -1,6 +1,7 @@
 // extern "C" llmc_chat_template_* entry points over chat::ChatTemplate.
 #include "api_guard.h"
 #include "chat/chat_template.h"
+#include "handles.h"
 
 #include <cstring>
 #include <memory>
@@ -29,6 +30,16 @@ llmc_status llmc_chat_template_load(const char *path, llmc_chat_template **out) 
     require(path, "llmc_chat_template_load", "path");
     require(out, "llmc_chat_template_load", "out");
     std::string src = chat::load_chat_template_source(path);
+    auto t = std::make_unique<llmc_chat_template>(llmc_chat_template{chat::ChatTemplate(src)});
+    *out = t.release();
+  });
+}
+
+llmc_status llmc_chat_template_from_weights(const llmc_weights *weights, llmc_chat_template **out) {
+  return guarded([&] {
+    require(weights, "llmc_chat_template_from_weights", "weights");
+    require(out, "llmc_chat_template_from_weights", "out");
+    std::string src = chat::chat_template_source_from_weights(weights->set);
     auto t = std::make_unique<llmc_chat_template>(llmc_chat_template{chat::ChatTemplate(src)});
     *out = t.release();
   });

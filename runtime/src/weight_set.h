@@ -43,6 +43,8 @@ public:
   /// Prefix for registry errors (duplicates), e.g. "<path>: GGUF"; loaders
   /// set it to the file being parsed so every message names its file.
   void set_context(std::string context) { context_ = std::move(context); }
+  /// What errors about the set's contents name ("<path>: GGUF").
+  const std::string &context() const { return context_; }
 
   /// Keeps a mapping alive for as long as tensors or metadata point into it.
   void keep_file(std::shared_ptr<MappedFile> file);

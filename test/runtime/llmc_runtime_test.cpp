@@ -1640,6 +1640,7 @@ int cmd_chat_api_checks(const std::vector<std::string> &) {
   report("create-null-source", llmc_chat_template_create(nullptr, 3, &t));
   report("load-null-path", llmc_chat_template_load(nullptr, &t));
   report("load-null-out", llmc_chat_template_load("x.jinja", nullptr));
+  report("from-weights-null-weights", llmc_chat_template_from_weights(nullptr, &t));
   check(llmc_chat_template_create(src, sizeof src - 1, &t));
   size_t len = 0;
   char small[3];

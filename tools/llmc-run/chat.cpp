@@ -122,6 +122,19 @@ std::string Conversation::json() const {
   return head + (initial_empty_ ? "" : ", ") + turns_ + "]";
 }
 
+llmc_chat_template *open_chat_template(const std::string &tokenizer_path,
+                                       const std::string &weights_path,
+                                       const llmc_weights *weights) {
+  llmc_chat_template *tmpl = nullptr;
+  if (tokenizer_path.empty() && weights && llmc_weights_get_format(weights) == LLMC_WEIGHTS_GGUF)
+    check(llmc_chat_template_from_weights(weights, &tmpl), "chat template");
+  else
+    check(llmc_chat_template_load(tokenizer_path.empty() ? weights_path.c_str() : tokenizer_path.c_str(),
+                                  &tmpl),
+          "chat template");
+  return tmpl;
+}
+
 std::vector<int32_t> render_prompt(const llmc_tokenizer *tokenizer,
                                    const llmc_chat_template *chat_template,
                                    const Conversation &conversation) {

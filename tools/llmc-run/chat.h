@@ -40,6 +40,14 @@ private:
   std::string turns_; // serialized objects, comma-separated
 };
 
+/// The model's chat template: from `tokenizer_path` when given (a GGUF, a
+/// model directory or a tokenizer_config.json), else from the open weights'
+/// metadata when they are a GGUF (no second parse of the file), else from
+/// `weights_path` (a model directory). Dies with the runtime's message.
+llmc_chat_template *open_chat_template(const std::string &tokenizer_path,
+                                       const std::string &weights_path,
+                                       const llmc_weights *weights);
+
 /// The rendered prompt of `conversation` with the generation prompt, as
 /// token ids (special-token text matched as the tokens, no BOS added: the
 /// templates write it themselves).

@@ -380,9 +380,7 @@ int main(int argc, char **argv) {
     settings.stop_ids = end_of_generation_ids(info, tok, generation);
 
   if (chat)
-    check(llmc_chat_template_load(opt.tokenizer.empty() ? opt.weights.c_str() : opt.tokenizer.c_str(),
-                                  &run.chat_template),
-          "chat template");
+    run.chat_template = open_chat_template(opt.tokenizer, opt.weights, weights);
 
   check(llmc_session_create(model, weights, &run.session));
   llmc_session *session = run.session;

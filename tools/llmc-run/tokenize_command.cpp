@@ -121,17 +121,20 @@ int run_tokenize_command(int argc, char **argv) {
     die("--messages goes with --tokenize (print the rendered ids), not --detokenize");
   if (weights.empty() && tokenizer.empty())
     die("--tokenize/--detokenize need --weights <GGUF or model directory> (or --tokenizer)");
+  // A chat needs the tokenizer and the template: from a GGUF both come from
+  // one parse of its metadata.
+  llmc_weights *gguf = nullptr;
+  if (has_messages && tokenizer.empty() && ends_with(weights, ".gguf"))
+    check(llmc_weights_open(weights.c_str(), LLMC_WEIGHTS_AUTO, &gguf), "--messages");
   std::string why;
-  llmc_tokenizer *tok = open_tokenizer(tokenizer, weights, nullptr, 0, why);
+  llmc_tokenizer *tok = open_tokenizer(tokenizer, weights, gguf, 0, why);
   if (!tok)
     die(weights + ": no tokenizer: " + why);
 
   if (encode) {
     std::vector<int32_t> out;
     if (has_messages) {
-      llmc_chat_template *tmpl = nullptr;
-      check(llmc_chat_template_load(tokenizer.empty() ? weights.c_str() : tokenizer.c_str(), &tmpl),
-            "chat template");
+      llmc_chat_template *tmpl = open_chat_template(tokenizer, weights, gguf);
       out = render_prompt(tok, tmpl, Conversation(messages));
       llmc_chat_template_destroy(tmpl);
     } else {
@@ -153,6 +156,7 @@ int run_tokenize_command(int argc, char **argv) {
     std::printf("\n");
   }
   llmc_tokenizer_destroy(tok);
+  llmc_weights_destroy(gguf);
   return 0;
 }
 

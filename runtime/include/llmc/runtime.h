@@ -766,6 +766,14 @@ llmc_status llmc_chat_template_create(const char *source, size_t len,
  * with a message naming the file when it holds no template. Thread-safe. */
 llmc_status llmc_chat_template_load(const char *path, llmc_chat_template **out);
 
+/* The template in an open weight set's metadata (a GGUF's
+ * tokenizer.chat_template), without opening the file again; what
+ * llmc_tokenizer_from_weights is to llmc_tokenizer_load. LLMC_ERR_NOT_FOUND
+ * ("<file>: GGUF: the metadata has no tokenizer.chat_template") when it
+ * holds none. Thread-safe on a shared weights handle. */
+llmc_status llmc_chat_template_from_weights(const llmc_weights *weights,
+                                            llmc_chat_template **out);
+
 /* Not thread-safe with respect to other calls on the same handle. */
 void llmc_chat_template_destroy(llmc_chat_template *tmpl);
 

@@ -154,9 +154,13 @@ std::string load_chat_template_source(const std::string &path) {
     return from_tokenizer_config(path);
   WeightSet set;
   open_weights(path, LLMC_WEIGHTS_AUTO, set);
+  return chat_template_source_from_weights(set);
+}
+
+std::string chat_template_source_from_weights(const WeightSet &set) {
   const MetaValue *v = set.find_meta("tokenizer.chat_template");
   if (!v)
-    fail(LLMC_ERR_NOT_FOUND, path, ": the metadata has no tokenizer.chat_template");
+    fail(LLMC_ERR_NOT_FOUND, set.context(), ": the metadata has no tokenizer.chat_template");
   return std::string(meta_as_string(*v, "tokenizer.chat_template"));
 }
 

@@ -4,6 +4,8 @@
 
 #include "chat_ast.h"
 
+#include "weight_set.h"
+
 #include <string>
 #include <string_view>
 
@@ -43,6 +45,10 @@ private:
 /// chat_template of tokenizer_config.json: a string, or the entry named
 /// "default" of a list), or such a .jinja / tokenizer_config.json file.
 std::string load_chat_template_source(const std::string &path);
+
+/// The tokenizer.chat_template of an open weight set's metadata (a GGUF's);
+/// the error when there is none names the set's file.
+std::string chat_template_source_from_weights(const WeightSet &set);
 
 } // namespace llmc::rt::chat
 
