@@ -3,7 +3,6 @@
 
 #include "codegen/CUDATarget.h"
 #include "dialect/LLMTypes.h"
-#include "graph/WeightTable.h"
 #include "passes/Passes.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -40,11 +39,13 @@ struct ArtifactPaths {
 
 /// (2, layers, batch, capacity, kv_heads, head_dim), as the entry points
 /// expect the cache buffer.
-std::vector<int64_t> getKVCacheShape(const ModelConfig &config,
-                                     const ModelBuildOptions &options) {
-  return {2, config.numLayers, options.batch,
-          getKVCacheCapacity(config, options), config.numKVHeads,
-          config.headDim};
+std::vector<int64_t> getKVCacheShape(mlir::llm::KVCacheType cache) {
+  return {2,
+          cache.getLayers(),
+          cache.getBatch(),
+          cache.getCapacity(),
+          cache.getKvHeads(),
+          cache.getHeadDim()};
 }
 
 llvm::Error writeTextFile(llvm::StringRef path,
@@ -67,47 +68,44 @@ llvm::json::Array toJSON(const std::vector<int64_t> &shape) {
 
 /// Bytes of a paged cache's page-table header: batch · capacity /
 /// page_size entries, padded.
-int64_t getPageTableBytes(const ModelConfig &config,
-                          const ModelBuildOptions &options) {
-  return mlir::llm::getPageTableBytes(
-      options.batch * getKVCacheCapacity(config, options) / options.kvPageSize);
+int64_t getPageTableBytes(mlir::llm::KVCacheType cache) {
+  return mlir::llm::getPageTableBytes(cache.getPageCount());
 }
 
 /// The manifest's "kv_cache": layout, element type, logical shape and, for
 /// the paged layout, the page size and the page table's bytes at the head
 /// of the buffer.
-llvm::json::Object getKVCacheJSON(const ModelConfig &config,
-                                  const ModelBuildOptions &options) {
-  llvm::json::Object cache{
-      {"layout", options.pagedKVCache ? "paged" : "contiguous"},
-      {"dtype", toString(options.kvType)},
-      {"shape", toJSON(getKVCacheShape(config, options))}};
-  if (options.pagedKVCache) {
-    cache["page_size"] = options.kvPageSize;
-    cache["page_table_bytes"] = getPageTableBytes(config, options);
+llvm::json::Object getKVCacheJSON(mlir::llm::KVCacheType cache) {
+  llvm::json::Object json{
+      {"layout", cache.isPaged() ? "paged" : "contiguous"},
+      {"dtype", getWeightFormatName(cache.getElementType())},
+      {"shape", toJSON(getKVCacheShape(cache))}};
+  if (cache.isPaged()) {
+    json["page_size"] = cache.getPageSize();
+    json["page_table_bytes"] = getPageTableBytes(cache);
   }
-  return cache;
+  return json;
 }
 
 /// `target`: the manifest's "target" object; `libraries`: what a program
 /// linking the static library must add to its link line; `extra`:
 /// target-specific top-level fields (CUDA: the "cuda" object).
 llvm::Error writeManifest(const ArtifactPaths &paths, const ModelConfig &config,
-                          const ModelBuildOptions &options,
+                          const ModelInterface &interface,
                           llvm::json::Object target,
                           llvm::ArrayRef<std::string> libraries,
                           llvm::json::Object extra = {}) {
   llvm::json::Array linkLibraries;
   for (const std::string &library : libraries)
     linkLibraries.push_back(library);
-  DType weightType = options.weightType.value_or(config.dtype);
   llvm::json::Array weights;
-  for (const WeightSpec &spec : getWeightTable(config)) {
+  for (const InterfaceWeight &spec : interface.weights) {
     llvm::json::Object weight{{"name", spec.name},
                               {"shape", toJSON(spec.shape)},
-                              {"dtype", toString(weightType)}};
-    // What the compiled model's weights file holds (dequantized or
-    // converted to `dtype` at load), when it was compiled from one.
+                              {"dtype", spec.format}};
+    // What the compiled model's weights file holds (used as it is, or
+    // dequantized or converted to `dtype` at load), when it was compiled
+    // from one.
     auto format = config.weightFormats.find(spec.name);
     if (format != config.weightFormats.end())
       weight["source_format"] = format->second;
@@ -148,9 +146,9 @@ llvm::Error writeManifest(const ArtifactPaths &paths, const ModelConfig &config,
        llvm::json::Object{{"prefill", paths.prefix + "_prefill"},
                           {"decode", paths.prefix + "_decode"}}},
       {"config", std::move(configJSON)},
-      {"batch", options.batch},
-      {"context_length", getKVCacheCapacity(config, options)},
-      {"kv_cache", getKVCacheJSON(config, options)},
+      {"batch", interface.cache.getBatch()},
+      {"context_length", interface.cache.getCapacity()},
+      {"kv_cache", getKVCacheJSON(interface.cache)},
       {"logits_dtype", "f32"},
       {"weights", std::move(weights)},
   };
@@ -165,14 +163,15 @@ llvm::Error writeManifest(const ArtifactPaths &paths, const ModelConfig &config,
 /// `targetDeclarations`: C declarations only one target has, placed after
 /// the entry points.
 llvm::Error writeHeader(const ArtifactPaths &paths, const ModelConfig &config,
-                        const ModelBuildOptions &options,
+                        const ModelInterface &interface,
                         llvm::StringRef targetDeclarations = "") {
   std::string macro = llvm::StringRef(paths.prefix).upper();
-  std::vector<int64_t> cacheShape = getKVCacheShape(config, options);
+  mlir::llm::KVCacheType cache = interface.cache;
+  std::vector<int64_t> cacheShape = getKVCacheShape(cache);
   int64_t cacheElements = 1;
   for (int64_t extent : cacheShape)
     cacheElements *= extent;
-  size_t numWeights = getWeightTable(config).size();
+  size_t numWeights = interface.weights.size();
   return writeTextFile(paths.header, [&](llvm::raw_ostream &os) {
     os << "/* " << paths.prefix << ".h: entry points of the llmc artifact for "
        << "model '" << config.name << "' (generated by llmc). */\n"
@@ -182,13 +181,13 @@ llvm::Error writeHeader(const ArtifactPaths &paths, const ModelConfig &config,
        << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n"
        << "#define " << macro << "_ABI_VERSION " << kArtifactABIVersion << "\n"
        << "#define " << macro << "_VOCAB_SIZE " << config.vocabSize << "\n"
-       << "#define " << macro << "_BATCH " << options.batch << "\n"
-       << "#define " << macro << "_CONTEXT_LENGTH "
-       << getKVCacheCapacity(config, options) << "\n"
+       << "#define " << macro << "_BATCH " << cache.getBatch() << "\n"
+       << "#define " << macro << "_CONTEXT_LENGTH " << cache.getCapacity()
+       << "\n"
        << "/* Weight pointers the entry points take, in the order of the "
           "manifest's \"weights\". */\n"
        << "#define " << macro << "_NUM_WEIGHTS " << numWeights << "\n"
-       << "/* KV cache: " << toString(options.kvType)
+       << "/* KV cache: " << getWeightFormatName(cache.getElementType())
        << " elements shaped (2, layers, batch, capacity, kv_heads, head_dim) "
           "= ("
        << llvm::join(llvm::map_range(cacheShape,
@@ -197,7 +196,7 @@ llvm::Error writeHeader(const ArtifactPaths &paths, const ModelConfig &config,
        << "), zeroed before the first call. */\n"
        << "#define " << macro << "_KV_CACHE_ELEMENTS " << cacheElements
        << "LL\n";
-    if (options.pagedKVCache)
+    if (cache.isPaged())
       os << "/* Paged KV cache: the kv_cache buffer starts with the page "
             "table, batch *\n"
             "   (CONTEXT_LENGTH / KV_PAGE_SIZE) int32 page numbers in [0, "
@@ -208,10 +207,10 @@ llvm::Error writeHeader(const ArtifactPaths &paths, const ModelConfig &config,
             "page\n"
             "   table[b * (CONTEXT_LENGTH / KV_PAGE_SIZE) + p / "
             "KV_PAGE_SIZE]. */\n"
-         << "#define " << macro << "_KV_PAGE_SIZE " << options.kvPageSize
+         << "#define " << macro << "_KV_PAGE_SIZE " << cache.getPageSize()
          << "\n"
          << "#define " << macro << "_KV_PAGE_TABLE_BYTES "
-         << getPageTableBytes(config, options) << "\n";
+         << getPageTableBytes(cache) << "\n";
     os << "\n"
        << "/* Runs the decoder on seq_len new tokens at the given absolute "
           "positions\n"
@@ -321,7 +320,7 @@ constexpr const char *kPortableHostCPU = "generic";
 
 llvm::Error llmc::writeCPUArtifact(mlir::ModuleOp module,
                                    const ModelConfig &config,
-                                   const ModelBuildOptions &buildOptions,
+                                   const ModelInterface &interface,
                                    const CPUTargetOptions &targetOptions,
                                    llvm::StringRef outputDir) {
   if (std::error_code ec = llvm::sys::fs::create_directories(outputDir))
@@ -338,10 +337,10 @@ llvm::Error llmc::writeCPUArtifact(mlir::ModuleOp module,
   std::vector<std::string> libraries = getLinkLibraries(*object, openMP);
   if (llvm::Error err = writeSharedLibrary(paths, libraries))
     return err;
-  if (llvm::Error err = writeHeader(paths, config, buildOptions))
+  if (llvm::Error err = writeHeader(paths, config, interface))
     return err;
   CPUTargetDescription target = describeCPUTarget(targetOptions);
-  return writeManifest(paths, config, buildOptions,
+  return writeManifest(paths, config, interface,
                        llvm::json::Object{{"kind", "cpu"},
                                           {"triple", target.triple},
                                           {"cpu", target.cpu}},
@@ -350,7 +349,7 @@ llvm::Error llmc::writeCPUArtifact(mlir::ModuleOp module,
 
 llvm::Error llmc::writeCUDAArtifact(mlir::ModuleOp module,
                                     const ModelConfig &config,
-                                    const ModelBuildOptions &buildOptions,
+                                    const ModelInterface &interface,
                                     llvm::ArrayRef<std::string> archs,
                                     llvm::StringRef outputDir) {
   if (std::error_code ec = llvm::sys::fs::create_directories(outputDir))
@@ -400,14 +399,14 @@ llvm::Error llmc::writeCUDAArtifact(mlir::ModuleOp module,
   }
   declarations += "\n";
   if (llvm::Error err =
-          writeHeader(paths, config, buildOptions, declarations))
+          writeHeader(paths, config, interface, declarations))
     return err;
   CPUTargetDescription host = describeCPUTarget(hostOptions);
   llvm::json::Array archList;
   for (const std::string &arch : archs)
     archList.push_back(arch);
   return writeManifest(
-      paths, config, buildOptions,
+      paths, config, interface,
       llvm::json::Object{{"kind", "cuda"},
                          {"archs", std::move(archList)},
                          {"triple", host.triple}},

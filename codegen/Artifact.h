@@ -2,9 +2,9 @@
 #ifndef LLMC_CODEGEN_ARTIFACT_H
 #define LLMC_CODEGEN_ARTIFACT_H
 
+#include "codegen/ModelInterface.h"
 #include "codegen/Target.h"
 #include "frontend/ModelConfig.h"
-#include "graph/ModelBuilder.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/Error.h"
@@ -24,9 +24,11 @@ constexpr int kArtifactABIVersion = 2;
 ///   P.json     the manifest: ABI version, target, config, KV-cache shape,
 ///              entry points and the weight table (name, shape, dtype) in
 ///              argument order
+/// The header and manifest describe `interface`, read off the module in the
+/// `llm` phase (getModelInterface); `config` adds the model's description.
 /// `module` must be in the LLVM dialect (phase `llvm`).
 llvm::Error writeCPUArtifact(mlir::ModuleOp module, const ModelConfig &config,
-                             const ModelBuildOptions &buildOptions,
+                             const ModelInterface &interface,
                              const CPUTargetOptions &targetOptions,
                              llvm::StringRef outputDir);
 
@@ -40,7 +42,7 @@ constexpr int kCUDAHostAPIVersion = 1;
 /// architecture in `archs`; the manifest lists the images and the host API
 /// symbol. `module` must be in the `llvm` phase of the CUDA pipeline.
 llvm::Error writeCUDAArtifact(mlir::ModuleOp module, const ModelConfig &config,
-                              const ModelBuildOptions &buildOptions,
+                              const ModelInterface &interface,
                               llvm::ArrayRef<std::string> archs,
                               llvm::StringRef outputDir);
 

@@ -39,6 +39,17 @@ def LLM_KVCacheLayout : I32Enum<"KVCacheLayout", "memory layout of the KV cache"
   let cppNamespace = "::mlir::llm";
 }
 
+/// GGUF's block-quantized weight formats that the kernels compute on (ggml's
+/// names, lower case). Q8_0 ... Q5_1 pack 32 elements per block; the K-quants
+/// pack 256 per super-block (8 sub-blocks of 32, Q6_K 16 of 16).
+def LLM_BlockFormat : I32Enum<"BlockFormat", "block-quantized weight format", [
+    I32EnumCase<"q8_0", 0>, I32EnumCase<"q4_0", 1>, I32EnumCase<"q4_1", 2>,
+    I32EnumCase<"q5_0", 3>, I32EnumCase<"q5_1", 4>, I32EnumCase<"q4_k", 5>,
+    I32EnumCase<"q5_k", 6>, I32EnumCase<"q6_k", 7>
+  ]> {
+  let cppNamespace = "::mlir::llm";
+}
+
 //===----------------------------------------------------------------------===//
 // Parameters
 //===----------------------------------------------------------------------===//

@@ -85,12 +85,30 @@ LogicalResult verifyNorm(Operation *op, ShapedType x, ShapedType weight,
   return success();
 }
 
+/// A block-quantized weight (`!llm.block<f>` elements; its rank 2 is checked
+/// by the caller) has rows of whole blocks: a static row length that is a
+/// multiple of the format's block. Float weights pass unchecked.
+LogicalResult verifyWeightFormat(Operation *op, ShapedType weight,
+                                 StringRef name) {
+  BlockQuantType block = getBlockQuantElementType(weight);
+  if (!block)
+    return success();
+  int64_t row = weight.getDimSize(1);
+  if (ShapedType::isDynamic(row) || row % block.getBlockElements() != 0)
+    return op->emitOpError()
+           << name << " row length (" << extentString(row)
+           << ") must be a multiple of the " << stringifyBlockFormat(block.getFormat())
+           << " block (" << block.getBlockElements() << " elements)";
+  return success();
+}
+
 /// Shared by linear and logits: x[..., K] · W[N, K]ᵀ (+ bias[N]) → [..., N].
 LogicalResult verifyProjection(Operation *op, ShapedType x, ShapedType weight,
                                ShapedType bias, ShapedType result) {
   if (x.getRank() < 1)
     return op->emitOpError("input must have rank >= 1");
   if (failed(requireRank(op, weight, 2, "weight")) ||
+      failed(verifyWeightFormat(op, weight, "weight")) ||
       failed(requireSameExtent(op, weight.getDimSize(1),
                                "weight input dimension", x.getShape().back(),
                                "input last dimension")))
@@ -131,7 +149,8 @@ LogicalResult EmbeddingOp::verify() {
   auto tokens = getTokens().getType();
   auto table = getTable().getType();
   auto result = getResult().getType();
-  if (failed(requireRank(*this, table, 2, "table")))
+  if (failed(requireRank(*this, table, 2, "table")) ||
+      failed(verifyWeightFormat(*this, table, "table")))
     return failure();
   if (result.getRank() != tokens.getRank() + 1)
     return emitOpError() << "result rank (" << result.getRank()

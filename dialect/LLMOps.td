@@ -9,6 +9,8 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/IR/BuiltinAttributeInterfaces.td"
 
 def LLM_FloatTensor : RankedTensorOf<[AnyFloat]>;
+/// A weight matrix: float elements, or GGUF blocks (`!llm.block<...>`).
+def LLM_WeightTensor : RankedTensorOf<[AnyFloat, LLM_BlockQuantType]>;
 def LLM_IntTensor : RankedTensorOf<[AnySignlessInteger]>;
 def LLM_PageTable : RankedTensorOf<[I32]>;
 
@@ -26,7 +28,7 @@ def LLM_EmbeddingOp : LLM_Op<"embedding", [Pure]> {
     %h = llm.embedding %tokens, %table : tensor<1x?xi32>, tensor<512x64xf32> -> tensor<1x?x64xf32>
     ```
   }];
-  let arguments = (ins LLM_IntTensor:$tokens, LLM_FloatTensor:$table);
+  let arguments = (ins LLM_IntTensor:$tokens, LLM_WeightTensor:$table);
   let results = (outs LLM_FloatTensor:$result);
   let assemblyFormat = [{
     $tokens `,` $table attr-dict `:` type($tokens) `,` type($table) `->` type($result)
@@ -61,7 +63,7 @@ def LLM_LayerNormOp : LLM_Op<"layer_norm", [Pure]> {
     %n = llm.layer_norm %x, %w, %b {eps = 1.0e-05 : f64} : tensor<2x64xf32>, tensor<64xf32>, tensor<64xf32> -> tensor<2x64xf32>
     ```
   }];
-  let arguments = (ins LLM_FloatTensor:$x, LLM_FloatTensor:$weight,
+  let arguments = (ins LLM_FloatTensor:$x, LLM_WeightTensor:$weight,
                        Optional<LLM_FloatTensor>:$bias, F64Attr:$eps);
   let results = (outs LLM_FloatTensor:$result);
   let assemblyFormat = [{
@@ -87,7 +89,7 @@ def LLM_LinearOp : LLM_Op<"linear", [Pure, AttrSizedOperandSegments]> {
     %h = llm.linear %a, %wo residual %h0 : tensor<1x1x64xf32>, tensor<64x64xf32> residual tensor<1x1x64xf32> -> tensor<1x1x64xf32>
     ```
   }];
-  let arguments = (ins LLM_FloatTensor:$x, LLM_FloatTensor:$weight,
+  let arguments = (ins LLM_FloatTensor:$x, LLM_WeightTensor:$weight,
                        Optional<LLM_FloatTensor>:$bias,
                        Optional<LLM_FloatTensor>:$residual);
   let results = (outs LLM_FloatTensor:$result);
@@ -125,7 +127,7 @@ def LLM_LogitsOp : LLM_Op<"logits", [Pure]> {
     %logits = llm.logits %h, %table {tied} : tensor<1x?x64xf32>, tensor<512x64xf32> -> tensor<1x?x512xf32>
     ```
   }];
-  let arguments = (ins LLM_FloatTensor:$x, LLM_FloatTensor:$weight, UnitAttr:$tied);
+  let arguments = (ins LLM_FloatTensor:$x, LLM_WeightTensor:$weight, UnitAttr:$tied);
   let results = (outs LLM_FloatTensor:$result);
   let assemblyFormat = [{
     $x `,` $weight attr-dict `:` type($x) `,` type($weight) `->` type($result)
@@ -257,7 +259,7 @@ def LLM_MultiLinearOp : LLM_Op<"multi_linear", [Pure, AttrSizedOperandSegments]>
   }];
   let arguments = (ins LLM_FloatTensor:$x,
                        Optional<LLM_FloatTensor>:$norm_weight,
-                       Variadic<LLM_FloatTensor>:$weights,
+                       Variadic<LLM_WeightTensor>:$weights,
                        Variadic<LLM_FloatTensor>:$biases,
                        OptionalAttr<F64Attr>:$norm_eps);
   let results = (outs Variadic<LLM_FloatTensor>:$results);
@@ -287,7 +289,7 @@ def LLM_GLULinearOp : LLM_Op<"glu_linear", [Pure]> {
   }];
   let arguments = (ins LLM_ActivationAttr:$activation, LLM_FloatTensor:$x,
                        Optional<LLM_FloatTensor>:$norm_weight,
-                       LLM_FloatTensor:$gate_weight, LLM_FloatTensor:$up_weight,
+                       LLM_WeightTensor:$gate_weight, LLM_WeightTensor:$up_weight,
                        OptionalAttr<F64Attr>:$norm_eps);
   let results = (outs LLM_FloatTensor:$result);
   let assemblyFormat = [{

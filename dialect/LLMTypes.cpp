@@ -74,3 +74,58 @@ RankedTensorType KVCacheType::getPageTableType() const {
   return RankedTensorType::get({getBatch(), getPagesPerSequence()},
                                IntegerType::get(getContext(), 32));
 }
+
+//===----------------------------------------------------------------------===//
+// BlockQuantType
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Elements and bytes of one block of each format (ggml's block structs:
+/// f16 scales, packed quants, for the K-quants 6-bit or int8 sub-scales).
+struct BlockLayout {
+  int64_t elements, bytes;
+};
+
+BlockLayout getBlockLayout(BlockFormat format) {
+  switch (format) {
+  case BlockFormat::q8_0:
+    return {32, 2 + 32};
+  case BlockFormat::q4_0:
+    return {32, 2 + 16};
+  case BlockFormat::q4_1:
+    return {32, 2 + 2 + 16};
+  case BlockFormat::q5_0:
+    return {32, 2 + 4 + 16};
+  case BlockFormat::q5_1:
+    return {32, 2 + 2 + 4 + 16};
+  case BlockFormat::q4_k:
+    return {256, 2 + 2 + 12 + 128};
+  case BlockFormat::q5_k:
+    return {256, 2 + 2 + 12 + 32 + 128};
+  case BlockFormat::q6_k:
+    return {256, 128 + 64 + 16 + 2};
+  }
+  llvm_unreachable("unknown block format");
+}
+} // namespace
+
+int64_t BlockQuantType::getBlockElements() const {
+  return getBlockLayout(getFormat()).elements;
+}
+
+int64_t BlockQuantType::getBlockBytes() const {
+  return getBlockLayout(getFormat()).bytes;
+}
+
+BlockQuantType mlir::llm::getBlockQuantElementType(Type type) {
+  auto shaped = dyn_cast<ShapedType>(type);
+  return shaped ? dyn_cast<BlockQuantType>(shaped.getElementType())
+                : BlockQuantType();
+}
+
+RankedTensorType mlir::llm::getBlockStorageType(RankedTensorType type) {
+  auto block = cast<BlockQuantType>(type.getElementType());
+  SmallVector<int64_t> shape(type.getShape());
+  shape.back() = block.getRowBytes(shape.back());
+  return RankedTensorType::get(shape, IntegerType::get(type.getContext(), 8));
+}

@@ -28,4 +28,15 @@ inline int64_t getPageTableBytes(int64_t entries) {
 #define GET_TYPEDEF_CLASSES
 #include "dialect/LLMTypes.h.inc"
 
+namespace mlir::llm {
+/// The `!llm.block<...>` element type of a shaped `type`; null for any other
+/// type.
+BlockQuantType getBlockQuantElementType(Type type);
+
+/// The bytes a block-quantized weight is stored in:
+/// tensor<N x K x !llm.block<f>> -> tensor<N x (K / block_elements ·
+/// block_bytes) x i8> (K a multiple of the block, as the ops verify).
+RankedTensorType getBlockStorageType(RankedTensorType type);
+} // namespace mlir::llm
+
 #endif // LLMC_DIALECT_LLMTYPES_H

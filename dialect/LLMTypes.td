@@ -1,4 +1,4 @@
-// Types of the `llm` dialect: the runtime-owned KV cache.
+// Types of the `llm` dialect: the runtime-owned KV cache and block-quantized weight elements.
 #ifndef LLMC_DIALECT_LLMTYPES_TD
 #define LLMC_DIALECT_LLMTYPES_TD
 
@@ -62,6 +62,52 @@ def LLM_KVCacheType : TypeDef<LLM_Dialect, "KVCache"> {
     /// null for a contiguous cache.
     ::mlir::RankedTensorType getPageTableType() const;
     bool isPaged() const { return getLayout() == ::mlir::llm::KVCacheLayout::paged; }
+  }];
+}
+
+
+def LLM_BlockFormatParameter : EnumParameter<LLM_BlockFormat>;
+
+def LLM_BlockQuantType : TypeDef<LLM_Dialect, "BlockQuant"> {
+  let mnemonic = "block";
+  let summary = "one element of a block-quantized weight matrix";
+  let description = [{
+    The element type of a weight stored in one of GGUF's block formats: a
+    `tensor<N x K x !llm.block<q4_0>>` is the logical (N, K) matrix whose
+    rows are each K / block_elements consecutive blocks of the format, exactly
+    as a GGUF file stores them (row-major, no padding). Ops that take weights
+    compute on the blocks (dequantizing in registers); the lowering maps the
+    tensor to its bytes, `tensor<N x (K / block_elements · block_bytes) x i8>`,
+    which is what the entry points take. K must be a multiple of the
+    format's block size (32, or 256 for the K-quants).
+
+    | format | elements/block | bytes/block | element value |
+    |--------|----------------|-------------|---------------|
+    | q8_0   | 32  | 34  | d · q (q int8) |
+    | q4_0   | 32  | 18  | d · (q - 8) (q 4-bit) |
+    | q4_1   | 32  | 20  | d · q + m |
+    | q5_0   | 32  | 22  | d · (q - 16) (q 5-bit) |
+    | q5_1   | 32  | 24  | d · q + m |
+    | q4_k   | 256 | 144 | d · sc_j · q - dmin · m_j (6-bit sc_j, m_j per 32) |
+    | q5_k   | 256 | 176 | as q4_k with 5-bit q |
+    | q6_k   | 256 | 210 | d · sc_j · (q - 32) (int8 sc_j per 16, 6-bit q) |
+
+    Example:
+    ```mlir
+    %y = llm.linear %x, %w : tensor<1x1x576xf32>, tensor<1536x576x!llm.block<q4_k>> -> tensor<1x1x1536xf32>
+    ```
+  }];
+  let parameters = (ins LLM_BlockFormatParameter:$format);
+  let assemblyFormat = "`<` $format `>`";
+  let extraClassDeclaration = [{
+    /// Logical elements per block: 32, or 256 for the K-quants.
+    int64_t getBlockElements() const;
+    /// Bytes of one block.
+    int64_t getBlockBytes() const;
+    /// Bytes of one row of `elements` elements (a multiple of the block).
+    int64_t getRowBytes(int64_t elements) const {
+      return elements / getBlockElements() * getBlockBytes();
+    }
   }];
 }
 

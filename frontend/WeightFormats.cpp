@@ -9,6 +9,8 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
+#include <iterator>
+
 using namespace llvm;
 
 namespace llmc {
@@ -43,7 +45,70 @@ std::string getWeightsPath(StringRef modelPath, llmc_weights_format &format) {
   return "";
 }
 
+struct WeightFormatInfo {
+  WeightFormat format;
+  StringLiteral name;
+  int64_t blockElements;
+};
+
+constexpr WeightFormatInfo kWeightFormats[] = {
+    {WeightFormat::F32, "f32", 1},     {WeightFormat::F16, "f16", 1},
+    {WeightFormat::BF16, "bf16", 1},   {WeightFormat::Q8_0, "q8_0", 32},
+    {WeightFormat::Q4_0, "q4_0", 32},  {WeightFormat::Q4_1, "q4_1", 32},
+    {WeightFormat::Q5_0, "q5_0", 32},  {WeightFormat::Q5_1, "q5_1", 32},
+    {WeightFormat::Q4_K, "q4_k", 256}, {WeightFormat::Q5_K, "q5_k", 256},
+    {WeightFormat::Q6_K, "q6_k", 256},
+};
+
+constexpr bool isIndexedByFormat() {
+  for (size_t i = 0; i < std::size(kWeightFormats); ++i)
+    if (static_cast<size_t>(kWeightFormats[i].format) != i)
+      return false;
+  return true;
+}
+static_assert(isIndexedByFormat(), "kWeightFormats is indexed by WeightFormat");
+
+const WeightFormatInfo &getInfo(WeightFormat format) {
+  return kWeightFormats[static_cast<int>(format)];
+}
+
 } // namespace
+
+StringRef toString(WeightFormat format) { return getInfo(format).name; }
+
+std::optional<WeightFormat> parseWeightFormat(StringRef name) {
+  for (const WeightFormatInfo &info : kWeightFormats)
+    if (info.name == name)
+      return info.format;
+  return std::nullopt;
+}
+
+std::string getWeightFormatNames() {
+  std::string names;
+  for (const WeightFormatInfo &info : kWeightFormats)
+    names += (names.empty() ? "" : ", ") + info.name.str();
+  return names;
+}
+
+WeightFormat toWeightFormat(DType dtype) {
+  switch (dtype) {
+  case DType::F32:
+    return WeightFormat::F32;
+  case DType::F16:
+    return WeightFormat::F16;
+  case DType::BF16:
+    return WeightFormat::BF16;
+  }
+  llvm_unreachable("unknown dtype");
+}
+
+bool isBlockFormat(WeightFormat format) {
+  return getInfo(format).blockElements > 1;
+}
+
+int64_t getBlockElements(WeightFormat format) {
+  return getInfo(format).blockElements;
+}
 
 Expected<WeightFormats> readWeightFormats(StringRef modelPath) {
   WeightFormats formats;

@@ -9,12 +9,32 @@
 #ifndef LLMC_FRONTEND_WEIGHTFORMATS_H
 #define LLMC_FRONTEND_WEIGHTFORMATS_H
 
+#include "ModelConfig.h"
+
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
 
+#include <optional>
 #include <string>
 
 namespace llmc {
+
+/// A format a compiled weight can have: a float type, or one of the GGUF
+/// block formats the CPU kernels compute on.
+enum class WeightFormat { F32, F16, BF16, Q8_0, Q4_0, Q4_1, Q5_0, Q5_1, Q4_K, Q5_K, Q6_K };
+
+/// Lower case, as manifests and `--weight-type` spell them ("q4_k", "bf16").
+llvm::StringRef toString(WeightFormat format);
+std::optional<WeightFormat> parseWeightFormat(llvm::StringRef name);
+/// Every name parseWeightFormat takes, comma-separated.
+std::string getWeightFormatNames();
+
+/// The float format of `dtype`.
+WeightFormat toWeightFormat(DType dtype);
+
+bool isBlockFormat(WeightFormat format);
+/// Elements per block: 1 for the float types, 32, or 256 for the K-quants.
+int64_t getBlockElements(WeightFormat format);
 
 /// Canonical (Hugging Face) tensor name -> the format the file stores it in,
 /// lower case as the manifest writes dtypes ("q4_1", "bf16").

@@ -17,16 +17,24 @@ using namespace llmc;
 
 namespace {
 
-Type getElementType(MLIRContext &context, DType dtype) {
-  switch (dtype) {
-  case DType::F32:
+/// The element type of a weight in `format`: a float type, or the
+/// `!llm.block<...>` of a GGUF block format (the enums share their names).
+Type getElementType(MLIRContext &context, WeightFormat format) {
+  switch (format) {
+  case WeightFormat::F32:
     return Float32Type::get(&context);
-  case DType::F16:
+  case WeightFormat::F16:
     return Float16Type::get(&context);
-  case DType::BF16:
+  case WeightFormat::BF16:
     return BFloat16Type::get(&context);
+  default:
+    return llm::BlockQuantType::get(
+        &context, *llm::symbolizeBlockFormat(toString(format)));
   }
-  llvm_unreachable("unknown dtype");
+}
+
+Type getElementType(MLIRContext &context, DType dtype) {
+  return getElementType(context, toWeightFormat(dtype));
 }
 
 llm::RopeStyle toIR(RopeStyle style) {
@@ -98,8 +106,7 @@ public:
         builder(OpBuilder::atBlockEnd(module.getBody())), loc(builder.getUnknownLoc()),
         weightTable(getWeightTable(config)) {
     f32 = builder.getF32Type();
-    weightType = getElementType(
-        context, options.weightType.value_or(config.dtype));
+    defaultWeightType = getElementType(context, config.dtype);
     kvType = getElementType(context, options.kvType);
     int64_t capacity = getKVCacheCapacity(config, options);
     cacheType = llm::KVCacheType::get(
@@ -122,7 +129,7 @@ public:
       argTypes.push_back(cacheType.getPageTableType());
     const unsigned firstWeight = argTypes.size();
     for (const WeightSpec &spec : weightTable)
-      argTypes.push_back(tensor(spec.shape, weightType));
+      argTypes.push_back(weightTensorType(spec));
     // A prefill computes the logits of its last `logit_rows` tokens only
     // (an index argument after the weights): a generation needs one row,
     // and the classifier is often the largest matrix of a small model.
@@ -165,11 +172,23 @@ public:
     Type hiddenType = tensor({batch, seqLen, config.hiddenSize}, f32);
     Value hidden = llm::EmbeddingOp::create(builder, loc, hiddenType, tokens,
                                             weight(-1, WeightRole::Embedding));
-    // Every layer runs the same code: one call per layer to a shared layer
-    // function, which keeps the compiled code (and compile time) independent
-    // of the layer count.
-    func::FuncOp layerFunc = emitLayerFunction((name + "_layer").str(), seqLen);
+    // Layers run shared code: one call per layer to a layer function, one
+    // function per distinct set of weight formats, which keeps the compiled
+    // code (and compile time) independent of the layer count.
+    SmallVector<std::pair<SmallVector<Type>, func::FuncOp>> layerFuncs;
     for (int64_t layer = 0; layer < config.numLayers; ++layer) {
+      SmallVector<Type> types = getLayerWeightTypes(layer);
+      auto known = llvm::find_if(
+          layerFuncs, [&](const auto &entry) { return entry.first == types; });
+      if (known == layerFuncs.end()) {
+        std::string funcName = (name + "_layer").str();
+        if (!layerFuncs.empty())
+          funcName += "_" + std::to_string(layerFuncs.size());
+        layerFuncs.push_back(
+            {types, emitLayerFunction(funcName, seqLen, types)});
+        known = std::prev(layerFuncs.end());
+      }
+      func::FuncOp layerFunc = known->second;
       setLocation("model.layers." + Twine(layer));
       SmallVector<Value> operands = {hidden, positions, cache};
       if (pageTable)
@@ -198,8 +217,10 @@ public:
 private:
   /// `@<name>`: one decoder layer, (hidden, positions, kv_cache
   /// [, kv_page_table], layer, the layer's weights) -> (hidden, kv_cache),
-  /// the weights in the order of the weight table's layer entries.
-  func::FuncOp emitLayerFunction(StringRef name, int64_t seqLen) {
+  /// the weights in the order of the weight table's layer entries, of
+  /// `layerWeightTypes`.
+  func::FuncOp emitLayerFunction(StringRef name, int64_t seqLen,
+                                 ArrayRef<Type> layerWeightTypes) {
     const int64_t batch = options.batch;
     Type hiddenType = tensor({batch, seqLen, config.hiddenSize}, f32);
     SmallVector<Type> argTypes = {hiddenType,
@@ -214,8 +235,7 @@ private:
     for (const WeightSpec &spec : weightTable)
       if (spec.layer == 0)
         layerWeights.push_back(&spec);
-    for (const WeightSpec *spec : layerWeights)
-      argTypes.push_back(tensor(spec->shape, weightType));
+    argTypes.append(layerWeightTypes.begin(), layerWeightTypes.end());
 
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToEnd(
@@ -259,6 +279,24 @@ private:
     pageTable = callerPageTable;
     layerIndex = Value();
     return func;
+  }
+
+  /// A weight's tensor type: its shape, in its format.
+  RankedTensorType weightTensorType(const WeightSpec &spec) {
+    auto format = options.weightFormats.find(spec.name);
+    Type element = format == options.weightFormats.end()
+                       ? defaultWeightType
+                       : getElementType(context, format->second);
+    return tensor(spec.shape, element);
+  }
+
+  /// The types of layer `layer`'s weights, in weight-table order.
+  SmallVector<Type> getLayerWeightTypes(int64_t layer) {
+    SmallVector<Type> types;
+    for (const WeightSpec &spec : weightTable)
+      if (spec.layer == layer)
+        types.push_back(weightTensorType(spec));
+    return types;
   }
 
   RankedTensorType tensor(ArrayRef<int64_t> shape, Type elementType) {
@@ -408,7 +446,9 @@ private:
   OpBuilder builder;
   Location loc;
   std::vector<WeightSpec> weightTable;
-  Type f32, weightType, kvType;
+  Type f32, kvType;
+  /// The type of weights without a format in the options.
+  Type defaultWeightType;
   llm::KVCacheType cacheType;
   llm::RopeScalingAttr ropeScaling;
 

@@ -4,6 +4,7 @@
 
 #include "dialect/LLMTypes.h"
 #include "frontend/ModelConfig.h"
+#include "graph/WeightFormatChoice.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -18,8 +19,9 @@ struct ModelBuildOptions {
   int64_t batch = 1;
   /// KV-cache capacity in positions; 0 means max_position_embeddings.
   int64_t contextLength = 0;
-  /// Element type of the weights; unset means the config's dtype.
-  std::optional<DType> weightType;
+  /// The format of each weight, by name (chooseWeightFormats); a weight
+  /// missing from it is in the config's dtype.
+  WeightFormatMap weightFormats;
   /// Element type of the KV cache; activations are always f32.
   DType kvType = DType::F32;
   /// Store the cache in pages of `kvPageSize` positions behind a page table
@@ -34,8 +36,10 @@ int64_t getKVCacheCapacity(const ModelConfig &config,
                            const ModelBuildOptions &options);
 
 /// Builds a module with private `func.func @prefill` (T new tokens) and
-/// `func.func @decode` (one token), each calling its private layer function
-/// (`@prefill_layer`, `@decode_layer`) once per layer with the layer index.
+/// `func.func @decode` (one token), each calling a private layer function
+/// (`@prefill_layer`, `@decode_layer`) once per layer with the layer index;
+/// layers whose weights differ in format (a Q4_K_M file's Q6_K layers) get
+/// a layer function per distinct set of formats (`@decode_layer_1`, ...).
 /// Both take (tokens, positions, kv_cache[, kv_page_table], weights...) and
 /// return (logits, updated kv_cache); weights follow getWeightTable's order
 /// and carry their names as `llm.weight` argument attributes. The prefill

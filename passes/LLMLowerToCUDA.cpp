@@ -45,11 +45,38 @@ bool needsDecomposition(Operation *op) {
          !llmc::cuda::isGemvFusedProjection(op);
 }
 
+/// The CUDA kernels read float weights only: a block-quantized weight is
+/// an error naming it (llmc compile gives CUDA targets float weights,
+/// dequantized at load).
+LogicalResult refuseBlockWeights(ModuleOp module) {
+  LogicalResult result = success();
+  module.walk([&](func::FuncOp func) {
+    for (BlockArgument argument : func.getArguments()) {
+      if (!llm::getBlockQuantElementType(argument.getType()))
+        continue;
+      auto name = func.getArgAttrOfType<StringAttr>(argument.getArgNumber(),
+                                                    "llm.weight");
+      std::string weight =
+          name ? name.str()
+               : "#" + std::to_string(argument.getArgNumber());
+      func.emitError() << "the CUDA kernels compute f32, f16 and bf16 "
+                          "weights; weight "
+                       << weight << " is " << argument.getType()
+                       << " (dequantize it at load: --weight-type=f16)";
+      result = failure();
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return result;
+}
+
 struct LLMLowerToCUDAPass
     : public llmc::impl::LLMLowerToCUDABase<LLMLowerToCUDAPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (failed(llmc::cuda::verifyPagedKVViews(module)) ||
+    if (failed(refuseBlockWeights(module)) ||
+        failed(llmc::cuda::verifyPagedKVViews(module)) ||
         failed(llmc::decomposeFusedOps(module, needsDecomposition)))
       return signalPassFailure();
     MLIRContext *context = &getContext();

@@ -36,6 +36,7 @@ struct LLMLowerToLinalgPass
     TypeConverter converter;
     converter.addConversion([](Type type) { return type; });
     llmc::addKVCacheTypeConversion(converter);
+    llmc::addBlockStorageTypeConversion(converter);
 
     RewritePatternSet patterns(context);
     llmc::populateElementwiseToLinalgPatterns(converter, patterns);

@@ -23,6 +23,11 @@ constexpr int64_t kValuesIndex = 1;
 /// 1: values), and leaves every other type unchanged.
 void addKVCacheTypeConversion(mlir::TypeConverter &converter);
 
+/// Maps block-quantized weights, tensor<N x K x !llm.block<f>>, to their
+/// bytes, tensor<N x rowBytes x i8> (getBlockStorageType): what the entry
+/// points take and the block decoders read.
+void addBlockStorageTypeConversion(mlir::TypeConverter &converter);
+
 /// One layer of a converted paged cache, with the page table its keys and
 /// values are read through.
 struct PagedLayer {

@@ -1,15 +1,90 @@
-// Lowers llm.linear and llm.logits to a contraction linalg.generic, llm.embedding to a gather generic.
+// Lowers llm.linear and llm.logits to a contraction linalg.generic, llm.embedding to a gather (generic, or block decoding).
+#include "codegen/cpu/BlockDecoding.h"
 #include "codegen/cpu/LLMToLinalg.h"
 #include "codegen/cpu/LoweringUtils.h"
 #include "dialect/LLMOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 
 namespace {
+
+/// Block-quantized weights are decoded in registers by the vector kernels
+/// (ProjectionToVector.cpp); the generic contraction reads plain elements.
+constexpr const char *kBlocksNeedVectorKernels =
+    "block-quantized weights need the vector projection kernels";
+
+/// Lanes of the vectors a block-quantized embedding row is decoded in.
+constexpr int64_t kGatherLanes = 16;
+
+/// Alignment of the gathered rows' buffer: one cache line.
+constexpr int64_t kGatherAlignment = 64;
+
+/// llm.embedding on a block-quantized table (`storage`, its bytes [V,
+/// rowBytes]): each token's row decoded block by block into a fresh buffer
+/// of `type`, vectors written straight from registers, so that the table
+/// is never dequantized as a whole.
+Value gatherBlockRows(OpBuilder &b, Location loc, Value tokens, Value storage,
+                      llm::BlockQuantType format, RankedTensorType type) {
+  int64_t rank = type.getRank();
+  SmallVector<Value> dynamicSizes = llmc::getDynamicExtents(b, loc, tokens);
+  Value out = memref::AllocOp::create(
+      b, loc, MemRefType::get(type.getShape(), type.getElementType()),
+      dynamicSizes, b.getI64IntegerAttr(kGatherAlignment));
+
+  // Tokens and rows flattened: [Πtokens] and [Πtokens, D].
+  ReassociationIndices all;
+  for (int64_t d = 0; d < rank - 1; ++d)
+    all.push_back(d);
+  Value flatTokens = tensor::CollapseShapeOp::create(
+      b, loc, tokens, SmallVector<ReassociationIndices>{all});
+  Value rows = memref::CollapseShapeOp::create(
+      b, loc, out, SmallVector<ReassociationIndices>{all, {rank - 1}});
+
+  llmc::BlockDecoder decoder(format, storage, kGatherLanes);
+  int64_t blockElements = decoder.getBlockElements();
+  auto index = [&](OpBuilder &nb, int64_t v) {
+    return arith::ConstantIndexOp::create(nb, loc, v).getResult();
+  };
+  Value count = tensor::DimOp::create(b, loc, flatTokens, 0);
+  Value blocks = index(b, type.getShape().back() / blockElements);
+  scf::buildLoopNest(
+      b, loc, {index(b, 0), index(b, 0)}, {count, blocks},
+      {index(b, 1), index(b, 1)},
+      [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
+        Value token = tensor::ExtractOp::create(nb, nloc, flatTokens, ivs[0]);
+        Value row =
+            arith::IndexCastOp::create(nb, nloc, nb.getIndexType(), token);
+        llmc::BlockDecoder::Block block =
+            decoder.loadBlock(nb, nloc, row, ivs[1]);
+        Value start = arith::MulIOp::create(nb, nloc, ivs[1],
+                                            index(nb, blockElements));
+        for (int64_t first = 0; first < blockElements; first += kGatherLanes) {
+          Value values = decoder.decode(nb, nloc, block, first);
+          if (!type.getElementType().isF32())
+            values = arith::TruncFOp::create(
+                nb, nloc,
+                VectorType::get({kGatherLanes}, type.getElementType()),
+                values);
+          Value column =
+              arith::AddIOp::create(nb, nloc, start, index(nb, first));
+          vector::TransferWriteOp::create(
+              nb, nloc, values, rows, ValueRange{ivs[0], column},
+              AffineMap::getMinorIdentityMap(2, 1, nb.getContext()),
+              ArrayRef<bool>{true});
+        }
+      });
+  return bufferization::ToTensorOp::create(b, loc, type, out,
+                                           /*restrict=*/b.getUnitAttr(),
+                                           /*writable=*/b.getUnitAttr());
+}
 
 /// x[l..., K] · W[N, K]ᵀ (+ bias[N]) → [l..., N] of `resultType`.
 ///
@@ -103,6 +178,8 @@ struct LinearOpLowering : OpConversionPattern<llm::LinearOp> {
     // llm-lower-to-linalg decomposes residuals into llm.add first.
     if (op.getResidual())
       return rewriter.notifyMatchFailure(op, "residual not decomposed");
+    if (llm::getBlockQuantElementType(op.getWeight().getType()))
+      return rewriter.notifyMatchFailure(op, kBlocksNeedVectorKernels);
     rewriter.replaceOp(
         op, createProjection(rewriter, op.getLoc(), adaptor.getX(),
                              adaptor.getWeight(), adaptor.getBias(),
@@ -118,6 +195,8 @@ struct LogitsOpLowering : OpConversionPattern<llm::LogitsOp> {
                   ConversionPatternRewriter &rewriter) const override {
     // `tied` only tells the runtime to bind one buffer twice; the math is the
     // same.
+    if (llm::getBlockQuantElementType(op.getWeight().getType()))
+      return rewriter.notifyMatchFailure(op, kBlocksNeedVectorKernels);
     rewriter.replaceOp(
         op, createProjection(rewriter, op.getLoc(), adaptor.getX(),
                              adaptor.getWeight(), Value(),
@@ -137,6 +216,12 @@ struct EmbeddingOpLowering : OpConversionPattern<llm::EmbeddingOp> {
     Type elementType = type.getElementType();
     int64_t rank = type.getRank();
     MLIRContext *context = rewriter.getContext();
+    if (llm::BlockQuantType format =
+            llm::getBlockQuantElementType(op.getTable().getType())) {
+      rewriter.replaceOp(op, gatherBlockRows(rewriter, loc, tokens, table,
+                                             format, type));
+      return success();
+    }
 
     SmallVector<OpFoldResult> sizes =
         tensor::getMixedSizes(rewriter, loc, tokens);

@@ -37,7 +37,8 @@ bool hasResidual(llm::LogitsOp) { return false; }
 /// matrix-vector product bound by reading W once; any other row count (static
 /// or dynamic) is tiled on runtime bounds, so it needs no peeling: rows left
 /// below a tile go through 1-row tiles. f32 weights are loaded as
-/// vector<16xf32>; bf16/f16 ones widened with one arith.extf per vector.
+/// vector<16xf32>; bf16/f16 ones widened with one arith.extf per vector;
+/// block-quantized ones decoded from their bytes in registers.
 template <typename OpTy>
 struct ProjectionToVector : OpConversionPattern<OpTy> {
   ProjectionToVector(TypeConverter &converter, MLIRContext *context,
@@ -52,7 +53,9 @@ struct ProjectionToVector : OpConversionPattern<OpTy> {
   matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto xType = cast<RankedTensorType>(adaptor.getX().getType());
-    auto weightType = cast<RankedTensorType>(adaptor.getWeight().getType());
+    // The op's own weight type: block-quantized weights are converted to
+    // their bytes (the adaptor's), their format is read here.
+    auto weightType = cast<RankedTensorType>(op.getWeight().getType());
     auto resultType = cast<RankedTensorType>(op.getType());
     Value bias = getBias(op, adaptor);
     if (hasResidual(op))
@@ -64,7 +67,9 @@ struct ProjectionToVector : OpConversionPattern<OpTy> {
         llmc::getStaticRowCount(xType) == 1 ? kGemvTile : gemmTile;
     rewriter.replaceOp(op, llmc::createVectorProjection(
                                rewriter, op.getLoc(), adaptor.getX(),
-                               adaptor.getWeight(), bias, resultType, tile,
+                               adaptor.getWeight(),
+                               mlir::llm::getBlockQuantElementType(weightType),
+                               bias, resultType, tile,
                                minParallelWeightElements));
     return success();
   }

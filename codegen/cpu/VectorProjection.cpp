@@ -1,5 +1,6 @@
 // The register-tiled vector kernel behind the CPU projection patterns (x · Wᵀ + bias, threaded with scf.parallel).
 #include "codegen/cpu/VectorProjection.h"
+#include "codegen/cpu/BlockDecoding.h"
 #include "codegen/cpu/LoweringUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -34,11 +35,14 @@ constexpr int64_t kMaxRowBlock = 128;
 
 
 /// The kernel's operands, x and the result flattened to rows: tensors x
-/// [M, K], weight [N, K], bias [N] (or null) and the result buffer out
-/// [M, N].
+/// [M, K], weight [N, K] (for block-quantized weights its bytes,
+/// [N, rowBytes] i8, read through `blocks`), bias [N] (or null) and the
+/// result buffer out [M, N].
 struct KernelOperands {
   Value x, weight, bias, out;
   Value rows, outputs, depth;
+  /// Set for block-quantized weights.
+  std::optional<BlockDecoder> blocks;
   /// f32 lanes of the vectors every tile walks K with.
   int64_t lanes;
   /// K rounded down to a multiple of `lanes`: the unmasked loop's bound.
@@ -88,23 +92,75 @@ Value readRowVector(OpBuilder &b, Location loc, Value source, Value row,
   return arith::ExtFOp::create(b, loc, wide, vector);
 }
 
-/// accumulators[i·weightRows + j] += W[weightRow j, k...] · x[xRow i, k...].
-SmallVector<Value> accumulate(OpBuilder &b, Location loc,
-                              const KernelOperands &ops, ArrayRef<Value> xRows,
-                              ArrayRef<Value> weightRows, Value column,
-                              Value mask, ValueRange accumulators) {
-  SmallVector<Value> xs, ws;
+/// accumulators[i·weightRows + j] += ws[j] · x[xRow i, column...], with ws
+/// the weight vectors `readWeights` gives (after the x vectors are read).
+SmallVector<Value>
+accumulate(OpBuilder &b, Location loc, const KernelOperands &ops,
+           ArrayRef<Value> xRows, Value column, Value mask,
+           ValueRange accumulators,
+           llvm::function_ref<SmallVector<Value>()> readWeights) {
+  SmallVector<Value> xs;
   for (Value row : xRows)
     xs.push_back(readRowVector(b, loc, ops.x, row, column, mask, ops.lanes));
-  for (Value row : weightRows)
-    ws.push_back(
-        readRowVector(b, loc, ops.weight, row, column, mask, ops.lanes));
+  SmallVector<Value> ws = readWeights();
   SmallVector<Value> updated;
   for (auto [i, xv] : llvm::enumerate(xs))
     for (auto [j, wv] : llvm::enumerate(ws))
       updated.push_back(vector::FMAOp::create(
           b, loc, wv, xv, accumulators[i * ws.size() + j]));
   return updated;
+}
+
+/// The same with the weight vectors read from float rows.
+SmallVector<Value> accumulateFloat(OpBuilder &b, Location loc,
+                                   const KernelOperands &ops,
+                                   ArrayRef<Value> xRows,
+                                   ArrayRef<Value> weightRows, Value column,
+                                   Value mask, ValueRange accumulators) {
+  return accumulate(b, loc, ops, xRows, column, mask, accumulators, [&] {
+    SmallVector<Value> ws;
+    for (Value row : weightRows)
+      ws.push_back(
+          readRowVector(b, loc, ops.weight, row, column, mask, ops.lanes));
+    return ws;
+  });
+}
+
+/// The K loop over whole blocks of a block-quantized weight: per block, each
+/// weight row's scales once, then every `lanes` elements decoded in
+/// registers and multiplied with each x row.
+SmallVector<Value> accumulateBlocks(OpBuilder &b, Location loc,
+                                    const KernelOperands &ops,
+                                    ArrayRef<Value> xRows,
+                                    ArrayRef<Value> weightRows,
+                                    ValueRange init) {
+  const BlockDecoder &blocks = *ops.blocks;
+  int64_t blockElements = blocks.getBlockElements();
+  Value numBlocks = b.createOrFold<arith::DivUIOp>(
+      loc, ops.depth, indexConstant(b, loc, blockElements));
+  auto loop = scf::ForOp::create(
+      b, loc, indexConstant(b, loc, 0), numBlocks, indexConstant(b, loc, 1),
+      init,
+      [&](OpBuilder &nb, Location nloc, Value block, ValueRange accumulators) {
+        SmallVector<BlockDecoder::Block> rowBlocks;
+        for (Value row : weightRows)
+          rowBlocks.push_back(blocks.loadBlock(nb, nloc, row, block));
+        Value start = arith::MulIOp::create(
+            nb, nloc, block, indexConstant(nb, nloc, blockElements));
+        SmallVector<Value> sums(accumulators);
+        for (int64_t first = 0; first < blockElements; first += ops.lanes) {
+          Value column = arith::AddIOp::create(
+              nb, nloc, start, indexConstant(nb, nloc, first));
+          sums = accumulate(nb, nloc, ops, xRows, column, Value(), sums, [&] {
+            SmallVector<Value> ws;
+            for (const BlockDecoder::Block &rowBlock : rowBlocks)
+              ws.push_back(blocks.decode(nb, nloc, rowBlock, first));
+            return ws;
+          });
+        }
+        scf::YieldOp::create(nb, nloc, sums);
+      });
+  return SmallVector<Value>(loop.getResults());
 }
 
 /// One tile: out[m0 + i, n0 + j] for i < xRows, j < weightRows.
@@ -125,16 +181,22 @@ void emitTile(OpBuilder &b, Location loc, const KernelOperands &ops, Value m0,
       b, loc, DenseElementsAttr::get(accType, b.getF32FloatAttr(0.0f)));
   SmallVector<Value> init(tile.xRows * tile.weightRows, zero);
 
-  // Unmasked main loop over whole vectors of K.
-  auto loop = scf::ForOp::create(
-      b, loc, indexConstant(b, loc, 0), ops.depthMain,
-      indexConstant(b, loc, ops.lanes), init,
-      [&](OpBuilder &nb, Location nloc, Value k, ValueRange accumulators) {
-        scf::YieldOp::create(nb, nloc,
-                             accumulate(nb, nloc, ops, xRows, weightRows, k,
-                                        Value(), accumulators));
-      });
-  SmallVector<Value> sums(loop.getResults());
+  SmallVector<Value> sums;
+  if (ops.blocks) {
+    sums = accumulateBlocks(b, loc, ops, xRows, weightRows, init);
+  } else {
+    // Unmasked main loop over whole vectors of K.
+    auto loop = scf::ForOp::create(
+        b, loc, indexConstant(b, loc, 0), ops.depthMain,
+        indexConstant(b, loc, ops.lanes), init,
+        [&](OpBuilder &nb, Location nloc, Value k, ValueRange accumulators) {
+          scf::YieldOp::create(nb, nloc,
+                               accumulateFloat(nb, nloc, ops, xRows,
+                                               weightRows, k, Value(),
+                                               accumulators));
+        });
+    sums.assign(loop.getResults().begin(), loop.getResults().end());
+  }
 
   // K % lanes leftover columns: one masked step, inactive lanes add 0 · 0.
   if (ops.hasDepthTail) {
@@ -142,8 +204,8 @@ void emitTile(OpBuilder &b, Location loc, const KernelOperands &ops, Value m0,
     auto maskType = VectorType::get({ops.lanes}, b.getI1Type());
     Value mask = vector::CreateMaskOp::create(b, loc, maskType,
                                               ValueRange{remaining});
-    sums = accumulate(b, loc, ops, xRows, weightRows, ops.depthMain, mask,
-                      sums);
+    sums = accumulateFloat(b, loc, ops, xRows, weightRows, ops.depthMain, mask,
+                           sums);
   }
 
   // Horizontal sums. reassoc lets LLVM add the lanes as a tree instead of
@@ -249,13 +311,12 @@ void emitTiles(OpBuilder &b, Location loc, const KernelOperands &ops,
 }
 
 /// x rows per cache block of the GEMM: as many whole tiles of f32 rows of
-/// K elements as fit in kRowBlockBytes (at least one tile, at most
+/// `depth` (K) elements as fit in kRowBlockBytes (at least one tile, at most
 /// kMaxRowBlock rows); K dynamic, or the GEMV's one-row tile: no blocking.
-int64_t getRowBlock(Value weight, ProjectionTile tile) {
-  int64_t depth = cast<RankedTensorType>(weight.getType()).getDimSize(1);
-  if (ShapedType::isDynamic(depth) || depth <= 0 || tile.xRows == 1)
+int64_t getRowBlock(std::optional<int64_t> depth, ProjectionTile tile) {
+  if (!depth || *depth <= 0 || tile.xRows == 1)
     return tile.xRows;
-  int64_t rows = std::clamp<int64_t>(kRowBlockBytes / (depth * 4), tile.xRows,
+  int64_t rows = std::clamp<int64_t>(kRowBlockBytes / (*depth * 4), tile.xRows,
                                      kMaxRowBlock);
   return rows / tile.xRows * tile.xRows;
 }
@@ -289,7 +350,8 @@ bool llmc::isVectorProjectionSupported(RankedTensorType xType,
       !isKernelElementType(cast<RankedTensorType>(biasType).getElementType()))
     return false;
   return isKernelElementType(xType.getElementType()) &&
-         isKernelElementType(weightType.getElementType()) &&
+         (isKernelElementType(weightType.getElementType()) ||
+          isa<mlir::llm::BlockQuantType>(weightType.getElementType())) &&
          isKernelElementType(resultType.getElementType());
 }
 
@@ -326,7 +388,9 @@ std::optional<int64_t> llmc::getStaticRowCount(RankedTensorType xType) {
 }
 
 Value llmc::createVectorProjection(OpBuilder &b, Location loc, Value x,
-                                   Value weight, Value bias,
+                                   Value weight,
+                                   mlir::llm::BlockQuantType weightFormat,
+                                   Value bias,
                                    RankedTensorType resultType,
                                    ProjectionTile tile,
                                    int64_t minParallelWeightElements) {
@@ -355,21 +419,32 @@ Value llmc::createVectorProjection(OpBuilder &b, Location loc, Value x,
                             b, loc, out, getRowsReassociation(rank));
   ops.rows = getDim(b, loc, ops.x, 0);
   ops.outputs = getDim(b, loc, weight, 0);
-  ops.depth = getDim(b, loc, weight, 1);
   ops.lanes = tile.lanes;
-  ops.depthMain = roundDown(b, loc, ops.depth, ops.lanes);
+  auto weightType = cast<RankedTensorType>(weight.getType());
+  if (weightFormat) {
+    // Rows of whole blocks (verified), so K is static and needs no tail.
+    int64_t depth = weightType.getDimSize(1) / weightFormat.getBlockBytes() *
+                    weightFormat.getBlockElements();
+    ops.depth = indexConstant(b, loc, depth);
+    ops.blocks.emplace(weightFormat, weight, ops.lanes);
+    ops.hasDepthTail = false;
+  } else {
+    ops.depth = getDim(b, loc, weight, 1);
+    ops.depthMain = roundDown(b, loc, ops.depth, ops.lanes);
+    std::optional<int64_t> staticDepth = getConstantIntValue(ops.depth);
+    ops.hasDepthTail = !staticDepth || *staticDepth % ops.lanes != 0;
+  }
   std::optional<int64_t> staticDepth = getConstantIntValue(ops.depth);
-  ops.hasDepthTail = !staticDepth || *staticDepth % ops.lanes != 0;
   // Threads pay off once the work (weight elements × rows of x) outweighs
   // starting an OpenMP region. A prefill's row count is dynamic: it is
   // assumed to fill at least one tile, so that a prefill splits weights
   // that a one-row decode keeps on one thread (SmolLM2's 192x576 K/V
   // projections).
-  auto weightType = cast<RankedTensorType>(weight.getType());
   int64_t rows = getStaticRowCount(cast<RankedTensorType>(x.getType()))
                      .value_or(tile.xRows);
-  ops.threaded = !weightType.hasStaticShape() ||
-                 weightType.getNumElements() * std::max<int64_t>(rows, 1) >=
+  ops.threaded = !weightType.hasStaticShape() || !staticDepth ||
+                 weightType.getDimSize(0) * *staticDepth *
+                         std::max<int64_t>(rows, 1) >=
                      minParallelWeightElements;
 
   // Full tiles, then the x rows left below a tile (every weight row block),
@@ -378,7 +453,7 @@ Value llmc::createVectorProjection(OpBuilder &b, Location loc, Value x,
   Value rowsMain = roundDown(b, loc, ops.rows, tile.xRows);
   Value outputsMain = roundDown(b, loc, ops.outputs, tile.weightRows);
   emitTiles(b, loc, ops, zero, outputsMain, zero, rowsMain, tile,
-            getRowBlock(weight, tile));
+            getRowBlock(staticDepth, tile));
   if (tile.xRows > 1)
     emitTiles(b, loc, ops, zero, outputsMain, rowsMain, ops.rows,
               {1, tile.weightRows, tile.lanes}, /*rowBlock=*/1);

@@ -2,6 +2,8 @@
 #ifndef LLMC_CODEGEN_CPU_VECTORPROJECTION_H
 #define LLMC_CODEGEN_CPU_VECTORPROJECTION_H
 
+#include "dialect/LLMTypes.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 
@@ -36,8 +38,10 @@ struct ProjectionTile {
 ProjectionTile getGemmTile(CPUVectorRegisters registers);
 
 /// True when the vector kernel handles a projection of these types: every
-/// element type is f32, bf16 or f16 (products are accumulated in f32) and x
-/// has at least one leading (row) dimension.
+/// element type is f32, bf16 or f16 (products are accumulated in f32), or
+/// for the weight a block format (`weightType` is then the logical
+/// tensor<N x K x !llm.block<...>>), and x has at least one leading (row)
+/// dimension.
 bool isVectorProjectionSupported(mlir::RankedTensorType xType,
                                  mlir::RankedTensorType weightType,
                                  mlir::Type biasType,
@@ -55,11 +59,16 @@ std::optional<int64_t> getStaticRowCount(mlir::RankedTensorType xType);
 /// tile an scf.for over K in vector<`tile.lanes` x f32> with vector.fma
 /// accumulators, a masked tail for K % lanes and one reassociating
 /// vector.reduction per output. Rows that do not fill a tile are computed by
-/// smaller tiles. Sequential loops replace scf.parallel when the work is
+/// smaller tiles. With `weightFormat`, `weight` holds the bytes of
+/// block-quantized rows ([N, rowBytes] i8) and the K loop walks whole
+/// blocks, decoding each in registers (BlockDecoder) once per tile and
+/// reusing it for every x row of the tile. Sequential loops replace
+/// scf.parallel when the work is
 /// small: fewer than `minParallelWeightElements` weight elements times the
 /// rows of x (at least `tile.xRows` when the row count is dynamic).
 mlir::Value createVectorProjection(mlir::OpBuilder &builder, mlir::Location loc,
                                    mlir::Value x, mlir::Value weight,
+                                   mlir::llm::BlockQuantType weightFormat,
                                    mlir::Value bias,
                                    mlir::RankedTensorType resultType,
                                    ProjectionTile tile,

@@ -1,6 +1,8 @@
 // Parses and validates the artifact manifest written by `llmc compile`.
 #include "artifact_manifest.h"
 
+#include "dtype.h"
+
 #include "checked_math.h"
 #include "error.h"
 #include "json_lite.h"
@@ -237,9 +239,15 @@ void parse_weights(const Fields &top, Manifest &m) {
     ManifestWeight mw;
     mw.name = w.string("name");
     mw.dtype = w.string("dtype");
-    if (mw.dtype != "f32" && mw.dtype != "bf16" && mw.dtype != "f16")
+    // The formats compiled code reads: floats everywhere, GGUF blocks in
+    // the CPU kernels.
+    bool block = false;
+    if (!parse_artifact_dtype(mw.dtype, &mw.format, &block))
       fail(LLMC_ERR_UNSUPPORTED, m.path, ": weight '", mw.name, "' has dtype '",
-           mw.dtype, "'; this runtime binds 'f32', 'bf16' and 'f16' weights");
+           mw.dtype, "'; this runtime binds ", kArtifactDTypeNames, " weights");
+    if (block && m.target != TargetKind::Cpu)
+      fail(LLMC_ERR_UNSUPPORTED, m.path, ": weight '", mw.name, "' has dtype '",
+           mw.dtype, "'; block-quantized weights run on the CPU target only");
     const auto &dims = w.array("shape");
     if (dims.empty() || dims.size() > LLMC_MAX_DIMS)
       fail(LLMC_ERR_FORMAT, m.path, ": weight '", mw.name, "' has ",
@@ -253,6 +261,11 @@ void parse_weights(const Fields &top, Manifest &m) {
     if (n > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
       fail(LLMC_ERR_FORMAT, m.path, ": weight '", mw.name, "' is too large");
     mw.n_elements = static_cast<int64_t>(n);
+    uint32_t block_elems = dtype_traits(mw.format).block_elems;
+    if (block && (mw.shape.size() != 2 || mw.shape[1] % block_elems != 0))
+      fail(LLMC_ERR_FORMAT, m.path, ": weight '", mw.name, "' in ", mw.dtype,
+           " must be a matrix whose rows are whole blocks of ", block_elems,
+           " elements");
     for (const auto &other : m.weights)
       if (other.name == mw.name)
         fail(LLMC_ERR_FORMAT, m.path, ": weight '", mw.name,

@@ -14,7 +14,8 @@ namespace llmc::rt {
 struct ManifestWeight {
   std::string name; // canonical (Hugging Face) name
   std::vector<int64_t> shape;
-  std::string dtype; // "f32", "bf16" or "f16"
+  std::string dtype; // "f32", "bf16", "f16" or a block format ("q4_k")
+  llmc_dtype format = LLMC_DTYPE_F32; // `dtype` parsed
   int64_t n_elements = 1;
 };
 

@@ -60,6 +60,33 @@ const DTypeTraits &dtype_traits(llmc_dtype dtype) {
   return kF32; // unreachable for valid enum values
 }
 
+namespace {
+/// Manifest names of the dtypes compiled code reads.
+struct ArtifactDType {
+  const char *name;
+  llmc_dtype dtype;
+};
+constexpr ArtifactDType kArtifactDTypes[] = {
+    {"f32", LLMC_DTYPE_F32},   {"bf16", LLMC_DTYPE_BF16}, {"f16", LLMC_DTYPE_F16},
+    {"q8_0", LLMC_DTYPE_Q8_0}, {"q4_0", LLMC_DTYPE_Q4_0}, {"q4_1", LLMC_DTYPE_Q4_1},
+    {"q5_0", LLMC_DTYPE_Q5_0}, {"q5_1", LLMC_DTYPE_Q5_1}, {"q4_k", LLMC_DTYPE_Q4_K},
+    {"q5_k", LLMC_DTYPE_Q5_K}, {"q6_k", LLMC_DTYPE_Q6_K},
+};
+} // namespace
+
+const char *const kArtifactDTypeNames =
+    "'f32', 'bf16', 'f16', 'q8_0', 'q4_0', 'q4_1', 'q5_0', 'q5_1', 'q4_k', 'q5_k' and 'q6_k'";
+
+bool parse_artifact_dtype(const std::string &name, llmc_dtype *dtype, bool *block) {
+  for (const ArtifactDType &entry : kArtifactDTypes)
+    if (name == entry.name) {
+      *dtype = entry.dtype;
+      *block = dtype_traits(entry.dtype).dequantize != nullptr;
+      return true;
+    }
+  return false;
+}
+
 bool dtype_storage_bytes(llmc_dtype dtype, uint64_t n_elements, uint64_t *bytes) {
   const DTypeTraits &t = dtype_traits(dtype);
   if (n_elements % t.block_elems != 0)

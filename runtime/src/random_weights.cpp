@@ -1,6 +1,8 @@
 // make_random_weights: a counter-based PRNG (splitmix64) fills the manifest's tensors on all hardware threads.
 #include "random_weights.h"
 
+#include "dtype.h"
+
 #include "aligned_buffer.h"
 #include "error.h"
 #include "half.h"
@@ -100,14 +102,11 @@ void run(const Job &job) {
 }
 
 llmc_dtype dtype_of(const ManifestWeight &w) {
-  if (w.dtype == "f32")
-    return LLMC_DTYPE_F32;
-  if (w.dtype == "bf16")
-    return LLMC_DTYPE_BF16;
-  if (w.dtype == "f16")
-    return LLMC_DTYPE_F16;
-  fail(LLMC_ERR_UNSUPPORTED, "random weights: tensor '", w.name,
-       "' has dtype '", w.dtype, "' (f32, bf16 or f16 expected)");
+  if (dtype_traits(w.format).dequantize)
+    fail(LLMC_ERR_UNSUPPORTED, "random weights: tensor '", w.name, "' is in ",
+         w.dtype, " blocks; random weights fill f32, bf16 and f16 tensors "
+         "(compile the artifact with --weight-type=f32)");
+  return w.format;
 }
 
 /// Runs every job on up to hardware_concurrency threads (the caller's

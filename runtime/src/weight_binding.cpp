@@ -71,12 +71,23 @@ AlignedBuffer narrow_to(const ManifestWeight &w, const float *data) {
   return buf;
 }
 
-llmc_dtype manifest_dtype(const ManifestWeight &w) {
-  if (w.dtype == "bf16")
-    return LLMC_DTYPE_BF16;
-  if (w.dtype == "f16")
-    return LLMC_DTYPE_F16;
-  return LLMC_DTYPE_F32;
+/// A block-quantized weight: the compiled kernels decode the file's own
+/// blocks in place, so the tensor must be stored in exactly that format and
+/// need no row reordering.
+const void *bind_blocks(const ManifestWeight &w, const TensorEntry &t,
+                        bool reorder) {
+  if (t.dtype != w.format)
+    fail(LLMC_ERR_FORMAT, "weights do not match the artifact: tensor '", w.name,
+         "'", t.name != w.name ? cat(" (bound to '", t.name, "')") : "",
+         " is stored as ", dtype_traits(t.dtype).name,
+         ", the artifact computes on ", w.dtype,
+         " blocks; compile the artifact from this weights file");
+  if (reorder)
+    fail(LLMC_ERR_FORMAT, "weights do not match the artifact: tensor '", w.name,
+         "' is in ", w.dtype, " blocks but its rows are in the other RoPE order, "
+         "which block-quantized rows cannot be reordered into; compile the "
+         "artifact from this weights file");
+  return t.data;
 }
 
 } // namespace
@@ -97,10 +108,12 @@ const void *bind_weight(const Manifest &m, WeightSet &set, size_t i,
 
   int64_t heads = rope_heads(m, w.name);
   bool reorder = heads != 0 && set.rope_layout != m.rope_layout;
+  if (dtype_traits(w.format).dequantize)
+    return bind_blocks(w, t, reorder);
   // Stored exactly as the artifact takes it: used in place (no f32 detour,
   // which for a 16-bit checkpoint would also cache twice its size).
   size_t element_bytes = w.dtype == "f32" ? sizeof(float) : sizeof(uint16_t);
-  if (!reorder && t.dtype == manifest_dtype(w) &&
+  if (!reorder && t.dtype == w.format &&
       reinterpret_cast<uintptr_t>(t.data) % element_bytes == 0)
     return t.data;
 
@@ -139,9 +152,11 @@ const void *bind_weight(const Manifest &m, WeightSet &set, size_t i,
 }
 
 uint64_t weight_bytes(const ManifestWeight &w) {
-  // Sizes were overflow-checked against int64 at parse time; x4 fits in u64.
-  return static_cast<uint64_t>(w.n_elements) *
-         (w.dtype == "f32" ? sizeof(float) : sizeof(uint16_t));
+  // Sizes were overflow-checked against int64 at parse time, and block
+  // formats take fewer bytes than elements x4, which fits in u64.
+  uint64_t bytes = 0;
+  dtype_storage_bytes(w.format, static_cast<uint64_t>(w.n_elements), &bytes);
+  return bytes;
 }
 
 BoundWeights bind_weights(const Manifest &m, WeightSet &set) {

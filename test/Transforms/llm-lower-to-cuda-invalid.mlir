@@ -41,3 +41,14 @@ module {
     return %0 : tensor<1x1x8x8xf32>
   }
 }
+
+// -----
+
+// Block-quantized weights: the CUDA kernels read floats, and the error names the weight.
+module {
+  // expected-error @+1 {{the CUDA kernels compute f32, f16 and bf16 weights; weight model.layers.0.mlp.up_proj.weight is 'tensor<64x256x!llm.block<q4_k>>' (dequantize it at load: --weight-type=f16)}}
+  func.func private @decode(%x: tensor<1x1x256xf32>, %w: tensor<64x256x!llm.block<q4_k>> {llm.weight = "model.layers.0.mlp.up_proj.weight"}) -> tensor<1x1x64xf32> {
+    %y = llm.linear %x, %w : tensor<1x1x256xf32>, tensor<64x256x!llm.block<q4_k>> -> tensor<1x1x64xf32>
+    return %y : tensor<1x1x64xf32>
+  }
+}

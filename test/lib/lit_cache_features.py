@@ -38,6 +38,15 @@ def add_cache_features(config, lit_config):
         lit_config.note("no reference venv at %s: tests that compare against the gguf package are "
                         "UNSUPPORTED (run scripts/reference-venv.sh)" % venv_python)
 
+    # reference-torch: the same venv with torch (scripts/reference-venv.sh --full), which transformers needs
+    # for what it reads from GGUF files (its GGUF tokenizer converter among them).
+    if "reference-python" in config.available_features and subprocess.call(
+            [venv_python, "-c", "import torch"], stderr=subprocess.DEVNULL) == 0:
+        config.available_features.add("reference-torch")
+    else:
+        lit_config.note("no torch in the reference venv: tests that read GGUF files with transformers are "
+                        "UNSUPPORTED (run scripts/reference-venv.sh --full)")
+
     # quant-testdata: GGUF files made by llama.cpp's own llama-quantize (scripts/make-quant-testdata.sh).
     quant = os.path.join(cache, "testdata", "quant")
     config.substitutions.append(("%quant_testdata", quant))

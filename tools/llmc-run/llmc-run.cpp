@@ -73,6 +73,8 @@ const char *const kUsage =
     "                         default: the runtime samples next to the logits)\n"
     "  --dump-logits FILE     write float32 logits [prompt tokens, vocab] of a\n"
     "                         teacher-forced prefill and generate nothing\n"
+    "  --incremental          with --dump-logits: feed the prompt one token at a time\n"
+    "                         through decode (the KV cache path) instead of one prefill\n"
     "  --print-tokens         print token ids (prompt + generated) instead of text\n"
     "  --ignore-eos           generate exactly -n tokens (unless the context fills)\n"
     "  --warmup               run the prompt's prefill once untimed and reset before\n"
@@ -90,6 +92,7 @@ struct Options {
   bool has_prompt = false, has_tokens = false, print_tokens = false;
   bool random_weights = false, ignore_eos = false, profile = false, warmup = false;
   bool host_sampling = false, chat = false, plain_special = false;
+  bool incremental = false;
   /// A sampling flag was given: the model's generation_config.json
   /// defaults then do not apply.
   bool sampling_flags = false;
@@ -131,6 +134,7 @@ Options parse_args(int argc, char **argv) {
     static const std::pair<const char *, bool Options::*> kSwitches[] = {
         {"--print-tokens", &Options::print_tokens}, {"--ignore-eos", &Options::ignore_eos},
         {"--profile", &Options::profile},           {"--warmup", &Options::warmup},
+        {"--incremental", &Options::incremental},
         {"--host-sampling", &Options::host_sampling}, {"--chat", &Options::chat},
         {"--plain-special", &Options::plain_special}};
     auto on = std::find_if(std::begin(kSwitches), std::end(kSwitches),
@@ -198,25 +202,45 @@ Options parse_args(int argc, char **argv) {
     die("--plain-special applies to --prompt text");
   if (chat && !o.dump_logits.empty())
     die("--dump-logits takes --prompt or --tokens, not --messages/--chat");
+  if (o.incremental && o.dump_logits.empty())
+    die("--incremental applies to --dump-logits");
   return o;
 }
 
+/// Teacher-forced logits of every prompt token, [prompt tokens, vocab]:
+/// from one prefill, or with `incremental` from one decode call per token
+/// (the first token through a one-token prefill), which checks the decode
+/// kernels and the KV cache against the prefill's.
 void dump_logits(llmc_session *session, const std::vector<int32_t> &prompt,
-                 int32_t vocab, const std::string &path) {
-  const float *all = nullptr;
+                 int32_t vocab, const std::string &path, bool incremental) {
+  size_t row = static_cast<size_t>(vocab);
+  std::vector<float> logits(prompt.size() * row);
   auto start = std::chrono::steady_clock::now();
-  check(llmc_session_prefill(session, prompt.data(), prompt.size(), nullptr, &all));
+  if (incremental) {
+    for (size_t i = 0; i < prompt.size(); ++i) {
+      const float *step = nullptr;
+      if (i == 0)
+        check(llmc_session_prefill(session, prompt.data(), 1, &step, nullptr));
+      else
+        check(llmc_session_decode(session, prompt[i], &step));
+      std::copy(step, step + row, logits.begin() + i * row);
+    }
+  } else {
+    const float *all = nullptr;
+    check(llmc_session_prefill(session, prompt.data(), prompt.size(), nullptr, &all));
+    std::copy(all, all + logits.size(), logits.begin());
+  }
   double t = seconds_since(start);
   FILE *f = std::fopen(path.c_str(), "wb");
   if (!f)
     die(path + ": cannot write logits: " + std::strerror(errno));
-  size_t n = prompt.size() * static_cast<size_t>(vocab);
-  bool ok = std::fwrite(all, sizeof(float), n, f) == n;
+  bool ok = std::fwrite(logits.data(), sizeof(float), logits.size(), f) == logits.size();
   ok = std::fclose(f) == 0 && ok;
   if (!ok)
     die(path + ": error writing logits");
-  std::fprintf(stderr, "llmc-run: wrote logits [%zu, %d] (float32) to %s; prefill %.1f tokens/s\n",
-               prompt.size(), vocab, path.c_str(), prompt.size() / t);
+  std::fprintf(stderr, "llmc-run: wrote logits [%zu, %d] (float32) to %s; %s %.1f tokens/s\n",
+               prompt.size(), vocab, path.c_str(), incremental ? "decode" : "prefill",
+               prompt.size() / t);
 }
 
 /// The machine-readable rates (both backends): prefill over the whole
@@ -417,7 +441,7 @@ int main(int argc, char **argv) {
   }
 
   if (!opt.dump_logits.empty()) {
-    dump_logits(session, prompt, info.vocab_size, opt.dump_logits);
+    dump_logits(session, prompt, info.vocab_size, opt.dump_logits, opt.incremental);
     return 0;
   }
 

@@ -60,8 +60,10 @@ cl::opt<int64_t>
                   cl::sub(compileCommand), cl::cat(compilerCategory));
 cl::opt<std::string>
     weightTypeName("weight-type",
-                   cl::desc("Weight element type: f32, f16 or bf16 (default: "
-                            "the model's dtype)"),
+                   cl::desc("Weight format: f32, f16 or bf16 for every weight "
+                            "(default: each weight's format in the weights "
+                            "file where the target computes it, else the "
+                            "model's dtype)"),
                    cl::init(""), cl::sub(cl::SubCommand::getTopLevel()),
                    cl::sub(compileCommand), cl::cat(compilerCategory));
 cl::opt<std::string>
@@ -172,12 +174,6 @@ Expected<ModelBuildOptions> getBuildOptions() {
     return createStringError("--context must be positive, got " +
                              Twine(contextLength.getValue()));
   options.contextLength = contextLength;
-  if (!weightTypeName.empty()) {
-    options.weightType = parseDType(weightTypeName);
-    if (!options.weightType)
-      return createStringError("--weight-type must be f32, f16 or bf16, got '" +
-                               weightTypeName + "'");
-  }
   Expected<DType> kvType = getKVType(DType::F32);
   if (!kvType)
     return kvType.takeError();
@@ -193,11 +189,19 @@ Expected<ModelBuildOptions> getBuildOptions() {
   return options;
 }
 
-int runInfo(ModelConfig config) {
+/// Records in `config` what its weights file stores per tensor; a file the
+/// runtime could not load is refused here rather than after compiling.
+Error readWeightFormatsInto(ModelConfig &config) {
   Expected<WeightFormats> formats = readWeightFormats(modelPath);
   if (!formats)
-    return fail(formats.takeError());
+    return formats.takeError();
   config.weightFormats = std::move(*formats);
+  return Error::success();
+}
+
+int runInfo(ModelConfig config) {
+  if (Error err = readWeightFormatsInto(config))
+    return fail(std::move(err));
   Expected<DType> kvType = getKVType(config.dtype);
   if (!kvType)
     return fail(kvType.takeError());
@@ -250,11 +254,34 @@ Error runPipeline(mlir::ModuleOp module, const PipelineOptions &options) {
   return Error::success();
 }
 
-/// Builds the `llm` module of `config` and runs the pipeline.
+/// The format of every weight: --weight-type, or the weights file's formats
+/// that `target` computes.
+Expected<WeightFormatMap> getWeightFormats(const ModelConfig &config,
+                                           TargetKind target) {
+  std::optional<WeightFormat> requested;
+  if (!weightTypeName.empty()) {
+    requested = parseWeightFormat(weightTypeName);
+    if (!requested)
+      return createStringError("--weight-type must be one of " +
+                               getWeightFormatNames() + ", got '" +
+                               weightTypeName + "'");
+  }
+  return chooseWeightFormats(config, requested,
+                             /*computesBlocks=*/target == TargetKind::CPU);
+}
+
+/// Builds the `llm` module of `config` and runs the pipeline; with
+/// `interface`, first reads the compiled model's interface off the `llm`
+/// module into it (what the artifact's manifest and header describe).
 Expected<mlir::OwningOpRef<mlir::ModuleOp>>
 compileModule(mlir::MLIRContext &context, const ModelConfig &config,
-              const ModelBuildOptions &options,
-              const PipelineOptions &pipelineOptions) {
+              ModelBuildOptions options, const PipelineOptions &pipelineOptions,
+              ModelInterface *interface = nullptr) {
+  Expected<WeightFormatMap> formats =
+      getWeightFormats(config, pipelineOptions.target);
+  if (!formats)
+    return formats.takeError();
+  options.weightFormats = std::move(*formats);
   int64_t capacity = getKVCacheCapacity(config, options);
   if (options.pagedKVCache && capacity % options.kvPageSize != 0)
     return createStringError(
@@ -268,6 +295,12 @@ compileModule(mlir::MLIRContext &context, const ModelConfig &config,
   if (failed(mlir::verify(*module)))
     return createStringError(
         "internal error: the generated `llm` module does not verify");
+  if (interface) {
+    Expected<ModelInterface> read = getModelInterface(*module);
+    if (!read)
+      return read.takeError();
+    *interface = std::move(*read);
+  }
   if (Error err = runPipeline(*module, pipelineOptions))
     return std::move(err);
   return std::move(module);
@@ -312,7 +345,7 @@ int runCompileMLIRFile(StringRef path, Phase phase) {
 }
 
 
-int runCompileTo(const ModelConfig &config) {
+int runCompileTo(ModelConfig config) {
   std::optional<Phase> phase = parsePhase(compileTo);
   if (!phase)
     return fail("unknown phase '" + compileTo +
@@ -321,6 +354,9 @@ int runCompileTo(const ModelConfig &config) {
     printModelConfig(config, outs());
     return 0;
   }
+  // The phases show the weights in the formats `llmc compile` gives them.
+  if (Error err = readWeightFormatsInto(config))
+    return fail(std::move(err));
   Expected<ModelBuildOptions> options = getBuildOptions();
   if (!options)
     return fail(options.takeError());
@@ -335,12 +371,8 @@ int runCompileTo(const ModelConfig &config) {
 }
 
 int runCompile(ModelConfig config) {
-  // The manifest records what the weights file holds per tensor; a file the
-  // runtime could not load is refused here rather than after compiling.
-  Expected<WeightFormats> formats = readWeightFormats(modelPath);
-  if (!formats)
-    return fail(formats.takeError());
-  config.weightFormats = std::move(*formats);
+  if (Error err = readWeightFormatsInto(config))
+    return fail(std::move(err));
   if (!artifactName.empty()) {
     // Build systems name the files they expect (llmc_add_model), so the
     // name must already be the identifier the files are called by.
@@ -359,15 +391,17 @@ int runCompile(ModelConfig config) {
   if (!options)
     return fail(options.takeError());
   mlir::MLIRContext context(getRegistry());
-  auto module = compileModule(context, config, *options, *pipelineOptions);
+  ModelInterface interface;
+  auto module = compileModule(context, config, *options, *pipelineOptions,
+                              &interface);
   if (!module)
     return fail(module.takeError());
   Error written = Error::success();
   if (pipelineOptions->target == TargetKind::CUDA) {
-    written = writeCUDAArtifact(**module, config, *options,
+    written = writeCUDAArtifact(**module, config, interface,
                                 pipelineOptions->cudaArchs, outputDir);
   } else {
-    written = writeCPUArtifact(**module, config, *options,
+    written = writeCPUArtifact(**module, config, interface,
                                *getCPUTargetOptions(), outputDir);
   }
   if (written)
@@ -414,5 +448,5 @@ int main(int argc, char **argv) {
     return runInfo(std::move(*config));
   if (compileCommand)
     return runCompile(std::move(*config));
-  return runCompileTo(*config);
+  return runCompileTo(std::move(*config));
 }

@@ -756,3 +756,59 @@ func.func @f(%c: !paged, %t: tensor<1x32xi32>, %q: tensor<1x?x8x8xf32>, %k: tens
   %qr, %c1 = llm.rope_append half %c[0] pages(%t : tensor<1x32xi32>), %q, %k, %k, %pos {theta = 1.0e+04 : f64, rotary_dim = 8 : i64} : !paged, tensor<1x?x8x8xf32>, tensor<1x?x4x8xf32>, tensor<1x?xi32>
   return
 }
+
+// -----
+
+func.func @f(%x: tensor<1x1x48xf32>, %w: tensor<64x48x!llm.block<q4_0>>) {
+  // expected-error @+1 {{'llm.linear' op weight row length (48) must be a multiple of the q4_0 block (32 elements)}}
+  %0 = llm.linear %x, %w : tensor<1x1x48xf32>, tensor<64x48x!llm.block<q4_0>> -> tensor<1x1x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x1x128xf32>, %w: tensor<64x128x!llm.block<q6_k>>) {
+  // expected-error @+1 {{'llm.logits' op weight row length (128) must be a multiple of the q6_k block (256 elements)}}
+  %0 = llm.logits %x, %w : tensor<1x1x128xf32>, tensor<64x128x!llm.block<q6_k>> -> tensor<1x1x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x1x?xf32>, %w: tensor<64x?x!llm.block<q8_0>>) {
+  // expected-error @+1 {{'llm.linear' op weight row length (?) must be a multiple of the q8_0 block (32 elements)}}
+  %0 = llm.linear %x, %w : tensor<1x1x?xf32>, tensor<64x?x!llm.block<q8_0>> -> tensor<1x1x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%t: tensor<1x1xi32>, %table: tensor<512x40x!llm.block<q5_1>>) {
+  // expected-error @+1 {{'llm.embedding' op table row length (40) must be a multiple of the q5_1 block (32 elements)}}
+  %0 = llm.embedding %t, %table : tensor<1x1xi32>, tensor<512x40x!llm.block<q5_1>> -> tensor<1x1x40xf32>
+  return
+}
+
+// -----
+
+// Blocks are a weight format only: activations, norms and biases are floats.
+func.func @f(%x: tensor<1x1x32x!llm.block<q8_0>>, %w: tensor<64x32xf32>) {
+  // expected-error @+1 {{'llm.linear' op operand #0 must be ranked tensor of floating-point values}}
+  %0 = llm.linear %x, %w : tensor<1x1x32x!llm.block<q8_0>>, tensor<64x32xf32> -> tensor<1x1x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x1x32xf32>, %g: tensor<32x!llm.block<q8_0>>) {
+  // expected-error @+1 {{'llm.rms_norm' op operand #1 must be ranked tensor of floating-point values}}
+  %0 = llm.rms_norm %x, %g {eps = 1.0e-05 : f64} : tensor<1x1x32xf32>, tensor<32x!llm.block<q8_0>> -> tensor<1x1x32xf32>
+  return
+}
+
+// -----
+
+// Q3_K (and the other GGUF formats without block kernels) is no block format of the dialect.
+// expected-error @+2 {{expected one of [q8_0, q4_0, q4_1, q5_0, q5_1, q4_k, q5_k, q6_k] for block-quantized weight format, got: q3_k}}
+// expected-error @+1 {{failed to parse LLM_BlockQuantType parameter 'format'}}
+func.func @f(%w: tensor<64x256x!llm.block<q3_k>>)

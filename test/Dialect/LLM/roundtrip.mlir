@@ -157,3 +157,31 @@ func.func @rope_append_paged(%c0: !llm.kv_cache<layers = 5, batch = 1, kv_heads 
   %qr, %c1 = llm.rope_append half %c0[%layer] pages(%t : tensor<1x16xi32>), %q, %k, %k, %pos {theta = 1.0e+04 : f64, rotary_dim = 8 : i64} : !llm.kv_cache<layers = 5, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = bf16, layout = paged, page_size = 32>, tensor<1x?x8x8xf32>, tensor<1x?x4x8xf32>, tensor<1x?xi32>
   return
 }
+
+// Block-quantized weights: every format as a weight of the ops that take
+// weights (the embedding table, linear, logits, the fused projections).
+// CHECK-LABEL: func @block_quantized_weights
+func.func @block_quantized_weights(%tokens: tensor<1x?xi32>, %x: tensor<1x?x256xf32>,
+    %q8: tensor<512x256x!llm.block<q8_0>>, %q40: tensor<64x256x!llm.block<q4_0>>,
+    %q41: tensor<64x256x!llm.block<q4_1>>, %q50: tensor<64x256x!llm.block<q5_0>>,
+    %q51: tensor<64x256x!llm.block<q5_1>>, %q4k: tensor<64x256x!llm.block<q4_k>>,
+    %q5k: tensor<64x256x!llm.block<q5_k>>, %q6k: tensor<64x256x!llm.block<q6_k>>,
+    %norm: tensor<256xf32>) {
+  // CHECK: llm.embedding %{{.*}}, %{{.*}} : tensor<1x?xi32>, tensor<512x256x!llm.block<q8_0>> -> tensor<1x?x256xf32>
+  %h = llm.embedding %tokens, %q8 : tensor<1x?xi32>, tensor<512x256x!llm.block<q8_0>> -> tensor<1x?x256xf32>
+  // CHECK: llm.linear %{{.*}}, %{{.*}} : tensor<1x?x256xf32>, tensor<64x256x!llm.block<q4_0>> -> tensor<1x?x64xf32>
+  %0 = llm.linear %x, %q40 : tensor<1x?x256xf32>, tensor<64x256x!llm.block<q4_0>> -> tensor<1x?x64xf32>
+  // CHECK: llm.linear %{{.*}}, %{{.*}} : tensor<1x?x256xf32>, tensor<64x256x!llm.block<q4_1>> -> tensor<1x?x64xf32>
+  %1 = llm.linear %x, %q41 : tensor<1x?x256xf32>, tensor<64x256x!llm.block<q4_1>> -> tensor<1x?x64xf32>
+  // CHECK: llm.linear %{{.*}}, %{{.*}} : tensor<1x?x256xf32>, tensor<64x256x!llm.block<q5_0>> -> tensor<1x?x64xf32>
+  %2 = llm.linear %x, %q50 : tensor<1x?x256xf32>, tensor<64x256x!llm.block<q5_0>> -> tensor<1x?x64xf32>
+  // CHECK: llm.linear %{{.*}}, %{{.*}} : tensor<1x?x256xf32>, tensor<64x256x!llm.block<q5_1>> -> tensor<1x?x64xf32>
+  %3 = llm.linear %x, %q51 : tensor<1x?x256xf32>, tensor<64x256x!llm.block<q5_1>> -> tensor<1x?x64xf32>
+  // CHECK: llm.multi_linear %{{.*}} norm(%{{.*}} : tensor<256xf32>) weights(%{{.*}}, %{{.*}} : tensor<64x256x!llm.block<q4_k>>, tensor<64x256x!llm.block<q5_k>>) {norm_eps = 1.000000e-05 : f64} : tensor<1x?x256xf32> -> tensor<1x?x64xf32>, tensor<1x?x64xf32>
+  %4:2 = llm.multi_linear %x norm(%norm : tensor<256xf32>) weights(%q4k, %q5k : tensor<64x256x!llm.block<q4_k>>, tensor<64x256x!llm.block<q5_k>>) {norm_eps = 1.0e-05 : f64} : tensor<1x?x256xf32> -> tensor<1x?x64xf32>, tensor<1x?x64xf32>
+  // CHECK: llm.glu_linear silu %{{.*}}, %{{.*}}, %{{.*}} : tensor<1x?x256xf32>, tensor<64x256x!llm.block<q6_k>>, tensor<64x256x!llm.block<q4_k>> -> tensor<1x?x64xf32>
+  %5 = llm.glu_linear silu %x, %q6k, %q4k : tensor<1x?x256xf32>, tensor<64x256x!llm.block<q6_k>>, tensor<64x256x!llm.block<q4_k>> -> tensor<1x?x64xf32>
+  // CHECK: llm.logits %{{.*}}, %{{.*}} {tied} : tensor<1x?x256xf32>, tensor<512x256x!llm.block<q8_0>> -> tensor<1x?x512xf32>
+  %6 = llm.logits %x, %q8 {tied} : tensor<1x?x256xf32>, tensor<512x256x!llm.block<q8_0>> -> tensor<1x?x512xf32>
+  return
+}

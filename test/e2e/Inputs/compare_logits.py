@@ -12,7 +12,7 @@ if test.shape != ref.shape or not np.all(np.isfinite(test)):
     sys.exit("shapes differ or non-finite logits: %s vs %s" % (test.shape, ref.shape))
 diff = float(np.abs(test - ref).max())
 agree = int((test.argmax(axis=1) == ref.argmax(axis=1)).sum())
-print("rows %d: max |diff| %.4f (bound %s), argmax agrees on %d rows (at least %s)"
+print("rows %d: max |diff| %.2e (bound %s), argmax agrees on %d rows (at least %s)"
       % (len(ref), diff, max_abs, agree, min_agree))
 if diff > float(max_abs) or agree < int(min_agree):
     sys.exit("FAILED")

@@ -1,0 +1,46 @@
+// What a compiled model takes from its caller, read off the `llm` module: the weight table and the KV cache.
+#ifndef LLMC_CODEGEN_MODELINTERFACE_H
+#define LLMC_CODEGEN_MODELINTERFACE_H
+
+#include "dialect/LLMTypes.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace llmc {
+
+/// One weight the entry points take.
+struct InterfaceWeight {
+  /// The `llm.weight` name (Hugging Face's).
+  std::string name;
+  /// Logical shape, output-major ([N, K] for a matrix).
+  std::vector<int64_t> shape;
+  /// "f32", "f16", "bf16", or a block format ("q4_k"): how the buffer the
+  /// runtime passes is laid out.
+  std::string format;
+};
+
+/// The artifact's contract with its caller. The manifest and the header are
+/// written from this, so that they describe the compiled code itself rather
+/// than a second derivation from the model config.
+struct ModelInterface {
+  /// In argument order.
+  std::vector<InterfaceWeight> weights;
+  mlir::llm::KVCacheType cache;
+};
+
+/// Reads the interface off `module` in the `llm` phase: the arguments of its
+/// `@decode` function with an `llm.weight` name, in order, and its
+/// `!llm.kv_cache` argument. `@prefill` takes the same weights.
+llvm::Expected<ModelInterface> getModelInterface(mlir::ModuleOp module);
+
+/// The name of a weight element type in manifests: f32, f16, bf16 or the
+/// block format's.
+std::string getWeightFormatName(mlir::Type elementType);
+
+} // namespace llmc
+
+#endif // LLMC_CODEGEN_MODELINTERFACE_H

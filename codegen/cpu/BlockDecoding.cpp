@@ -1,0 +1,304 @@
+// Dequantizes GGUF blocks into f32 vectors in registers, for the CPU kernels that compute on them.
+//
+// Layouts (ggml's block structs; byte offsets within one block, codes packed
+// as ggml packs them):
+//   q8_0  d f16 @0, 32 x int8 @2                           value d·q
+//   q4_0  d @0, 16 bytes @2: elements 0-15 low nibbles,     d·(q - 8)
+//         16-31 high nibbles
+//   q4_1  d @0, m @2, nibbles @4                            d·q + m
+//   q5_0  d @0, u32 qh @2 (bit e: bit 4 of element e),      d·(q - 16)
+//         nibbles @6
+//   q5_1  d @0, m @2, qh @4, nibbles @8                     d·q + m
+//   q4_k  d @0, dmin @2, 12 bytes of 6-bit scales/mins @4,  d·sc_j·q - dmin·m_j
+//         nibbles @16: 32 bytes per 64 elements (low: the
+//         first 32, high: the next 32); j = element / 32
+//   q5_k  as q4_k, qh @16 (32 bytes; bit j of byte e % 32:
+//         bit 4 of element e), nibbles @48
+//   q6_k  ql @0: 64 bytes per 128 elements (low nibbles:    d·sc_i·(q - 32)
+//         the first 64, high: the next 64), qh @128: 32
+//         bytes per 128 (bits 2g, 2g+1 of byte e % 32:
+//         bits 4-5 of element 32g + e % 32), int8 sc @192
+//         (i = element / 16), d @208
+#include "codegen/cpu/BlockDecoding.h"
+#include "codegen/cpu/LLMToLinalg.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace llmc;
+using llm::BlockFormat;
+
+namespace {
+
+/// Elements that share a scale in the 32-element formats and the K-quants'
+/// sub-blocks (Q6_K halves them).
+constexpr int64_t kChunk = 32;
+constexpr int64_t kQ6KScaleRun = 16;
+/// Code offsets: q4_0 and q5_0 store q + 8 and q + 16, q6_k q + 32.
+constexpr double kQ4_0Offset = 8, kQ5_0Offset = 16, kQ6_KOffset = 32;
+
+Value indexConstant(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantIndexOp::create(b, loc, value);
+}
+
+Value i32Constant(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantIntOp::create(b, loc, b.getI32Type(), value);
+}
+
+Value f32Constant(OpBuilder &b, Location loc, double value) {
+  return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(value));
+}
+
+/// vector<lanes x i32> with every lane `value`.
+Value i32Splat(OpBuilder &b, Location loc, int64_t lanes, int64_t value) {
+  auto type = VectorType::get({lanes}, b.getI32Type());
+  return arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(type, b.getI32IntegerAttr(value)));
+}
+
+/// (v >> shift) & mask, on scalars or vectors of i32 (`constant` builds the
+/// operands' constants).
+template <typename MakeConstant>
+Value bitField(OpBuilder &b, Location loc, Value v, int64_t shift,
+               int64_t mask, MakeConstant constant) {
+  if (shift)
+    v = arith::ShRUIOp::create(b, loc, v, constant(shift));
+  return arith::AndIOp::create(b, loc, v, constant(mask));
+}
+
+/// Byte `index` of the vector<n x i8> `bytes`, zero-extended to i32.
+Value byteAt(OpBuilder &b, Location loc, Value bytes, int64_t index) {
+  Value byte = vector::ExtractOp::create(b, loc, bytes, index);
+  return arith::ExtUIOp::create(b, loc, b.getI32Type(), byte);
+}
+
+/// vector<n x i8> `bytes` reinterpreted as one `type` scalar (f16, i32).
+Value bitcastScalar(OpBuilder &b, Location loc, Value bytes, Type type) {
+  Value cast = vector::BitCastOp::create(b, loc, VectorType::get({1}, type),
+                                         bytes);
+  return vector::ExtractOp::create(b, loc, cast, 0);
+}
+
+} // namespace
+
+BlockDecoder::BlockDecoder(llm::BlockQuantType format, Value storage,
+                           int64_t lanes)
+    : format(format), storage(storage), lanes(lanes) {
+  assert(kQ6KScaleRun % lanes == 0 && "decoded vectors must not span scales");
+}
+
+Value BlockDecoder::readBytes(OpBuilder &b, Location loc, const Block &block,
+                              int64_t byte, int64_t count) const {
+  Value column = byte ? b.createOrFold<arith::AddIOp>(
+                            loc, block.offset, indexConstant(b, loc, byte))
+                      : block.offset;
+  Value padding = arith::ConstantIntOp::create(b, loc, b.getI8Type(), 0);
+  return vector::TransferReadOp::create(
+      b, loc, VectorType::get({count}, b.getI8Type()), storage,
+      ValueRange{block.row, column},
+      AffineMap::getMinorIdentityMap(2, 1, b.getContext()), padding,
+      /*mask=*/Value(), b.getBoolArrayAttr({true}));
+}
+
+Value BlockDecoder::readNibbles(OpBuilder &b, Location loc, const Block &block,
+                                int64_t byte, int64_t run,
+                                int64_t first) const {
+  bool high = first >= run;
+  Value bytes = readBytes(b, loc, block, byte + first % run, lanes);
+  Value codes = arith::ExtUIOp::create(
+      b, loc, VectorType::get({lanes}, b.getI32Type()), bytes);
+  auto splat = [&](int64_t v) { return i32Splat(b, loc, lanes, v); };
+  if (high)
+    return arith::ShRUIOp::create(b, loc, codes, splat(4));
+  return arith::AndIOp::create(b, loc, codes, splat(0xf));
+}
+
+BlockDecoder::Block BlockDecoder::loadBlock(OpBuilder &b, Location loc,
+                                            Value row, Value blockIndex) const {
+  Block block;
+  block.row = row;
+  block.offset = b.createOrFold<arith::MulIOp>(
+      loc, blockIndex, indexConstant(b, loc, format.getBlockBytes()));
+  auto f16At = [&](int64_t byte) {
+    Value half = bitcastScalar(b, loc, readBytes(b, loc, block, byte, 2),
+                               b.getF16Type());
+    return arith::ExtFOp::create(b, loc, b.getF32Type(), half).getResult();
+  };
+  auto u32At = [&](int64_t byte) {
+    return bitcastScalar(b, loc, readBytes(b, loc, block, byte, 4),
+                         b.getI32Type());
+  };
+  auto mul = [&](Value x, Value y) {
+    return arith::MulFOp::create(b, loc, x, y).getResult();
+  };
+  auto toF32 = [&](Value i) {
+    return arith::SIToFPOp::create(b, loc, b.getF32Type(), i).getResult();
+  };
+  auto c32 = [&](int64_t v) { return i32Constant(b, loc, v); };
+  SmallVector<Value> &p = block.params;
+  switch (format.getFormat()) {
+  case BlockFormat::q8_0:
+    p = {f16At(0)};
+    break;
+  case BlockFormat::q4_0: {
+    Value d = f16At(0);
+    p = {d, mul(d, f32Constant(b, loc, -kQ4_0Offset))};
+    break;
+  }
+  case BlockFormat::q4_1:
+    p = {f16At(0), f16At(2)};
+    break;
+  case BlockFormat::q5_0: {
+    Value d = f16At(0);
+    p = {d, mul(d, f32Constant(b, loc, -kQ5_0Offset)), u32At(2)};
+    break;
+  }
+  case BlockFormat::q5_1:
+    p = {f16At(0), f16At(2), u32At(4)};
+    break;
+  case BlockFormat::q4_k:
+  case BlockFormat::q5_k: {
+    // Sub-block j's 6-bit scale and min: j < 4 in the low 6 bits of bytes
+    // j and j + 4; j >= 4 in the nibbles of byte j + 4, topped by the two
+    // high bits of bytes j - 4 and j.
+    Value d = f16At(0), dmin = f16At(2);
+    Value scales = readBytes(b, loc, block, 4, 12);
+    SmallVector<Value> mins;
+    for (int64_t j = 0; j < 8; ++j) {
+      Value scale, min;
+      if (j < 4) {
+        scale = bitField(b, loc, byteAt(b, loc, scales, j), 0, 0x3f, c32);
+        min = bitField(b, loc, byteAt(b, loc, scales, j + 4), 0, 0x3f, c32);
+      } else {
+        Value packed = byteAt(b, loc, scales, j + 4);
+        auto top = [&](int64_t index) {
+          Value bits = bitField(b, loc, byteAt(b, loc, scales, index), 6, 3,
+                                c32);
+          return arith::ShLIOp::create(b, loc, bits, c32(4)).getResult();
+        };
+        scale = arith::OrIOp::create(b, loc,
+                                     bitField(b, loc, packed, 0, 0xf, c32),
+                                     top(j - 4));
+        min = arith::OrIOp::create(b, loc,
+                                   bitField(b, loc, packed, 4, 0xf, c32),
+                                   top(j));
+      }
+      p.push_back(mul(d, toF32(scale)));
+      mins.push_back(
+          arith::NegFOp::create(b, loc, mul(dmin, toF32(min))).getResult());
+    }
+    p.append(mins);
+    break;
+  }
+  case BlockFormat::q6_k: {
+    Value d = f16At(208);
+    Value scales = readBytes(b, loc, block, 192, 16);
+    SmallVector<Value> offsets;
+    for (int64_t i = 0; i < 16; ++i) {
+      Value scale = arith::ExtSIOp::create(
+          b, loc, b.getI32Type(), vector::ExtractOp::create(b, loc, scales, i));
+      Value multiplier = mul(d, toF32(scale));
+      p.push_back(multiplier);
+      offsets.push_back(
+          mul(multiplier, f32Constant(b, loc, -kQ6_KOffset)));
+    }
+    p.append(offsets);
+    break;
+  }
+  }
+  return block;
+}
+
+Value BlockDecoder::decode(OpBuilder &b, Location loc, const Block &block,
+                           int64_t first) const {
+  auto i32Vector = VectorType::get({lanes}, b.getI32Type());
+  auto f32Vector = VectorType::get({lanes}, b.getF32Type());
+  auto splat = [&](int64_t v) { return i32Splat(b, loc, lanes, v); };
+  auto broadcast = [&](Value scalar) {
+    return vector::BroadcastOp::create(b, loc, f32Vector, scalar).getResult();
+  };
+  /// code · multiplier + addend, the codes converted to f32.
+  auto scaled = [&](Value codes, Value multiplier, Value addend) {
+    Value values = arith::SIToFPOp::create(b, loc, f32Vector, codes);
+    return vector::FMAOp::create(b, loc, values, broadcast(multiplier),
+                                 broadcast(addend))
+        .getResult();
+  };
+  /// Bit 4 of elements [first, first + lanes) from the u32 `qh`: bit e of
+  /// qh belongs to element e.
+  auto highBitsOfWord = [&](Value qh) {
+    SmallVector<int32_t> shifts;
+    for (int64_t l = 0; l < lanes; ++l)
+      shifts.push_back(static_cast<int32_t>(first + l));
+    Value shift = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(i32Vector, ArrayRef<int32_t>(shifts)));
+    Value bits = vector::BroadcastOp::create(b, loc, i32Vector, qh);
+    bits = arith::AndIOp::create(
+        b, loc, arith::ShRUIOp::create(b, loc, bits, shift), splat(1));
+    return arith::ShLIOp::create(b, loc, bits, splat(4)).getResult();
+  };
+  /// (byte >> shift) & mask of `lanes` bytes from `byte` on, moved to bit 4.
+  auto highBitsOfBytes = [&](int64_t byte, int64_t shift, int64_t mask) {
+    Value bytes = arith::ExtUIOp::create(b, loc, i32Vector,
+                                         readBytes(b, loc, block, byte, lanes));
+    Value bits = bitField(b, loc, bytes, shift, mask, splat);
+    return arith::ShLIOp::create(b, loc, bits, splat(4)).getResult();
+  };
+  auto orI = [&](Value x, Value y) {
+    return arith::OrIOp::create(b, loc, x, y).getResult();
+  };
+  ArrayRef<Value> p = block.params;
+  switch (format.getFormat()) {
+  case BlockFormat::q8_0: {
+    Value codes = arith::ExtSIOp::create(
+        b, loc, i32Vector, readBytes(b, loc, block, 2 + first, lanes));
+    Value values = arith::SIToFPOp::create(b, loc, f32Vector, codes);
+    return arith::MulFOp::create(b, loc, values, broadcast(p[0]));
+  }
+  case BlockFormat::q4_0:
+    return scaled(readNibbles(b, loc, block, 2, 16, first), p[0], p[1]);
+  case BlockFormat::q4_1:
+    return scaled(readNibbles(b, loc, block, 4, 16, first), p[0], p[1]);
+  case BlockFormat::q5_0:
+    return scaled(orI(readNibbles(b, loc, block, 6, 16, first),
+                      highBitsOfWord(p[2])),
+                  p[0], p[1]);
+  case BlockFormat::q5_1:
+    return scaled(orI(readNibbles(b, loc, block, 8, 16, first),
+                      highBitsOfWord(p[2])),
+                  p[0], p[1]);
+  case BlockFormat::q4_k: {
+    int64_t j = first / kChunk;
+    Value codes = readNibbles(b, loc, block, 16 + j / 2 * kChunk, kChunk,
+                              first % (2 * kChunk));
+    return scaled(codes, p[j], p[8 + j]);
+  }
+  case BlockFormat::q5_k: {
+    int64_t j = first / kChunk;
+    Value codes = orI(readNibbles(b, loc, block, 48 + j / 2 * kChunk, kChunk,
+                                  first % (2 * kChunk)),
+                      highBitsOfBytes(16 + first % kChunk, j, 1));
+    return scaled(codes, p[j], p[8 + j]);
+  }
+  case BlockFormat::q6_k: {
+    int64_t half = first / (4 * kChunk), group = first / kChunk % 4;
+    Value codes =
+        orI(readNibbles(b, loc, block, half * 2 * kChunk, 2 * kChunk,
+                        first % (4 * kChunk)),
+            highBitsOfBytes(128 + half * kChunk + first % kChunk, 2 * group,
+                            3));
+    int64_t scale = first / kQ6KScaleRun;
+    return scaled(codes, p[scale], p[16 + scale]);
+  }
+  }
+  llvm_unreachable("unknown block format");
+}
+
+void llmc::addBlockStorageTypeConversion(TypeConverter &converter) {
+  converter.addConversion([](RankedTensorType type) -> std::optional<Type> {
+    if (!llm::getBlockQuantElementType(type))
+      return std::nullopt;
+    return llm::getBlockStorageType(type);
+  });
+}

@@ -1,0 +1,67 @@
+// Dequantizes GGUF blocks into f32 vectors in registers, for the CPU kernels that compute on them.
+#ifndef LLMC_CODEGEN_CPU_BLOCKDECODING_H
+#define LLMC_CODEGEN_CPU_BLOCKDECODING_H
+
+#include "dialect/LLMTypes.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace llmc {
+
+/// Reads the elements of a block-quantized weight from its bytes: the
+/// tensor<N x rowBytes x i8> that `!llm.block<...>` weights lower to
+/// (getBlockStorageType). A kernel first loads a block's scales (`loadBlock`,
+/// scalar work once per block and row), then decodes `lanes` consecutive
+/// elements at a time (`decode`): one vector read of the packed codes, integer
+/// unpacking, one conversion to f32 and one FMA with the scale (and the
+/// offset or min), so that the weights never exist dequantized in memory.
+/// Reads stay on the tensor (vector.transfer_read), like the float kernels',
+/// so bufferization sees them where they happen.
+class BlockDecoder {
+public:
+  /// The scales of one block of one row, as f32 scalars.
+  struct Block {
+    mlir::Value row;
+    /// Byte offset of the block in the row.
+    mlir::Value offset;
+    /// Format-specific: multipliers and addends of each sub-block, the high
+    /// bits of the 5-bit formats.
+    llvm::SmallVector<mlir::Value> params;
+  };
+
+  /// `lanes` must divide the 16-element halves of a 32-element chunk (4, 8 or
+  /// 16), so that every decoded vector lies in one sub-block.
+  BlockDecoder(mlir::llm::BlockQuantType format, mlir::Value storage,
+               int64_t lanes);
+
+  int64_t getBlockElements() const { return format.getBlockElements(); }
+  int64_t getLanes() const { return lanes; }
+
+  /// The scales of block `block` (an index) of row `row`.
+  Block loadBlock(mlir::OpBuilder &b, mlir::Location loc, mlir::Value row,
+                  mlir::Value block) const;
+
+  /// Elements [first, first + lanes) of `block` as a vector<lanes x f32>;
+  /// `first` is a multiple of `lanes` below getBlockElements().
+  mlir::Value decode(mlir::OpBuilder &b, mlir::Location loc, const Block &block,
+                     int64_t first) const;
+
+private:
+  /// `count` bytes of the block from byte `byte` on, as vector<count x i8>.
+  mlir::Value readBytes(mlir::OpBuilder &b, mlir::Location loc,
+                        const Block &block, int64_t byte, int64_t count) const;
+  /// The 4-bit codes of elements [first, first + lanes) of a run of packed
+  /// bytes at `byte` that holds `run` elements in its low nibbles, then `run`
+  /// in its high ones (ggml's layout), zero-extended to i32.
+  mlir::Value readNibbles(mlir::OpBuilder &b, mlir::Location loc,
+                          const Block &block, int64_t byte, int64_t run,
+                          int64_t first) const;
+
+  mlir::llm::BlockQuantType format;
+  mlir::Value storage;
+  int64_t lanes;
+};
+
+} // namespace llmc
+
+#endif // LLMC_CODEGEN_CPU_BLOCKDECODING_H
