@@ -30,20 +30,61 @@ std::optional<WeightFormat> getComputableFileFormat(const ModelConfig &config,
 Expected<WeightFormatMap> chooseWeightFormats(const ModelConfig &config,
                                               std::optional<WeightFormat> requested,
                                               bool computesBlocks) {
-  if (requested && isBlockFormat(*requested))
+  bool quantizing = requested && isBlockFormat(*requested);
+  if (quantizing && !computesBlocks)
+    return createStringError("--weight-type=" + toString(*requested) +
+                             ": this target computes f32, f16 and bf16 weights; "
+                             "block formats run on the CPU target");
+  if (quantizing && !isQuantizedAtLoad(*requested))
     return createStringError(
         "--weight-type=" + toString(*requested) +
-        ": llmc does not quantize weights at load; compile a GGUF file "
-        "quantized to " + toString(*requested) +
-        " (its formats are kept), or choose f32, f16 or bf16");
+        ": llmc quantizes to q8_0, q4_0, q4_1, q5_0 and q5_1 at load; for " +
+        toString(*requested) + " compile a GGUF file quantized by llama-quantize "
+        "(its formats are kept)");
   WeightFormatMap formats;
   for (const WeightSpec &spec : getWeightTable(config)) {
-    WeightFormat format = requested.value_or(
-        getComputableFileFormat(config, spec, computesBlocks)
-            .value_or(toWeightFormat(config.dtype)));
+    WeightFormat fallback = toWeightFormat(config.dtype);
+    WeightFormat format;
+    if (quantizing) {
+      // Matrices of whole blocks in the requested format, the rest (norms,
+      // biases, odd rows) in f32; blocks are made from float weights only.
+      auto stored = config.weightFormats.find(spec.name);
+      std::optional<WeightFormat> storedFormat =
+          stored == config.weightFormats.end()
+              ? std::nullopt
+              : parseWeightFormat(stored->second);
+      bool storedAsBlocks =
+          stored != config.weightFormats.end() &&
+          (!storedFormat || isBlockFormat(*storedFormat));
+      if (storedAsBlocks && storedFormat != requested)
+        return createStringError(
+            "--weight-type=" + toString(*requested) + ": tensor '" + spec.name +
+            "' is stored as " + stored->second +
+            "; llmc quantizes f32, f16 and bf16 weights only (compile the file "
+            "without --weight-type to keep its formats)");
+      bool wholeBlocks = spec.shape.size() == 2 &&
+                         spec.shape[1] % getBlockElements(*requested) == 0;
+      format = wholeBlocks ? *requested : WeightFormat::F32;
+    } else {
+      format = requested.value_or(
+          getComputableFileFormat(config, spec, computesBlocks).value_or(fallback));
+    }
     formats[spec.name] = format;
   }
   return formats;
+}
+
+bool isQuantizedAtLoad(WeightFormat format) {
+  switch (format) {
+  case WeightFormat::Q8_0:
+  case WeightFormat::Q4_0:
+  case WeightFormat::Q4_1:
+  case WeightFormat::Q5_0:
+  case WeightFormat::Q5_1:
+    return true;
+  default:
+    return false;
+  }
 }
 
 } // namespace llmc

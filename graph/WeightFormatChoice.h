@@ -18,8 +18,11 @@ using WeightFormatMap = llvm::StringMap<WeightFormat>;
 /// Chooses a format for every weight of `config`'s weight table.
 ///
 /// With `requested` (--weight-type) a float type: every weight in it, the
-/// runtime converting or dequantizing at load. A requested block format is
-/// refused: llmc does not quantize at load yet.
+/// runtime converting or dequantizing at load. With a block format the
+/// runtime quantizes to (isQuantizedAtLoad; a target with block kernels
+/// only): every matrix whose rows are whole blocks in it, quantized at load
+/// from the file's float weights, the others in f32; a weight the file
+/// already stores in another block format is an error naming it.
 ///
 /// Without: each weight keeps the format of the weights file
 /// (`config.weightFormats`) when the target computes it — a float type, or
@@ -29,6 +32,9 @@ using WeightFormatMap = llvm::StringMap<WeightFormat>;
 llvm::Expected<WeightFormatMap>
 chooseWeightFormats(const ModelConfig &config,
                     std::optional<WeightFormat> requested, bool computesBlocks);
+
+/// The block formats the runtime quantizes float weights into at load.
+bool isQuantizedAtLoad(WeightFormat format);
 
 } // namespace llmc
 

@@ -43,6 +43,9 @@ struct KernelOperands {
   Value rows, outputs, depth;
   /// Set for block-quantized weights.
   std::optional<BlockDecoder> blocks;
+  /// When `weight` is a tile of rows decoded into a buffer: the first weight
+  /// row it holds (weight row n is its row n - weightRowBase).
+  Value weightRowBase;
   /// f32 lanes of the vectors every tile walks K with.
   int64_t lanes;
   /// K rounded down to a multiple of `lanes`: the unmasked loop's bound.
@@ -119,9 +122,12 @@ SmallVector<Value> accumulateFloat(OpBuilder &b, Location loc,
                                    Value mask, ValueRange accumulators) {
   return accumulate(b, loc, ops, xRows, column, mask, accumulators, [&] {
     SmallVector<Value> ws;
-    for (Value row : weightRows)
+    for (Value row : weightRows) {
+      if (ops.weightRowBase)
+        row = arith::SubIOp::create(b, loc, row, ops.weightRowBase);
       ws.push_back(
           readRowVector(b, loc, ops.weight, row, column, mask, ops.lanes));
+    }
     return ws;
   });
 }
@@ -161,6 +167,39 @@ SmallVector<Value> accumulateBlocks(OpBuilder &b, Location loc,
         scf::YieldOp::create(nb, nloc, sums);
       });
   return SmallVector<Value>(loop.getResults());
+}
+
+/// Decodes weight rows [n0, n0 + count) of a block-quantized weight into
+/// `rows`, a memref<count x K x f32>.
+void decodeWeightRows(OpBuilder &b, Location loc, const KernelOperands &ops,
+                      Value n0, int64_t count, Value rows) {
+  const BlockDecoder &blocks = *ops.blocks;
+  int64_t blockElements = blocks.getBlockElements();
+  Value numBlocks = b.createOrFold<arith::DivUIOp>(
+      loc, ops.depth, indexConstant(b, loc, blockElements));
+  scf::ForOp::create(
+      b, loc, indexConstant(b, loc, 0), numBlocks, indexConstant(b, loc, 1),
+      ValueRange{},
+      [&](OpBuilder &nb, Location nloc, Value block, ValueRange) {
+        Value start = arith::MulIOp::create(
+            nb, nloc, block, indexConstant(nb, nloc, blockElements));
+        for (int64_t j = 0; j < count; ++j) {
+          Value row = arith::AddIOp::create(nb, nloc, n0,
+                                            indexConstant(nb, nloc, j));
+          BlockDecoder::Block rowBlock = blocks.loadBlock(nb, nloc, row, block);
+          for (int64_t first = 0; first < blockElements;
+               first += blocks.getLanes()) {
+            Value column = arith::AddIOp::create(
+                nb, nloc, start, indexConstant(nb, nloc, first));
+            vector::TransferWriteOp::create(
+                nb, nloc, blocks.decode(nb, nloc, rowBlock, first), rows,
+                ValueRange{indexConstant(nb, nloc, j), column},
+                AffineMap::getMinorIdentityMap(2, 1, nb.getContext()),
+                ArrayRef<bool>{true});
+          }
+        }
+        scf::YieldOp::create(nb, nloc);
+      });
 }
 
 /// One tile: out[m0 + i, n0 + j] for i < xRows, j < weightRows.
@@ -291,13 +330,37 @@ void emitTiles(OpBuilder &b, Location loc, const KernelOperands &ops,
         nloc, nb.createOrFold<arith::AddIOp>(nloc, m0,
                                              indexConstant(nb, nloc, rowBlock)),
         mHi);
-    scf::ForOp::create(
-        nb, nloc, m0, blockEnd, indexConstant(nb, nloc, tile.xRows),
-        ValueRange{},
-        [&](OpBuilder &ib, Location iloc, Value m, ValueRange) {
-          emitTile(ib, iloc, ops, m, n0, tile);
-          scf::YieldOp::create(ib, iloc);
-        });
+    auto rowLoop = [&](OpBuilder &lb, Location lloc,
+                       const KernelOperands &tileOps) {
+      scf::ForOp::create(
+          lb, lloc, m0, blockEnd, indexConstant(lb, lloc, tile.xRows),
+          ValueRange{},
+          [&](OpBuilder &ib, Location iloc, Value m, ValueRange) {
+            emitTile(ib, iloc, tileOps, m, n0, tile);
+            scf::YieldOp::create(ib, iloc);
+          });
+    };
+    if (!ops.blocks) {
+      rowLoop(nb, nloc, ops);
+      return;
+    }
+    // Block-quantized weights: the tile's weight rows decoded once into an
+    // L1-sized buffer that every x tile of the row block then reads as f32
+    // rows, instead of each x tile decoding them again (decoding costs more
+    // than the FMAs it feeds when only one x tile shares it). A heap buffer
+    // per iteration (freed by the pipeline's buffer deallocation at its
+    // end): a stack one would grow the stack every iteration of a
+    // sequential loop.
+    int64_t depth = *getConstantIntValue(ops.depth);
+    Value rows = memref::AllocOp::create(
+        nb, nloc, MemRefType::get({tile.weightRows, depth}, nb.getF32Type()),
+        ValueRange{}, nb.getI64IntegerAttr(kResultAlignment));
+    decodeWeightRows(nb, nloc, ops, n0, tile.weightRows, rows);
+    KernelOperands tileOps = ops;
+    tileOps.blocks.reset();
+    tileOps.weight = rows;
+    tileOps.weightRowBase = n0;
+    rowLoop(nb, nloc, tileOps);
   };
   if (lbs.empty()) {
     body(b, loc, {});
@@ -426,6 +489,7 @@ Value llmc::createVectorProjection(OpBuilder &b, Location loc, Value x,
     int64_t depth = weightType.getDimSize(1) / weightFormat.getBlockBytes() *
                     weightFormat.getBlockElements();
     ops.depth = indexConstant(b, loc, depth);
+    ops.depthMain = ops.depth; // for the tiles that read decoded rows
     ops.blocks.emplace(weightFormat, weight, ops.lanes);
     ops.hasDepthTail = false;
   } else {

@@ -1,9 +1,10 @@
-// bind_weights: look up each manifest weight, check it, convert to f32 and fix its RoPE row order.
+// bind_weights: look up each manifest weight, check it, convert to f32 and fix its RoPE row order (or use blocks in place, or quantize).
 #include "weight_binding.h"
 
 #include "dtype.h"
 #include "error.h"
 #include "half.h"
+#include "quant/quantize.h"
 #include "rope_permute.h"
 
 #include <cstring>
@@ -71,11 +72,17 @@ AlignedBuffer narrow_to(const ManifestWeight &w, const float *data) {
   return buf;
 }
 
-/// A block-quantized weight: the compiled kernels decode the file's own
-/// blocks in place, so the tensor must be stored in exactly that format and
-/// need no row reordering.
+/// A block-quantized weight stored in exactly the artifact's format: used in
+/// place (the compiled kernels decode the file's own blocks), or null when
+/// it is a float tensor to quantize at load. A tensor in another block
+/// format, or one whose rows would need the other RoPE order, is refused:
+/// requantizing would compound two roundings, and block rows cannot be
+/// reordered.
 const void *bind_blocks(const ManifestWeight &w, const TensorEntry &t,
                         bool reorder) {
+  bool stored_as_float = dtype_traits(t.dtype).dequantize == nullptr;
+  if (stored_as_float && can_quantize(w.format))
+    return nullptr;
   if (t.dtype != w.format)
     fail(LLMC_ERR_FORMAT, "weights do not match the artifact: tensor '", w.name,
          "'", t.name != w.name ? cat(" (bound to '", t.name, "')") : "",
@@ -88,6 +95,15 @@ const void *bind_blocks(const ManifestWeight &w, const TensorEntry &t,
          "which block-quantized rows cannot be reordered into; compile the "
          "artifact from this weights file");
   return t.data;
+}
+
+/// `data` (f32, w.n_elements) quantized into the artifact's block format.
+AlignedBuffer quantize_to(const ManifestWeight &w, const float *data) {
+  const DTypeTraits &traits = dtype_traits(w.format);
+  uint64_t blocks = static_cast<uint64_t>(w.n_elements) / traits.block_elems;
+  AlignedBuffer buf(static_cast<size_t>(blocks * traits.block_bytes), w.name.c_str());
+  quantize_blocks(w.format, data, blocks, static_cast<uint8_t *>(buf.data()));
+  return buf;
 }
 
 } // namespace
@@ -108,8 +124,10 @@ const void *bind_weight(const Manifest &m, WeightSet &set, size_t i,
 
   int64_t heads = rope_heads(m, w.name);
   bool reorder = heads != 0 && set.rope_layout != m.rope_layout;
-  if (dtype_traits(w.format).dequantize)
-    return bind_blocks(w, t, reorder);
+  bool blocks = dtype_traits(w.format).dequantize != nullptr;
+  if (blocks)
+    if (const void *in_place = bind_blocks(w, t, reorder))
+      return in_place;
   // Stored exactly as the artifact takes it: used in place (no f32 detour,
   // which for a 16-bit checkpoint would also cache twice its size).
   size_t element_bytes = w.dtype == "f32" ? sizeof(float) : sizeof(uint16_t);
@@ -147,7 +165,7 @@ const void *bind_weight(const Manifest &m, WeightSet &set, size_t i,
   }
   if (w.dtype == "f32")
     return data;
-  owned.push_back(narrow_to(w, data));
+  owned.push_back(blocks ? quantize_to(w, data) : narrow_to(w, data));
   return owned.back().data();
 }
 
