@@ -35,6 +35,7 @@ public:
                int64_t lanes);
 
   int64_t getBlockElements() const { return format.getBlockElements(); }
+  int64_t getBlockBytes() const { return format.getBlockBytes(); }
   int64_t getLanes() const { return lanes; }
 
   /// The scales of block `block` (an index) of row `row`.

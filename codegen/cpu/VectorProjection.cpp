@@ -20,6 +20,12 @@ namespace {
 /// AVX-512 vector), like the buffers bufferization allocates.
 constexpr int64_t kResultAlignment = 64;
 
+/// Bytes per cache line, the unit the block kernels prefetch in.
+constexpr int64_t kCacheLine = 64;
+/// How many tiles of weight rows ahead the block kernels prefetch (the
+/// next one: farther measured no better).
+constexpr int64_t kPrefetchTiles = 1;
+
 /// Weight rows of a GEMM tile below AVX-512 at most (4 × 3 = 12
 /// accumulators already cover two FMA pipes' latency).
 constexpr int64_t kMaxGemmWeightRows = 3;
@@ -144,6 +150,15 @@ SmallVector<Value> accumulateBlocks(OpBuilder &b, Location loc,
   int64_t blockElements = blocks.getBlockElements();
   Value numBlocks = b.createOrFold<arith::DivUIOp>(
       loc, ops.depth, indexConstant(b, loc, blockElements));
+  // The bytes, as a buffer to prefetch from (read only: nothing writes
+  // weights).
+  auto storageType = cast<RankedTensorType>(ops.weight.getType());
+  Value bytes = bufferization::ToBufferOp::create(
+      b, loc, MemRefType::get(storageType.getShape(), storageType.getElementType()),
+      ops.weight, b.getUnitAttr());
+  Value lastRow = arith::SubIOp::create(b, loc, ops.outputs,
+                                        indexConstant(b, loc, 1));
+  Value lastByte = indexConstant(b, loc, storageType.getDimSize(1) - 1);
   auto loop = scf::ForOp::create(
       b, loc, indexConstant(b, loc, 0), numBlocks, indexConstant(b, loc, 1),
       init,
@@ -151,6 +166,32 @@ SmallVector<Value> accumulateBlocks(OpBuilder &b, Location loc,
         SmallVector<BlockDecoder::Block> rowBlocks;
         for (Value row : weightRows)
           rowBlocks.push_back(blocks.loadBlock(nb, nloc, row, block));
+        // Small blocks give the out-of-order core too little lookahead to
+        // hide DRAM latency (a Q8_0 block is 34 bytes of ~40 instructions);
+        // the next tile's rows at this offset, which the thread reads next,
+        // are fetched ahead. Measured on Zen 3 (2 threads, SmolLM2-135M
+        // shape): decode 34-36 -> 55-64 tok/s on Q8_0, 48 -> 62-81 on Q4_0;
+        // 2 or 4 tiles ahead no better.
+        for (auto [j, rowBlock] : llvm::enumerate(rowBlocks)) {
+          Value ahead = nb.createOrFold<arith::MinUIOp>(
+              nloc,
+              arith::AddIOp::create(
+                  nb, nloc, weightRows[j],
+                  indexConstant(nb, nloc, kPrefetchTiles * weightRows.size())),
+              lastRow);
+          for (int64_t line = 0; line < blocks.getBlockBytes();
+               line += kCacheLine) {
+            Value column = nb.createOrFold<arith::MinUIOp>(
+                nloc,
+                arith::AddIOp::create(nb, nloc, rowBlock.offset,
+                                      indexConstant(nb, nloc, line)),
+                lastByte);
+            memref::PrefetchOp::create(nb, nloc, bytes,
+                                       ValueRange{ahead, column},
+                                       /*isWrite=*/false, /*localityHint=*/3,
+                                       /*isDataCache=*/true);
+          }
+        }
         Value start = arith::MulIOp::create(
             nb, nloc, block, indexConstant(nb, nloc, blockElements));
         SmallVector<Value> sums(accumulators);

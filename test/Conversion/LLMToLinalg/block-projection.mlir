@@ -10,20 +10,23 @@
 // RUN: llmc-opt %s -split-input-file --llm-lower-to-linalg="vector-register-bits=256 vector-registers=16" --canonicalize --cse | FileCheck %s --check-prefix=AVX2
 
 // Q4_0 decode (one row): 2 blocks of 32 per row (18 bytes each, 36 per row); per block and weight row the f16
-// scale d at byte 0 and the offset -8d, then the low nibbles of bytes 2-17 (elements 0-15) and their high
-// nibbles (16-31).
+// scale d at byte 0 and the offset -8d, a prefetch of the rows the thread reads next, then the low nibbles of
+// bytes 2-17 (elements 0-15) and their high nibbles (16-31).
 // CHECK-LABEL: func @gemv_q4_0
 // CHECK-SAME: (%[[X:.+]]: tensor<1x1x64xf32>, %[[W:.+]]: tensor<4x36xi8>)
 // CHECK-DAG: %[[LOW:.+]] = arith.constant dense<15> : vector<16xi32>
 // CHECK-DAG: %[[FOUR:.+]] = arith.constant dense<4> : vector<16xi32>
 // CHECK-DAG: %[[MINUS8:.+]] = arith.constant -8.000000e+00 : f32
 // CHECK: scf.parallel (%[[N0:.+]]) =
+// CHECK: %[[BYTES:.+]] = bufferization.to_buffer %[[W]] read_only : tensor<4x36xi8> to memref<4x36xi8>
 // CHECK: scf.for %[[BLOCK:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args
 // CHECK: %[[OFF:.+]] = arith.muli %[[BLOCK]], %{{.+}} : index
 // CHECK: %[[DB:.+]] = vector.transfer_read %[[W]][%[[N0]], %[[OFF]]], %{{.+}} {in_bounds = [true]} : tensor<4x36xi8>, vector<2xi8>
 // CHECK: %[[DH:.+]] = vector.bitcast %[[DB]] : vector<2xi8> to vector<1xf16>
 // CHECK: %[[D:.+]] = arith.extf %{{.+}} : f16 to f32
 // CHECK: arith.mulf %[[D]], %[[MINUS8]] : f32
+// The next tile's rows (clamped to the last row) at this block's offset, prefetched.
+// CHECK: memref.prefetch %[[BYTES]][%{{.+}}, %{{.+}}], read, locality<3>, data : memref<4x36xi8>
 // CHECK: %[[XV:.+]] = vector.transfer_read %{{.+}}[%{{.+}}, %{{.+}}], %{{.+}} {in_bounds = [true]} : tensor<1x64xf32>, vector<16xf32>
 // CHECK: %[[Q:.+]] = vector.transfer_read %[[W]][%[[N0]], %{{.+}}], %{{.+}} {in_bounds = [true]} : tensor<4x36xi8>, vector<16xi8>
 // CHECK: %[[QW:.+]] = arith.extui %[[Q]] : vector<16xi8> to vector<16xi32>

@@ -9,10 +9,14 @@ Usage: make_quant_model.py <shape> <seed> <out.gguf>
 Needs the gguf package (the reference venv, scripts/reference-venv.sh) and numpy. Each matrix row is
 scaled by its own log-uniform factor so that the blocks' f16 scales span normal and subnormal halves.
 """
+import os
 import sys
 
 import gguf
 import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..', 'scripts'))
+from llama_gguf import add_llama_hparams, add_llama_tensors  # noqa: E402
 
 SHAPES = {
     "k256": dict(hidden=256, ffn=512, layers=2, heads=4, kv_heads=2, vocab=512),
@@ -31,7 +35,6 @@ def main():
     s = SHAPES[shape_name]
     rng = np.random.default_rng(seed)
     D, F, L, H, KV, V = s["hidden"], s["ffn"], s["layers"], s["heads"], s["kv_heads"], s["vocab"]
-    Dh = D // H
 
     def mat(rows, cols):
         a = rng.standard_normal((rows, cols)).astype(np.float32)
@@ -46,16 +49,7 @@ def main():
 
     w = gguf.GGUFWriter(out, arch="llama")
     w.add_name("llmc-quant-test-" + shape_name)
-    w.add_context_length(CONTEXT_LENGTH)
-    w.add_embedding_length(D)
-    w.add_block_count(L)
-    w.add_feed_forward_length(F)
-    w.add_head_count(H)
-    w.add_head_count_kv(KV)
-    w.add_rope_dimension_count(Dh)
-    w.add_rope_freq_base(ROPE_THETA)
-    w.add_layer_norm_rms_eps(RMS_EPS)
-    w.add_vocab_size(V)
+    add_llama_hparams(w, CONTEXT_LENGTH, D, F, L, H, KV, V, ROPE_THETA, RMS_EPS)
     w.add_file_type(gguf.LlamaFileType.ALL_F32)
     # A minimal SentencePiece-style vocabulary: llama-quantize keeps it, nothing reads it.
     w.add_tokenizer_model("llama")
@@ -66,21 +60,7 @@ def main():
     w.add_bos_token_id(1)
     w.add_eos_token_id(2)
 
-    # numpy shape (rows, cols) is GGUF ne = [cols, rows]: rows are the quantized dimension's runs.
-    w.add_tensor("token_embd.weight", mat(V, D))
-    for l in range(L):
-        p = "blk.%d." % l
-        w.add_tensor(p + "attn_norm.weight", norm())
-        w.add_tensor(p + "attn_q.weight", mat(H * Dh, D))
-        w.add_tensor(p + "attn_k.weight", mat(KV * Dh, D))
-        w.add_tensor(p + "attn_v.weight", mat(KV * Dh, D))
-        w.add_tensor(p + "attn_output.weight", mat(D, H * Dh))
-        w.add_tensor(p + "ffn_norm.weight", norm())
-        w.add_tensor(p + "ffn_gate.weight", mat(F, D))
-        w.add_tensor(p + "ffn_up.weight", mat(F, D))
-        w.add_tensor(p + "ffn_down.weight", mat(D, F))
-    w.add_tensor("output_norm.weight", norm())
-    w.add_tensor("output.weight", mat(V, D))
+    add_llama_tensors(w, D, F, L, H, KV, V, mat, norm, lm_head=True)
 
     w.write_header_to_file()
     w.write_kv_data_to_file()
