@@ -52,6 +52,9 @@ struct KernelOperands {
   /// When `weight` is a tile of rows decoded into a buffer: the first weight
   /// row it holds (weight row n is its row n - weightRowBase).
   Value weightRowBase;
+  /// Set when the K loop prefetches the next tile's weight rows: the weight
+  /// as a read-only buffer, its last row and its last column (index).
+  Value prefetchBuffer, lastRow, lastColumn;
   /// f32 lanes of the vectors every tile walks K with.
   int64_t lanes;
   /// K rounded down to a multiple of `lanes`: the unmasked loop's bound.
@@ -138,6 +141,38 @@ SmallVector<Value> accumulateFloat(OpBuilder &b, Location loc,
   });
 }
 
+/// Prefetches, for each row of `weightRows`, the same columns [column,
+/// column + bytes) of the row one tile further, which the thread reads next
+/// (clamped to the last row and column). Small blocks give the out-of-order
+/// core too little lookahead to hide DRAM latency (a Q8_0 block is 34 bytes
+/// of ~40 instructions). Measured on Zen 3 (2 threads, SmolLM2-135M shape):
+/// decode 34-36 -> 55-64 tok/s on Q8_0, 48 -> 62-81 on Q4_0; 2 or 4 tiles
+/// ahead no better.
+void prefetchNextTile(OpBuilder &b, Location loc, const KernelOperands &ops,
+                      ArrayRef<Value> weightRows, Value column, int64_t bytes) {
+  int64_t elementBytes = std::max<int64_t>(
+      1, cast<MemRefType>(ops.prefetchBuffer.getType())
+                 .getElementTypeBitWidth() / 8);
+  for (Value row : weightRows) {
+    Value ahead = b.createOrFold<arith::MinUIOp>(
+        loc,
+        arith::AddIOp::create(
+            b, loc, row,
+            indexConstant(b, loc, kPrefetchTiles * weightRows.size())),
+        ops.lastRow);
+    for (int64_t line = 0; line < bytes; line += kCacheLine) {
+      Value at = b.createOrFold<arith::MinUIOp>(
+          loc,
+          arith::AddIOp::create(b, loc, column,
+                                indexConstant(b, loc, line / elementBytes)),
+          ops.lastColumn);
+      memref::PrefetchOp::create(b, loc, ops.prefetchBuffer,
+                                 ValueRange{ahead, at}, /*isWrite=*/false,
+                                 /*localityHint=*/3, /*isDataCache=*/true);
+    }
+  }
+}
+
 /// The K loop over whole blocks of a block-quantized weight: per block, each
 /// weight row's scales once, then every `lanes` elements decoded in
 /// registers and multiplied with each x row.
@@ -150,15 +185,6 @@ SmallVector<Value> accumulateBlocks(OpBuilder &b, Location loc,
   int64_t blockElements = blocks.getBlockElements();
   Value numBlocks = b.createOrFold<arith::DivUIOp>(
       loc, ops.depth, indexConstant(b, loc, blockElements));
-  // The bytes, as a buffer to prefetch from (read only: nothing writes
-  // weights).
-  auto storageType = cast<RankedTensorType>(ops.weight.getType());
-  Value bytes = bufferization::ToBufferOp::create(
-      b, loc, MemRefType::get(storageType.getShape(), storageType.getElementType()),
-      ops.weight, b.getUnitAttr());
-  Value lastRow = arith::SubIOp::create(b, loc, ops.outputs,
-                                        indexConstant(b, loc, 1));
-  Value lastByte = indexConstant(b, loc, storageType.getDimSize(1) - 1);
   auto loop = scf::ForOp::create(
       b, loc, indexConstant(b, loc, 0), numBlocks, indexConstant(b, loc, 1),
       init,
@@ -166,32 +192,9 @@ SmallVector<Value> accumulateBlocks(OpBuilder &b, Location loc,
         SmallVector<BlockDecoder::Block> rowBlocks;
         for (Value row : weightRows)
           rowBlocks.push_back(blocks.loadBlock(nb, nloc, row, block));
-        // Small blocks give the out-of-order core too little lookahead to
-        // hide DRAM latency (a Q8_0 block is 34 bytes of ~40 instructions);
-        // the next tile's rows at this offset, which the thread reads next,
-        // are fetched ahead. Measured on Zen 3 (2 threads, SmolLM2-135M
-        // shape): decode 34-36 -> 55-64 tok/s on Q8_0, 48 -> 62-81 on Q4_0;
-        // 2 or 4 tiles ahead no better.
-        for (auto [j, rowBlock] : llvm::enumerate(rowBlocks)) {
-          Value ahead = nb.createOrFold<arith::MinUIOp>(
-              nloc,
-              arith::AddIOp::create(
-                  nb, nloc, weightRows[j],
-                  indexConstant(nb, nloc, kPrefetchTiles * weightRows.size())),
-              lastRow);
-          for (int64_t line = 0; line < blocks.getBlockBytes();
-               line += kCacheLine) {
-            Value column = nb.createOrFold<arith::MinUIOp>(
-                nloc,
-                arith::AddIOp::create(nb, nloc, rowBlock.offset,
-                                      indexConstant(nb, nloc, line)),
-                lastByte);
-            memref::PrefetchOp::create(nb, nloc, bytes,
-                                       ValueRange{ahead, column},
-                                       /*isWrite=*/false, /*localityHint=*/3,
-                                       /*isDataCache=*/true);
-          }
-        }
+        for (auto [j, rowBlock] : llvm::enumerate(rowBlocks))
+          prefetchNextTile(nb, nloc, ops, weightRows, rowBlock.offset,
+                           blocks.getBlockBytes());
         Value start = arith::MulIOp::create(
             nb, nloc, block, indexConstant(nb, nloc, blockElements));
         SmallVector<Value> sums(accumulators);
@@ -270,6 +273,9 @@ void emitTile(OpBuilder &b, Location loc, const KernelOperands &ops, Value m0,
         b, loc, indexConstant(b, loc, 0), ops.depthMain,
         indexConstant(b, loc, ops.lanes), init,
         [&](OpBuilder &nb, Location nloc, Value k, ValueRange accumulators) {
+          if (ops.prefetchBuffer)
+            prefetchNextTile(nb, nloc, ops, weightRows, k,
+                             ops.lanes * 2);
           scf::YieldOp::create(nb, nloc,
                                accumulateFloat(nb, nloc, ops, xRows,
                                                weightRows, k, Value(),
@@ -399,6 +405,7 @@ void emitTiles(OpBuilder &b, Location loc, const KernelOperands &ops,
     decodeWeightRows(nb, nloc, ops, n0, tile.weightRows, rows);
     KernelOperands tileOps = ops;
     tileOps.blocks.reset();
+    tileOps.prefetchBuffer = Value(); // the decoded rows are in L1
     tileOps.weight = rows;
     tileOps.weightRowBase = n0;
     rowLoop(nb, nloc, tileOps);
@@ -540,6 +547,17 @@ Value llmc::createVectorProjection(OpBuilder &b, Location loc, Value x,
     ops.hasDepthTail = !staticDepth || *staticDepth % ops.lanes != 0;
   }
   std::optional<int64_t> staticDepth = getConstantIntValue(ops.depth);
+  // Block weights, and 16-bit weights in the decode GEMV, read too few
+  // bytes per instruction for the hardware prefetchers alone.
+  bool narrowGemv = tile.xRows == 1 && !weightType.getElementType().isF32();
+  if (weightType.hasStaticShape() && (weightFormat || narrowGemv)) {
+    ops.prefetchBuffer = bufferization::ToBufferOp::create(
+        b, loc,
+        MemRefType::get(weightType.getShape(), weightType.getElementType()),
+        weight, b.getUnitAttr());
+    ops.lastRow = indexConstant(b, loc, weightType.getDimSize(0) - 1);
+    ops.lastColumn = indexConstant(b, loc, weightType.getDimSize(1) - 1);
+  }
   // Threads pay off once the work (weight elements × rows of x) outweighs
   // starting an OpenMP region. A prefill's row count is dynamic: it is
   // assumed to fill at least one tile, so that a prefill splits weights

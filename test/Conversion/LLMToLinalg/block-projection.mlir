@@ -17,8 +17,8 @@
 // CHECK-DAG: %[[LOW:.+]] = arith.constant dense<15> : vector<16xi32>
 // CHECK-DAG: %[[FOUR:.+]] = arith.constant dense<4> : vector<16xi32>
 // CHECK-DAG: %[[MINUS8:.+]] = arith.constant -8.000000e+00 : f32
-// CHECK: scf.parallel (%[[N0:.+]]) =
 // CHECK: %[[BYTES:.+]] = bufferization.to_buffer %[[W]] read_only : tensor<4x36xi8> to memref<4x36xi8>
+// CHECK: scf.parallel (%[[N0:.+]]) =
 // CHECK: scf.for %[[BLOCK:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args
 // CHECK: %[[OFF:.+]] = arith.muli %[[BLOCK]], %{{.+}} : index
 // CHECK: %[[DB:.+]] = vector.transfer_read %[[W]][%[[N0]], %[[OFF]]], %{{.+}} {in_bounds = [true]} : tensor<4x36xi8>, vector<2xi8>
