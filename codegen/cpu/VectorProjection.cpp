@@ -192,9 +192,10 @@ SmallVector<Value> accumulateBlocks(OpBuilder &b, Location loc,
         SmallVector<BlockDecoder::Block> rowBlocks;
         for (Value row : weightRows)
           rowBlocks.push_back(blocks.loadBlock(nb, nloc, row, block));
-        for (auto [j, rowBlock] : llvm::enumerate(rowBlocks))
-          prefetchNextTile(nb, nloc, ops, weightRows, rowBlock.offset,
-                           blocks.getBlockBytes());
+        // Every row's block starts at the same byte offset.
+        if (ops.prefetchBuffer)
+          prefetchNextTile(nb, nloc, ops, weightRows,
+                           rowBlocks.front().offset, blocks.getBlockBytes());
         Value start = arith::MulIOp::create(
             nb, nloc, block, indexConstant(nb, nloc, blockElements));
         SmallVector<Value> sums(accumulators);
