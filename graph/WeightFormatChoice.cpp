@@ -41,9 +41,9 @@ Expected<WeightFormatMap> chooseWeightFormats(const ModelConfig &config,
         ": llmc quantizes to q8_0, q4_0, q4_1, q5_0 and q5_1 at load; for " +
         toString(*requested) + " compile a GGUF file quantized by llama-quantize "
         "(its formats are kept)");
+  WeightFormat fallback = toWeightFormat(config.dtype);
   WeightFormatMap formats;
   for (const WeightSpec &spec : getWeightTable(config)) {
-    WeightFormat fallback = toWeightFormat(config.dtype);
     WeightFormat format;
     if (quantizing) {
       // Matrices of whole blocks in the requested format, the rest (norms,

@@ -21,6 +21,7 @@
 //         (i = element / 16), d @208
 #include "codegen/cpu/BlockDecoding.h"
 #include "codegen/cpu/LLMToLinalg.h"
+#include "codegen/cpu/LoweringUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -37,10 +38,6 @@ constexpr int64_t kChunk = 32;
 constexpr int64_t kQ6KScaleRun = 16;
 /// Code offsets: q4_0 and q5_0 store q + 8 and q + 16, q6_k q + 32.
 constexpr double kQ4_0Offset = 8, kQ5_0Offset = 16, kQ6_KOffset = 32;
-
-Value indexConstant(OpBuilder &b, Location loc, int64_t value) {
-  return arith::ConstantIndexOp::create(b, loc, value);
-}
 
 Value i32Constant(OpBuilder &b, Location loc, int64_t value) {
   return arith::ConstantIntOp::create(b, loc, b.getI32Type(), value);
@@ -293,6 +290,26 @@ Value BlockDecoder::decode(OpBuilder &b, Location loc, const Block &block,
   }
   }
   llvm_unreachable("unknown block format");
+}
+
+void BlockDecoder::decodeInto(OpBuilder &b, Location loc, const Block &block,
+                              Value blockIndex, Value dest,
+                              Value destRow) const {
+  Type elementType = cast<MemRefType>(dest.getType()).getElementType();
+  Value start = arith::MulIOp::create(
+      b, loc, blockIndex, indexConstant(b, loc, getBlockElements()));
+  for (int64_t first = 0; first < getBlockElements(); first += lanes) {
+    Value values = decode(b, loc, block, first);
+    if (!elementType.isF32())
+      values = arith::TruncFOp::create(
+          b, loc, VectorType::get({lanes}, elementType), values);
+    Value column = arith::AddIOp::create(b, loc, start,
+                                         indexConstant(b, loc, first));
+    vector::TransferWriteOp::create(
+        b, loc, values, dest, ValueRange{destRow, column},
+        AffineMap::getMinorIdentityMap(2, 1, b.getContext()),
+        ArrayRef<bool>{true});
+  }
 }
 
 void llmc::addBlockStorageTypeConversion(TypeConverter &converter) {

@@ -47,6 +47,13 @@ public:
   mlir::Value decode(mlir::OpBuilder &b, mlir::Location loc, const Block &block,
                      int64_t first) const;
 
+  /// Writes every element of `block` (block index `blockIndex` of its row)
+  /// into row `destRow` of the 2-D memref `dest`, at the block's columns,
+  /// converted to `dest`'s float element type.
+  void decodeInto(mlir::OpBuilder &b, mlir::Location loc, const Block &block,
+                  mlir::Value blockIndex, mlir::Value dest,
+                  mlir::Value destRow) const;
+
 private:
   /// `count` bytes of the block from byte `byte` on, as vector<count x i8>.
   mlir::Value readBytes(mlir::OpBuilder &b, mlir::Location loc,

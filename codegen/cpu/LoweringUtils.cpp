@@ -32,6 +32,10 @@ Value llmc::createFilled(OpBuilder &builder, Location loc, Value init,
   return linalg::FillOp::create(builder, loc, constant, init).getResult(0);
 }
 
+Value llmc::indexConstant(OpBuilder &builder, Location loc, int64_t value) {
+  return arith::ConstantIndexOp::create(builder, loc, value);
+}
+
 Value llmc::convertFloat(OpBuilder &builder, Location loc, Value scalar,
                          Type to) {
   Type from = scalar.getType();

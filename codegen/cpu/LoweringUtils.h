@@ -23,6 +23,10 @@ mlir::Value createEmptyLike(mlir::OpBuilder &builder, mlir::Location loc,
 mlir::Value createFilled(mlir::OpBuilder &builder, mlir::Location loc,
                          mlir::Value init, double value);
 
+/// An index constant.
+mlir::Value indexConstant(mlir::OpBuilder &builder, mlir::Location loc,
+                          int64_t value);
+
 /// Converts a scalar float to `to` (extf / truncf; no-op when equal).
 mlir::Value convertFloat(mlir::OpBuilder &builder, mlir::Location loc,
                          mlir::Value scalar, mlir::Type to);

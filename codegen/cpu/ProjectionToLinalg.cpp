@@ -10,7 +10,6 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 
@@ -49,37 +48,18 @@ Value gatherBlockRows(OpBuilder &b, Location loc, Value tokens, Value storage,
       b, loc, out, SmallVector<ReassociationIndices>{all, {rank - 1}});
 
   llmc::BlockDecoder decoder(format, storage, kGatherLanes);
-  int64_t blockElements = decoder.getBlockElements();
-  auto index = [&](OpBuilder &nb, int64_t v) {
-    return arith::ConstantIndexOp::create(nb, loc, v).getResult();
-  };
+  Value zero = llmc::indexConstant(b, loc, 0), one = llmc::indexConstant(b, loc, 1);
   Value count = tensor::DimOp::create(b, loc, flatTokens, 0);
-  Value blocks = index(b, type.getShape().back() / blockElements);
+  Value blocks = llmc::indexConstant(
+      b, loc, type.getShape().back() / decoder.getBlockElements());
   scf::buildLoopNest(
-      b, loc, {index(b, 0), index(b, 0)}, {count, blocks},
-      {index(b, 1), index(b, 1)},
+      b, loc, {zero, zero}, {count, blocks}, {one, one},
       [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
         Value token = tensor::ExtractOp::create(nb, nloc, flatTokens, ivs[0]);
         Value row =
             arith::IndexCastOp::create(nb, nloc, nb.getIndexType(), token);
-        llmc::BlockDecoder::Block block =
-            decoder.loadBlock(nb, nloc, row, ivs[1]);
-        Value start = arith::MulIOp::create(nb, nloc, ivs[1],
-                                            index(nb, blockElements));
-        for (int64_t first = 0; first < blockElements; first += kGatherLanes) {
-          Value values = decoder.decode(nb, nloc, block, first);
-          if (!type.getElementType().isF32())
-            values = arith::TruncFOp::create(
-                nb, nloc,
-                VectorType::get({kGatherLanes}, type.getElementType()),
-                values);
-          Value column =
-              arith::AddIOp::create(nb, nloc, start, index(nb, first));
-          vector::TransferWriteOp::create(
-              nb, nloc, values, rows, ValueRange{ivs[0], column},
-              AffineMap::getMinorIdentityMap(2, 1, nb.getContext()),
-              ArrayRef<bool>{true});
-        }
+        decoder.decodeInto(nb, nloc, decoder.loadBlock(nb, nloc, row, ivs[1]),
+                           ivs[1], rows, ivs[0]);
       });
   return bufferization::ToTensorOp::create(b, loc, type, out,
                                            /*restrict=*/b.getUnitAttr(),

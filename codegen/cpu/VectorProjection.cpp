@@ -70,10 +70,6 @@ bool isKernelElementType(Type type) {
   return type.isF32() || type.isBF16() || type.isF16();
 }
 
-Value indexConstant(OpBuilder &b, Location loc, int64_t value) {
-  return arith::ConstantIndexOp::create(b, loc, value);
-}
-
 /// Views `tensor` or `buffer` [l..., last] as [Πl, last].
 SmallVector<ReassociationIndices> getRowsReassociation(int64_t rank) {
   ReassociationIndices leading;
@@ -226,22 +222,11 @@ void decodeWeightRows(OpBuilder &b, Location loc, const KernelOperands &ops,
       b, loc, indexConstant(b, loc, 0), numBlocks, indexConstant(b, loc, 1),
       ValueRange{},
       [&](OpBuilder &nb, Location nloc, Value block, ValueRange) {
-        Value start = arith::MulIOp::create(
-            nb, nloc, block, indexConstant(nb, nloc, blockElements));
         for (int64_t j = 0; j < count; ++j) {
           Value row = arith::AddIOp::create(nb, nloc, n0,
                                             indexConstant(nb, nloc, j));
-          BlockDecoder::Block rowBlock = blocks.loadBlock(nb, nloc, row, block);
-          for (int64_t first = 0; first < blockElements;
-               first += blocks.getLanes()) {
-            Value column = arith::AddIOp::create(
-                nb, nloc, start, indexConstant(nb, nloc, first));
-            vector::TransferWriteOp::create(
-                nb, nloc, blocks.decode(nb, nloc, rowBlock, first), rows,
-                ValueRange{indexConstant(nb, nloc, j), column},
-                AffineMap::getMinorIdentityMap(2, 1, nb.getContext()),
-                ArrayRef<bool>{true});
-          }
+          blocks.decodeInto(nb, nloc, blocks.loadBlock(nb, nloc, row, block),
+                            block, rows, indexConstant(nb, nloc, j));
         }
         scf::YieldOp::create(nb, nloc);
       });

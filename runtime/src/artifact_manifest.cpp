@@ -244,7 +244,7 @@ void parse_weights(const Fields &top, Manifest &m) {
     bool block = false;
     if (!parse_artifact_dtype(mw.dtype, &mw.format, &block))
       fail(LLMC_ERR_UNSUPPORTED, m.path, ": weight '", mw.name, "' has dtype '",
-           mw.dtype, "'; this runtime binds ", kArtifactDTypeNames, " weights");
+           mw.dtype, "'; this runtime binds ", artifact_dtype_names(), " weights");
     if (block && m.target != TargetKind::Cpu)
       fail(LLMC_ERR_UNSUPPORTED, m.path, ": weight '", mw.name, "' has dtype '",
            mw.dtype, "'; block-quantized weights run on the CPU target only");

@@ -7,7 +7,9 @@
 #include "quant/dequant_kquants.h"
 #include "half.h"
 
+#include <cctype>
 #include <cstring>
+#include <iterator>
 
 namespace llmc::rt {
 
@@ -61,27 +63,36 @@ const DTypeTraits &dtype_traits(llmc_dtype dtype) {
 }
 
 namespace {
-/// Manifest names of the dtypes compiled code reads.
-struct ArtifactDType {
-  const char *name;
-  llmc_dtype dtype;
+/// The dtypes compiled code reads; manifests spell them as dtype_traits
+/// names them, in lower case.
+constexpr llmc_dtype kArtifactDTypes[] = {
+    LLMC_DTYPE_F32,  LLMC_DTYPE_BF16, LLMC_DTYPE_F16,  LLMC_DTYPE_Q8_0,
+    LLMC_DTYPE_Q4_0, LLMC_DTYPE_Q4_1, LLMC_DTYPE_Q5_0, LLMC_DTYPE_Q5_1,
+    LLMC_DTYPE_Q4_K, LLMC_DTYPE_Q5_K, LLMC_DTYPE_Q6_K,
 };
-constexpr ArtifactDType kArtifactDTypes[] = {
-    {"f32", LLMC_DTYPE_F32},   {"bf16", LLMC_DTYPE_BF16}, {"f16", LLMC_DTYPE_F16},
-    {"q8_0", LLMC_DTYPE_Q8_0}, {"q4_0", LLMC_DTYPE_Q4_0}, {"q4_1", LLMC_DTYPE_Q4_1},
-    {"q5_0", LLMC_DTYPE_Q5_0}, {"q5_1", LLMC_DTYPE_Q5_1}, {"q4_k", LLMC_DTYPE_Q4_K},
-    {"q5_k", LLMC_DTYPE_Q5_K}, {"q6_k", LLMC_DTYPE_Q6_K},
-};
+
+std::string lower_case_name(llmc_dtype dtype) {
+  std::string name = dtype_traits(dtype).name;
+  for (char &c : name)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return name;
+}
 } // namespace
 
-const char *const kArtifactDTypeNames =
-    "'f32', 'bf16', 'f16', 'q8_0', 'q4_0', 'q4_1', 'q5_0', 'q5_1', 'q4_k', 'q5_k' and 'q6_k'";
+std::string artifact_dtype_names() {
+  std::string names;
+  size_t count = std::size(kArtifactDTypes);
+  for (size_t i = 0; i < count; ++i)
+    names += (i == 0 ? "'" : i + 1 == count ? " and '" : ", '") +
+             lower_case_name(kArtifactDTypes[i]) + "'";
+  return names;
+}
 
 bool parse_artifact_dtype(const std::string &name, llmc_dtype *dtype, bool *block) {
-  for (const ArtifactDType &entry : kArtifactDTypes)
-    if (name == entry.name) {
-      *dtype = entry.dtype;
-      *block = dtype_traits(entry.dtype).dequantize != nullptr;
+  for (llmc_dtype entry : kArtifactDTypes)
+    if (name == lower_case_name(entry)) {
+      *dtype = entry;
+      *block = dtype_traits(entry).dequantize != nullptr;
       return true;
     }
   return false;

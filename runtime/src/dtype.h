@@ -25,12 +25,13 @@ struct DTypeTraits {
 const DTypeTraits &dtype_traits(llmc_dtype dtype);
 
 /// The dtypes an artifact's weights may have, as its manifest spells them
-/// (lower case): the float types, and the GGUF block formats the compiled
-/// CPU kernels decode. For messages: "'f32', 'bf16', ...".
-extern const char *const kArtifactDTypeNames;
+/// (dtype_traits' names in lower case): the float types, and the GGUF block
+/// formats the compiled CPU kernels decode. For messages: "'f32', 'bf16',
+/// ... and 'q6_k'".
+std::string artifact_dtype_names();
 
-/// Parses a manifest weight dtype (one of kArtifactDTypeNames); `block` tells
-/// whether it is block-quantized. False for any other name.
+/// Parses a manifest weight dtype (one of artifact_dtype_names()); `block`
+/// tells whether it is block-quantized. False for any other name.
 bool parse_artifact_dtype(const std::string &name, llmc_dtype *dtype, bool *block);
 
 /// Bytes needed to store `n_elements`; false on overflow or when the count is

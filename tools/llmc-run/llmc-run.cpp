@@ -213,28 +213,31 @@ Options parse_args(int argc, char **argv) {
 /// kernels and the KV cache against the prefill's.
 void dump_logits(llmc_session *session, const std::vector<int32_t> &prompt,
                  int32_t vocab, const std::string &path, bool incremental) {
-  size_t row = static_cast<size_t>(vocab);
-  std::vector<float> logits(prompt.size() * row);
+  size_t row = static_cast<size_t>(vocab), n = prompt.size() * row;
+  // A prefill's logits stay valid in the session until its next call; the
+  // steps of an incremental run are gathered here.
+  const float *all = nullptr;
+  std::vector<float> steps;
   auto start = std::chrono::steady_clock::now();
   if (incremental) {
+    steps.resize(n);
     for (size_t i = 0; i < prompt.size(); ++i) {
       const float *step = nullptr;
       if (i == 0)
         check(llmc_session_prefill(session, prompt.data(), 1, &step, nullptr));
       else
         check(llmc_session_decode(session, prompt[i], &step));
-      std::copy(step, step + row, logits.begin() + i * row);
+      std::copy(step, step + row, steps.begin() + i * row);
     }
+    all = steps.data();
   } else {
-    const float *all = nullptr;
     check(llmc_session_prefill(session, prompt.data(), prompt.size(), nullptr, &all));
-    std::copy(all, all + logits.size(), logits.begin());
   }
   double t = seconds_since(start);
   FILE *f = std::fopen(path.c_str(), "wb");
   if (!f)
     die(path + ": cannot write logits: " + std::strerror(errno));
-  bool ok = std::fwrite(logits.data(), sizeof(float), logits.size(), f) == logits.size();
+  bool ok = std::fwrite(all, sizeof(float), n, f) == n;
   ok = std::fclose(f) == 0 && ok;
   if (!ok)
     die(path + ": error writing logits");
