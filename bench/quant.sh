@@ -17,6 +17,9 @@
 #                    BENCH_FORMATS names (its f32 source is 4.4 GB) [0]
 #   BENCH_BUSY_WAIT  seconds, in all, to wait for a CPU busy with other work before measuring
 #                    anyway (the table then says so); builds (ninja, cc1plus) are always waited for [600]
+#   BENCH_CONTENDED  files (of BENCH_FORMATS) measured once more under load: both engines beside as many
+#                    busy-looping processes as threads, which the bench starts before and stops after
+#                    each run; "" for none ["F32 Q4_0"]
 set -uo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -27,6 +30,7 @@ ROUNDS=${BENCH_ROUNDS:-3}
 FORMATS=${BENCH_FORMATS:-real F32 F16 Q8_0 Q4_0 Q4_1 Q5_0 Q5_1 Q4_K_M Q5_K_M Q6_K}
 TINYLLAMA=${BENCH_TINYLLAMA:-0}
 TINY_FORMATS=(Q4_0 Q4_K_M Q8_0)
+CONTENDED=${BENCH_CONTENDED-F32 Q4_0}
 THREADS=2       # llama-bench -t and OMP_NUM_THREADS: the machine this was written for has 2 cores
 PROMPT=128      # llama-bench -p; llmc-run gets the same number of fixed ids
 GEN=64          # llama-bench -n; llmc-run -n
@@ -122,7 +126,7 @@ LLMC_STAMP=$(stat -c %Y "$LLMC" 2>/dev/null || echo 0)
 # Each file has a key; these arrays hold, per key, its path, its table label and (after step 3) its
 # summary from gguf_summary.py.
 KEYS=()
-declare -A PATH_OF LABEL_OF FTYPE_OF BYTES_OF PERTOK_OF MIX_OF ART_OF LLMC_ERR_OF
+declare -A PATH_OF LABEL_OF FTYPE_OF BYTES_OF PERTOK_OF MIX_OF ART_OF LLMC_ERR_OF BUSY_OF
 add_file() { # <key> <label> <path>
   KEYS+=("$1")
   LABEL_OF[$1]=$2
@@ -187,6 +191,14 @@ if [ "$TINYLLAMA" = 1 ]; then
   fi
 fi
 [ ${#KEYS[@]} -gt 0 ] || die "BENCH_FORMATS ('$FORMATS') names no file"
+# The contended rows: the same file and artifact as their key without "+busy", run beside busy loops.
+for t in $CONTENDED; do
+  k="smol-$t"
+  [ -n "${PATH_OF[$k]:-}" ] || { [ "$t" = real ] && k=real; }
+  [ -n "${PATH_OF[$k]:-}" ] || die "BENCH_CONTENDED names $t, which BENCH_FORMATS does not measure"
+  add_file "$k+busy" "${LABEL_OF[$k]} +$THREADS busy" "${PATH_OF[$k]}"
+  BUSY_OF[$k+busy]=$THREADS
+done
 
 for k in "${KEYS[@]}"; do
   IFS=$'\t' read -r FTYPE_OF[$k] BYTES_OF[$k] PERTOK_OF[$k] MIX_OF[$k] < <("$PY" "$BENCH/gguf_summary.py" "${PATH_OF[$k]}") ||
@@ -216,13 +228,35 @@ compile() { # <key>
   log "compiled in $(($(date +%s) - t0)) s"
 }
 for k in "${KEYS[@]}"; do
-  if [ -n "$LLMC_MISSING" ]; then LLMC_ERR_OF[$k]=$LLMC_MISSING; else compile "$k"; fi
+  if [ -n "$LLMC_MISSING" ]; then LLMC_ERR_OF[$k]=$LLMC_MISSING
+  elif [ -n "${BUSY_OF[$k]:-}" ]; then ART_OF[$k]=${ART_OF[${k%+busy}]}; LLMC_ERR_OF[$k]=${LLMC_ERR_OF[${k%+busy}]:-}
+  else compile "$k"; fi
 done
 
 # ---- 4. measurements ----------------------------------------------------------------------------
 # The prompt: PROMPT fixed pseudo-random ids past the specials and byte tokens (259) and below every
 # vocabulary here (TinyLlama's 32000), so each engine and file gets the same ids.
 TOKENS=$(awk -v n="$PROMPT" 'BEGIN { x = 12345; for (i = 0; i < n; i++) { x = (x * 1103515245 + 12345) % 2147483648; printf "%s%d", (i ? " " : ""), 259 + int(x / 1024) % 31741 } }')
+# load_start <key> / load_stop: the busy loops a contended row runs beside (none for the others); each
+# loop ends by itself after RUN_TIMEOUT s should the bench die before it stops them.
+LOAD_PIDS=()
+load_start() {
+  local i
+  LOAD_PIDS=()
+  for ((i = 0; i < ${BUSY_OF[$1]:-0}; i++)); do
+    timeout $RUN_TIMEOUT sh -c 'while :; do :; done' &
+    LOAD_PIDS+=($!)
+  done
+  [ ${#LOAD_PIDS[@]} -eq 0 ] || sleep 0.2
+}
+load_stop() {
+  [ ${#LOAD_PIDS[@]} -eq 0 ] && return 0
+  kill "${LOAD_PIDS[@]}" 2>/dev/null
+  wait "${LOAD_PIDS[@]}" 2>/dev/null
+  LOAD_PIDS=()
+}
+trap load_stop EXIT
+
 RESULTS="$WORK/logs/results.tsv" # round, key, engine, prefill tok/s, decode tok/s, error
 : >"$RESULTS"
 BWFILE="$WORK/logs/bandwidth.tsv" # round, read GB/s at THREADS threads
@@ -232,8 +266,12 @@ BWFILE="$WORK/logs/bandwidth.tsv" # round, read GB/s at THREADS threads
 run_llama() { # <round> <key>
   local r=$1 k=$2 stem="$WORK/logs/r$1-$2-llama"
   wait_for_builds
-  if ! timeout $RUN_TIMEOUT "$LLAMA_BENCH" -m "${PATH_OF[$k]}" -p $PROMPT -n $GEN -t $THREADS -r 1 -o json \
-      >"$stem.json" 2>"$stem.err"; then
+  load_start "$k"
+  timeout $RUN_TIMEOUT "$LLAMA_BENCH" -m "${PATH_OF[$k]}" -p $PROMPT -n $GEN -t $THREADS -r 1 -o json \
+    >"$stem.json" 2>"$stem.err"
+  local rc=$?
+  load_stop
+  if [ $rc -ne 0 ]; then
     printf '%s\t%s\tllama\t\t\t%s\n' "$r" "$k" "$(brief "$stem.err")" >>"$RESULTS"
     log "llama-bench failed on $k: $(brief "$stem.err")"
     status=1
@@ -260,9 +298,11 @@ run_llmc() { # <round> <key>
     return
   fi
   wait_for_builds
-  OMP_NUM_THREADS=$THREADS timeout $RUN_TIMEOUT "$LLMC_RUN" "${ART_OF[$k]}" --weights "${PATH_OF[$k]}" \
+  load_start "$k"
+  timeout $RUN_TIMEOUT "$LLMC_RUN" "${ART_OF[$k]}" --weights "${PATH_OF[$k]}" --threads $THREADS \
     --tokens "$TOKENS" -n $GEN --warmup --ignore-eos --print-tokens >"$stem.out" 2>"$stem.err"
   local rc=$?
+  load_stop
   if [ $rc -ne 0 ]; then
     printf '%s\t%s\tllmc\t\t\t%s\n' "$r" "$k" "run: $(why "$stem.err" $rc)" >>"$RESULTS"
     log "llmc-run failed on $k: $(why "$stem.err" $rc)"
@@ -326,7 +366,7 @@ done
 
 echo
 echo "llmc vs llama.cpp on GGUF files  ($(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'); flags: ${FLAGS:-none of avx2/avx512})"
-echo "threads: $THREADS (llama-bench -t $THREADS; llmc-run OMP_NUM_THREADS=$THREADS); prompt $PROMPT tokens, $GEN generated; medians of $ROUNDS round(s) after a discarded warm pass"
+echo "threads: $THREADS (llama-bench -t $THREADS; llmc-run --threads $THREADS); prompt $PROMPT tokens, $GEN generated; medians of $ROUNDS round(s) after a discarded warm pass"
 echo "llama.cpp: llama-bench from llama-cpp-python 0.3.36's vendored llama.cpp${LLAMA_COMMIT:+ (build $LLAMA_COMMIT)}, $LLAMA_BIN"
 echo "llmc: $LLMC ($([ -n "$LLMC_MISSING" ] && echo "missing" || date -u -d "@$LLMC_STAMP" '+built %Y-%m-%d %H:%M UTC')); llmc compile --target=cpu --context=$CONTEXT; llmc-run --warmup --ignore-eos"
 echo "read bandwidth (bench/stream.c, $THREADS threads, median over rounds of best-of-10): ${READBW:-?} GB/s"
@@ -337,9 +377,9 @@ awk -F'\t' -v bw="${READBW:-0}" '
   function ratio(a, b) { return (a == "" || b == "" || b + 0 == 0) ? "-" : sprintf("%.2fx", a / b) }
   function pct(a, b) { return (a == "" || b + 0 == 0) ? "-" : sprintf("%.0f%%", 100 * a / b) }
   BEGIN {
-    f = "| %-23s | %-6s | %9s | %9s | %9s | %9s | %9s | %8s | %8s | %9s | %10s | %10s |\n"
+    f = "| %-30s | %-6s | %9s | %9s | %9s | %9s | %9s | %8s | %8s | %9s | %10s | %10s |\n"
     printf f, "file", "format", "weight MB", "llama pp", "llama tg", "llmc pp", "llmc tg", "pp ratio", "tg ratio", "tg bound", "llama % bd", "llmc % bd"
-    printf "|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|\n", "-------------------------", "--------", "-----------",
+    printf "|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|\n", "--------------------------------", "--------", "-----------",
       "-----------", "-----------", "-----------", "-----------", "----------", "----------", "-----------", "------------", "------------"
   }
   { label = $1; ftype = $2; bytes = $3; pertok = $4; lpp = $5; ltg = $6; lerr = $7; mpp = $8; mtg = $9; merr = $10
@@ -366,7 +406,10 @@ llmc_types() {
   grep -o '"dtype": *"[^"]*"' "$m" | sed 's/.*"\([^"]*\)"$/\1/' | sort | uniq -c | sort -rn |
     awk '{ printf "%s%s:%s", (NR > 1 ? "," : ""), $2, $1 }'
 }
+[ -z "$CONTENDED" ] || echo "+$THREADS busy: the row above it measured again beside $THREADS busy-looping processes (sh -c 'while :; do :; done'),
+  started before and stopped after each engine's run: the cores shared with other work."
 for k in "${KEYS[@]}"; do
+  [ -n "${BUSY_OF[$k]:-}" ] && continue
   lt=$(llmc_types "$k")
   echo "  ${LABEL_OF[$k]} ${FTYPE_OF[$k]}: ${MIX_OF[$k]}${lt:+; llmc artifact: $lt}  (${PATH_OF[$k]})"
 done

@@ -236,6 +236,34 @@ def LLMCPUEntryPoints : Pass<"llm-cpu-entry-points", "::mlir::ModuleOp"> {
   ];
 }
 
+def LLMOpenMPLoopSchedule : Pass<"llm-openmp-loop-schedule"> {
+  let summary = "Give every OpenMP worksharing loop the schedule the runtime picks";
+  let description = [{
+    convert-scf-to-openmp emits `omp.wsloop` without a schedule clause,
+    which fixes the schedule at compile time (`static`: each thread one
+    contiguous share of the iterations). `schedule(runtime)` leaves the
+    choice to the program that runs the model (`OMP_SCHEDULE`, or
+    `omp_set_schedule` on the calling thread), `static` when it makes none:
+    `OMP_SCHEDULE=guided` lets the threads that run take over iterations
+    of a thread that other processes keep off its core. Loops that already
+    have a schedule keep it.
+
+    Before:
+    ```mlir
+    omp.wsloop {
+      omp.loop_nest (%i) : index = (%lo) to (%hi) step (%c1) { ... }
+    }
+    ```
+    After:
+    ```mlir
+    omp.wsloop schedule(runtime) {
+      omp.loop_nest (%i) : index = (%lo) to (%hi) step (%c1) { ... }
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::omp::OpenMPDialect"];
+}
+
 def LLMLowerToCUDA : Pass<"llm-lower-to-cuda", "::mlir::ModuleOp"> {
   let summary = "Lower `llm` ops to CUDA kernels in a gpu.module and host code that launches them";
   let description = [{

@@ -57,7 +57,8 @@ constexpr const char *kCPUKernelsPasses =
 /// for them, and LLVM's libcall (__truncsfbf2) is missing from gcc 12's
 /// libgcc.
 constexpr const char *kCPULLVMPasses =
-    "scf-forall-to-parallel,convert-scf-to-openmp,finalize-memref-to-llvm,"
+    "scf-forall-to-parallel,convert-scf-to-openmp,llm-openmp-loop-schedule,"
+    "finalize-memref-to-llvm,"
     "convert-scf-to-cf,expand-strided-metadata,lower-affine,"
     "finalize-memref-to-llvm,arith-expand{include-bf16=true},"
     "convert-vector-to-llvm{reassociate-fp-reductions},"

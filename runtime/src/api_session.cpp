@@ -88,6 +88,17 @@ llmc_status llmc_session_rewind(llmc_session *session, int32_t position) {
   });
 }
 
+llmc_status llmc_session_set_threads(llmc_session *session, int threads) {
+  return guarded([&] {
+    require(session, "llmc_session_set_threads", "session");
+    session->session.set_threads(threads);
+  });
+}
+
+int llmc_session_threads(const llmc_session *session) {
+  return session ? session->session.threads() : 0;
+}
+
 int32_t llmc_session_position(const llmc_session *session) {
   return session ? session->session.position() : 0;
 }

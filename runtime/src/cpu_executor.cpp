@@ -39,6 +39,7 @@ const float *CpuExecutor::prefill(const int32_t *tokens,
   // The entry point computes the logits of the last logit_rows tokens only.
   size_t logit_rows = rows == LogitRows::All ? n : 1;
   float *logits = logits_for(logit_rows);
+  model_->cpu_threads().apply(threads_);
   check_entry_status(model_->manifest(),
                      model_->prefill()(tokens, positions, static_cast<int64_t>(n),
                                        static_cast<int64_t>(logit_rows),
@@ -52,6 +53,7 @@ const float *CpuExecutor::prefill(const int32_t *tokens,
 const float *CpuExecutor::decode(int32_t token, int32_t position, bool) {
   last_row_ = nullptr;
   float *logits = logits_for(1);
+  model_->cpu_threads().apply(threads_);
   check_entry_status(model_->manifest(),
                      model_->decode()(&token, &position, kv_cache_.data(),
                                       weights_.pointers.data(), logits),

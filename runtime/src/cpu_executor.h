@@ -3,6 +3,7 @@
 #define LLMC_RUNTIME_CPU_EXECUTOR_H
 
 #include "aligned_buffer.h"
+#include "cpu_threads.h"
 #include "executor.h"
 #include "weight_binding.h"
 
@@ -22,6 +23,8 @@ public:
   const float *decode(int32_t token, int32_t position, bool host_logits) override;
   const float *last_logits() override { return last_row_; }
   void reset() override;
+  void set_threads(int threads) override { threads_ = threads; }
+  int threads() const override { return threads_; }
   const std::string &description() const override { return description_; }
 
 private:
@@ -35,6 +38,7 @@ private:
   std::vector<int32_t> page_table_; // empty for a contiguous cache
   AlignedBuffer logits_;
   const float *last_row_ = nullptr; // in logits_: the last call's last row
+  int threads_ = CpuThreads::default_count();
   std::string description_ = "cpu";
 };
 

@@ -55,6 +55,10 @@ public:
                                 const DeviceSampling &plan, Sampler &sampler);
   /// Zeroes the KV cache.
   virtual void reset() = 0;
+  /// The CPU threads each call runs on (>= 1); no effect on a GPU.
+  virtual void set_threads(int) {}
+  /// The CPU threads each call runs on; 0 on a GPU.
+  virtual int threads() const { return 0; }
   /// "cpu", or the GPU and image: "cuda:0 NVIDIA H200 (sm_90), sm_90 cubin".
   virtual const std::string &description() const = 0;
 };

@@ -3,6 +3,7 @@
 #define LLMC_RUNTIME_MODEL_H
 
 #include "artifact_manifest.h"
+#include "cpu_threads.h"
 #include "cuda_module.h"
 #include "llmc/runtime.h"
 #include "shared_library.h"
@@ -39,6 +40,8 @@ public:
   /// The CUDA images, host-API slot and loaded module of a CUDA artifact;
   /// nullptr for a CPU one.
   CudaProgram *cuda() const { return cuda_.get(); }
+  /// libomp's settings for the compiled CPU code (no-ops without libomp).
+  const CpuThreads &cpu_threads() const { return *cpu_threads_; }
 
 private:
   Model(Manifest manifest, std::string dir);
@@ -49,6 +52,7 @@ private:
   std::unique_ptr<SharedLibrary> library_;
   PrefillFn prefill_ = nullptr;
   DecodeFn decode_ = nullptr;
+  std::unique_ptr<CpuThreads> cpu_threads_;
   // After library_: released first, while the library is still mapped.
   std::unique_ptr<CudaProgram> cuda_;
 };

@@ -92,6 +92,14 @@ void Session::reset() {
   position_ = 0;
 }
 
+void Session::set_threads(int threads) {
+  if (threads < 0 || threads > kMaxThreads)
+    fail(LLMC_ERR_INVALID_ARGUMENT, "llmc_session_set_threads: ", threads,
+         " threads is outside [0, ", kMaxThreads,
+         "] (0: OMP_NUM_THREADS, else the CPUs the process may run on)");
+  executor_->set_threads(threads > 0 ? threads : CpuThreads::default_count());
+}
+
 void Session::rewind(int32_t position) {
   if (position < 0 || position > position_)
     fail(LLMC_ERR_OUT_OF_RANGE, "llmc_session_rewind: position ", position,

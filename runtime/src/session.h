@@ -50,6 +50,11 @@ public:
   int32_t position() const { return position_; }
   const Model &model() const { return *model_; }
   const std::string &backend() const { return executor_->description(); }
+  /// CPU threads per call: `threads` >= 1, or 0 for CpuThreads::default_count().
+  /// Throws LLMC_ERR_INVALID_ARGUMENT outside [0, kMaxThreads].
+  void set_threads(int threads);
+  static constexpr int kMaxThreads = 1024;
+  int threads() const { return executor_->threads(); }
 
 private:
   void check_tokens(const int32_t *tokens, size_t n) const;

@@ -56,4 +56,8 @@ void *SharedLibrary::lookup(const std::string &name, const std::string &what) co
   return p;
 }
 
+void *SharedLibrary::find(const std::string &name) const {
+  return ::dlsym(handle_, name.c_str());
+}
+
 } // namespace llmc::rt

@@ -30,6 +30,9 @@ public:
   /// Address of any exported symbol (code or data); throws
   /// LLMC_ERR_NOT_FOUND "<library>: <what> '<name>' not found: ...".
   void *lookup(const std::string &name, const std::string &what) const;
+  /// Address of an exported symbol of the library or its dependencies, or
+  /// nullptr when there is none (optional features).
+  void *find(const std::string &name) const;
   const std::string &path() const { return path_; }
 
 private:

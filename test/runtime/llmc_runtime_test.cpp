@@ -1429,6 +1429,10 @@ int cmd_session(const std::vector<std::string> &args) {
       long faults = minor_page_faults() - faults_before;
       result = "page faults since the last check " + std::to_string(faults) +
                (faults < limit ? " (below " : " (NOT below ") + op.substr(12) + ")";
+    } else if (op.rfind("threads:", 0) == 0) {
+      st = llmc_session_set_threads(session, std::stoi(op.substr(8)));
+      if (st == LLMC_OK)
+        result = std::to_string(llmc_session_threads(session));
     } else if (op == "position") {
       result = std::to_string(llmc_session_position(session));
     } else if (op == "info") {

@@ -82,6 +82,8 @@ const char *const kUsage =
     "  --profile              CUDA: time every kernel launch (CUDA events; disables\n"
     "                         graphs) and print a table per phase at the end, as\n"
     "                         LLMC_CUDA_PROFILE=1 does\n"
+    "  --threads N            CPU threads per call (default: OMP_NUM_THREADS, else the\n"
+    "                         CPUs this process may run on; ignored on CUDA)\n"
     "  --device cpu|cuda      backend; must match the artifact's target (default:\n"
     "                         the artifact's). CUDA environment: LLMC_CUDA_DEVICE=N,\n"
     "                         LLMC_CUDA_GRAPHS=0 (no decode graphs)\n";
@@ -98,6 +100,7 @@ struct Options {
   bool sampling_flags = false;
   uint64_t random_seed = 0;
   long n = kDefaultNewTokens;
+  int threads = 0; // 0: the runtime's default
   llmc_sampler_config sampler;
 };
 
@@ -175,6 +178,7 @@ Options parse_args(int argc, char **argv) {
       else if (a == "--seed") o.sampler.seed = static_cast<uint64_t>(parse_int(a, v, 0, LONG_MAX));
       else if (a == "--dump-logits") o.dump_logits = v;
       else if (a == "--device") o.device = v;
+      else if (a == "--threads") o.threads = static_cast<int>(parse_int(a, v, 1, 1024));
       else die("unknown option '" + a + "' (see --help)");
       continue;
     }
@@ -411,6 +415,10 @@ int main(int argc, char **argv) {
 
   check(llmc_session_create(model, weights, &run.session));
   llmc_session *session = run.session;
+  if (opt.threads > 0)
+    check(llmc_session_set_threads(session, opt.threads));
+  if (!cuda)
+    std::fprintf(stderr, "llmc-run: cpu threads: %d\n", llmc_session_threads(session));
   if (cuda) {
     std::fprintf(stderr, "llmc-run: device: %s\n", llmc_session_backend(session));
     // The session copied everything to the GPU (and the tokenizer copied

@@ -648,6 +648,20 @@ llmc_status llmc_session_prefill(llmc_session *session, const int32_t *tokens,
 llmc_status llmc_session_decode(llmc_session *session, int32_t token,
                                 const float **logits);
 
+/* The CPU threads each prefill/decode call of a CPU session runs on:
+ * `threads` >= 1, or 0 for the default, which is also a new session's:
+ * OMP_NUM_THREADS when the environment sets it, else the CPUs the process
+ * may run on (sched_getaffinity). LLMC_ERR_INVALID_ARGUMENT outside
+ * [0, 1024]. No effect on a CUDA session. The calls run on libomp's threads,
+ * which sleep as soon as they run out of work (unless OMP_WAIT_POLICY or
+ * KMP_BLOCKTIME say otherwise), so that other processes on the cores slow a
+ * call down instead of stalling it; OMP_SCHEDULE picks the loop schedule
+ * (static by default). */
+llmc_status llmc_session_set_threads(llmc_session *session, int threads);
+/* The CPU threads a CPU session's calls run on; 0 for a CUDA session (or
+ * NULL). */
+int llmc_session_threads(const llmc_session *session);
+
 /*
  * Sampling next to the logits. These draw exactly what llmc_sampler_sample
  * would draw from the same logits, with the same sampler (its RNG advances

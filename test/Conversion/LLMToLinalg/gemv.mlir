@@ -72,7 +72,7 @@
 
 // LLVM-LABEL: llvm.func @gemv_f32_tails
 // LLVM: omp.parallel
-// LLVM: omp.wsloop
+// LLVM: omp.wsloop schedule(runtime)
 // LLVM: llvm.intr.fmuladd({{.*}}) : (vector<16xf32>, vector<16xf32>, vector<16xf32>) -> vector<16xf32>
 // LLVM: llvm.intr.masked.load
 // LLVM: "llvm.intr.vector.reduce.fadd"({{.*}}) <{fastmathFlags = #llvm.fastmath<reassoc>}> : (f32, vector<16xf32>) -> f32
