@@ -1,4 +1,4 @@
-// CpuThreads: libomp's thread count, loop schedule and wait time for the compiled CPU code.
+// CpuThreads: libomp's thread count for the compiled CPU code.
 #include "cpu_threads.h"
 
 #include <cstdlib>
@@ -7,23 +7,9 @@
 
 namespace llmc::rt {
 
-namespace {
-/// Milliseconds a thread without work spins before it sleeps (libomp's
-/// kmp_set_blocktime takes whole milliseconds; 1 already spins through most
-/// of a contended time slice).
-constexpr int kBlocktimeMs = 0;
-
-bool is_set(const char *name) {
-  const char *value = std::getenv(name);
-  return value && *value;
-}
-} // namespace
-
 CpuThreads::CpuThreads(const SharedLibrary &code) {
   set_num_threads_ =
       reinterpret_cast<SetInt>(code.find("omp_set_num_threads"));
-  if (!is_set("KMP_BLOCKTIME") && !is_set("OMP_WAIT_POLICY"))
-    set_blocktime_ = reinterpret_cast<SetInt>(code.find("kmp_set_blocktime"));
 }
 
 int CpuThreads::default_count() {
@@ -43,8 +29,6 @@ int CpuThreads::default_count() {
 void CpuThreads::apply(int threads) const {
   if (set_num_threads_)
     set_num_threads_(threads);
-  if (set_blocktime_)
-    set_blocktime_(kBlocktimeMs);
 }
 
 } // namespace llmc::rt

@@ -1,4 +1,4 @@
-// CpuThreads: how many OpenMP threads the compiled CPU kernels run on, and how they wait and share the work.
+// CpuThreads: how many OpenMP threads the compiled CPU kernels run on.
 #ifndef LLMC_RUNTIME_CPU_THREADS_H
 #define LLMC_RUNTIME_CPU_THREADS_H
 
@@ -6,20 +6,17 @@
 
 namespace llmc::rt {
 
-/// libomp's settings for the compiled code, applied by the thread that calls
-/// an entry point right before the call (libomp keeps them per calling
-/// thread, so sessions on different threads keep their own): the thread
-/// count, and, unless the environment sets KMP_BLOCKTIME or OMP_WAIT_POLICY,
-/// threads that sleep as soon as they run out of work (kBlocktimeMs) instead
-/// of libomp's default 200 ms of spinning. Spinning threads take the cores
-/// from the threads that have work whenever other processes share them: a
-/// SmolLM2-135M-shaped f32 decode went from 35 to 1-5 tok/s beside two busy
-/// processes on two cores, and to 10-15 with threads that sleep. The loop
-/// schedule stays libomp's (static unless OMP_SCHEDULE says otherwise; the
-/// kernels' loops are schedule(runtime)).
-/// libomp is found through the library that holds the compiled code (the
-/// artifact's dependencies, or the program that links it); a program
-/// without it (CUDA artifacts) gets no-ops.
+/// The thread count of the compiled code, applied by the thread that calls
+/// an entry point right before the call (libomp keeps it per calling
+/// thread, so sessions on different threads keep their own). How idle
+/// threads wait stays libomp's (OMP_WAIT_POLICY, KMP_BLOCKTIME): threads
+/// that sleep at once (KMP_BLOCKTIME=0) keep a decode going beside other
+/// busy processes (SmolLM2-135M-shaped f32: 5-9 tok/s beside two busy
+/// loops on two cores, against 0.7 with libomp's 200 ms of spinning and
+/// 0.3-0.6 for llama.cpp), but cost about a third of the decode rate on a
+/// quiet machine in the one quiet measurement made, so they are not the
+/// default. The loop schedule is libomp's too (static unless OMP_SCHEDULE
+/// says otherwise; the kernels' loops are schedule(runtime)).
 class CpuThreads {
 public:
   explicit CpuThreads(const SharedLibrary &code);
@@ -30,14 +27,12 @@ public:
   /// read).
   static int default_count();
 
-  /// Sets `threads` (>= 1) and the wait setting above for the calling
-  /// thread's next parallel regions.
+  /// Sets `threads` (>= 1) for the calling thread's next parallel regions.
   void apply(int threads) const;
 
 private:
   using SetInt = void (*)(int);
   SetInt set_num_threads_ = nullptr;
-  SetInt set_blocktime_ = nullptr; // null: the environment decides
 };
 
 } // namespace llmc::rt

@@ -652,11 +652,10 @@ llmc_status llmc_session_decode(llmc_session *session, int32_t token,
  * `threads` >= 1, or 0 for the default, which is also a new session's:
  * OMP_NUM_THREADS when the environment sets it, else the CPUs the process
  * may run on (sched_getaffinity). LLMC_ERR_INVALID_ARGUMENT outside
- * [0, 1024]. No effect on a CUDA session. The calls run on libomp's threads,
- * which sleep as soon as they run out of work (unless OMP_WAIT_POLICY or
- * KMP_BLOCKTIME say otherwise), so that other processes on the cores slow a
- * call down instead of stalling it; OMP_SCHEDULE picks the loop schedule
- * (static by default). */
+ * [0, 1024]. No effect on a CUDA session. The calls run on libomp's threads:
+ * on cores shared with other busy processes, KMP_BLOCKTIME=0 (threads
+ * sleep once out of work) avoids a collapse of the decode rate; OMP_SCHEDULE
+ * picks the loop schedule (static by default). */
 llmc_status llmc_session_set_threads(llmc_session *session, int threads);
 /* The CPU threads a CPU session's calls run on; 0 for a CUDA session (or
  * NULL). */
