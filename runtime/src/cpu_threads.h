@@ -19,6 +19,8 @@ namespace llmc::rt {
 /// says otherwise; the kernels' loops are schedule(runtime)).
 class CpuThreads {
 public:
+  /// No libomp: apply() does nothing.
+  CpuThreads() = default;
   explicit CpuThreads(const SharedLibrary &code);
 
   /// The threads a call uses when the caller does not choose:

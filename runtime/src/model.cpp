@@ -88,7 +88,7 @@ std::shared_ptr<const Model> Model::open(const std::string &path) {
       model->library_->symbol(m.prefill_symbol, "prefill"));
   model->decode_ = reinterpret_cast<DecodeFn>(
       model->library_->symbol(m.decode_symbol, "decode"));
-  model->cpu_threads_ = std::make_unique<CpuThreads>(*model->library_);
+  model->cpu_threads_ = CpuThreads(*model->library_);
   if (m.target == TargetKind::Cuda)
     model->cuda_ = std::make_unique<CudaProgram>(m, *model->library_);
   return model;
@@ -103,11 +103,10 @@ std::shared_ptr<const Model> Model::open_linked(const std::string &path,
   std::shared_ptr<Model> model = open_manifest(path);
   model->prefill_ = prefill;
   model->decode_ = decode;
-  model->cpu_threads_ =
-      std::make_unique<CpuThreads>(*SharedLibrary::main_program());
+  std::unique_ptr<SharedLibrary> program = SharedLibrary::main_program();
+  model->cpu_threads_ = CpuThreads(*program);
   if (model->manifest_.target == TargetKind::Cuda)
-    model->cuda_ = std::make_unique<CudaProgram>(
-        model->manifest_, *SharedLibrary::main_program());
+    model->cuda_ = std::make_unique<CudaProgram>(model->manifest_, *program);
   return model;
 }
 

@@ -41,7 +41,7 @@ public:
   /// nullptr for a CPU one.
   CudaProgram *cuda() const { return cuda_.get(); }
   /// libomp's settings for the compiled CPU code (no-ops without libomp).
-  const CpuThreads &cpu_threads() const { return *cpu_threads_; }
+  const CpuThreads &cpu_threads() const { return cpu_threads_; }
 
 private:
   Model(Manifest manifest, std::string dir);
@@ -52,7 +52,7 @@ private:
   std::unique_ptr<SharedLibrary> library_;
   PrefillFn prefill_ = nullptr;
   DecodeFn decode_ = nullptr;
-  std::unique_ptr<CpuThreads> cpu_threads_;
+  CpuThreads cpu_threads_; // no-ops until open / open_linked resolve libomp
   // After library_: released first, while the library is still mapped.
   std::unique_ptr<CudaProgram> cuda_;
 };

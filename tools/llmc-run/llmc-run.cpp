@@ -417,9 +417,9 @@ int main(int argc, char **argv) {
   llmc_session *session = run.session;
   if (opt.threads > 0)
     check(llmc_session_set_threads(session, opt.threads));
-  if (!cuda)
+  if (!cuda) {
     std::fprintf(stderr, "llmc-run: cpu threads: %d\n", llmc_session_threads(session));
-  if (cuda) {
+  } else {
     std::fprintf(stderr, "llmc-run: device: %s\n", llmc_session_backend(session));
     // The session copied everything to the GPU (and the tokenizer copied
     // its vocabulary): the host copy of the weights can go now.
