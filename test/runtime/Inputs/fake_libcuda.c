@@ -25,6 +25,13 @@
  * FAKE_CUDA_FAIL_KERNEL=<name> (its launches fail),
  * FAKE_CUDA_FAULT_AFTER=<n> (the n-th kernel execution "faults": the next
  * synchronization returns CUDA_ERROR_ILLEGAL_ADDRESS),
+ * FAKE_CUDA_FAIL_CAPTURE=begin|end (cuStreamBeginCapture fails with
+ * CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED, or cuStreamEndCapture with
+ * CUDA_ERROR_STREAM_CAPTURE_INVALIDATED; nothing captured runs),
+ * FAKE_CUDA_NOOP_IMAGES=1 (an image that is no fake one, real PTX or a
+ * cubin, loads, and every kernel it is asked for does nothing: a dry run of
+ * programs that launch real kernels, which reads all their input and
+ * computes nothing),
  * FAKE_CUDA_LOG=1 (one stderr line per load, capture and graph launch, and a
  * summary at exit: live allocations, context references, launches, events),
  * FAKE_CUDA_TRACE=1 (one stderr line per kernel and device-to-host copy as
@@ -343,6 +350,16 @@ CUresult cuDevicePrimaryCtxRelease_v2(int device) {
   return SUCCESS;
 }
 
+/* attention_gpu_check.cpp's context: the primary one, made current. */
+CUresult cuCtxCreate_v2(void **ctx, unsigned flags, int device) {
+  LOCKED;
+  (void)flags;
+  (void)device;
+  ++g_ctx_refs;
+  *ctx = t_current_ctx = &g_ctx_object;
+  return SUCCESS;
+}
+
 CUresult cuCtxSetCurrent(void *ctx) {
   LOCKED;
   if (ctx && (ctx != &g_ctx_object || g_ctx_refs <= 0))
@@ -353,6 +370,16 @@ CUresult cuCtxSetCurrent(void *ctx) {
 
 /* ---- modules ----------------------------------------------------------------- */
 
+static int noop_images(void) {
+  const char *v = getenv("FAKE_CUDA_NOOP_IMAGES");
+  return v && *v == '1';
+}
+
+/* Every kernel of a FAKE_CUDA_NOOP_IMAGES module: no parameters are copied
+ * and nothing runs. */
+static void noop_kernel(void **params) { (void)params; }
+static const struct fake_kernel kNoopKernel = {"no-op", noop_kernel, 0, {0}};
+
 CUresult cuModuleLoadDataEx(void **module, const void *image, unsigned n_options,
                             int *options, void **values) {
   LOCKED;
@@ -361,8 +388,16 @@ CUresult cuModuleLoadDataEx(void **module, const void *image, unsigned n_options
   const struct fake_image *img = image;
   char arch[16] = {0}, format[16] = {0};
   if (strncmp(img->text, "\177ELF llmc-fake ", 15) != 0 ||
-      sscanf(img->text + 15, "%15s %15s", arch, format) != 2)
-    return INVALID_IMAGE;
+      sscanf(img->text + 15, "%15s %15s", arch, format) != 2) {
+    if (!noop_images())
+      return INVALID_IMAGE;
+    struct module *m = malloc(sizeof *m);
+    m->image = NULL;
+    *module = m;
+    if (log_on())
+      fprintf(stderr, "fake-cuda: loaded a real image as no-op kernels\n");
+    return SUCCESS;
+  }
   int img_sm = atoi(arch + 3);
   long sm = env_long("FAKE_CUDA_CC", 90);
   int cubin = strcmp(format, "cubin") == 0;
@@ -402,6 +437,10 @@ CUresult cuModuleGetFunction(const struct fake_kernel **function, void *module,
   if (!need_ctx())
     return INVALID_CONTEXT;
   const struct fake_image *img = ((struct module *)module)->image;
+  if (!img) { /* FAKE_CUDA_NOOP_IMAGES */
+    *function = &kNoopKernel;
+    return SUCCESS;
+  }
   for (uint64_t i = 0; i < img->n_kernels; ++i)
     if (strcmp(img->kernels[i].name, name) == 0) {
       *function = &img->kernels[i];
@@ -511,6 +550,48 @@ CUresult cuMemcpyDtoHAsync_v2(void *dst, unsigned long long src, size_t bytes,
   return copy(s, dst, (const void *)(uintptr_t)src, bytes, 0, 1);
 }
 
+/* The synchronous calls of test/Target/CUDA/Inputs/kernel_manifest_runner.cpp
+ * and attention_gpu_check.cpp (the default stream: work runs at once). */
+CUresult cuMemcpyDtoH_v2(void *dst, unsigned long long src, size_t bytes) {
+  LOCKED;
+  if (capture_forbids())
+    return CAPTURE_UNSUPPORTED;
+  return copy(NULL, dst, (const void *)(uintptr_t)src, bytes, 0, 1);
+}
+
+CUresult cuMemsetD8_v2(unsigned long long dst, unsigned char value, size_t bytes) {
+  LOCKED;
+  if (!need_ctx())
+    return INVALID_CONTEXT;
+  if (capture_forbids())
+    return CAPTURE_UNSUPPORTED;
+  check_range("memset", (void *)(uintptr_t)dst, bytes);
+  struct op op = {.kind = OP_SET, .dst = (char *)(uintptr_t)dst, .bytes = bytes,
+                  .value = value};
+  return submit(NULL, &op);
+}
+
+CUresult cuMemsetD32_v2(unsigned long long dst, unsigned value, size_t count) {
+  LOCKED;
+  if (!need_ctx())
+    return INVALID_CONTEXT;
+  if (capture_forbids())
+    return CAPTURE_UNSUPPORTED;
+  check_range("memset", (void *)(uintptr_t)dst, count * 4);
+  for (size_t i = 0; i < count; ++i)
+    memcpy((char *)(uintptr_t)dst + 4 * i, &value, 4);
+  return SUCCESS;
+}
+
+CUresult cuCtxSynchronize(void) {
+  LOCKED;
+  if (!need_ctx())
+    return INVALID_CONTEXT;
+  if (capture_forbids())
+    return CAPTURE_UNSUPPORTED;
+  return g_fault_pending ? ILLEGAL_ADDRESS : SUCCESS;
+}
+
 CUresult cuMemcpyDtoDAsync_v2(unsigned long long dst, unsigned long long src,
                               size_t bytes, struct stream *s) {
   LOCKED;
@@ -576,12 +657,21 @@ CUresult cuLaunchKernel(const struct fake_kernel *f, unsigned gx, unsigned gy,
   return submit(s, &op);
 }
 
+/* FAKE_CUDA_FAIL_CAPTURE=begin|end: that capture call fails (begin: as a
+ * driver without stream capture would; end: the capture is invalidated). */
+static int capture_fails_at(const char *stage) {
+  const char *v = getenv("FAKE_CUDA_FAIL_CAPTURE");
+  return v && strcmp(v, stage) == 0;
+}
+
 CUresult cuStreamBeginCapture_v2(struct stream *s, int mode) {
   LOCKED;
   if (!need_ctx())
     return INVALID_CONTEXT;
   if (mode != 1 /* THREAD_LOCAL */ || s->capturing || t_capturing)
     return INVALID_VALUE;
+  if (capture_fails_at("begin"))
+    return CAPTURE_UNSUPPORTED;
   s->capturing = 1;
   s->invalidated = 0;
   s->graph = calloc(1, sizeof *s->graph);
@@ -595,7 +685,7 @@ CUresult cuStreamEndCapture(struct stream *s, struct graph **graph) {
     return INVALID_VALUE;
   s->capturing = 0;
   t_capturing = NULL;
-  if (s->invalidated) {
+  if (s->invalidated || capture_fails_at("end")) {
     free(s->graph->ops);
     free(s->graph);
     s->graph = NULL;

@@ -1,8 +1,15 @@
-// Runs a manifest of kernel launches (small_kernels_gpu.py) on the GPU through the CUDA driver API.
+// Runs a manifest of kernel launches (test/lib/llmc_cuda_module.py's Manifest) on the GPU through the CUDA driver API.
 //
 // Usage: kernel_manifest_runner DIR. DIR/manifest.txt holds, one per line:
 //   load NAME FILE        device buffer NAME with the bytes of DIR/FILE
 //   alloc NAME BYTES      device buffer NAME filled with 0xCD bytes
+//   random NAME TYPE COUNT SEED SCALE
+//                         device buffer NAME of COUNT f32/bf16/f16 elements
+//                         from the stream SEED (llmc_cuda_module.py's
+//                         random_values, bit for bit: inputs that need not
+//                         travel as files)
+//   fill NAME OFFSET BYTES BYTE
+//                         bytes [OFFSET, OFFSET + BYTES) of NAME set to BYTE
 //   launch MODULE KERNEL GX GY GZ BX BY BZ, then argument lines up to "end":
 //     mem NAME RANK DIMS...   a memref descriptor of buffer NAME (allocated =
 //                             aligned pointer, offset 0, DIMS, row-major
@@ -14,8 +21,10 @@
 #include <dlfcn.h>
 #include <sys/stat.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <cstdlib>
 #include <fstream>
 #include <map>
@@ -75,6 +84,62 @@ static std::string readFile(const std::string &path) {
   return contents.str();
 }
 
+static void fail(const std::string &message) {
+  fprintf(stderr, "kernel_manifest_runner: %s\n", message.c_str());
+  exit(2);
+}
+
+/// splitmix64's output function, as llmc_cuda_module.random_values.
+static uint64_t mix64(uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+/// The bytes of a `random` line: element i is k * 2^-b * scale with k
+/// uniform in [-2^b, 2^b] and b the type's fraction bits, exact in the type
+/// (scale a power of two; f16 values normal: scale in [2^-4, 2^15]).
+static std::vector<char> randomBytes(const std::string &name,
+                                     const std::string &type, uint64_t count,
+                                     uint64_t seed, double scale) {
+  int exponent;
+  if (std::frexp(scale, &exponent) != 0.5)
+    fail("random " + name + ": scale " + std::to_string(scale) +
+         " is not a power of two");
+  int bits = type == "f32" ? 23 : type == "bf16" ? 7 : type == "f16" ? 10 : -1;
+  if (bits < 0)
+    fail("random " + name + ": type '" + type + "' is not f32, bf16 or f16");
+  if (type == "f16" && (scale < 0x1p-4 || scale > 0x1p15))
+    fail("random " + name + ": f16 scale " + std::to_string(scale) +
+         " is outside [2^-4, 2^15]");
+  size_t width = type == "f32" ? 4 : 2;
+  std::vector<char> bytes(count * width);
+  uint64_t levels = (uint64_t{2} << bits) + 1;
+  for (uint64_t i = 0; i < count; ++i) {
+    uint64_t z = mix64(seed + (i + 1) * 0x9E3779B97F4A7C15ull);
+    int64_t k = static_cast<int64_t>(z % levels) - (int64_t{1} << bits);
+    float value = static_cast<float>(std::ldexp(static_cast<double>(k) * scale, -bits));
+    uint32_t f;
+    memcpy(&f, &value, 4);
+    if (type == "f32") {
+      memcpy(&bytes[i * 4], &f, 4);
+      continue;
+    }
+    uint16_t half;
+    if (type == "bf16") {
+      half = static_cast<uint16_t>(f >> 16); // exact: 8 significant bits
+    } else if (k == 0) {
+      half = 0;
+    } else { // normal and at most 11 significant bits: rebias, no rounding
+      uint32_t sign = (f >> 16) & 0x8000, exp = (f >> 23) & 0xFF;
+      half = static_cast<uint16_t>(sign | ((exp - 127 + 15) << 10) |
+                                   ((f >> 13) & 0x3FF));
+    }
+    memcpy(&bytes[i * 2], &half, 2);
+  }
+  return bytes;
+}
+
 static void loadDriver() {
   void *lib = dlopen("libcuda.so.1", RTLD_NOW);
   if (!lib) {
@@ -124,6 +189,8 @@ int main(int argc, char **argv) {
     return pointer;
   };
   std::ifstream manifest(dir + "/manifest.txt");
+  if (!manifest)
+    fail("cannot read " + dir + "/manifest.txt");
   std::string line;
   int launches = 0;
   while (std::getline(manifest, line)) {
@@ -141,6 +208,29 @@ int main(int argc, char **argv) {
       in >> bytes;
       check(cuMemsetD8_v2(allocate(name, bytes), 0xCD, bytes ? bytes : 16),
             "memset " + name);
+    } else if (command == "random") {
+      std::string type;
+      uint64_t count = 0, seed = 0;
+      double scale = 0;
+      if (!(in >> type >> count >> seed >> scale))
+        fail("bad line: " + line);
+      std::vector<char> data = randomBytes(name, type, count, seed, scale);
+      CUdeviceptr pointer = allocate(name, data.size());
+      check(cuMemcpyHtoD_v2(pointer, data.data(), data.size()), "random " + name);
+    } else if (command == "fill") {
+      size_t offset = 0, bytes = 0;
+      unsigned value = 0;
+      if (!(in >> offset >> bytes >> value) || value > 255)
+        fail("bad line: " + line);
+      auto found = buffers.find(name);
+      if (found == buffers.end())
+        fail("fill " + name + ": no such buffer");
+      if (offset > found->second.second || bytes > found->second.second - offset)
+        fail("fill " + name + ": bytes [" + std::to_string(offset) + ", " +
+             std::to_string(offset + bytes) + ") outside its " +
+             std::to_string(found->second.second) + " bytes");
+      check(cuMemsetD8_v2(found->second.first + offset, (unsigned char)value, bytes),
+            "fill " + name);
     } else if (command == "dump") {
       std::string file;
       in >> file;
@@ -217,6 +307,8 @@ int main(int argc, char **argv) {
             kernel);
       check(cuCtxSynchronize(), kernel);
       ++launches;
+    } else if (!command.empty()) {
+      fail("unknown command '" + command + "' in: " + line);
     }
   }
   printf("%d launches\n", launches);

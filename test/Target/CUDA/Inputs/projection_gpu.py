@@ -2,12 +2,15 @@
 
   projection_gpu.py generate DIR   writes one llm module with a function per
                                    projection, compiles it with llmc (PTX per
-                                   architecture: DIR/proj_sm_XX.ptx), the
-                                   inputs and DIR/manifest.txt (the launches,
-                                   run by kernel_manifest_runner.cpp) and the
-                                   expected outputs (DIR/expected.pkl)
-  projection_gpu.py compare DIR    compares the runner's DIR/out/*.out with
-                                   them, one line per check
+                                   architecture: DIR/proj_sm_XX.ptx),
+                                   DIR/manifest.txt (the launches, run by
+                                   kernel_manifest_runner.cpp; the inputs are
+                                   seeded `random` lines the runner fills) and
+                                   what each output is (DIR/expected.pkl)
+  projection_gpu.py compare DIR    computes the references from the same
+                                   seeds and compares the runner's
+                                   DIR/out/*.out with them, one line per check;
+                                   exit status 1 if any fails
 
 Kernel names and grids come from llmc's kernels phase; the arguments mirror
 ProjectionKernels.cpp (x (M, K), weight (N, K), bias (N), out (M, N)). The
@@ -17,7 +20,8 @@ weight's type (it stages x in shared memory in that type). Each output may
 differ from it by a small multiple of Σ|x·w| (f32 accumulation in another
 order); an index or tail bug is off by the size of the sum itself. The
 result buffers have 64 floats of 0xCD bytes past the last row, which must be
-left alone.
+left alone. Inputs travel as seeds, not files (the largest weight is 8 MB),
+so the generated folder stays small enough to carry to a GPU machine.
 """
 import os
 import pickle
@@ -26,7 +30,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "..", "lib"))
-from llmc_cuda_module import compile_kernels  # noqa: E402
+from llmc_cuda_module import Manifest, compile_kernels, regenerate, simulate_manifest  # noqa: E402
 
 MODULE = "proj"
 # Allowed error relative to Σ|x·w| (+ |bias|): f32 FMAs in any order, and
@@ -36,6 +40,9 @@ MMA_TOLERANCE = 1e-4
 # Untouched floats after each result.
 CANARY = 64
 CANARY_BYTE = 0xCD
+# Input ranges (powers of two, as seeded inputs need): x in [-1, 1], weights
+# in [-1/8, 1/8], biases in [-1, 1].
+X_SCALE, W_SCALE, B_SCALE = 1.0, 0.125, 1.0
 
 # (N, K, weight type, bias type or None, row counts, tied logits). A row
 # count of "1x1" is decode (static, the GEMV); an integer is a prefill
@@ -64,22 +71,21 @@ PROJECTIONS = [
 ]
 
 
-def bf16_bits(values):
-    """f32 → bf16 bit patterns, rounded to nearest even."""
+def bf16_round(values):
+    """f32 values rounded to bf16 (nearest even), as f32."""
     u = np.asarray(values, np.float32).view(np.uint32).astype(np.uint64)
-    return ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(np.uint16)
+    bits = ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(np.uint32)
+    return (bits << 16).view(np.float32)
 
 
 def as_type(values, type_name):
-    """(bytes to store, the f32 values a kernel reads back)."""
+    """The f32 values a kernel reads after rounding to `type_name`."""
     values = np.asarray(values, np.float32)
     if type_name == "bf16":
-        bits = bf16_bits(values)
-        return bits, (bits.astype(np.uint32) << 16).view(np.float32)
+        return bf16_round(values)
     if type_name == "f16":
-        half = values.astype(np.float16)
-        return half, half.astype(np.float32)
-    return values, values
+        return values.astype(np.float16).astype(np.float32)
+    return values
 
 
 def row_shape(rows):
@@ -123,85 +129,81 @@ def cases():
 
 
 def compile_module(out, text):
-    """Writes the PTX sections; returns the launches in function order as
-    (kernel, grid, block) with run-time grid extents as None."""
-    return compile_kernels(out, MODULE, text)[1]
+    """Writes the PTX sections and the kernels-phase text (for the
+    simulator); returns the launches in function order as (kernel, grid,
+    block) with run-time grid extents as None."""
+    kernels, launches = compile_kernels(out, MODULE, text)
+    open(os.path.join(out, MODULE + ".kernels.mlir"), "w").write(kernels)
+    return launches
 
 
 def generate(out):
     os.makedirs(out, exist_ok=True)
-    rng = np.random.default_rng(11)
     all_cases = cases()
     launches = compile_module(
         out, 'module attributes {llm.model = "t"} {\n'
         + "".join(function(*case[:7]) for case in all_cases) + "}\n")
     assert len(launches) == len(all_cases), launches
-    manifest, expected, weights = [], {}, {}
-
-    def save(name, data):
-        np.ascontiguousarray(data).tofile(os.path.join(out, name + ".bin"))
-        manifest.append("load %s %s.bin" % (name, name))
-
+    manifest, expected, weights = Manifest(out, MODULE), {}, {}
     for (index, n, k, wtype, btype, rows, tied, projection), \
             (kernel, grid, block) in zip(all_cases, launches):
         _, m = row_shape(rows)
-        names = {"x": "x%d" % index, "w": "w%d" % projection,
-                 "b": "b%d" % projection, "o": "o%d" % index}
         if projection not in weights:
-            w_bytes, w = as_type(rng.uniform(-0.1, 0.1, (n, k)), wtype)
-            save(names["w"], w_bytes)
-            bias = np.zeros(n, np.float32)
-            if btype:
-                b_bytes, bias = as_type(rng.uniform(-1, 1, n), btype)
-                save(names["b"], b_bytes)
-            weights[projection] = (w, bias)
-        w, bias = weights[projection]
-        x = rng.uniform(-1, 1, (m, k)).astype(np.float32)
-        save(names["x"], x)
-        manifest.append("alloc %s %d" % (names["o"], (m * n + CANARY) * 4))
-
-        mma = kernel.startswith("gemm_mma")
-        xr = as_type(x, wtype)[1] if mma else x
-        products = xr.astype(np.float64) @ w.astype(np.float64).T
-        magnitude = np.abs(xr.astype(np.float64)) @ np.abs(w.astype(np.float64)).T
-        reference = products + bias.astype(np.float64)
-        tolerance = ((MMA_TOLERANCE if mma else F32_TOLERANCE)
-                     * (magnitude + np.abs(bias)) + 1e-6)
-
+            w = manifest.random("w%d" % projection, (n, k), wtype, W_SCALE)
+            b = manifest.random("b%d" % projection, (n,), btype, B_SCALE) if btype else None
+            weights[projection] = (w, b)
+        w, b = weights[projection]
+        x = manifest.random("x%d" % index, (m, k), "f32", X_SCALE)
+        out_name = "o%d" % index
+        manifest.alloc(out_name, (m * n + CANARY) * 4)
         # Dynamic grid extents: the row tiles of the GEMMs (64 rows each).
         grid = [(m + 63) // 64 if g is None else g for g in grid]
         decode = rows == "1x1"
-        args = ["mem %s 2 %d %d" % (names["x"], 1 if decode else m, k),
-                "mem %s 2 %d %d" % (names["w"], n, k)]
-        if btype:
-            args.append("mem %s 1 %d" % (names["b"], n))
-        args.append("mem %s 2 %d %d" % (names["o"], 1 if decode else m, n))
-        manifest.append("launch %s %s %d %d %d %d %d %d"
-                        % (MODULE, kernel, *grid, *block))
-        manifest.extend(args)
-        manifest.append("end")
-        manifest.append("dump %s %s.out" % (names["o"], names["o"]))
+        args = [(x[0], (1 if decode else m, k)), (w[0], (n, k))]
+        if b:
+            args.append((b[0], (n,)))
+        args.append((out_name, (1 if decode else m, n)))
+        manifest.launch(kernel, grid, block, args)
+        manifest.dump(out_name)
         description = "%s rows=%s%s" % (kernel, rows, " (tied logits)" if tied else "")
-        expected[names["o"] + ".out"] = (reference.astype(np.float32),
-                                         tolerance.astype(np.float32),
-                                         description)
-    open(os.path.join(out, "manifest.txt"), "w").write("\n".join(manifest) + "\n")
+        expected[out_name + ".out"] = (x, w, b, kernel.startswith("gemm_mma"), wtype,
+                                       description)
+    manifest.save()
     pickle.dump(expected, open(os.path.join(out, "expected.pkl"), "wb"))
+
+
+def simulate(out):
+    """Runs manifest.txt in the simulator (llmc_cuda_module's
+    simulate_manifest); exit status 1 with its reports on a problem."""
+    return simulate_manifest(out, MODULE)
+
+
+def reference(x_spec, w_spec, b_spec, mma, wtype):
+    """(float64 reference, tolerance) of one output. The tensor-core GEMM
+    stages x in the weight's type."""
+    x, w = regenerate(x_spec), regenerate(w_spec)
+    bias = regenerate(b_spec) if b_spec else np.zeros(w.shape[0])
+    if mma:
+        x = as_type(x, wtype).astype(np.float64)
+    magnitude = np.abs(x) @ np.abs(w).T
+    tolerance = (MMA_TOLERANCE if mma else F32_TOLERANCE) * (magnitude + np.abs(bias)) + 1e-6
+    return x @ w.T + bias, tolerance
 
 
 def compare(out):
     expected = pickle.load(open(os.path.join(out, "expected.pkl"), "rb"))
     failing = 0
-    for name, (reference, tolerance, description) in expected.items():
+    for name, (x, w, b, mma, wtype, description) in expected.items():
         path = os.path.join(out, "out", name)
         if not os.path.exists(path):
             print("FAIL %s: no output" % description)
             failing += 1
             continue
+        ref, tolerance = reference(x, w, b, mma, wtype)
         raw = np.fromfile(path, np.uint8)
-        values = raw[:reference.size * 4].view(np.float32).reshape(reference.shape)
-        canary_ok = bool(np.all(raw[reference.size * 4:] == CANARY_BYTE))
-        error = np.abs(values.astype(np.float64) - reference)
+        values = raw[:ref.size * 4].view(np.float32).reshape(ref.shape)
+        canary_ok = bool(np.all(raw[ref.size * 4:] == CANARY_BYTE))
+        error = np.abs(values.astype(np.float64) - ref)
         ok = bool(np.all(error <= tolerance)) and canary_ok
         worst = float(np.max(error / tolerance)) if error.size else 0.0
         print("%s %s: max error %.3g, worst error/tolerance %.3g%s"
@@ -209,7 +211,8 @@ def compare(out):
                  worst, "" if canary_ok else ", wrote past the result"))
         failing += not ok
     print("%d failing checks of %d" % (failing, len(expected)))
+    return 1 if failing else 0
 
 
 if __name__ == "__main__":
-    {"generate": generate, "compare": compare}[sys.argv[1]](sys.argv[2])
+    sys.exit({"generate": generate, "simulate": simulate, "compare": compare}[sys.argv[1]](sys.argv[2]) or 0)

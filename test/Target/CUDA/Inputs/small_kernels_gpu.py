@@ -8,7 +8,8 @@
                                       kernel_manifest_runner.cpp) and the
                                       expected outputs (DIR/expected.pkl)
   small_kernels_gpu.py compare DIR    compares the runner's DIR/out/*.out
-                                      with them, one line per check
+                                      with them, one line per check; exit
+                                      status 1 if any fails
 
 Kernel names and grids come from llmc's kernels phase; the arguments mirror
 NormKernels.cpp, EmbeddingKernels.cpp, RopeKernels.cpp and the sampling ABI
@@ -26,7 +27,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "..", "lib"))
-from llmc_cuda_module import compile_kernels  # noqa: E402
+from llmc_cuda_module import compile_kernels, simulate_manifest  # noqa: E402
 
 # Tolerance of f32 results, relative to the largest reference magnitude
 # (at least 1): reduction order and libdevice cos/sin/exp differ from numpy.
@@ -61,9 +62,12 @@ class Cases:
         self.manifest.append("end")
 
     def compile(self, text, tag):
-        """Writes the module, its PTX sections; returns its launches in order
-        as (kernel, grid, block) with run-time grid extents as None."""
-        return compile_kernels(self.out, tag, text)[1]
+        """Writes the module, its PTX sections and kernels-phase text (for
+        the simulator); returns its launches in order as (kernel, grid,
+        block) with run-time grid extents as None."""
+        kernels, launches = compile_kernels(self.out, tag, text)
+        open(os.path.join(self.out, tag + ".kernels.mlir"), "w").write(kernels)
+        return launches
 
 
 def mem(name, shape):
@@ -448,6 +452,12 @@ def generate(out):
     pickle.dump(cases.expected, open(os.path.join(out, "expected.pkl"), "wb"))
 
 
+def simulate(out):
+    """Runs manifest.txt in the simulator (llmc_cuda_module's
+    simulate_manifest); exit status 1 with its reports on a problem."""
+    return simulate_manifest(out)
+
+
 def compare(out):
     expected = pickle.load(open(os.path.join(out, "expected.pkl"), "rb"))
     failing = 0
@@ -473,7 +483,8 @@ def compare(out):
                   % ("ok  " if ok else "FAIL", description, error, tolerance))
         failing += not ok
     print("%d failing checks of %d" % (failing, len(expected)))
+    return 1 if failing else 0
 
 
 if __name__ == "__main__":
-    {"generate": generate, "compare": compare}[sys.argv[1]](sys.argv[2])
+    sys.exit({"generate": generate, "simulate": simulate, "compare": compare}[sys.argv[1]](sys.argv[2]) or 0)
