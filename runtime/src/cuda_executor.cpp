@@ -157,7 +157,9 @@ private:
 /// cache, so the capture allocates nothing), and every later one only
 /// copies its token and position into the fixed device buffers the graph
 /// reads and launches it. Prefill always runs the host code (its shapes
-/// vary with the prompt).
+/// vary with the prompt). A capture that fails (a driver or a host code
+/// that cannot be captured) costs speed, not the session: that step and
+/// every later one run through the host code, after one warning on stderr.
 ///
 /// Logits stay on the GPU unless asked for (LogitRows, `host_logits`,
 /// last_logits()). The sampling calls launch the artifact's sampling kernel
@@ -555,22 +557,27 @@ void CudaExecutor::capture_decode() {
   // Thread-local mode: a host API call on this thread that cannot be
   // captured (an allocation) fails the capture instead of running; other
   // threads (other sessions) are unaffected.
+  std::string problem;
+  CUgraph graph = nullptr;
   CUresult started =
       cu_.cuStreamBeginCapture(stream_, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL);
   if (started != CUDA_SUCCESS) {
-    graphs_ = false;
-    check(started, "starting the CUDA graph capture of the decode step");
+    problem = cat("cuStreamBeginCapture: ", cuda_error_text(cu_, started));
+  } else {
+    int32_t status = call_decode();
+    CUresult end = cu_.cuStreamEndCapture(stream_, &graph);
+    if (status != 0) {
+      // The entry point refused the step: not a capture problem, and
+      // nothing ran. Report it as the uncaptured call would.
+      if (graph)
+        cu_.cuGraphDestroy(graph);
+      check_call(status, "decode");
+    }
+    if (!call_error_.empty())
+      problem = call_error_;
+    else if (end != CUDA_SUCCESS)
+      problem = cat("cuStreamEndCapture: ", cuda_error_text(cu_, end));
   }
-  int32_t status = call_decode();
-  CUgraph graph = nullptr;
-  CUresult end = cu_.cuStreamEndCapture(stream_, &graph);
-  std::string problem;
-  if (status != 0)
-    problem = cat("the compiled decode entry point returned ", status);
-  else if (!call_error_.empty())
-    problem = call_error_;
-  else if (end != CUDA_SUCCESS)
-    problem = cat("cuStreamEndCapture: ", cuda_error_text(cu_, end));
   CUgraphExec exec = nullptr;
   if (problem.empty()) {
     CUresult r = cu_.cuGraphInstantiateWithFlags(&exec, graph, 0);
@@ -579,15 +586,21 @@ void CudaExecutor::capture_decode() {
   }
   if (graph)
     cu_.cuGraphDestroy(graph); // the executable graph does not need it
-  lock.unlock();
   if (!problem.empty()) {
-    // The capture ran nothing, so the cache is untouched: the next call
-    // simply runs without a graph.
+    // A failed capture ran nothing (captured work only runs when the graph
+    // is launched), so the step runs now through the host code, as every
+    // later one will: the session goes on without graphs, a little slower,
+    // instead of failing. One stderr line says why.
     graphs_ = false;
-    fail(LLMC_ERR_INTERNAL, "capturing the decode step of '", m_.name,
-         "' as a CUDA graph failed: ", problem,
-         " (LLMC_CUDA_GRAPHS=0 runs without graphs)");
+    std::string warning = cat("llmc: warning: capturing the decode step of '",
+                              m_.name, "' as a CUDA graph failed (", problem,
+                              "); decoding without CUDA graphs\n");
+    std::fputs(warning.c_str(), stderr); // one write: sessions do not interleave
+    prepare_call();
+    check_call(call_decode(), "decode");
+    return;
   }
+  lock.unlock();
   graph_ = exec;
   check(cu_.cuGraphLaunch(graph_, stream_), "launching the decode graph");
 }
