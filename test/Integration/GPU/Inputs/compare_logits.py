@@ -4,7 +4,8 @@ numpy).
 
 As a program: compare_logits.py <label> <test.f32> <ref.f32> <vocab>
                   [--max-abs A] [--max-scaled R] [--min-agree F]
-prints compare()'s line and exits 1 when check() finds a broken bound.
+prints compare()'s line and exits 1 when check() finds a broken bound;
+with `-` as <ref.f32>, only whether every logit of <test.f32> is finite.
 """
 import argparse
 import array
@@ -50,6 +51,19 @@ def compare(test_path, ref_path, vocab):
     return stats
 
 
+def finite(path, vocab):
+    """One phrase on a dump without a reference, and whether every logit is
+    finite (what a model too large to run on the CPU can be checked for)."""
+    values = load(path, vocab)
+    bad = [i for i, v in enumerate(values) if not math.isfinite(v)]
+    rows = len(values) // vocab
+    if bad:
+        return ("rows %d: %d non-finite logits (first at row %d, column %d)"
+                % (rows, len(bad), bad[0] // vocab, bad[0] % vocab)), False
+    return ("rows %d: every logit finite, largest |logit| %.3g"
+            % (rows, max(abs(v) for v in values))), True
+
+
 def describe(stats):
     """One phrase: rows, max |diff|, its share of the logit scale, argmax."""
     return ("rows %d, max |diff| %.3g = %.3g of the logit scale %.3g, "
@@ -89,6 +103,12 @@ def main():
     parser.add_argument("--max-scaled", type=float)
     parser.add_argument("--min-agree", type=float)
     args = parser.parse_args()
+    if args.ref == "-":
+        phrase, ok = finite(args.test, args.vocab)
+        print("%s: %s" % (args.label, phrase))
+        if not ok:
+            print("%s: FAILED: non-finite logits" % args.label)
+        return 0 if ok else 1
     stats = compare(args.test, args.ref, args.vocab)
     print("%s: %s" % (args.label, describe(stats)))
     failures = check(stats, args.max_abs, args.max_scaled, args.min_agree)
