@@ -328,6 +328,12 @@ llvm::Error llmc::writeCPUArtifact(mlir::ModuleOp module,
                                    outputDir + "': " + ec.message());
   ArtifactPaths paths(outputDir, config.name);
   bool openMP = usesOpenMP(module);
+  // How the decode GEMV multiplies block weights: with x rounded to int8
+  // (the instructions named), or in f32.
+  Int8DotKind int8Dot = findInt8Dot(module);
+  std::string blockDot = int8Dot == Int8DotKind::None
+                             ? "f32"
+                             : "int8-" + getInt8DotKindName(int8Dot).str();
   llvm::Expected<CPUObjectFile> object =
       emitCPUObjectFile(module, targetOptions, paths.object);
   if (!object)
@@ -343,7 +349,8 @@ llvm::Error llmc::writeCPUArtifact(mlir::ModuleOp module,
   return writeManifest(paths, config, interface,
                        llvm::json::Object{{"kind", "cpu"},
                                           {"triple", target.triple},
-                                          {"cpu", target.cpu}},
+                                          {"cpu", target.cpu},
+                                          {"block_dot", blockDot}},
                        libraries);
 }
 

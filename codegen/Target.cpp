@@ -76,11 +76,16 @@ llmc::getCPUVectorRegisters(const CPUTargetOptions &options) {
     return subtarget && subtarget->checkFeatures(("+" + feature).str());
   };
   if (triple.isX86()) {
+    Int8DotKind int8Dot =
+        (has("avx512vnni") && has("avx512vl")) || has("avxvnni")
+            ? Int8DotKind::VNNI
+        : has("avx2") ? Int8DotKind::AVX2
+                      : Int8DotKind::None;
     if (has("avx512f"))
-      return CPUVectorRegisterInfo{512, 32};
+      return CPUVectorRegisterInfo{512, 32, int8Dot};
     if (has("avx"))
-      return CPUVectorRegisterInfo{256, 16};
-    return CPUVectorRegisterInfo{128, 16};
+      return CPUVectorRegisterInfo{256, 16, int8Dot};
+    return CPUVectorRegisterInfo{128, 16, int8Dot};
   }
   if (has("neon"))
     return CPUVectorRegisterInfo{128, 32};

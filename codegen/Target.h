@@ -2,6 +2,8 @@
 #ifndef LLMC_CODEGEN_TARGET_H
 #define LLMC_CODEGEN_TARGET_H
 
+#include "codegen/cpu/Int8Dot.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/Error.h"
 
@@ -31,9 +33,12 @@ CPUTargetDescription describeCPUTarget(const CPUTargetOptions &options);
 /// kernels' vector shapes (x86: 512 × 32 with AVX-512F, 256 × 16 with AVX,
 /// 128 × 16 otherwise; other targets: 128 × 32 with NEON, else 128 × 16).
 /// Fails for a CPU name LLVM does not know.
+/// Also its int8 dot-product instructions (x86: VPDPBUSD with AVX-512 VNNI
+/// and VL or with AVX-VNNI, else VPMADDUBSW with AVX2).
 struct CPUVectorRegisterInfo {
   int64_t bits;
   int64_t count;
+  Int8DotKind int8Dot = Int8DotKind::None;
 };
 llvm::Expected<CPUVectorRegisterInfo>
 getCPUVectorRegisters(const CPUTargetOptions &options);

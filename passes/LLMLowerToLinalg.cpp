@@ -43,9 +43,17 @@ struct LLMLowerToLinalgPass
     llmc::populateNormToLinalgPatterns(converter, patterns);
     llmc::populateProjectionToLinalgPatterns(converter, patterns);
     if (vectorProjections) {
+      std::optional<llmc::Int8DotKind> int8DotKind =
+          llmc::parseInt8DotKind(int8Dot);
+      if (!int8DotKind) {
+        getOperation().emitError("int8-dot must be none, avx2 or vnni, not '")
+            << int8Dot << "'";
+        return signalPassFailure();
+      }
       llmc::populateProjectionToVectorPatterns(
           converter, patterns, parallelMinWeightElements,
-          llmc::CPUVectorRegisters{vectorRegisterBits, vectorRegisters});
+          llmc::CPUVectorRegisters{vectorRegisterBits, vectorRegisters},
+          *int8DotKind);
     }
     llmc::populateRopeToLinalgPatterns(converter, patterns);
     llmc::populateAttentionToLinalgPatterns(converter, patterns);

@@ -179,6 +179,12 @@ def LLMLowerToLinalg : Pass<"llm-lower-to-linalg", "::mlir::ModuleOp"> {
            "Width in bits of the target's SIMD registers (AVX2: 256)">,
     Option<"vectorRegisters", "vector-registers", "int64_t", "32",
            "Number of the target's SIMD registers (AVX2: 16)">,
+    // Off by default: the intrinsics exist only on x86 CPUs that have them;
+    // llmc sets its --cpu's (and --block-dot=f32 turns it off).
+    Option<"int8Dot", "int8-dot", "std::string", "\"none\"",
+           "Multiply block-quantized weights in the decode GEMV with x "
+           "rounded to int8: none (f32 kernels), avx2 (VPMADDUBSW), vnni "
+           "(VPDPBUSD)">,
   ];
 }
 

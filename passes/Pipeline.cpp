@@ -129,6 +129,9 @@ std::string getLoweringOptions(const PipelineOptions &options) {
   add("parallel-min-weight-elements", options.parallelMinWeightElements);
   add("vector-register-bits", options.vectorRegisterBits);
   add("vector-registers", options.vectorRegisters);
+  if (options.int8Dot)
+    text += (text.empty() ? "{" : " ") + std::string("int8-dot=") +
+            *options.int8Dot;
   return text.empty() ? text : text + "}";
 }
 
@@ -235,6 +238,11 @@ struct CPUPipelineOptions : mlir::PassPipelineOptions<CPUPipelineOptions> {
       llvm::cl::desc("Number of the target's SIMD registers (default: the "
                      "pass's, AVX-512)"),
       llvm::cl::init(-1)};
+  Option<std::string> int8Dot{
+      *this, "int8-dot",
+      llvm::cl::desc("Int8 dot products for block-quantized weights in the "
+                     "decode GEMV: none, avx2, vnni (default: the pass's, "
+                     "none)")};
 
   PipelineOptions toPipelineOptions(Phase last) const {
     PipelineOptions options;
@@ -245,6 +253,8 @@ struct CPUPipelineOptions : mlir::PassPipelineOptions<CPUPipelineOptions> {
       options.vectorRegisterBits = vectorRegisterBits;
     if (vectorRegisters >= 0)
       options.vectorRegisters = vectorRegisters;
+    if (!int8Dot.empty())
+      options.int8Dot = int8Dot;
     return options;
   }
 };

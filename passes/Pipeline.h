@@ -60,6 +60,11 @@ struct PipelineOptions {
   /// (`llmc compile`: the host CPU unless --cpu names another).
   std::optional<int64_t> vectorRegisterBits;
   std::optional<int64_t> vectorRegisters;
+  /// The int8 dot-product instructions the decode GEMV of block-quantized
+  /// weights uses (llm-lower-to-linalg's int8-dot: none, avx2, vnni); unset
+  /// keeps the pass's default (none). llmc sets its --cpu's unless
+  /// --block-dot=f32.
+  std::optional<std::string> int8Dot;
 };
 
 /// Adds the passes that take a module from the `llm` phase to

@@ -37,6 +37,8 @@ else:
 import sys
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
 from lit_cache_features import add_cache_features
+from lit_cpu_features import add_cpu_features
+add_cpu_features(config)
 add_cache_features(config, lit_config)
 
 # Numeric tests run lowered IR with mlir-runner and compare with numpy

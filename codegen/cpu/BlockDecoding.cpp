@@ -26,6 +26,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
+#include <numeric>
+
 using namespace mlir;
 using namespace llmc;
 using llm::BlockFormat;
@@ -246,37 +248,38 @@ Value BlockDecoder::decode(OpBuilder &b, Location loc, const Block &block,
     return arith::OrIOp::create(b, loc, x, y).getResult();
   };
   ArrayRef<Value> p = block.params;
+  auto [multiplier, addend] = getScale(block, first);
   switch (format.getFormat()) {
   case BlockFormat::q8_0: {
     Value codes = arith::ExtSIOp::create(
         b, loc, i32Vector, readBytes(b, loc, block, 2 + first, lanes));
     Value values = arith::SIToFPOp::create(b, loc, f32Vector, codes);
-    return arith::MulFOp::create(b, loc, values, broadcast(p[0]));
+    return arith::MulFOp::create(b, loc, values, broadcast(multiplier));
   }
   case BlockFormat::q4_0:
-    return scaled(readNibbles(b, loc, block, 2, 16, first), p[0], p[1]);
+    return scaled(readNibbles(b, loc, block, 2, 16, first), multiplier, addend);
   case BlockFormat::q4_1:
-    return scaled(readNibbles(b, loc, block, 4, 16, first), p[0], p[1]);
+    return scaled(readNibbles(b, loc, block, 4, 16, first), multiplier, addend);
   case BlockFormat::q5_0:
     return scaled(orI(readNibbles(b, loc, block, 6, 16, first),
                       highBitsOfWord(p[2])),
-                  p[0], p[1]);
+                  multiplier, addend);
   case BlockFormat::q5_1:
     return scaled(orI(readNibbles(b, loc, block, 8, 16, first),
                       highBitsOfWord(p[2])),
-                  p[0], p[1]);
+                  multiplier, addend);
   case BlockFormat::q4_k: {
     int64_t j = first / kChunk;
     Value codes = readNibbles(b, loc, block, 16 + j / 2 * kChunk, kChunk,
                               first % (2 * kChunk));
-    return scaled(codes, p[j], p[8 + j]);
+    return scaled(codes, multiplier, addend);
   }
   case BlockFormat::q5_k: {
     int64_t j = first / kChunk;
     Value codes = orI(readNibbles(b, loc, block, 48 + j / 2 * kChunk, kChunk,
                                   first % (2 * kChunk)),
                       highBitsOfBytes(16 + first % kChunk, j, 1));
-    return scaled(codes, p[j], p[8 + j]);
+    return scaled(codes, multiplier, addend);
   }
   case BlockFormat::q6_k: {
     int64_t half = first / (4 * kChunk), group = first / kChunk % 4;
@@ -285,8 +288,131 @@ Value BlockDecoder::decode(OpBuilder &b, Location loc, const Block &block,
                         first % (4 * kChunk)),
             highBitsOfBytes(128 + half * kChunk + first % kChunk, 2 * group,
                             3));
-    int64_t scale = first / kQ6KScaleRun;
-    return scaled(codes, p[scale], p[16 + scale]);
+    return scaled(codes, multiplier, addend);
+  }
+  }
+  llvm_unreachable("unknown block format");
+}
+
+int64_t BlockDecoder::getScaleRun() const {
+  return format.getFormat() == BlockFormat::q6_k ? kQ6KScaleRun : kChunk;
+}
+
+bool BlockDecoder::hasSignedCodes() const {
+  return format.getFormat() == BlockFormat::q8_0;
+}
+
+std::pair<Value, Value> BlockDecoder::getScale(const Block &block,
+                                               int64_t element) const {
+  ArrayRef<Value> p = block.params;
+  switch (format.getFormat()) {
+  case BlockFormat::q8_0:
+    return {p[0], Value()};
+  case BlockFormat::q4_0:
+  case BlockFormat::q4_1:
+  case BlockFormat::q5_0:
+  case BlockFormat::q5_1:
+    return {p[0], p[1]};
+  case BlockFormat::q4_k:
+  case BlockFormat::q5_k:
+    return {p[element / kChunk], p[8 + element / kChunk]};
+  case BlockFormat::q6_k:
+    return {p[element / kQ6KScaleRun], p[16 + element / kQ6KScaleRun]};
+  }
+  llvm_unreachable("unknown block format");
+}
+
+Value BlockDecoder::decodeCodes(OpBuilder &b, Location loc, const Block &block,
+                                int64_t first) const {
+  assert(first % kChunk == 0 && "codes are decoded 32 at a time");
+  auto bytesType = VectorType::get({kChunk}, b.getI8Type());
+  auto splat = [&](int64_t v) {
+    return arith::ConstantOp::create(
+               b, loc, DenseElementsAttr::get(bytesType, b.getI8IntegerAttr(v)))
+        .getResult();
+  };
+  auto andI = [&](Value x, int64_t mask) {
+    return arith::AndIOp::create(b, loc, x, splat(mask)).getResult();
+  };
+  auto shr = [&](Value x, int64_t shift) {
+    return shift ? arith::ShRUIOp::create(b, loc, x, splat(shift)).getResult()
+                 : x;
+  };
+  auto orI = [&](Value x, Value y) {
+    return arith::OrIOp::create(b, loc, x, y).getResult();
+  };
+  /// 16 bytes at `byte`: their low nibbles, then their high ones.
+  auto splitNibbles = [&](int64_t byte) {
+    Value bytes = readBytes(b, loc, block, byte, kChunk / 2);
+    auto halfType = VectorType::get({kChunk / 2}, b.getI8Type());
+    Value mask = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(halfType, b.getI8IntegerAttr(0xf)));
+    Value four = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(halfType, b.getI8IntegerAttr(4)));
+    Value low = arith::AndIOp::create(b, loc, bytes, mask);
+    Value high = arith::ShRUIOp::create(b, loc, bytes, four);
+    SmallVector<int64_t> order(kChunk);
+    std::iota(order.begin(), order.end(), 0);
+    return vector::ShuffleOp::create(b, loc, low, high, order).getResult();
+  };
+  /// Bit 4 of each element from the u32 `qh` (bit e: element e): each
+  /// byte of qh spread over its 8 elements, tested against its bit.
+  auto highBitsOfWord = [&](Value qh) {
+    Value word = vector::BroadcastOp::create(
+        b, loc, VectorType::get({1}, b.getI32Type()), qh);
+    Value bytes = vector::BitCastOp::create(
+        b, loc, VectorType::get({4}, b.getI8Type()), word);
+    SmallVector<int64_t> spread;
+    SmallVector<int8_t> bits;
+    for (int64_t e = 0; e < kChunk; ++e) {
+      spread.push_back(e / 8);
+      bits.push_back(static_cast<int8_t>(1u << (e % 8)));
+    }
+    Value spreadBytes =
+        vector::ShuffleOp::create(b, loc, bytes, bytes, spread);
+    Value bitMask = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(bytesType, ArrayRef<int8_t>(bits)));
+    Value set = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ne,
+        arith::AndIOp::create(b, loc, spreadBytes, bitMask), splat(0));
+    return arith::SelectOp::create(b, loc, set, splat(16), splat(0))
+        .getResult();
+  };
+  /// ((bytes at `byte`) >> shift) & mask, moved to bit 4.
+  auto highBitsOfBytes = [&](int64_t byte, int64_t shift, int64_t mask) {
+    Value bits = andI(shr(readBytes(b, loc, block, byte, kChunk), shift), mask);
+    return arith::ShLIOp::create(b, loc, bits, splat(4)).getResult();
+  };
+  /// The low (even j) or high (odd j) nibbles of 32 bytes at `byte`.
+  auto nibbles = [&](int64_t byte, bool high) {
+    Value bytes = readBytes(b, loc, block, byte, kChunk);
+    return high ? shr(bytes, 4) : andI(bytes, 0xf);
+  };
+  ArrayRef<Value> p = block.params;
+  switch (format.getFormat()) {
+  case BlockFormat::q8_0:
+    return readBytes(b, loc, block, 2, kChunk);
+  case BlockFormat::q4_0:
+    return splitNibbles(2);
+  case BlockFormat::q4_1:
+    return splitNibbles(4);
+  case BlockFormat::q5_0:
+    return orI(splitNibbles(6), highBitsOfWord(p[2]));
+  case BlockFormat::q5_1:
+    return orI(splitNibbles(8), highBitsOfWord(p[2]));
+  case BlockFormat::q4_k: {
+    int64_t j = first / kChunk;
+    return nibbles(16 + j / 2 * kChunk, j % 2);
+  }
+  case BlockFormat::q5_k: {
+    int64_t j = first / kChunk;
+    return orI(nibbles(48 + j / 2 * kChunk, j % 2),
+               highBitsOfBytes(16, j, 1));
+  }
+  case BlockFormat::q6_k: {
+    int64_t half = first / (4 * kChunk), group = first / kChunk % 4;
+    return orI(nibbles(half * 2 * kChunk + group % 2 * kChunk, group >= 2),
+               highBitsOfBytes(128 + half * kChunk, 2 * group, 3));
   }
   }
   llvm_unreachable("unknown block format");

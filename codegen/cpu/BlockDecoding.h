@@ -47,6 +47,21 @@ public:
   mlir::Value decode(mlir::OpBuilder &b, mlir::Location loc, const Block &block,
                      int64_t first) const;
 
+  /// Elements that share one multiplier and addend: 32, or 16 for q6_k.
+  int64_t getScaleRun() const;
+  /// Whether the codes are signed bytes (q8_0: value = d·code) rather than
+  /// unsigned ones below 64 (value = code·multiplier + addend).
+  bool hasSignedCodes() const;
+  /// The multiplier and addend of element `element`'s scale run (the addend
+  /// is null for signed codes).
+  std::pair<mlir::Value, mlir::Value> getScale(const Block &block,
+                                               int64_t element) const;
+  /// The codes of elements [first, first + 32) as a vector<32xi8>, unpacked
+  /// from their nibbles and high bits (what the int8 dot products multiply);
+  /// `first` is a multiple of 32.
+  mlir::Value decodeCodes(mlir::OpBuilder &b, mlir::Location loc,
+                          const Block &block, int64_t first) const;
+
   /// Writes every element of `block` (block index `blockIndex` of its row)
   /// into row `destRow` of the 2-D memref `dest`, at the block's columns,
   /// converted to `dest`'s float element type.

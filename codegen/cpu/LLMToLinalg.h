@@ -65,11 +65,13 @@ void populateProjectionToLinalgPatterns(mlir::TypeConverter &converter,
 /// any other row count (prefill, its tile sized for `registers`), at a
 /// higher benefit than the generic projection patterns. Projections whose
 /// weight elements × rows fall below `minParallelWeightElements` are not
-/// split across threads.
+/// split across threads. With an `int8Dot` kind, the decode GEMV of
+/// block-quantized weights multiplies them with x rounded to int8.
 void populateProjectionToVectorPatterns(mlir::TypeConverter &converter,
                                         mlir::RewritePatternSet &patterns,
                                         int64_t minParallelWeightElements,
-                                        CPUVectorRegisters registers);
+                                        CPUVectorRegisters registers,
+                                        Int8DotKind int8Dot);
 /// llm.rope (every style and scaling kind).
 void populateRopeToLinalgPatterns(mlir::TypeConverter &converter,
                                   mlir::RewritePatternSet &patterns);

@@ -43,11 +43,12 @@ template <typename OpTy>
 struct ProjectionToVector : OpConversionPattern<OpTy> {
   ProjectionToVector(TypeConverter &converter, MLIRContext *context,
                      int64_t minParallelWeightElements,
-                     llmc::CPUVectorRegisters registers)
+                     llmc::CPUVectorRegisters registers,
+                     llmc::Int8DotKind int8Dot)
       : OpConversionPattern<OpTy>(converter, context,
                                   kVectorProjectionBenefit),
         minParallelWeightElements(minParallelWeightElements),
-        gemmTile(llmc::getGemmTile(registers)) {}
+        gemmTile(llmc::getGemmTile(registers)), int8Dot(int8Dot) {}
 
   LogicalResult
   matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
@@ -69,21 +70,24 @@ struct ProjectionToVector : OpConversionPattern<OpTy> {
                                rewriter, op.getLoc(), adaptor.getX(),
                                adaptor.getWeight(),
                                mlir::llm::getBlockQuantElementType(weightType),
-                               bias, resultType, tile,
+                               bias, resultType, tile, int8Dot,
                                minParallelWeightElements));
     return success();
   }
 
   int64_t minParallelWeightElements;
   llmc::ProjectionTile gemmTile;
+  llmc::Int8DotKind int8Dot;
 };
 
 } // namespace
 
 void llmc::populateProjectionToVectorPatterns(
     TypeConverter &converter, RewritePatternSet &patterns,
-    int64_t minParallelWeightElements, CPUVectorRegisters registers) {
+    int64_t minParallelWeightElements, CPUVectorRegisters registers,
+    Int8DotKind int8Dot) {
   patterns.add<ProjectionToVector<llm::LinearOp>,
                ProjectionToVector<llm::LogitsOp>>(
-      converter, patterns.getContext(), minParallelWeightElements, registers);
+      converter, patterns.getContext(), minParallelWeightElements, registers,
+      int8Dot);
 }

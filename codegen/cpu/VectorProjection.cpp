@@ -1,10 +1,12 @@
 // The register-tiled vector kernel behind the CPU projection patterns (x · Wᵀ + bias, threaded with scf.parallel).
 #include "codegen/cpu/VectorProjection.h"
+#include "codegen/cpu/ActivationQuantization.h"
 #include "codegen/cpu/BlockDecoding.h"
 #include "codegen/cpu/LoweringUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -49,6 +51,10 @@ struct KernelOperands {
   Value rows, outputs, depth;
   /// Set for block-quantized weights.
   std::optional<BlockDecoder> blocks;
+  /// Set when the block weights are multiplied with x rounded to int8 (the
+  /// GEMV): x's codes and scales, and the instructions that multiply them.
+  std::optional<QuantizedActivations> int8;
+  Int8DotKind int8Dot = Int8DotKind::None;
   /// When `weight` is a tile of rows decoded into a buffer: the first weight
   /// row it holds (weight row n is its row n - weightRowBase).
   Value weightRowBase;
@@ -210,6 +216,127 @@ SmallVector<Value> accumulateBlocks(OpBuilder &b, Location loc,
   return SmallVector<Value>(loop.getResults());
 }
 
+/// The K loop of the int8 GEMV: per block, each weight row's scales once,
+/// then per 32 elements one int8 dot product of the row's codes with x's
+/// (eight int32 partial sums of four products), converted to f32 and
+/// accumulated with the weight's multiplier times x's scale; the weight's
+/// addends meet x's scaled code sums in a scalar per row. Returns the dot
+/// product of x row `xRow` with each weight row.
+SmallVector<Value> accumulateInt8Blocks(OpBuilder &b, Location loc,
+                                        const KernelOperands &ops, Value xRow,
+                                        ArrayRef<Value> weightRows) {
+  const BlockDecoder &blocks = *ops.blocks;
+  const QuantizedActivations &x = *ops.int8;
+  int64_t blockElements = blocks.getBlockElements();
+  int64_t dotLanes = kInt8DotBytes / 4;
+  auto accType = VectorType::get({dotLanes}, b.getF32Type());
+  auto bytesType = VectorType::get({kInt8DotBytes}, b.getI8Type());
+  auto quarterType = VectorType::get({dotLanes / 2}, b.getF32Type());
+  Value zeroVector = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(accType, b.getF32FloatAttr(0.0f)));
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+  SmallVector<Value> init(weightRows.size(), zeroVector);
+  init.append(weightRows.size(), zero);
+  Value numBlocks = b.createOrFold<arith::DivUIOp>(
+      loc, ops.depth, indexConstant(b, loc, blockElements));
+  auto rowMap = AffineMap::getMinorIdentityMap(2, 1, b.getContext());
+  auto loop = scf::ForOp::create(
+      b, loc, indexConstant(b, loc, 0), numBlocks, indexConstant(b, loc, 1),
+      init,
+      [&](OpBuilder &nb, Location nloc, Value block, ValueRange carried) {
+        size_t rows = weightRows.size();
+        SmallVector<Value> accs(carried.take_front(rows));
+        SmallVector<Value> offsets(carried.drop_front(rows));
+        SmallVector<BlockDecoder::Block> rowBlocks;
+        for (Value row : weightRows)
+          rowBlocks.push_back(blocks.loadBlock(nb, nloc, row, block));
+        if (ops.prefetchBuffer)
+          prefetchNextTile(nb, nloc, ops, weightRows, rowBlocks.front().offset,
+                           blocks.getBlockBytes());
+        Value start = arith::MulIOp::create(
+            nb, nloc, block, indexConstant(nb, nloc, blockElements));
+        for (int64_t first = 0; first < blockElements;
+             first += kActivationBlock) {
+          Value column = arith::AddIOp::create(nb, nloc, start,
+                                               indexConstant(nb, nloc, first));
+          Value xCodes = vector::TransferReadOp::create(
+              nb, nloc, bytesType, x.codes, ValueRange{xRow, column}, rowMap,
+              arith::ConstantIntOp::create(nb, nloc, nb.getI8Type(), 0),
+              /*mask=*/Value(), nb.getBoolArrayAttr({true}));
+          Value xBlock = arith::DivUIOp::create(
+              nb, nloc, column, indexConstant(nb, nloc, kActivationBlock));
+          Value xScale = memref::LoadOp::create(nb, nloc, x.scales,
+                                                ValueRange{xRow, xBlock});
+          // x's scaled code sums over the two 16-element runs.
+          SmallVector<Value> xSums;
+          for (int64_t run = 0; run < 2; ++run) {
+            Value index = arith::AddIOp::create(
+                nb, nloc,
+                arith::DivUIOp::create(
+                    nb, nloc, column, indexConstant(nb, nloc, kActivationSumRun)),
+                indexConstant(nb, nloc, run));
+            xSums.push_back(memref::LoadOp::create(nb, nloc, x.sums,
+                                                   ValueRange{xRow, index}));
+          }
+          Value xSum = arith::AddFOp::create(nb, nloc, xSums[0], xSums[1]);
+          bool twoRuns = blocks.getScaleRun() < kActivationBlock;
+          for (auto [r, rowBlock] : llvm::enumerate(rowBlocks)) {
+            Value codes = blocks.decodeCodes(nb, nloc, rowBlock, first);
+            Value xs = xCodes;
+            if (blocks.hasSignedCodes()) {
+              // Unsigned × signed: |w| times x with w's sign.
+              Value zeroBytes = arith::ConstantOp::create(
+                  nb, nloc,
+                  DenseElementsAttr::get(bytesType, nb.getI8IntegerAttr(0)));
+              Value negative = arith::CmpIOp::create(
+                  nb, nloc, arith::CmpIPredicate::slt, codes, zeroBytes);
+              xs = arith::SelectOp::create(
+                  nb, nloc, negative,
+                  arith::SubIOp::create(nb, nloc, zeroBytes, xCodes), xCodes);
+              codes = math::AbsIOp::create(nb, nloc, codes);
+            }
+            Value dot = arith::SIToFPOp::create(
+                nb, nloc, accType,
+                createInt8Dot(nb, nloc, ops.int8Dot, codes, xs));
+            auto scaleOf = [&](int64_t element) {
+              auto [multiplier, addend] = blocks.getScale(rowBlock, element);
+              Value m = arith::MulFOp::create(nb, nloc, multiplier, xScale);
+              return std::make_pair(m, addend);
+            };
+            auto [m0, a0] = scaleOf(first);
+            Value multiplier;
+            if (!twoRuns) {
+              multiplier = vector::BroadcastOp::create(nb, nloc, accType, m0);
+              if (a0)
+                offsets[r] = math::FmaOp::create(nb, nloc, a0, xSum, offsets[r]);
+            } else {
+              // Lanes 0-3 hold elements 0-15, lanes 4-7 the next 16.
+              auto [m1, a1] = scaleOf(first + kActivationSumRun);
+              Value low = vector::BroadcastOp::create(nb, nloc, quarterType, m0);
+              Value high = vector::BroadcastOp::create(nb, nloc, quarterType, m1);
+              multiplier = vector::ShuffleOp::create(
+                  nb, nloc, low, high, ArrayRef<int64_t>{0, 1, 2, 3, 4, 5, 6, 7});
+              offsets[r] = math::FmaOp::create(nb, nloc, a0, xSums[0], offsets[r]);
+              offsets[r] = math::FmaOp::create(nb, nloc, a1, xSums[1], offsets[r]);
+            }
+            accs[r] = vector::FMAOp::create(nb, nloc, dot, multiplier, accs[r]);
+          }
+        }
+        SmallVector<Value> results(accs);
+        results.append(offsets);
+        scf::YieldOp::create(nb, nloc, results);
+      });
+  SmallVector<Value> sums;
+  for (size_t r = 0; r < weightRows.size(); ++r) {
+    Value sum = vector::ReductionOp::create(
+        b, loc, vector::CombiningKind::ADD, loop.getResult(r),
+        arith::FastMathFlags::reassoc);
+    sums.push_back(arith::AddFOp::create(
+        b, loc, sum, loop.getResult(weightRows.size() + r)));
+  }
+  return sums;
+}
+
 /// Decodes weight rows [n0, n0 + count) of a block-quantized weight into
 /// `rows`, a memref<count x K x f32>.
 void decodeWeightRows(OpBuilder &b, Location loc, const KernelOperands &ops,
@@ -232,6 +359,26 @@ void decodeWeightRows(OpBuilder &b, Location loc, const KernelOperands &ops,
       });
 }
 
+/// Stores out[xRow i, weightRow j] = total(i·weightRows + j) (+ bias[j]),
+/// each total built just before its store.
+void storeOutputs(OpBuilder &b, Location loc, const KernelOperands &ops,
+                  ArrayRef<Value> xRows, ArrayRef<Value> weightRows,
+                  llvm::function_ref<Value(size_t)> total) {
+  Type outType = cast<MemRefType>(ops.out.getType()).getElementType();
+  for (auto [i, xRow] : llvm::enumerate(xRows)) {
+    for (auto [j, weightRow] : llvm::enumerate(weightRows)) {
+      Value sum = total(i * weightRows.size() + j);
+      if (ops.bias) {
+        Value bias = tensor::ExtractOp::create(b, loc, ops.bias, weightRow);
+        sum = arith::AddFOp::create(
+            b, loc, sum, convertFloat(b, loc, bias, b.getF32Type()));
+      }
+      memref::StoreOp::create(b, loc, convertFloat(b, loc, sum, outType),
+                              ops.out, ValueRange{xRow, weightRow});
+    }
+  }
+}
+
 /// One tile: out[m0 + i, n0 + j] for i < xRows, j < weightRows.
 void emitTile(OpBuilder &b, Location loc, const KernelOperands &ops, Value m0,
               Value n0, ProjectionTile tile) {
@@ -245,6 +392,14 @@ void emitTile(OpBuilder &b, Location loc, const KernelOperands &ops, Value m0,
         j == 0 ? n0
                : arith::AddIOp::create(b, loc, n0, indexConstant(b, loc, j)));
 
+  if (ops.int8) {
+    assert(tile.xRows == 1 && "the int8 kernel is a GEMV");
+    SmallVector<Value> totals =
+        accumulateInt8Blocks(b, loc, ops, m0, weightRows);
+    storeOutputs(b, loc, ops, xRows, weightRows,
+                 [&](size_t index) { return totals[index]; });
+    return;
+  }
   auto accType = VectorType::get({ops.lanes}, b.getF32Type());
   Value zero = arith::ConstantOp::create(
       b, loc, DenseElementsAttr::get(accType, b.getF32FloatAttr(0.0f)));
@@ -283,21 +438,12 @@ void emitTile(OpBuilder &b, Location loc, const KernelOperands &ops, Value m0,
   // Horizontal sums. reassoc lets LLVM add the lanes as a tree instead of
   // `lanes` dependent scalar adds (the summation order differs from a scalar
   // loop's anyway once K is split across lanes).
-  Type outType = cast<MemRefType>(ops.out.getType()).getElementType();
-  for (auto [i, xRow] : llvm::enumerate(xRows)) {
-    for (auto [j, weightRow] : llvm::enumerate(weightRows)) {
-      Value sum = vector::ReductionOp::create(
-          b, loc, vector::CombiningKind::ADD, sums[i * weightRows.size() + j],
-          arith::FastMathFlags::reassoc);
-      if (ops.bias) {
-        Value bias = tensor::ExtractOp::create(b, loc, ops.bias, weightRow);
-        sum = arith::AddFOp::create(
-            b, loc, sum, convertFloat(b, loc, bias, b.getF32Type()));
-      }
-      memref::StoreOp::create(b, loc, convertFloat(b, loc, sum, outType),
-                              ops.out, ValueRange{xRow, weightRow});
-    }
-  }
+  storeOutputs(b, loc, ops, xRows, weightRows, [&](size_t index) {
+    return vector::ReductionOp::create(b, loc, vector::CombiningKind::ADD,
+                                       sums[index],
+                                       arith::FastMathFlags::reassoc)
+        .getResult();
+  });
 }
 
 /// Statically known trip count of [lower, upper) in steps of `step`.
@@ -490,6 +636,7 @@ Value llmc::createVectorProjection(OpBuilder &b, Location loc, Value x,
                                    Value bias,
                                    RankedTensorType resultType,
                                    ProjectionTile tile,
+                                   Int8DotKind int8Dot,
                                    int64_t minParallelWeightElements) {
   int64_t rank = resultType.getRank();
 
@@ -526,6 +673,16 @@ Value llmc::createVectorProjection(OpBuilder &b, Location loc, Value x,
     ops.depthMain = ops.depth; // for the tiles that read decoded rows
     ops.blocks.emplace(weightFormat, weight, ops.lanes);
     ops.hasDepthTail = false;
+    // The GEMV on the CPU's int8 dot products: x rounded to int8 once,
+    // before the threads start.
+    if (tile.xRows == 1 && int8Dot != Int8DotKind::None) {
+      ops.int8 = quantizeActivations(b, loc, ops.x, ops.rows, depth);
+      ops.int8Dot = int8Dot;
+      declareInt8Dot(b, loc,
+                     b.getInsertionBlock()->getParentOp()
+                         ->getParentOfType<ModuleOp>(),
+                     int8Dot);
+    }
   } else {
     ops.depth = getDim(b, loc, weight, 1);
     ops.depthMain = roundDown(b, loc, ops.depth, ops.lanes);

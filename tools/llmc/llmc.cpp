@@ -123,6 +123,15 @@ cl::opt<std::string> cpuName(
     cl::init(""), cl::sub(cl::SubCommand::getTopLevel()),
     cl::sub(compileCommand), cl::cat(compilerCategory));
 
+cl::opt<std::string> blockDot(
+    "block-dot",
+    cl::desc("How the CPU's decode GEMV multiplies block-quantized weights: "
+             "int8 (x rounded to int8 per 32 elements, integer dot products "
+             "where --cpu has them: AVX2, AVX-VNNI, AVX-512 VNNI; default) or "
+             "f32 (weights decoded to f32 in registers, x exact)"),
+    cl::init("int8"), cl::sub(cl::SubCommand::getTopLevel()),
+    cl::sub(compileCommand), cl::cat(compilerCategory));
+
 /// The CPU the command compiles for: --cpu, or for `compile` the host.
 std::optional<CPUTargetOptions> getCPUTargetOptions() {
   if (cpuName.empty() && !compileCommand)
@@ -237,7 +246,12 @@ Expected<PipelineOptions> getPipelineOptions(Phase phase) {
       return createStringError("--cpu: " + toString(registers.takeError()));
     pipelineOptions.vectorRegisterBits = registers->bits;
     pipelineOptions.vectorRegisters = registers->count;
+    if (blockDot == "int8")
+      pipelineOptions.int8Dot = getInt8DotKindName(registers->int8Dot).str();
   }
+  if (blockDot != "int8" && blockDot != "f32")
+    return createStringError("--block-dot must be int8 or f32, not '" +
+                             blockDot + "'");
   if (phase == Phase::PTX && pipelineOptions.target != TargetKind::CUDA)
     return createStringError("phase 'ptx' needs a CUDA target: add "
                              "--target=cuda:sm_80 or --target=cuda:sm_90");

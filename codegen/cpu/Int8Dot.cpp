@@ -1,0 +1,112 @@
+// The CPU's 8-bit integer dot-product instructions, as calls of LLVM intrinsics (no MLIR dialect has them for
+// unsigned × signed bytes).
+#include "codegen/cpu/Int8Dot.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
+
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace mlir;
+using namespace llmc;
+
+llvm::StringRef llmc::getInt8DotKindName(Int8DotKind kind) {
+  switch (kind) {
+  case Int8DotKind::None:
+    return "none";
+  case Int8DotKind::AVX2:
+    return "avx2";
+  case Int8DotKind::VNNI:
+    return "vnni";
+  }
+  llvm_unreachable("unknown int8 dot kind");
+}
+
+std::optional<Int8DotKind> llmc::parseInt8DotKind(llvm::StringRef name) {
+  return llvm::StringSwitch<std::optional<Int8DotKind>>(name)
+      .Case("none", Int8DotKind::None)
+      .Case("avx2", Int8DotKind::AVX2)
+      .Case("vnni", Int8DotKind::VNNI)
+      .Default(std::nullopt);
+}
+
+namespace {
+
+/// The intrinsics each kind calls, with their types.
+struct Intrinsic {
+  llvm::StringRef name;
+  FunctionType type;
+};
+
+SmallVector<Intrinsic> getIntrinsics(Builder &b, Int8DotKind kind) {
+  auto i8x32 = VectorType::get({kInt8DotBytes}, b.getI8Type());
+  auto i16x16 = VectorType::get({kInt8DotBytes / 2}, b.getI16Type());
+  auto i32x8 = VectorType::get({kInt8DotBytes / 4}, b.getI32Type());
+  switch (kind) {
+  case Int8DotKind::None:
+    return {};
+  case Int8DotKind::VNNI:
+    return {{"llvm.x86.avx512.vpdpbusd.256",
+             b.getFunctionType({i32x8, i8x32, i8x32}, i32x8)}};
+  case Int8DotKind::AVX2:
+    return {{"llvm.x86.avx2.pmadd.ub.sw",
+             b.getFunctionType({i8x32, i8x32}, i16x16)},
+            {"llvm.x86.avx2.pmadd.wd",
+             b.getFunctionType({i16x16, i16x16}, i32x8)}};
+  }
+  llvm_unreachable("unknown int8 dot kind");
+}
+
+/// A call of intrinsic `index` of `kind` (declared by declareInt8Dot).
+Value callIntrinsic(OpBuilder &b, Location loc, Int8DotKind kind,
+                    unsigned index, ValueRange args) {
+  Intrinsic intrinsic = getIntrinsics(b, kind)[index];
+  return func::CallOp::create(b, loc, intrinsic.name,
+                              intrinsic.type.getResults(), args)
+      .getResult(0);
+}
+
+} // namespace
+
+// The intrinsics are called through func.call of private declarations named
+// after them: LLVM takes a function named llvm.* for that intrinsic (and
+// checks its signature), while llvm.call_intrinsic, having no memory-effect
+// interface, would stop the buffer deallocation pipeline that runs later.
+void llmc::declareInt8Dot(OpBuilder &b, Location loc, ModuleOp module,
+                          Int8DotKind kind) {
+  for (const Intrinsic &intrinsic : getIntrinsics(b, kind)) {
+    if (SymbolTable::lookupSymbolIn(module, intrinsic.name))
+      continue;
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    func::FuncOp::create(b, loc, intrinsic.name, intrinsic.type).setPrivate();
+  }
+}
+
+Int8DotKind llmc::findInt8Dot(ModuleOp module) {
+  Builder b(module.getContext());
+  for (Int8DotKind kind : {Int8DotKind::VNNI, Int8DotKind::AVX2})
+    if (SymbolTable::lookupSymbolIn(module, getIntrinsics(b, kind)[0].name))
+      return kind;
+  return Int8DotKind::None;
+}
+
+Value llmc::createInt8Dot(OpBuilder &b, Location loc, Int8DotKind kind,
+                          Value unsignedBytes, Value signedBytes) {
+  assert(kind != Int8DotKind::None && "no int8 dot instruction");
+  if (kind == Int8DotKind::VNNI) {
+    auto i32x8 = VectorType::get({kInt8DotBytes / 4}, b.getI32Type());
+    Value zero = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(i32x8, b.getI32IntegerAttr(0)));
+    return callIntrinsic(b, loc, kind, 0, {zero, unsignedBytes, signedBytes});
+  }
+  // Pairs summed into int16 (saturating), then pairs of those into int32.
+  Value pairs = callIntrinsic(b, loc, kind, 0, {unsignedBytes, signedBytes});
+  Value ones = arith::ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(cast<VectorType>(pairs.getType()),
+                             b.getI16IntegerAttr(1)));
+  return callIntrinsic(b, loc, kind, 1, {pairs, ones});
+}

@@ -1,0 +1,47 @@
+// The CPU's 8-bit integer dot-product instructions, for the kernels that multiply block-quantized weights with
+// activations rounded to int8.
+#ifndef LLMC_CODEGEN_CPU_INT8DOT_H
+#define LLMC_CODEGEN_CPU_INT8DOT_H
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+
+#include <optional>
+
+namespace llmc {
+
+/// Which instructions multiply bytes on the target CPU (x86 only; nothing
+/// elsewhere): `vnni` is VPDPBUSD (AVX-512 VNNI with VL, or AVX-VNNI), one
+/// instruction for 32 products summed in groups of four; `avx2` is VPMADDUBSW
+/// then VPMADDWD (two); `none` leaves block-quantized weights to the f32
+/// kernels.
+enum class Int8DotKind { None, AVX2, VNNI };
+
+/// "none", "avx2", "vnni" (the option's spelling in llm-lower-to-linalg).
+llvm::StringRef getInt8DotKindName(Int8DotKind kind);
+std::optional<Int8DotKind> parseInt8DotKind(llvm::StringRef name);
+
+/// Bytes of one dot-product step: one 256-bit register of weight codes and
+/// one of activations.
+constexpr int64_t kInt8DotBytes = 32;
+
+/// Declares, once per module, the LLVM intrinsics createInt8Dot calls for
+/// `kind` (call it where the builder may insert into `module`).
+void declareInt8Dot(mlir::OpBuilder &b, mlir::Location loc,
+                    mlir::ModuleOp module, Int8DotKind kind);
+
+/// The kind whose intrinsics `module` declares (at any phase from kernels
+/// on), or none: what the manifest records of a compiled module.
+Int8DotKind findInt8Dot(mlir::ModuleOp module);
+
+/// Σ over each group of four adjacent lanes of unsigned[i] · signed[i]:
+/// vector<32xi8> × vector<32xi8> → vector<8xi32>, exactly, as long as no
+/// pair of adjacent products sums beyond int16 (the avx2 kind saturates
+/// there: unsigned codes below 64 against |signed| ≤ 127 never do).
+mlir::Value createInt8Dot(mlir::OpBuilder &b, mlir::Location loc,
+                          Int8DotKind kind, mlir::Value unsignedBytes,
+                          mlir::Value signedBytes);
+
+} // namespace llmc
+
+#endif // LLMC_CODEGEN_CPU_INT8DOT_H

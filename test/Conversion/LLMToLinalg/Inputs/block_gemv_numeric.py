@@ -1,0 +1,128 @@
+"""Block-quantized weights in the CPU projection kernels, executed, against
+float64 products on the weights as the gguf package dequantizes them.
+
+block_gemv_numeric.py KIND   KIND: f32 (weights decoded to f32 in registers)
+or an int8-dot kind of llm-lower-to-linalg (avx2, vnni: x rounded to int8
+per 32 elements, integer dot products), added to LLMC_PIPELINE_OPTIONS. Each
+kind runs the decode GEMV (one row) and a prefill (5 rows: the f32 GEMM for
+every kind), on every
+block format with rows of two blocks (K-quants: two super-blocks) and an odd
+number of outputs (the 1-row tile after the 2-row ones).
+
+The blocks are random bytes (every code value occurs) with the f16 scales
+set to sane magnitudes, so all of a format's bits are exercised, not only
+what one quantizer produces. Bounds, per output n (with |w| the dequantized
+weights):
+  f32:  1e-5 · Σ|w·x| (f32 FMAs over K ≤ 512 in another order) + printing;
+  int8: Σ_e |w_e| · d_b(e) · (1/2 + 1e-5) + the same, where d_b = max|x| / 127
+        over x's 32-element block b: each x_e is rounded to a multiple of d_b
+        by at most half a step, and every integer product is exact.
+Printing: printMemrefF32 keeps 6 significant digits (relative 5e-6).
+"""
+import os
+import sys
+
+KIND = sys.argv[1]
+INT8 = KIND != "f32"
+os.environ["LLMC_PIPELINE_OPTIONS"] = " ".join(
+    filter(None, [os.environ.get("LLMC_PIPELINE_OPTIONS", ""),
+                  "int8-dot=%s" % (KIND if INT8 else "none")]))
+
+import gguf  # noqa: E402
+import numpy as np  # noqa: E402
+from gguf import GGMLQuantizationType as Q  # noqa: E402
+
+from llm_numeric_cases import MainBuilder  # noqa: E402
+from llmc_numeric import dense, run  # noqa: E402
+# (format, gguf type, byte offsets of its f16 multipliers and of its f16
+# minimums/offsets)
+FORMATS = [
+    ("q8_0", Q.Q8_0, [0], []),
+    ("q4_0", Q.Q4_0, [0], []),
+    ("q4_1", Q.Q4_1, [0], [2]),
+    ("q5_0", Q.Q5_0, [0], []),
+    ("q5_1", Q.Q5_1, [0], [2]),
+    ("q4_k", Q.Q4_K, [0], [2]),
+    ("q5_k", Q.Q5_K, [0], [2]),
+    ("q6_k", Q.Q6_K, [208], []),
+]
+ROWS_OF_BLOCKS = 2
+OUTPUTS = 5
+PRINT_RTOL = 5e-6
+F32_RTOL = 1e-5
+
+rng = np.random.default_rng(23)
+
+
+def random_blocks(qtype, scale_offsets, min_offsets, outputs):
+    """(raw bytes [outputs, rowBytes] as uint8, dequantized [outputs, K])."""
+    block_elements, block_bytes = gguf.GGML_QUANT_SIZES[qtype]
+    k = ROWS_OF_BLOCKS * block_elements
+    raw = rng.integers(0, 256, size=(outputs, ROWS_OF_BLOCKS, block_bytes),
+                       dtype=np.uint8)
+    # Multipliers of ~1/(codes·√K) keep each output O(1); random signs.
+    for offsets, magnitude in ((scale_offsets, 0.02), (min_offsets, 0.05)):
+        for off in offsets:
+            values = (magnitude * rng.uniform(0.5, 1.5, size=(outputs, ROWS_OF_BLOCKS))
+                      * rng.choice([-1.0, 1.0], size=(outputs, ROWS_OF_BLOCKS)))
+            raw[:, :, off:off + 2] = values.astype(np.float16).view(np.uint8).reshape(
+                outputs, ROWS_OF_BLOCKS, 2)
+    raw = raw.reshape(outputs, ROWS_OF_BLOCKS * block_bytes)
+    weights = gguf.quants.dequantize(raw, qtype).astype(np.float64)
+    assert weights.shape == (outputs, k), weights.shape
+    return raw, weights
+
+
+def int8_step(x):
+    """Per element of x (rows [M, K]), the step of its block's int8 codes."""
+    blocks = x.reshape(x.shape[0], -1, 32)
+    step = np.abs(blocks).max(axis=2, keepdims=True).astype(np.float32) / np.float32(127)
+    return np.broadcast_to(step, blocks.shape).reshape(x.shape).astype(np.float64)
+
+
+def main():
+    m = MainBuilder()
+    checks = []  # (name, reference, bound)
+    for name, qtype, scale_offsets, min_offsets in FORMATS:
+        raw, w = random_blocks(qtype, scale_offsets, min_offsets, OUTPUTS)
+        k = w.shape[1]
+        literal, bytes_type = dense(raw.view(np.int8), "i8")
+        wb = m.fresh("bytes")
+        m.lines.append("  %s = arith.constant %s" % (wb, literal))
+        block_type = "tensor<%dx%dx!llm.block<%s>>" % (OUTPUTS, k, name)
+        wv = m.fresh("w")
+        m.lines.append("  %s = builtin.unrealized_conversion_cast %s : %s to %s"
+                       % (wv, wb, bytes_type, block_type))
+        for rows in (1, 5):
+            x = rng.standard_normal((rows, k)).astype(np.float32)
+            # A block of zeros: its int8 scale is 0.
+            x[0, :32] = 0.0
+            cx, xty = m.constant(x.reshape(1, rows, k))
+            yty = "tensor<1x%dx%dxf32>" % (rows, OUTPUTS)
+            r = m.op("llm.linear %s, %s : %s, %s -> %s"
+                     % (cx, wv, xty, block_type, yty), yty)
+            m.print(*r)
+            x64 = x.astype(np.float64)
+            ref = x64 @ w.T
+            magnitude = np.abs(x64) @ np.abs(w).T
+            bound = F32_RTOL * magnitude + PRINT_RTOL * np.abs(ref)
+            if rows == 1 and INT8:
+                bound = bound + (np.abs(w) @ (int8_step(x)[0] * (0.5 + 1e-5)))[None, :]
+            label = "%s %s" % (name, "gemv" if rows == 1 else "gemm T=%d" % rows)
+            checks.append((label, ref.reshape(1, rows, OUTPUTS),
+                           bound.reshape(1, rows, OUTPUTS)))
+    results = run(m.module())
+    failed = False
+    for (label, ref, bound), got in zip(checks, results):
+        err = np.abs(got - ref)
+        worst = float(np.max(err / bound))
+        ok = np.all(np.isfinite(got)) and worst <= 1.0
+        print("%s: max |error| %.3g, at most %.2f of the bound%s"
+              % (label, float(err.max()), worst, "" if ok else " FAILED"))
+        failed |= not ok
+    if len(results) != len(checks):
+        sys.exit("expected %d results, got %d" % (len(checks), len(results)))
+    sys.exit(1 if failed else 0)
+
+
+main()
