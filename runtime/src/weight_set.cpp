@@ -6,6 +6,21 @@
 
 namespace llmc::rt {
 
+namespace {
+
+/// The C API hands names out NUL-terminated and looks them up by C string:
+/// a name with a NUL inside would read as the part before it, which can be
+/// another entry's name.
+void refuse_nul(const std::string &context, const char *what,
+                const std::string &name) {
+  size_t nul = name.find('\0');
+  if (nul != std::string::npos)
+    fail(LLMC_ERR_FORMAT, context, ": ", what, " '", name.substr(0, nul),
+         "' has a NUL byte at position ", nul, " (of ", name.size(), " bytes)");
+}
+
+} // namespace
+
 void WeightSet::keep_file(std::shared_ptr<MappedFile> file) {
   files_.push_back(std::move(file));
 }
@@ -20,6 +35,8 @@ std::string_view WeightSet::own_string(std::string s) {
 }
 
 void WeightSet::add_tensor(TensorEntry entry) {
+  refuse_nul(context_, "tensor name", entry.source_name);
+  refuse_nul(context_, "tensor name", entry.name);
   size_t index = tensors_.size();
   auto [it, inserted] = tensor_index_.emplace(entry.name, index);
   if (!inserted)
@@ -37,6 +54,7 @@ void WeightSet::add_tensor(TensorEntry entry) {
 }
 
 void WeightSet::add_meta(std::string key, MetaValue value) {
+  refuse_nul(context_, "metadata key", key);
   auto [it, inserted] = meta_index_.emplace(key, meta_.size());
   if (!inserted)
     fail(LLMC_ERR_FORMAT, context_, ": duplicate metadata key '", key, "'");

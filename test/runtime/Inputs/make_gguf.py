@@ -234,6 +234,10 @@ def case_error(name):
         return build([], t + t)
     if name == "duplicate-key":
         return build([kv("k", U8, 1), kv("k", U8, 2)], [])
+    if name == "key-nul":  # C callers would see two keys 'general.name'
+        return build([kv("general.name", STR, "a"), kv("general.name\0x", STR, "b")], [])
+    if name == "tensor-name-nul":
+        return build([], [("w\0x", [2], GGML_F32, f32s([0.0, 0.0]))])
     if name == "tok-gpt2":
         return build([kv("tokenizer.ggml.model", STR, "gpt2"),
                       kv("tokenizer.ggml.tokens", ARR, (STR, ["a"]))], [])

@@ -131,6 +131,8 @@ def case_error(name, out):
         return write(out, st_bytes([], raw_header=b'{} x'))
     if name == "json-deep":
         return write(out, st_bytes([], raw_header=b'{"a":' + b"[" * 100 + b"]" * 100 + b"}"))
+    if name == "tensor-name-nul":
+        return write(out, st_bytes([("w\u0000x", "F32", [2], f32([1.0, 2.0]))]))
     if name == "not-object":
         return write(out, st_bytes([], raw_header=b"[1, 2]"))
     if name == "offsets-past-eof":
