@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 namespace llmc::rt {
 
@@ -21,6 +22,19 @@ void store_f16(uint8_t *p, float v) {
 
 /// 1/d, or 0 for an all-zero block (whose codes are then the offset).
 float inverse(float d) { return d != 0.0f ? 1.0f / d : 0.0f; }
+
+/// A code's float truncated to int as x86's cvttss2si does it: NaN and
+/// values past int's range give INT_MIN, which is what ggml's and numpy's
+/// plain casts produce on the hosts their results come from (in C++ such a
+/// cast is undefined behaviour). Codes are NaN or infinite for NaN or
+/// infinite weights, and for finite ones whose scale's inverse overflows: a
+/// block of denormals, or max - min past FLT_MAX.
+int truncate_code(float v) {
+  constexpr float kTwoTo31 = 2147483648.0f;
+  if (!(v >= -kTwoTo31 && v < kTwoTo31))
+    return std::numeric_limits<int>::min();
+  return static_cast<int>(v);
+}
 
 /// The element of largest magnitude, sign kept (the first on ties).
 float signed_max(const float *x) {
@@ -37,13 +51,13 @@ float signed_max(const float *x) {
 /// 5-bit formats (their d makes x·id lie in [-2^(bits-1), 2^(bits-1)]).
 void symmetric_codes(const float *x, float id, float bias, int top, uint8_t *q) {
   for (uint32_t j = 0; j < kQuantBlockElems; ++j)
-    q[j] = static_cast<uint8_t>(std::min(top, static_cast<int>(x[j] * id + bias)));
+    q[j] = static_cast<uint8_t>(std::min(top, truncate_code(x[j] * id + bias)));
 }
 
 /// Codes truncated from (x - min)·id + 0.5, at most `top`: the affine formats.
 void affine_codes(const float *x, float min, float id, int top, uint8_t *q) {
   for (uint32_t j = 0; j < kQuantBlockElems; ++j)
-    q[j] = static_cast<uint8_t>(std::min(top, static_cast<int>((x[j] - min) * id + 0.5f)));
+    q[j] = static_cast<uint8_t>(std::min(top, truncate_code((x[j] - min) * id + 0.5f)));
 }
 
 /// Element j's low nibble in byte j, element j + 16's in its high nibble.
@@ -75,7 +89,7 @@ void quantize_q8_0(const float *x, uint8_t *y) {
   float d = amax / 127.0f, id = inverse(d);
   store_f16(y, d);
   for (uint32_t j = 0; j < kQuantBlockElems; ++j)
-    y[2 + j] = static_cast<uint8_t>(static_cast<int8_t>(std::round(x[j] * id)));
+    y[2 + j] = static_cast<uint8_t>(truncate_code(std::round(x[j] * id)));
 }
 
 /// Q4_0 / Q5_0: d = the signed largest element / -2^(bits-1), codes
