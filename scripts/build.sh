@@ -3,6 +3,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR=${LLMC_BUILD_DIR:-build}
+# More configure arguments for another build dir (scripts/sanitize.sh: -DLLMC_SANITIZE=...); later -D win.
+read -r -a CONFIGURE_ARGS <<< "${LLMC_CONFIGURE_ARGS:-}"
 # ccache hashes compiler arguments; with paths relative to the clone, a fresh
 # clone elsewhere (as CI makes) still hits the cache.
 export CCACHE_BASEDIR="$PWD"
@@ -15,6 +17,7 @@ if [ ! -f "$BUILD_DIR/build.ninja" ]; then
     -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
     -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit \
     -DLLVM_USE_LINKER=lld \
+    "${CONFIGURE_ARGS[@]}" \
     >/dev/null
 fi
 cmake --build "$BUILD_DIR" "$@"

@@ -70,8 +70,13 @@ for optional_tool in ("llmc-runtime-test", "llmc-run"):
         tools.append(optional_tool)
 
 # Tests that build C programs against the runtime (mock artifacts, the
-# examples) use the host C compiler and the runtime's static library.
-config.substitutions.append(("%cc", "cc"))
+# examples) use the host C compiler and the runtime's static library; in a
+# sanitizer build (CMake's LLMC_SANITIZE, scripts/sanitize.sh) with the
+# runtime's -fsanitize flags, so that they link the sanitizers' runtimes.
+config.substitutions.append(("%cc", ("cc " + config.llmc_sanitize_flags).strip()))
+if config.llmc_sanitize_flags:
+    # Tests that measure glibc malloc's own behaviour say `UNSUPPORTED: sanitizers`.
+    config.available_features.add("sanitizers")
 config.substitutions.append(("%llmc_runtime_include",
                              os.path.join(config.llmc_src_root, "runtime", "include")))
 config.substitutions.append(("%llmc_runtime_lib",
