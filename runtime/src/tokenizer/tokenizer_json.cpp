@@ -368,6 +368,21 @@ void load_tokenizer_hf(const std::string &path, Tokenizer &tok) {
   }
   if (size == 0) // ids are below INT32_MAX (token_id), so size fits an int32
     r.bad("model.vocab", cat("vocabulary size ", size, " is not usable"));
+  // Contiguous ids of n tokens lie below n. Checked before the vocabulary is
+  // sized by the largest id: one id near 2^31 in a small file would allocate
+  // hundreds of GB. Some id below n is then missing; the first is named.
+  size_t n_tokens = ids.size() + added.size();
+  if (size > n_tokens) {
+    std::vector<bool> present(n_tokens, false);
+    for (const auto &entry : ids)
+      if (entry.first < n_tokens)
+        present[entry.first] = true;
+    for (const Added &a : added)
+      if (a.id < n_tokens)
+        present[a.id] = true;
+    size_t missing = std::find(present.begin(), present.end(), false) - present.begin();
+    r.bad("model.vocab", cat("no token has id ", missing, " (ids must be contiguous)"));
+  }
   spec.vocab.resize(size);
   std::vector<bool> filled(size, false);
   auto place = [&](uint64_t id, const std::string &text, TokenKind kind, const std::string &p) {
