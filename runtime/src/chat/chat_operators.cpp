@@ -57,10 +57,23 @@ int64_t floor_div(int64_t a, int64_t b) {
   return q;
 }
 
+/// The bytes one copy of `seq` adds to a repetition: a string's characters;
+/// a list's elements, each a Value with its own string (nested lists and
+/// dicts are shared, not copied). 0 for an empty string or list.
+size_t copy_bytes(const Value &seq) {
+  if (seq.is_string())
+    return seq.s.size();
+  size_t bytes = 0;
+  for (const Value &element : *seq.list)
+    bytes += sizeof(Value) + element.s.size();
+  return bytes;
+}
+
 Value repeat(const Value &seq, int64_t n) {
-  /// Stops `'x' * 10**12` from exhausting memory; far above any prompt.
-  constexpr int64_t kMaxRepeatBytes = int64_t(1) << 28;
-  size_t unit = seq.is_string() ? seq.s.size() : seq.list->size();
+  /// Stops `'x' * 10**12` and `[1] * 10**8` from exhausting memory (and
+  /// time): 16 MB, four times the text of a million-token prompt.
+  constexpr int64_t kMaxRepeatBytes = int64_t(1) << 24;
+  size_t unit = copy_bytes(seq);
   if (n <= 0 || unit == 0) // also `'' * 10**18`: empty at once, no 10**18 appends
     return seq.is_string() ? Value::string("") : Value::make_list({}, seq.is_tuple);
   // Divides rather than multiplies: size * n can overflow int64.
