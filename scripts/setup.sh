@@ -6,6 +6,7 @@ packages=(
   cmake ninja-build ccache lld g++ python3 python3-numpy python3-venv python3-pip pkg-config
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
   libomp-22-dev libpcre2-dev libicu72
+  clang-22 libclang-rt-22-dev  # scripts/fuzz.sh: libFuzzer with ASan + UBSan
 )
 
 # The CUDA target needs NVIDIA's toolkit (ptxas for cubins, libdevice for
