@@ -17,6 +17,8 @@
 #                    BENCH_FORMATS names (its f32 source is 4.4 GB) [0]
 #   BENCH_BUSY_WAIT  seconds, in all, to wait for a CPU busy with other work before measuring
 #                    anyway (the table then says so); builds (ninja, cc1plus) are always waited for [600]
+#   BENCH_LLMC_FLAGS more `llmc compile` flags, e.g. "--block-dot=f32" (the decode GEMV without int8 dot
+#                    products); artifacts are cached per flag set [""]
 #   BENCH_CONTENDED  files (of BENCH_FORMATS) measured once more under load: both engines beside as many
 #                    busy-looping processes as threads, which the bench starts before and stops after
 #                    each run; "" for none ["F32 Q4_0"]
@@ -31,6 +33,9 @@ FORMATS=${BENCH_FORMATS:-real F32 F16 Q8_0 Q4_0 Q4_1 Q5_0 Q5_1 Q4_K_M Q5_K_M Q6_
 TINYLLAMA=${BENCH_TINYLLAMA:-0}
 TINY_FORMATS=(Q4_0 Q4_K_M Q8_0)
 CONTENDED=${BENCH_CONTENDED-F32 Q4_0}
+LLMC_FLAGS=${BENCH_LLMC_FLAGS:-}
+read -r -a LLMC_FLAG_LIST <<< "$LLMC_FLAGS"
+ART_DIR="$WORK/art$([ -n "$LLMC_FLAGS" ] && echo "$LLMC_FLAGS" | tr -cs 'a-z0-9' '-')"
 THREADS=2       # llama-bench -t and OMP_NUM_THREADS: the machine this was written for has 2 cores
 PROMPT=128      # llama-bench -p; llmc-run gets the same number of fixed ids
 GEN=64          # llama-bench -n; llmc-run -n
@@ -38,7 +43,7 @@ CONTEXT=512     # llmc compile --context: room for prompt + generated tokens
 RUN_TIMEOUT=900 # seconds per engine run: a hung run becomes a failed row, not a hung benchmark
 LLMC="$BUILD/bin/llmc"
 LLMC_RUN="$BUILD/bin/llmc-run"
-mkdir -p "$WORK/models" "$WORK/art" "$WORK/logs" "$WORK/bin"
+mkdir -p "$WORK/models" "$ART_DIR" "$WORK/logs" "$WORK/bin"
 START=$(date +%s)
 status=0
 
@@ -209,7 +214,7 @@ done
 # One artifact per file, cached: recompiled when llmc or the file is newer than its manifest. A file
 # llmc refuses becomes an error row; the other files are still measured.
 compile() { # <key>
-  local k=$1 art="$WORK/art/$1" clog="$WORK/logs/compile-$1.log" manifest
+  local k=$1 art="$ART_DIR/$1" clog="$WORK/logs/compile-$1.log" manifest
   ART_OF[$k]=$art
   manifest=$(ls "$art"/*.json 2>/dev/null | head -1)
   if [ -n "$manifest" ] && [ "$manifest" -nt "$LLMC" ] && [ "$manifest" -nt "${PATH_OF[$k]}" ]; then return 0; fi
@@ -217,7 +222,7 @@ compile() { # <key>
   wait_for_builds builds # a compile is not timed, but it would slow someone's build
   log "llmc compile ${PATH_OF[$k]}"
   local t0=$(date +%s)
-  "$LLMC" compile "${PATH_OF[$k]}" --target=cpu -o "$art" --context=$CONTEXT >"$clog" 2>&1
+  "$LLMC" compile "${PATH_OF[$k]}" --target=cpu -o "$art" --context=$CONTEXT "${LLMC_FLAG_LIST[@]}" >"$clog" 2>&1
   local rc=$?
   if [ $rc -ne 0 ]; then
     LLMC_ERR_OF[$k]="compile: $(why "$clog" $rc)"
@@ -368,7 +373,7 @@ echo
 echo "llmc vs llama.cpp on GGUF files  ($(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'); flags: ${FLAGS:-none of avx2/avx512})"
 echo "threads: $THREADS (llama-bench -t $THREADS; llmc-run --threads $THREADS); prompt $PROMPT tokens, $GEN generated; medians of $ROUNDS round(s) after a discarded warm pass"
 echo "llama.cpp: llama-bench from llama-cpp-python 0.3.36's vendored llama.cpp${LLAMA_COMMIT:+ (build $LLAMA_COMMIT)}, $LLAMA_BIN"
-echo "llmc: $LLMC ($([ -n "$LLMC_MISSING" ] && echo "missing" || date -u -d "@$LLMC_STAMP" '+built %Y-%m-%d %H:%M UTC')); llmc compile --target=cpu --context=$CONTEXT; llmc-run --warmup --ignore-eos"
+echo "llmc: $LLMC ($([ -n "$LLMC_MISSING" ] && echo "missing" || date -u -d "@$LLMC_STAMP" '+built %Y-%m-%d %H:%M UTC')); llmc compile --target=cpu --context=$CONTEXT${LLMC_FLAGS:+ $LLMC_FLAGS}; llmc-run --warmup --ignore-eos"
 echo "read bandwidth (bench/stream.c, $THREADS threads, median over rounds of best-of-10): ${READBW:-?} GB/s"
 echo "load average before/after: $LOAD_BEFORE / $LOAD_AFTER$([ $WAITED -gt 0 ] && echo "; waited $WAITED s for other builds (ninja/cc1plus) or a busy CPU")$BUSY_NOTE"
 echo
