@@ -30,6 +30,14 @@ if ! command -v clang++-22 >/dev/null || [ ! -f "$(clang++-22 -print-file-name=l
   exit 1
 fi
 
+# One run per build dir: a second one would rebuild the targets and replace the findings under the first.
+mkdir -p "$BUILD_DIR"
+exec 9>"$BUILD_DIR/fuzz.lock"
+if ! flock -n 9; then
+  echo "fuzz: another scripts/fuzz.sh is using $BUILD_DIR (FUZZ_BUILD_DIR names another)" >&2
+  exit 1
+fi
+
 # As scripts/build.sh: a clone elsewhere (CI) still hits ccache.
 export CCACHE_BASEDIR="$PWD"
 export CCACHE_NOHASHDIR=true

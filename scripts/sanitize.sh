@@ -25,6 +25,14 @@ for tool in llmc llmc-opt; do
   fi
 done
 
+# One run per build dir: a second one would clear the sanitizer logs under the first.
+mkdir -p "$BUILD_DIR"
+exec 9>"$BUILD_DIR/sanitize.lock"
+if ! flock -n 9; then
+  echo "sanitize.sh: another scripts/sanitize.sh is using $BUILD_DIR (LLMC_SANITIZE_BUILD_DIR names another)" >&2
+  exit 1
+fi
+
 t0=$SECONDS
 # scripts/build.sh configures a build dir once; another LLMC_SANITIZERS reconfigures this one.
 if [ -f "$BUILD_DIR/CMakeCache.txt" ] && ! grep -qx "LLMC_SANITIZE:STRING=$SANITIZERS" "$BUILD_DIR/CMakeCache.txt"; then
