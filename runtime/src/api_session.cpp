@@ -99,6 +99,18 @@ int llmc_session_threads(const llmc_session *session) {
   return session ? session->session.threads() : 0;
 }
 
+llmc_status llmc_session_cpu_wait_stats(const llmc_session *session,
+                                        llmc_cpu_wait_stats *stats) {
+  return guarded([&] {
+    require(session, "llmc_session_cpu_wait_stats", "session");
+    require(stats, "llmc_session_cpu_wait_stats", "stats");
+    llmc::rt::CpuWaitStats s = session->session.cpu_wait_stats();
+    stats->adaptive = s.adaptive ? 1 : 0;
+    stats->calls = s.calls;
+    stats->sleeping_calls = s.sleeping_calls;
+  });
+}
+
 int32_t llmc_session_position(const llmc_session *session) {
   return session ? session->session.position() : 0;
 }

@@ -14,7 +14,8 @@ CpuExecutor::CpuExecutor(std::shared_ptr<const Model> model, WeightSet &weights)
       weights_(bind_weights(model_->manifest(), weights)),
       kv_cache_(static_cast<size_t>(model_->manifest().kv_cache_bytes),
                 "the KV cache"),
-      page_table_(make_page_table(model_->manifest())) {
+      page_table_(make_page_table(model_->manifest())),
+      wait_policy_(model_->cpu_threads().blocktime_setter()) {
   keep_freed_buffers_mapped();
   write_page_table();
 }
@@ -40,12 +41,13 @@ const float *CpuExecutor::prefill(const int32_t *tokens,
   size_t logit_rows = rows == LogitRows::All ? n : 1;
   float *logits = logits_for(logit_rows);
   model_->cpu_threads().apply(threads_);
-  check_entry_status(model_->manifest(),
-                     model_->prefill()(tokens, positions, static_cast<int64_t>(n),
-                                       static_cast<int64_t>(logit_rows),
-                                       kv_cache_.data(), weights_.pointers.data(),
-                                       logits),
-                     "prefill");
+  wait_policy_.before_call();
+  int32_t status = model_->prefill()(
+      tokens, positions, static_cast<int64_t>(n),
+      static_cast<int64_t>(logit_rows), kv_cache_.data(),
+      weights_.pointers.data(), logits);
+  wait_policy_.after_call();
+  check_entry_status(model_->manifest(), status, "prefill");
   last_row_ = logits + (logit_rows - 1) * static_cast<size_t>(model_->manifest().vocab_size);
   return rows == LogitRows::All ? logits : last_row_;
 }
@@ -54,10 +56,11 @@ const float *CpuExecutor::decode(int32_t token, int32_t position, bool) {
   last_row_ = nullptr;
   float *logits = logits_for(1);
   model_->cpu_threads().apply(threads_);
-  check_entry_status(model_->manifest(),
-                     model_->decode()(&token, &position, kv_cache_.data(),
-                                      weights_.pointers.data(), logits),
-                     "decode");
+  wait_policy_.before_call();
+  int32_t status = model_->decode()(&token, &position, kv_cache_.data(),
+                                    weights_.pointers.data(), logits);
+  wait_policy_.after_call();
+  check_entry_status(model_->manifest(), status, "decode");
   last_row_ = logits;
   return logits;
 }

@@ -4,6 +4,7 @@
 
 #include "aligned_buffer.h"
 #include "cpu_threads.h"
+#include "cpu_wait_policy.h"
 #include "executor.h"
 #include "weight_binding.h"
 
@@ -25,6 +26,10 @@ public:
   void reset() override;
   void set_threads(int threads) override { threads_ = threads; }
   int threads() const override { return threads_; }
+  CpuWaitStats cpu_wait_stats() const override {
+    return {wait_policy_.adaptive(), wait_policy_.calls(),
+            wait_policy_.sleeping_calls()};
+  }
   const std::string &description() const override { return description_; }
 
 private:
@@ -36,6 +41,7 @@ private:
   BoundWeights weights_;
   AlignedBuffer kv_cache_;
   std::vector<int32_t> page_table_; // empty for a contiguous cache
+  CpuWaitPolicy wait_policy_;
   AlignedBuffer logits_;
   const float *last_row_ = nullptr; // in logits_: the last call's last row
   int threads_ = CpuThreads::default_count();

@@ -10,6 +10,7 @@ namespace llmc::rt {
 CpuThreads::CpuThreads(const SharedLibrary &code) {
   set_num_threads_ =
       reinterpret_cast<SetInt>(code.find("omp_set_num_threads"));
+  set_blocktime_ = reinterpret_cast<SetInt>(code.find("kmp_set_blocktime"));
 }
 
 int CpuThreads::default_count() {

@@ -9,14 +9,9 @@ namespace llmc::rt {
 /// The thread count of the compiled code, applied by the thread that calls
 /// an entry point right before the call (libomp keeps it per calling
 /// thread, so sessions on different threads keep their own). How idle
-/// threads wait stays libomp's (OMP_WAIT_POLICY, KMP_BLOCKTIME): threads
-/// that sleep at once (KMP_BLOCKTIME=0) keep a decode going beside other
-/// busy processes (SmolLM2-135M-shaped f32: 5-9 tok/s beside two busy
-/// loops on two cores, against 0.7 with libomp's 200 ms of spinning and
-/// 0.3-0.6 for llama.cpp), but cost about a third of the decode rate on a
-/// quiet machine in the one quiet measurement made, so they are not the
-/// default. The loop schedule is libomp's too (static unless OMP_SCHEDULE
-/// says otherwise; the kernels' loops are schedule(runtime)).
+/// threads wait is CpuWaitPolicy's (libomp's blocktime, per call). The loop
+/// schedule is libomp's (static unless OMP_SCHEDULE says otherwise; the
+/// kernels' loops are schedule(runtime)).
 class CpuThreads {
 public:
   /// No libomp: apply() does nothing.
@@ -32,9 +27,13 @@ public:
   /// Sets `threads` (>= 1) for the calling thread's next parallel regions.
   void apply(int threads) const;
 
-private:
   using SetInt = void (*)(int);
+  /// libomp's kmp_set_blocktime (for CpuWaitPolicy), or null.
+  SetInt blocktime_setter() const { return set_blocktime_; }
+
+private:
   SetInt set_num_threads_ = nullptr;
+  SetInt set_blocktime_ = nullptr;
 };
 
 } // namespace llmc::rt

@@ -14,6 +14,13 @@
 
 namespace llmc::rt {
 
+/// How a CPU session's threads waited (llmc_cpu_wait_stats).
+struct CpuWaitStats {
+  bool adaptive = false;
+  uint64_t calls = 0;
+  uint64_t sleeping_calls = 0;
+};
+
 /// Which logits a prefill returns on the host.
 enum class LogitRows { None, Last, All };
 
@@ -59,6 +66,8 @@ public:
   virtual void set_threads(int) {}
   /// The CPU threads each call runs on; 0 on a GPU.
   virtual int threads() const { return 0; }
+  /// How the CPU threads waited so far; all zero on a GPU.
+  virtual CpuWaitStats cpu_wait_stats() const { return {}; }
   /// "cpu", or the GPU and image: "cuda:0 NVIDIA H200 (sm_90), sm_90 cubin".
   virtual const std::string &description() const = 0;
 };

@@ -55,6 +55,7 @@ public:
   void set_threads(int threads);
   static constexpr int kMaxThreads = 1024;
   int threads() const { return executor_->threads(); }
+  CpuWaitStats cpu_wait_stats() const { return executor_->cpu_wait_stats(); }
 
 private:
   void check_tokens(const int32_t *tokens, size_t n) const;

@@ -6,6 +6,7 @@
 #include "llmc/runtime.h"
 // Internal: the f32 -> f16/bf16 rounding the weight binding uses, the CUDA
 // image ranking and the scratch arena (pure logic, no driver).
+#include "cpu_wait_policy.h"
 #include "cuda_image_select.h"
 #include "cuda_scratch.h"
 #include "device_sampling.h"
@@ -1033,6 +1034,30 @@ int cmd_rng_draws(const std::vector<std::string> &args) {
   return 0;
 }
 
+/// wait-detector: feeds ContentionDetector one call per argument,
+/// "<wall ms>:<involuntary switches>" (or "<count>x<wall ms>:<switches>" for
+/// that many equal calls), and prints after each argument whether the next
+/// call's threads would sleep or spin.
+int cmd_wait_detector(const std::vector<std::string> &args) {
+  llmc::rt::ContentionDetector detector;
+  for (const std::string &arg : args) {
+    long count = 1;
+    double ms = 0;
+    long switches = 0;
+    if (std::sscanf(arg.c_str(), "%ldx%lf:%ld", &count, &ms, &switches) != 3) {
+      count = 1;
+      if (std::sscanf(arg.c_str(), "%lf:%ld", &ms, &switches) != 2) {
+        std::fprintf(stderr, "wait-detector: bad call '%s'\n", arg.c_str());
+        return 2;
+      }
+    }
+    for (long i = 0; i < count; ++i)
+      detector.add_call(static_cast<int64_t>(ms * 1e6), switches);
+    std::printf("%s: %s\n", arg.c_str(), detector.sleeping() ? "sleep" : "spin");
+  }
+  return 0;
+}
+
 /// half-round: prints the f16 and bf16 bit patterns the runtime rounds each
 /// argument (a decimal f32) to when it binds 16-bit weights.
 int cmd_half_round(const std::vector<std::string> &args) {
@@ -1422,6 +1447,9 @@ int cmd_session(const std::vector<std::string> &args) {
            llmc_session_decode_sample(session, 1, sampler, nullptr, 1, &token));
       show("decode-sample next_token",
            llmc_session_decode_sample(session, 1, sampler, &one, 1, nullptr));
+      llmc_cpu_wait_stats waits;
+      show("waits session", llmc_session_cpu_wait_stats(nullptr, &waits));
+      show("waits stats", llmc_session_cpu_wait_stats(session, nullptr));
     } else if (op == "reset") {
       llmc_session_reset(session);
     } else if (op.rfind("page-faults<", 0) == 0) {
@@ -1433,6 +1461,13 @@ int cmd_session(const std::vector<std::string> &args) {
       st = llmc_session_set_threads(session, std::stoi(op.substr(8)));
       if (st == LLMC_OK)
         result = std::to_string(llmc_session_threads(session));
+    } else if (op == "waits") {
+      llmc_cpu_wait_stats waits;
+      st = llmc_session_cpu_wait_stats(session, &waits);
+      if (st == LLMC_OK)
+        result = std::string(waits.adaptive ? "adaptive" : "libomp's") + " calls " +
+                 std::to_string(waits.calls) + " sleeping " +
+                 std::to_string(waits.sleeping_calls);
     } else if (op == "position") {
       result = std::to_string(llmc_session_position(session));
     } else if (op == "info") {
@@ -1709,6 +1744,7 @@ int main(int argc, char **argv) {
           {"tok-golden", cmd_tok_golden}, {"tok-special", cmd_tok_special},
           {"sampler", cmd_sampler},     {"rope-permute", cmd_rope_permute},
           {"session", cmd_session},     {"half-round", cmd_half_round},
+          {"wait-detector", cmd_wait_detector},
           {"cuda-rank", cmd_cuda_rank}, {"scratch-arena", cmd_scratch_arena},
           {"info-model", cmd_info_model}, {"threads", cmd_threads},
           {"random-weights", cmd_random_weights},

@@ -271,6 +271,21 @@ void print_rates(size_t prompt_tokens, double prefill_s,
                  kWarmupSteps);
 }
 
+/// How the CPU threads waited: the runtime's choice per call (spinning on
+/// free cores, sleeping beside other busy work) or libomp's settings.
+void print_cpu_waits(llmc_session *session) {
+  llmc_cpu_wait_stats waits;
+  check(llmc_session_cpu_wait_stats(session, &waits));
+  if (waits.adaptive)
+    std::fprintf(stderr,
+                 "llmc-run: cpu waits: adaptive; threads slept in %llu of %llu calls "
+                 "(cores shared with other work)\n",
+                 static_cast<unsigned long long>(waits.sleeping_calls),
+                 static_cast<unsigned long long>(waits.calls));
+  else
+    std::fprintf(stderr, "llmc-run: cpu waits: libomp's (KMP_BLOCKTIME / OMP_WAIT_POLICY)\n");
+}
+
 /// An artifact runs only on the target it was compiled for, so --device can
 /// only confirm it; a mismatch names both and the way out.
 void check_device(const Options &opt, const llmc_model_info &info) {
@@ -487,5 +502,7 @@ int main(int argc, char **argv) {
                prompt.size() / prefill_s, step_s.size(), result.decode_seconds() * 1e3,
                result.decode_rate());
   print_rates(prompt.size(), prefill_s, step_s);
+  if (!cuda)
+    print_cpu_waits(session);
   return 0;
 }

@@ -652,14 +652,33 @@ llmc_status llmc_session_decode(llmc_session *session, int32_t token,
  * `threads` >= 1, or 0 for the default, which is also a new session's:
  * OMP_NUM_THREADS when the environment sets it, else the CPUs the process
  * may run on (sched_getaffinity). LLMC_ERR_INVALID_ARGUMENT outside
- * [0, 1024]. No effect on a CUDA session. The calls run on libomp's threads:
- * on cores shared with other busy processes, KMP_BLOCKTIME=0 (threads
- * sleep once out of work) avoids a collapse of the decode rate; OMP_SCHEDULE
- * picks the loop schedule (static by default). */
+ * [0, 1024]. No effect on a CUDA session. The calls run on libomp's threads;
+ * OMP_SCHEDULE picks the loop schedule (static by default). How a thread
+ * that runs out of work waits is chosen per call (llmc_cpu_wait_stats):
+ * it spins while the process has its cores to itself and sleeps at once
+ * while other busy work shares them (spinning then burns the time slices
+ * the other threads need, and the decode rate collapses). KMP_BLOCKTIME or
+ * OMP_WAIT_POLICY in the environment turn that choice off. */
 llmc_status llmc_session_set_threads(llmc_session *session, int threads);
 /* The CPU threads a CPU session's calls run on; 0 for a CUDA session (or
  * NULL). */
 int llmc_session_threads(const llmc_session *session);
+
+/* How a CPU session's threads have waited so far (see
+ * llmc_session_set_threads). A session judges the cores shared when its
+ * calls see more than 100 involuntary context switches per second of call
+ * time (getrusage's ru_nivcsw; windows of at least 50 ms of calls) and then
+ * makes its next calls with threads that sleep at once (libomp blocktime
+ * 0); below that they spin (blocktime 200 ms, libomp's default). */
+typedef struct llmc_cpu_wait_stats {
+  int adaptive;            /* 1: chosen per call as above; 0: libomp's own
+                              settings (KMP_BLOCKTIME or OMP_WAIT_POLICY set,
+                              or a CUDA session) */
+  uint64_t calls;          /* prefill and decode calls made */
+  uint64_t sleeping_calls; /* of those, made with sleeping threads */
+} llmc_cpu_wait_stats;
+llmc_status llmc_session_cpu_wait_stats(const llmc_session *session,
+                                        llmc_cpu_wait_stats *stats);
 
 /*
  * Sampling next to the logits. These draw exactly what llmc_sampler_sample
