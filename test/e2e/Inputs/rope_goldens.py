@@ -31,6 +31,7 @@ import torch
 from transformers import AutoModelForCausalLM
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from golden_rows import golden_rows  # noqa: E402
 from make_hf_model import ROPE_VARIANTS  # noqa: E402
 
 PROMPT_LEN = 36
@@ -42,17 +43,6 @@ SEED = 20261202
 # Largest |long - incremental| logit difference of a variant whose frequencies do not depend on the call
 # (float32 reassociation; ~2e-5 measured), far below what a per-call change makes (> 1).
 PER_CALL_DIFF = 1e-3
-
-
-def positions(logits, probes):
-    out = []
-    for row in logits:
-        order = np.argsort(-row, kind="stable")
-        top = order[:TOP_K].tolist()
-        out.append({"argmax": int(order[0]), "margin": round(float(row[order[0]] - row[order[1]]), DECIMALS),
-                    "top_ids": top, "top_logits": [round(float(row[i]), DECIMALS) for i in top],
-                    "probe_logits": [round(float(row[i]), DECIMALS) for i in probes]})
-    return out
 
 
 def main():
@@ -92,7 +82,7 @@ def main():
             json.dump({"generator": "transformers %s, torch %s, float32" % (
                            __import__("transformers").__version__, torch.__version__),
                        "prompt_ids": fed, "reply_ids": [], "probe_ids": probes,
-                       "positions": positions(logits, probes)}, f, separators=(",", ":"))
+                       "positions": golden_rows(logits, probes, TOP_K, DECIMALS)}, f, separators=(",", ":"))
             f.write("\n")
     print("%s: %d ids; long vs incremental max |diff| %.3g" % (out_dir, PROMPT_LEN, diff))
 
