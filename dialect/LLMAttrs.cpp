@@ -38,7 +38,13 @@ RopeScalingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                         RopeScalingKind kind, APFloat factorValue,
                         int64_t originalMax, APFloat lowFreqValue,
                         APFloat highFreqValue, APFloat betaFastValue,
-                        APFloat betaSlowValue, APFloat attentionValue) {
+                        APFloat betaSlowValue, APFloat attentionValue,
+                        bool truncate, DenseF64ArrayAttr shortFactorAttr,
+                        DenseF64ArrayAttr longFactorAttr) {
+  ArrayRef<double> shortFactor =
+      shortFactorAttr ? shortFactorAttr.asArrayRef() : ArrayRef<double>();
+  ArrayRef<double> longFactor =
+      longFactorAttr ? longFactorAttr.asArrayRef() : ArrayRef<double>();
   double factor = factorValue.convertToDouble();
   double lowFreqFactor = lowFreqValue.convertToDouble();
   double highFreqFactor = highFreqValue.convertToDouble();
@@ -49,9 +55,13 @@ RopeScalingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   bool usesFactor = kind != RopeScalingKind::none;
   bool usesOriginalMax = kind == RopeScalingKind::dynamic ||
                          kind == RopeScalingKind::yarn ||
-                         kind == RopeScalingKind::llama3;
+                         kind == RopeScalingKind::llama3 ||
+                         kind == RopeScalingKind::longrope;
   bool usesFreqFactors = kind == RopeScalingKind::llama3;
   bool usesBetas = kind == RopeScalingKind::yarn;
+  bool usesAttentionFactor =
+      kind == RopeScalingKind::yarn || kind == RopeScalingKind::longrope;
+  bool usesExtFactors = kind == RopeScalingKind::longrope;
 
   auto rejectUnused = [&](bool used, bool isDefault,
                           StringRef name) -> LogicalResult {
@@ -75,9 +85,13 @@ RopeScalingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                           "beta_fast")) ||
       failed(rejectUnused(usesBetas, betaSlow == ScalingDefaults::betaSlow,
                           "beta_slow")) ||
-      failed(rejectUnused(usesBetas,
+      failed(rejectUnused(usesBetas, truncate, "truncate")) ||
+      failed(rejectUnused(usesAttentionFactor,
                           attentionFactor == ScalingDefaults::attentionFactor,
-                          "attention_factor")))
+                          "attention_factor")) ||
+      failed(rejectUnused(usesExtFactors, shortFactor.empty(),
+                          "short_factor")) ||
+      failed(rejectUnused(usesExtFactors, longFactor.empty(), "long_factor")))
     return failure();
 
   if (usesFactor && !(factor >= 1.0))
@@ -93,7 +107,18 @@ RopeScalingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
            << "rope scaling 'llama3' needs high_freq_factor > low_freq_factor";
   if (usesBetas && !(betaSlow > 0.0 && betaFast > betaSlow))
     return emitError() << "rope scaling 'yarn' needs beta_fast > beta_slow > 0";
-  if (usesBetas && attentionFactor < 0.0)
-    return emitError() << "rope scaling 'yarn' needs attention_factor >= 0";
+  if (usesAttentionFactor && attentionFactor < 0.0)
+    return emitError() << "rope scaling '" << kindName
+                       << "' needs attention_factor >= 0";
+  if (usesExtFactors) {
+    if (shortFactor.empty() || shortFactor.size() != longFactor.size())
+      return emitError() << "rope scaling 'longrope' needs short_factor and "
+                            "long_factor of the same non-zero length";
+    for (ArrayRef<double> factors : {shortFactor, longFactor})
+      for (double f : factors)
+        if (!(f > 0.0))
+          return emitError() << "rope scaling 'longrope' needs positive "
+                                "short_factor and long_factor entries";
+  }
   return success();
 }

@@ -20,7 +20,8 @@ def LLM_RopeStyleAttr : EnumAttr<LLM_Dialect, LLM_RopeStyle, "rope_style">;
 
 def LLM_RopeScalingKind : I32Enum<"RopeScalingKind", "RoPE context-extension method", [
     I32EnumCase<"none", 0>, I32EnumCase<"linear", 1>, I32EnumCase<"ntk", 2>,
-    I32EnumCase<"dynamic", 3>, I32EnumCase<"yarn", 4>, I32EnumCase<"llama3", 5>
+    I32EnumCase<"dynamic", 3>, I32EnumCase<"yarn", 4>, I32EnumCase<"llama3", 5>,
+    I32EnumCase<"longrope", 6>
   ]> {
   let cppNamespace = "::mlir::llm";
 }
@@ -68,6 +69,20 @@ class LLM_F64Parameter<string default>
   let defaultValue = "::llvm::APFloat(" # default # ")";
 }
 
+/// A boolean parameter printed as `true` / `false`.
+class LLM_BoolParameter<string default>
+    : AttrOrTypeParameter<"bool", "a boolean"> {
+  let parser = [{ [&]() -> ::mlir::FailureOr<bool> {
+      if (::mlir::succeeded($_parser.parseOptionalKeyword("true")))
+        return true;
+      if ($_parser.parseKeyword("false"))
+        return ::mlir::failure();
+      return false;
+    }() }];
+  let printer = [{ $_printer << ($_self ? "true" : "false") }];
+  let defaultValue = default;
+}
+
 //===----------------------------------------------------------------------===//
 // RoPE scaling
 //===----------------------------------------------------------------------===//
@@ -87,11 +102,17 @@ def LLM_RopeScalingAttr : AttrDef<LLM_Dialect, "RopeScaling"> {
       `original_max_position_embeddings` (M), θ' = θ · (factor·L/M − factor + 1)^(d/(d-2)).
     - `yarn`: frequencies blended between interpolated and extrapolated by a
       linear ramp between the dimensions where the wavelength spans
-      `beta_fast` and `beta_slow` rotations of M; cos/sin scaled by
+      `beta_fast` and `beta_slow` rotations of M (rounded outwards to whole
+      dimensions unless `truncate = false`); cos/sin scaled by
       `attention_factor` (0 means the default 0.1·ln(factor) + 1).
     - `llama3`: wavelengths above M/`low_freq_factor` are divided by `factor`,
       those below M/`high_freq_factor` are kept, and the band between is
       smoothly interpolated.
+    - `longrope`: inv_freq[i] = θ^(-2i/d) / ext[i], where ext is
+      `long_factor` when the sequence length L = max(positions) + 1 of the
+      call exceeds M and `short_factor` otherwise (one entry per rotated
+      pair); cos/sin scaled by `attention_factor` (0 means the default
+      sqrt(1 + ln(factor) / ln(M)), 1 when factor is 1).
 
     Example:
     ```mlir
@@ -106,7 +127,10 @@ def LLM_RopeScalingAttr : AttrDef<LLM_Dialect, "RopeScaling"> {
     LLM_F64Parameter<"4.0">:$high_freq_factor,
     LLM_F64Parameter<"32.0">:$beta_fast,
     LLM_F64Parameter<"1.0">:$beta_slow,
-    LLM_F64Parameter<"0.0">:$attention_factor
+    LLM_F64Parameter<"0.0">:$attention_factor,
+    LLM_BoolParameter<"true">:$truncate,
+    OptionalParameter<"::mlir::DenseF64ArrayAttr">:$short_factor,
+    OptionalParameter<"::mlir::DenseF64ArrayAttr">:$long_factor
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
@@ -118,23 +142,40 @@ def LLM_RopeScalingAttr : AttrDef<LLM_Dialect, "RopeScaling"> {
                      "int64_t":$original_max_position_embeddings,
                      "double":$low_freq_factor, "double":$high_freq_factor,
                      "double":$beta_fast, "double":$beta_slow,
-                     "double":$attention_factor), [{
+                     "double":$attention_factor, "bool":$truncate,
+                     "::llvm::ArrayRef<double>":$short_factor,
+                     "::llvm::ArrayRef<double>":$long_factor), [{
       return $_get($_ctxt, kind, ::llvm::APFloat(factor),
                    original_max_position_embeddings,
                    ::llvm::APFloat(low_freq_factor),
                    ::llvm::APFloat(high_freq_factor), ::llvm::APFloat(beta_fast),
-                   ::llvm::APFloat(beta_slow), ::llvm::APFloat(attention_factor));
+                   ::llvm::APFloat(beta_slow), ::llvm::APFloat(attention_factor),
+                   truncate,
+                   short_factor.empty() ? ::mlir::DenseF64ArrayAttr()
+                       : ::mlir::DenseF64ArrayAttr::get($_ctxt, short_factor),
+                   long_factor.empty() ? ::mlir::DenseF64ArrayAttr()
+                       : ::mlir::DenseF64ArrayAttr::get($_ctxt, long_factor));
     }]>,
     AttrBuilder<(ins "RopeScalingKind":$kind), [{
       return $_get($_ctxt, kind, ::llvm::APFloat(1.0), 0, ::llvm::APFloat(1.0),
                    ::llvm::APFloat(4.0), ::llvm::APFloat(32.0),
-                   ::llvm::APFloat(1.0), ::llvm::APFloat(0.0));
+                   ::llvm::APFloat(1.0), ::llvm::APFloat(0.0), true,
+                   ::mlir::DenseF64ArrayAttr(), ::mlir::DenseF64ArrayAttr());
     }]>
   ];
   let extraClassDeclaration = [{
     /// The plain-RoPE attribute (`kind = none`).
     static RopeScalingAttr getNone(::mlir::MLIRContext *context) {
       return get(context, RopeScalingKind::none);
+    }
+    /// longrope's per-pair divisors (empty for the other kinds).
+    ::llvm::ArrayRef<double> getShortFactorValues() const {
+      return getShortFactor() ? getShortFactor().asArrayRef()
+                              : ::llvm::ArrayRef<double>();
+    }
+    ::llvm::ArrayRef<double> getLongFactorValues() const {
+      return getLongFactor() ? getLongFactor().asArrayRef()
+                             : ::llvm::ArrayRef<double>();
     }
   }];
 }

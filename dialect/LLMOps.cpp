@@ -265,10 +265,10 @@ LogicalResult GLULinearOp::verify() {
 namespace {
 /// The rules of one RoPE application to `x` (named `name` in messages):
 /// (B, T, H, Dh) with even Dh, positions matching, theta > 0, rotary_dim
-/// even, positive and at most Dh.
+/// even, positive and at most Dh, longrope factors one per rotated pair.
 LogicalResult verifyRope(Operation *op, ShapedType x, StringRef name,
-                         ShapedType positions, double theta,
-                         int64_t rotaryDim) {
+                         ShapedType positions, double theta, int64_t rotaryDim,
+                         RopeScalingAttr scaling) {
   if (failed(requireRank(op, x, 4, name)) ||
       failed(verifyPositions(op, positions, x, name)))
     return failure();
@@ -284,6 +284,12 @@ LogicalResult verifyRope(Operation *op, ShapedType x, StringRef name,
     return op->emitOpError() << "rotary_dim (" << rotaryDim
                              << ") exceeds the head dimension (" << headDim
                              << ")";
+  if (scaling.getKind() == RopeScalingKind::longrope &&
+      int64_t(scaling.getShortFactorValues().size()) != rotaryDim / 2)
+    return op->emitOpError()
+           << "longrope needs one short_factor and long_factor entry per "
+              "rotated pair ("
+           << rotaryDim / 2 << "), got " << scaling.getShortFactorValues().size();
   return success();
 }
 } // namespace
@@ -291,7 +297,7 @@ LogicalResult verifyRope(Operation *op, ShapedType x, StringRef name,
 LogicalResult RopeOp::verify() {
   return verifyRope(*this, getX().getType(), "input",
                     getPositions().getType(), getTheta().convertToDouble(),
-                    getRotaryDim());
+                    getRotaryDim(), getScaling());
 }
 
 //===----------------------------------------------------------------------===//
@@ -470,9 +476,9 @@ LogicalResult RopeAppendOp::verify() {
   auto positions = getPositions().getType();
   double theta = getTheta().convertToDouble();
   if (failed(verifyRope(*this, getQ().getType(), "q", positions, theta,
-                        getRotaryDim())) ||
+                        getRotaryDim(), getScaling())) ||
       failed(verifyRope(*this, getKeys().getType(), "keys", positions, theta,
-                        getRotaryDim())))
+                        getRotaryDim(), getScaling())))
     return failure();
   if (failed(requireSameExtent(*this, getKeys().getType().getDimSize(3),
                                "keys head dimension",

@@ -21,7 +21,8 @@ static void printRopeScaling(const RopeScaling &scaling, raw_ostream &os) {
   os << "rope_scaling.factor: " << formatDouble(scaling.factor) << "\n";
   bool hasOriginal = scaling.kind == RopeScalingKind::Dynamic ||
                      scaling.kind == RopeScalingKind::Yarn ||
-                     scaling.kind == RopeScalingKind::Llama3;
+                     scaling.kind == RopeScalingKind::Llama3 ||
+                     scaling.kind == RopeScalingKind::Longrope;
   if (hasOriginal)
     os << "rope_scaling.original_max_position_embeddings: "
        << scaling.originalMaxPositionEmbeddings << "\n";
@@ -34,11 +35,23 @@ static void printRopeScaling(const RopeScaling &scaling, raw_ostream &os) {
   if (scaling.kind == RopeScalingKind::Yarn) {
     os << "rope_scaling.beta_fast: " << formatDouble(scaling.betaFast) << "\n";
     os << "rope_scaling.beta_slow: " << formatDouble(scaling.betaSlow) << "\n";
+    os << "rope_scaling.truncate: " << boolName(scaling.truncate) << "\n";
+  }
+  if (scaling.kind == RopeScalingKind::Longrope) {
+    for (auto [key, factors] : {std::pair{"short_factor", &scaling.shortFactor},
+                                std::pair{"long_factor", &scaling.longFactor}}) {
+      os << "rope_scaling." << key << ":";
+      for (double f : *factors)
+        os << " " << formatDouble(f);
+      os << "\n";
+    }
+  }
+  if (scaling.kind == RopeScalingKind::Yarn ||
+      scaling.kind == RopeScalingKind::Longrope)
     os << "rope_scaling.attention_factor: "
        << (scaling.attentionFactor ? formatDouble(*scaling.attentionFactor)
                                    : std::string("default"))
        << "\n";
-  }
 }
 
 void printModelConfig(const ModelConfig &config, raw_ostream &os) {

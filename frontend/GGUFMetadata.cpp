@@ -8,6 +8,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
+#include <cmath>
 #include <limits>
 
 using namespace llvm;
@@ -516,6 +517,17 @@ static Error readRopeScaling(const MetadataReader &reader, StringRef arch,
                        **type + "' (expected none, linear or yarn)");
   scaling = RopeScaling();
   scaling.kind = *kind;
+  // llama.cpp's own cos/sin multiplier (hparams.rope_attn_factor, 1 when
+  // absent), applied for every scaling type.
+  std::string attnKey = prefix + "scaling.attn_factor";
+  auto attention = reader.getFloat(attnKey);
+  if (!attention)
+    return attention.takeError();
+  if (scaling.kind != RopeScalingKind::Yarn && *attention &&
+      **attention != 1.0)
+    return reader.fail("metadata key '" + attnKey + "' (" +
+                       formatDouble(**attention) + ") with rope scaling '" +
+                       **type + "' is not supported (only with yarn)");
   if (scaling.kind == RopeScalingKind::None)
     return Error::success();
   auto factor = reader.requireFloat(prefix + "scaling.factor");
@@ -538,10 +550,18 @@ static Error readRopeScaling(const MetadataReader &reader, StringRef arch,
           reader.getFloat(prefix + "scaling.yarn_beta_slow"),
           scaling.betaSlow))
     return err;
-  auto attention = reader.getFloat(prefix + "scaling.attn_factor");
-  if (!attention)
-    return attention.takeError();
-  scaling.attentionFactor = *attention;
+  // The cos/sin magnitude. llama.cpp (llama-context.cpp and ggml's
+  // rope_yarn) multiplies YaRN's 0.1·ln(factor) + 1 by attn_factor; HF's
+  // attention_factor, which convert_hf_to_gguf.py writes as yarn_attn_factor,
+  // replaces that default in transformers (llama.cpp drops it for llama and
+  // qwen2; llmc keeps the model's own semantics, as for the yarn betas).
+  auto yarnAttention = reader.getFloat(prefix + "scaling.yarn_attn_factor");
+  if (!yarnAttention)
+    return yarnAttention.takeError();
+  double base = yarnAttention->value_or(
+      scaling.factor > 1.0 ? 0.1 * std::log(scaling.factor) + 1.0 : 1.0);
+  if (*attention || *yarnAttention)
+    scaling.attentionFactor = base * attention->value_or(1.0);
   return Error::success();
 }
 

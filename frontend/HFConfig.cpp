@@ -13,6 +13,7 @@
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/WithColor.h"
 
 #include <cmath>
 #include <optional>
@@ -216,10 +217,106 @@ Expected<DType> parseDType(const FieldReader &reader) {
   return *result;
 }
 
+/// The keys of a rope_scaling / rope_parameters object that transformers'
+/// modeling_rope_utils.py reads for each rope type (besides rope_type /
+/// type, rope_theta and partial_rotary_factor, read for every type). "ntk"
+/// is llmc's own spelling of static NTK.
+ArrayRef<StringRef> getRopeKeysRead(RopeScalingKind kind) {
+  static const StringRef factorOnly[] = {"factor"};
+  static const StringRef yarn[] = {
+      "factor",    "original_max_position_embeddings", "attention_factor",
+      "beta_fast", "beta_slow",
+      "mscale",    "mscale_all_dim",
+      "truncate"};
+  static const StringRef longrope[] = {"short_factor", "long_factor",
+                                       "original_max_position_embeddings",
+                                       "attention_factor", "factor"};
+  static const StringRef llama3[] = {"factor", "original_max_position_embeddings",
+                                     "low_freq_factor", "high_freq_factor"};
+  switch (kind) {
+  case RopeScalingKind::None:
+    return {};
+  case RopeScalingKind::Linear:
+  case RopeScalingKind::NTK:
+  case RopeScalingKind::Dynamic:
+    return factorOnly;
+  case RopeScalingKind::Yarn:
+    return yarn;
+  case RopeScalingKind::Longrope:
+    return longrope;
+  case RopeScalingKind::Llama3:
+    return llama3;
+  }
+  llvm_unreachable("unknown RopeScalingKind");
+}
+
+/// Keys that transformers' llama, mistral and qwen2 ignore but whose
+/// presence means the checkpoint was trained with a RoPE llmc cannot
+/// express (multimodal RoPE: one position id per section), with why.
+std::optional<StringRef> getRefusedRopeKeyReason(StringRef key) {
+  if (key == "mrope_section" || key == "mrope_interleaved")
+    return StringRef("multimodal RoPE (per-section position ids) is not "
+                     "supported");
+  return std::nullopt;
+}
+
+/// Warns about (or refuses) every key of the rope object that the rope type
+/// does not read. transformers only logs "Unrecognized keys" for them.
+Error checkRopeKeys(const FieldReader &reader, RopeScalingKind kind,
+                    StringRef typeName) {
+  ArrayRef<StringRef> read = getRopeKeysRead(kind);
+  for (const auto &entry : reader.object) {
+    StringRef key = entry.first;
+    if (key == "rope_type" || key == "type" || key == "rope_theta" ||
+        key == "partial_rotary_factor" || llvm::is_contained(read, key))
+      continue;
+    if (std::optional<StringRef> reason = getRefusedRopeKeyReason(key))
+      return reader.fail("field '" + reader.name(key) + "': " + *reason);
+    if (kind == RopeScalingKind::Dynamic &&
+        key == "original_max_position_embeddings")
+      WithColor::warning(errs(), reader.source)
+          << "field '" << reader.name(key)
+          << "' is ignored: dynamic scaling uses max_position_embeddings, as "
+             "transformers does\n";
+    else
+      WithColor::warning(errs(), reader.source)
+          << "field '" << reader.name(key) << "' is not used by rope type '"
+          << typeName << "' (ignored, as transformers does)\n";
+  }
+  return Error::success();
+}
+
+/// A list of positive numbers (longrope's short_factor / long_factor).
+Error readFactorList(const FieldReader &reader, StringRef key,
+                     std::vector<double> &out) {
+  const json::Value *value = reader.lookup(key);
+  if (!value)
+    return reader.missing(key);
+  const json::Array *array = value->getAsArray();
+  if (!array)
+    return reader.typeError(key, "a list of numbers", *value);
+  out.clear();
+  for (const json::Value &element : *array) {
+    std::optional<double> number = element.getAsNumber();
+    if (!number)
+      return reader.typeError(key, "a list of numbers", element);
+    out.push_back(*number);
+  }
+  return Error::success();
+}
+
+/// YaRN's magnitude scale for `scale` with multiplier `mscale` (transformers'
+/// get_mscale): 0.1·mscale·ln(scale) + 1, 1 for scale <= 1.
+double getYarnMscale(double scale, double mscale) {
+  return scale <= 1.0 ? 1.0 : 0.1 * mscale * std::log(scale) + 1.0;
+}
+
 /// Parses `rope_scaling` (or transformers v5's `rope_parameters`, which
-/// uses the same keys plus rope_theta).
+/// uses the same keys plus rope_theta and partial_rotary_factor; the latter
+/// is returned in `partialRotary` when present).
 Error parseRopeScaling(const FieldReader &top, StringRef key,
-                       ModelConfig &config) {
+                       ModelConfig &config,
+                       std::optional<double> &partialRotary) {
   const json::Value *value = top.lookup(key);
   if (!value)
     return Error::success();
@@ -232,6 +329,11 @@ Error parseRopeScaling(const FieldReader &top, StringRef key,
   if (Error err = assignIfPresent(reader.getNumber("rope_theta"),
                                   config.ropeTheta))
     return err;
+  auto partial = reader.getNumber("partial_rotary_factor");
+  if (!partial)
+    return partial.takeError();
+  if (*partial)
+    partialRotary = **partial;
 
   // HF standardises the legacy "type" spelling to "rope_type".
   StringRef typeKey = reader.lookup("rope_type") ? "rope_type" : "type";
@@ -241,9 +343,6 @@ Error parseRopeScaling(const FieldReader &top, StringRef key,
   if (!*type)
     return reader.fail("field '" + key +
                        "' has neither 'rope_type' nor 'type'");
-  if (**type == "su" || **type == "longrope")
-    return reader.fail("field '" + reader.name(typeKey) + "': rope type '" +
-                       **type + "' is not supported");
   std::optional<RopeScalingKind> kind =
       StringSwitch<std::optional<RopeScalingKind>>(**type)
           .Case("default", RopeScalingKind::None)
@@ -252,30 +351,60 @@ Error parseRopeScaling(const FieldReader &top, StringRef key,
           .Case("dynamic", RopeScalingKind::Dynamic)
           .Case("yarn", RopeScalingKind::Yarn)
           .Case("llama3", RopeScalingKind::Llama3)
+          .Case("longrope", RopeScalingKind::Longrope)
           .Default(std::nullopt);
   if (!kind)
     return reader.fail("field '" + reader.name(typeKey) +
                        "' has unknown value '" + **type +
-                       "' (expected default, linear, ntk, dynamic, yarn or "
-                       "llama3)");
+                       "' (expected default, linear, ntk, dynamic, yarn, "
+                       "llama3 or longrope)");
+  if (Error err = checkRopeKeys(reader, *kind, **type))
+    return err;
   RopeScaling &scaling = config.ropeScaling;
   scaling = RopeScaling();
   scaling.kind = *kind;
   if (scaling.kind == RopeScalingKind::None)
     return Error::success();
 
-  auto factor = reader.requireNumber("factor");
+  switch (scaling.kind) {
+  case RopeScalingKind::Llama3:
+  case RopeScalingKind::Yarn:
+  case RopeScalingKind::Longrope:
+    // HF's standardize_rope_params: max_position_embeddings by default.
+    scaling.originalMaxPositionEmbeddings = config.maxPositionEmbeddings;
+    if (Error err =
+            assignIfPresent(reader.getInt("original_max_position_embeddings"),
+                            scaling.originalMaxPositionEmbeddings))
+      return err;
+    break;
+  case RopeScalingKind::Dynamic:
+    // transformers' dynamic NTK scales relative to max_position_embeddings.
+    scaling.originalMaxPositionEmbeddings = config.maxPositionEmbeddings;
+    break;
+  default:
+    break;
+  }
+
+  bool implicitFactor = scaling.kind == RopeScalingKind::Yarn ||
+                        scaling.kind == RopeScalingKind::Longrope;
+  auto factor = reader.getNumber("factor");
   if (!factor)
     return factor.takeError();
-  scaling.factor = *factor;
+  if (*factor) {
+    scaling.factor = **factor;
+  } else if (implicitFactor && scaling.originalMaxPositionEmbeddings > 0) {
+    // yarn and longrope: max_position_embeddings / original when absent.
+    scaling.factor = double(config.maxPositionEmbeddings) /
+                     double(scaling.originalMaxPositionEmbeddings);
+  } else {
+    return reader.missing("factor");
+  }
 
-  bool isLlama3 = scaling.kind == RopeScalingKind::Llama3;
-  if (isLlama3) {
+  if (scaling.kind == RopeScalingKind::Llama3) {
     // HF's _validate_llama3_parameters requires all four keys.
     auto original = reader.requireInt("original_max_position_embeddings");
     if (!original)
       return original.takeError();
-    scaling.originalMaxPositionEmbeddings = *original;
     auto low = reader.requireNumber("low_freq_factor");
     if (!low)
       return low.takeError();
@@ -284,33 +413,72 @@ Error parseRopeScaling(const FieldReader &top, StringRef key,
     if (!high)
       return high.takeError();
     scaling.highFreqFactor = *high;
-  } else if (scaling.kind == RopeScalingKind::Yarn ||
-             scaling.kind == RopeScalingKind::Dynamic) {
-    scaling.originalMaxPositionEmbeddings = config.maxPositionEmbeddings;
-    if (Error err =
-            assignIfPresent(reader.getInt("original_max_position_embeddings"),
-                            scaling.originalMaxPositionEmbeddings))
-      return err;
   }
 
+  auto attention = reader.getNumber("attention_factor");
+  if (!attention)
+    return attention.takeError();
   if (scaling.kind == RopeScalingKind::Yarn) {
-    if (Error err =
-            assignIfPresent(reader.getNumber("beta_fast"), scaling.betaFast))
-      return err;
-    if (Error err =
-            assignIfPresent(reader.getNumber("beta_slow"), scaling.betaSlow))
-      return err;
-    auto attention = reader.getNumber("attention_factor");
-    if (!attention)
-      return attention.takeError();
+    // HF: `beta_fast or 32`, `beta_slow or 1` (0 also means the default).
+    for (auto [name, out] : {std::pair{"beta_fast", &scaling.betaFast},
+                             std::pair{"beta_slow", &scaling.betaSlow}}) {
+      auto beta = reader.getNumber(name);
+      if (!beta)
+        return beta.takeError();
+      if (*beta && **beta != 0.0)
+        *out = **beta;
+    }
+    auto truncate = reader.getBool("truncate");
+    if (!truncate)
+      return truncate.takeError();
+    scaling.truncate = truncate->value_or(true);
     scaling.attentionFactor = *attention;
-    // DeepSeek-style magnitude scaling changes the numerics; refuse rather
-    // than silently ignore it.
-    for (StringRef unsupported : {"mscale", "mscale_all_dim"})
-      if (reader.lookup(unsupported))
-        return reader.fail("field '" + reader.name(unsupported) +
-                           "' is not supported");
+    // DeepSeek-style magnitude: with both mscale and mscale_all_dim set (and
+    // non-zero), HF's default attention factor becomes their ratio.
+    auto mscale = reader.getNumber("mscale");
+    if (!mscale)
+      return mscale.takeError();
+    auto mscaleAllDim = reader.getNumber("mscale_all_dim");
+    if (!mscaleAllDim)
+      return mscaleAllDim.takeError();
+    if (!scaling.attentionFactor && *mscale && **mscale != 0.0 &&
+        *mscaleAllDim && **mscaleAllDim != 0.0)
+      scaling.attentionFactor = getYarnMscale(scaling.factor, **mscale) /
+                                getYarnMscale(scaling.factor, **mscaleAllDim);
+  } else if (scaling.kind == RopeScalingKind::Longrope) {
+    scaling.attentionFactor = *attention;
+    if (Error err = readFactorList(reader, "short_factor", scaling.shortFactor))
+      return err;
+    if (Error err = readFactorList(reader, "long_factor", scaling.longFactor))
+      return err;
   }
+  return Error::success();
+}
+
+/// The rotary dimension. transformers' llama, mistral and qwen2 rotate
+/// whole heads: their default RoPE never reads partial_rotary_factor, and
+/// every scaled RoPE type sizes its frequencies by it while the rotation
+/// still spans the head, which fails. So a factor below 1 is ignored with a
+/// warning for default RoPE and refused with scaling.
+Error applyPartialRotary(const FieldReader &reader,
+                         std::optional<double> partialRotary,
+                         ModelConfig &config) {
+  config.rotaryDim = config.headDim;
+  if (!partialRotary || *partialRotary == 1.0)
+    return Error::success();
+  if (!(*partialRotary > 0.0 && *partialRotary <= 1.0))
+    return reader.fail("field 'partial_rotary_factor' (" +
+                       formatDouble(*partialRotary) + ") must be in (0, 1]");
+  if (config.ropeScaling.kind != RopeScalingKind::None)
+    return reader.fail(
+        "field 'partial_rotary_factor' (" + formatDouble(*partialRotary) +
+        ") with rope scaling '" + toString(config.ropeScaling.kind) +
+        "': transformers' " + config.architecture +
+        " rotates whole heads and cannot run it");
+  WithColor::warning(errs(), reader.source)
+      << "field 'partial_rotary_factor' (" << formatDouble(*partialRotary)
+      << ") is ignored: transformers' " << config.architecture
+      << " rotates whole heads with default RoPE\n";
   return Error::success();
 }
 
@@ -481,22 +649,18 @@ Expected<ModelConfig> parseHFConfig(StringRef jsonText, StringRef sourceName) {
           assignIfPresent(reader.getNumber("rope_theta"), config.ropeTheta))
     return err;
 
-  // transformers v5 folds rope_theta and rope_scaling into rope_parameters.
+  // transformers v5 folds rope_theta, partial_rotary_factor and
+  // rope_scaling into rope_parameters (whose own values win).
   StringRef ropeKey =
       reader.lookup("rope_parameters") ? "rope_parameters" : "rope_scaling";
-  if (Error err = parseRopeScaling(reader, ropeKey, config))
-    return err;
-
-  double partialRotary = 1.0;
+  std::optional<double> partialRotary;
   if (Error err = assignIfPresent(reader.getNumber("partial_rotary_factor"),
                                   partialRotary))
     return err;
-  if (!(partialRotary > 0.0 && partialRotary <= 1.0))
-    return fail("field 'partial_rotary_factor' (" +
-                formatDouble(partialRotary) + ") must be in (0, 1]");
-  // HF: int(head_dim * partial_rotary_factor), truncating.
-  config.rotaryDim =
-      static_cast<int64_t>(static_cast<double>(config.headDim) * partialRotary);
+  if (Error err = parseRopeScaling(reader, ropeKey, config, partialRotary))
+    return err;
+  if (Error err = applyPartialRotary(reader, partialRotary, config))
+    return err;
 
   if (Error err = assignIfPresent(reader.getBool("tie_word_embeddings"),
                                   config.tieWordEmbeddings))

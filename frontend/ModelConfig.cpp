@@ -50,6 +50,8 @@ StringRef toString(RopeScalingKind kind) {
     return "yarn";
   case RopeScalingKind::Llama3:
     return "llama3";
+  case RopeScalingKind::Longrope:
+    return "longrope";
   }
   llvm_unreachable("unknown RopeScalingKind");
 }
@@ -129,6 +131,8 @@ enum class Field {
   ScalingBetaFast,
   ScalingBetaSlow,
   ScalingAttentionFactor,
+  ScalingShortFactor,
+  ScalingLongFactor,
 };
 } // namespace
 
@@ -176,6 +180,10 @@ static StringRef hfName(Field field) {
     return "rope_scaling.beta_slow";
   case Field::ScalingAttentionFactor:
     return "rope_scaling.attention_factor";
+  case Field::ScalingShortFactor:
+    return "rope_scaling.short_factor";
+  case Field::ScalingLongFactor:
+    return "rope_scaling.long_factor";
   }
   llvm_unreachable("unknown Field");
 }
@@ -225,6 +233,11 @@ static StringRef ggufSuffix(Field field) {
     return "rope.scaling.yarn_beta_slow";
   case Field::ScalingAttentionFactor:
     return "rope.scaling.attn_factor";
+  // GGUF longrope stores its factors as tensors, which llmc refuses.
+  case Field::ScalingShortFactor:
+    return "rope_factors_short";
+  case Field::ScalingLongFactor:
+    return "rope_factors_long";
   }
   llvm_unreachable("unknown Field");
 }
@@ -288,7 +301,8 @@ static Error validateRopeScaling(const ModelConfig &config,
                 toString(s.kind) + "'");
   bool needsOriginal = s.kind == RopeScalingKind::Yarn ||
                        s.kind == RopeScalingKind::Llama3 ||
-                       s.kind == RopeScalingKind::Dynamic;
+                       s.kind == RopeScalingKind::Dynamic ||
+                       s.kind == RopeScalingKind::Longrope;
   if (needsOriginal)
     if (Error err = checkSize(name, Field::ScalingOriginalMax,
                               s.originalMaxPositionEmbeddings))
@@ -309,10 +323,23 @@ static Error validateRopeScaling(const ModelConfig &config,
                   formatDouble(s.betaFast) + ") must be greater than '" +
                   name(Field::ScalingBetaSlow) + "' (" +
                   formatDouble(s.betaSlow) + ")");
-    if (s.attentionFactor)
-      if (Error err = checkPositiveReal(name, Field::ScalingAttentionFactor,
-                                        *s.attentionFactor))
-        return err;
+  }
+  if (s.attentionFactor)
+    if (Error err = checkPositiveReal(name, Field::ScalingAttentionFactor,
+                                      *s.attentionFactor))
+      return err;
+  if (s.kind == RopeScalingKind::Longrope) {
+    for (auto [field, factors] :
+         {std::pair{Field::ScalingShortFactor, &s.shortFactor},
+          std::pair{Field::ScalingLongFactor, &s.longFactor}}) {
+      if (int64_t(factors->size()) != config.rotaryDim / 2)
+        return fail("field '" + name(field) + "' has " +
+                    Twine(factors->size()) + " entries, expected " +
+                    Twine(config.rotaryDim / 2) + " (one per rotated pair)");
+      for (double f : *factors)
+        if (Error err = checkPositiveReal(name, field, f))
+          return err;
+    }
   }
   return Error::success();
 }

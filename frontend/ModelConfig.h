@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace llmc {
 
@@ -29,25 +30,37 @@ enum class RopeStyle { Half, Interleaved };
 
 /// RoPE frequency scaling, following transformers' modeling_rope_utils.py.
 /// NTK is static NTK-aware base scaling (not an HF rope_type; accepted as
-/// "ntk"); Dynamic is HF's "dynamic" (dynamic NTK).
-enum class RopeScalingKind { None, Linear, NTK, Dynamic, Yarn, Llama3 };
+/// "ntk"); Dynamic is HF's "dynamic" (dynamic NTK). Dynamic and Longrope
+/// choose their frequencies per call from the sequence length so far.
+enum class RopeScalingKind { None, Linear, NTK, Dynamic, Yarn, Llama3, Longrope };
 
 struct RopeScaling {
   RopeScalingKind kind = RopeScalingKind::None;
   /// Context extension factor; >= 1 for every kind but None.
   double factor = 1.0;
   /// Pre-training context length that the scaled frequencies refer to.
-  /// HF: rope_scaling.original_max_position_embeddings, falling back to
-  /// max_position_embeddings for yarn and dynamic; required for llama3.
-  /// 0 when kind is None or Linear (unused there).
+  /// HF: rope_scaling.original_max_position_embeddings for yarn, llama3 and
+  /// longrope (falling back to max_position_embeddings); dynamic always uses
+  /// max_position_embeddings, as transformers does. 0 when kind is None or
+  /// Linear (unused there).
   int64_t originalMaxPositionEmbeddings = 0;
   /// llama3 only: wavelength band edges (high > low).
   double lowFreqFactor = 1.0, highFreqFactor = 4.0;
   /// yarn only: correction range in rotations (fast > slow).
   double betaFast = 32.0, betaSlow = 1.0;
-  /// yarn only (HF "attention_factor", GGUF rope.scaling.attn_factor).
-  /// Absent means HF's default 0.1 * ln(factor) + 1, computed by the lowering.
+  /// yarn only: whether the correction range is rounded outwards to whole
+  /// dimensions (HF "truncate", default true; false keeps it fractional).
+  bool truncate = true;
+  /// yarn and longrope: the factor cos and sin are multiplied by (HF
+  /// "attention_factor"; for GGUF yarn, llama.cpp's rope.scaling.attn_factor
+  /// times 0.1·ln(factor) + 1). Absent means the kind's default, computed by
+  /// the lowering: yarn 0.1·ln(factor) + 1, longrope
+  /// sqrt(1 + ln(factor) / ln(original_max_position_embeddings)).
   std::optional<double> attentionFactor;
+  /// longrope only: per-pair divisors of the inverse frequencies (rotaryDim/2
+  /// each), `longFactor` when the sequence so far is longer than
+  /// originalMaxPositionEmbeddings, else `shortFactor`.
+  std::vector<double> shortFactor, longFactor;
 };
 
 /// hidden_act: silu/swish, gelu, gelu_pytorch_tanh/gelu_new, relu.

@@ -76,14 +76,19 @@ llm::RopeScalingAttr toIR(MLIRContext &context, const RopeScaling &scaling) {
   case RopeScalingKind::Llama3:
     kind = llm::RopeScalingKind::llama3;
     break;
+  case RopeScalingKind::Longrope:
+    kind = llm::RopeScalingKind::longrope;
+    break;
   }
   // Parameters that do not apply to `kind` keep the attribute's defaults so
   // that the attribute verifier accepts them and printing elides them.
   llm::RopeScalingAttr defaults = llm::RopeScalingAttr::get(&context, kind);
   bool isLlama3 = kind == llm::RopeScalingKind::llama3;
   bool isYarn = kind == llm::RopeScalingKind::yarn;
-  bool usesOriginalMax = isLlama3 || isYarn ||
+  bool isLongrope = kind == llm::RopeScalingKind::longrope;
+  bool usesOriginalMax = isLlama3 || isYarn || isLongrope ||
                          kind == llm::RopeScalingKind::dynamic;
+  double defaultAttention = defaults.getAttentionFactor().convertToDouble();
   return llm::RopeScalingAttr::get(
       &context, kind, scaling.factor,
       usesOriginalMax ? scaling.originalMaxPositionEmbeddings
@@ -92,8 +97,11 @@ llm::RopeScalingAttr toIR(MLIRContext &context, const RopeScaling &scaling) {
       isLlama3 ? scaling.highFreqFactor : defaults.getHighFreqFactor().convertToDouble(),
       isYarn ? scaling.betaFast : defaults.getBetaFast().convertToDouble(),
       isYarn ? scaling.betaSlow : defaults.getBetaSlow().convertToDouble(),
-      isYarn ? scaling.attentionFactor.value_or(defaults.getAttentionFactor().convertToDouble())
-             : defaults.getAttentionFactor().convertToDouble());
+      isYarn || isLongrope ? scaling.attentionFactor.value_or(defaultAttention)
+                           : defaultAttention,
+      isYarn ? scaling.truncate : defaults.getTruncate(),
+      isLongrope ? ArrayRef<double>(scaling.shortFactor) : ArrayRef<double>(),
+      isLongrope ? ArrayRef<double>(scaling.longFactor) : ArrayRef<double>());
 }
 
 /// Emits one function of the decoder. Activations are f32 tensors shaped

@@ -51,6 +51,7 @@ SmallVector<double> staticInverseFrequencies(double theta, int64_t rotaryDim,
   switch (scaling.getKind()) {
   case llm::RopeScalingKind::none:
   case llm::RopeScalingKind::dynamic:
+  case llm::RopeScalingKind::longrope:
     break;
   case llm::RopeScalingKind::linear:
     for (double &f : invFreq)
@@ -63,12 +64,15 @@ SmallVector<double> staticInverseFrequencies(double theta, int64_t rotaryDim,
   case llm::RopeScalingKind::yarn: {
     double betaFast = scaling.getBetaFast().convertToDouble();
     double betaSlow = scaling.getBetaSlow().convertToDouble();
-    double low = std::max(
-        std::floor(yarnCorrectionDim(betaFast, rotaryDim, theta, originalMax)),
-        0.0);
-    double high = std::min(
-        std::ceil(yarnCorrectionDim(betaSlow, rotaryDim, theta, originalMax)),
-        double(rotaryDim - 1));
+    // HF's find_correction_range: rounded outwards unless truncate = false.
+    double low = yarnCorrectionDim(betaFast, rotaryDim, theta, originalMax);
+    double high = yarnCorrectionDim(betaSlow, rotaryDim, theta, originalMax);
+    if (scaling.getTruncate()) {
+      low = std::floor(low);
+      high = std::ceil(high);
+    }
+    low = std::max(low, 0.0);
+    high = std::min(high, double(rotaryDim - 1));
     if (high == low)
       high += kYarnEmptyRampWidth;
     for (int64_t i = 0, e = invFreq.size(); i < e; ++i) {
@@ -120,14 +124,51 @@ llmc::getStaticInverseFrequencies(double theta, int64_t rotaryDim,
   return values;
 }
 
+SmallVector<float>
+llmc::getLongropeInverseFrequencies(double theta, int64_t rotaryDim,
+                                    llm::RopeScalingAttr scaling) {
+  SmallVector<double> plain = plainInverseFrequencies(theta, rotaryDim);
+  SmallVector<float> values;
+  for (ArrayRef<double> ext : {scaling.getShortFactorValues(),
+                               scaling.getLongFactorValues()})
+    for (int64_t i = 0, e = plain.size(); i < e; ++i)
+      values.push_back(static_cast<float>(plain[i] / ext[i]));
+  return values;
+}
+
+bool llmc::choosesFrequenciesPerCall(llm::RopeScalingKind kind) {
+  return kind == llm::RopeScalingKind::dynamic ||
+         kind == llm::RopeScalingKind::longrope;
+}
+
 double llmc::getRopeAttentionFactor(llm::RopeScalingAttr scaling) {
-  if (scaling.getKind() != llm::RopeScalingKind::yarn)
+  llm::RopeScalingKind kind = scaling.getKind();
+  if (kind != llm::RopeScalingKind::yarn &&
+      kind != llm::RopeScalingKind::longrope)
     return 1.0;
   double given = scaling.getAttentionFactor().convertToDouble();
   if (given != 0.0)
     return given;
   double factor = scaling.getFactor().convertToDouble();
-  return factor > 1.0 ? kYarnMscaleSlope * std::log(factor) + 1.0 : 1.0;
+  if (!(factor > 1.0))
+    return 1.0;
+  if (kind == llm::RopeScalingKind::yarn)
+    return kYarnMscaleSlope * std::log(factor) + 1.0;
+  // longrope: sqrt(1 + ln(factor) / ln(M)).
+  double originalMax = double(scaling.getOriginalMaxPositionEmbeddings());
+  return std::sqrt(1.0 + std::log(factor) / std::log(originalMax));
+}
+
+Value llmc::createLongropeTableOffset(OpBuilder &b, Location loc, Value length,
+                                      int64_t rotaryDim,
+                                      llm::RopeScalingAttr scaling) {
+  Value longer = arith::CmpFOp::create(
+      b, loc, arith::CmpFPredicate::OGT, length,
+      f64Constant(b, loc,
+                  double(scaling.getOriginalMaxPositionEmbeddings())));
+  return arith::SelectOp::create(
+      b, loc, longer, arith::ConstantIndexOp::create(b, loc, rotaryDim / 2),
+      arith::ConstantIndexOp::create(b, loc, 0));
 }
 
 Value llmc::createDynamicNtkLogTheta(OpBuilder &b, Location loc, Value length,

@@ -13,16 +13,35 @@ namespace llmc {
 /// undefined for a single rotated pair (rotary_dim == 2).
 bool usesNtkExponent(mlir::llm::RopeScalingKind kind);
 
+/// Whether `kind` picks its frequencies per call from the sequence length
+/// L = max(positions) + 1 (dynamic NTK, longrope), as transformers does.
+bool choosesFrequenciesPerCall(mlir::llm::RopeScalingKind kind);
+
 /// The inverse frequencies of every scaling kind known at compile time (all
-/// but `dynamic`, which gets the plain θ^(−2i/d)), computed in double
+/// but the per-call kinds, which get the plain θ^(−2i/d)), computed in double
 /// following Hugging Face's modeling_rope_utils.py and rounded to f32: the
 /// table both targets use.
 llvm::SmallVector<float>
 getStaticInverseFrequencies(double theta, int64_t rotaryDim,
                             mlir::llm::RopeScalingAttr scaling);
 
-/// The factor cos and sin are multiplied by: YaRN's attention factor (the
-/// attribute when set, else 0.1·ln(factor) + 1), 1 for every other kind.
+/// longrope's two candidate tables, d/2 entries each, one after the other:
+/// θ^(−2i/d) / short_factor[i], then θ^(−2i/d) / long_factor[i] (computed in
+/// double, rounded to f32).
+llvm::SmallVector<float>
+getLongropeInverseFrequencies(double theta, int64_t rotaryDim,
+                              mlir::llm::RopeScalingAttr scaling);
+
+/// The index-typed offset of the table a longrope call uses within
+/// getLongropeInverseFrequencies' values, for the f64 sequence length
+/// `length`: d/2 (the long factors) when L > M, else 0.
+mlir::Value createLongropeTableOffset(mlir::OpBuilder &b, mlir::Location loc,
+                                      mlir::Value length, int64_t rotaryDim,
+                                      mlir::llm::RopeScalingAttr scaling);
+
+/// The factor cos and sin are multiplied by: the attribute's
+/// attention_factor when set, else YaRN's 0.1·ln(factor) + 1 or longrope's
+/// sqrt(1 + ln(factor)/ln(M)) (1 for factor 1); 1 for every other kind.
 double getRopeAttentionFactor(mlir::llm::RopeScalingAttr scaling);
 
 /// Dynamic NTK's ln θ' as an f64 value for the sequence length `length`

@@ -14,18 +14,12 @@ using namespace mlir;
 
 namespace {
 
-/// Dynamic NTK's inverse frequencies, computed at run time from the
-/// sequence length L = max(positions) + 1: θ' = θ·(factor·L/M − factor +
-/// 1)^(d/(d−2)) when L > M, θ otherwise; inv_freq[i] = exp(−(2i/d)·ln θ').
-/// Done in f64 (rounded to f32 at the end) like the static tables.
-Value createDynamicInverseFrequencies(OpBuilder &b, Location loc,
-                                      Value positions, double theta,
-                                      int64_t rotaryDim,
-                                      llm::RopeScalingAttr scaling) {
+/// The sequence length of the call, L = max(positions) + 1, as an f64
+/// value: what the per-call kinds choose their frequencies from.
+Value createSequenceLength(OpBuilder &b, Location loc, Value positions) {
   MLIRContext *context = b.getContext();
   auto positionsType = cast<RankedTensorType>(positions.getType());
   auto intType = cast<IntegerType>(positionsType.getElementType());
-  Type f64 = b.getF64Type(), f32 = b.getF32Type();
 
   // max over every position (positions are signed).
   Value lowest = arith::ConstantOp::create(
@@ -47,27 +41,59 @@ Value createDynamicInverseFrequencies(OpBuilder &b, Location loc,
           })
           .getResult(0);
   Value maxPosition = tensor::ExtractOp::create(b, loc, maxTensor, ValueRange{});
-  Value length = arith::AddFOp::create(
-      b, loc, arith::SIToFPOp::create(b, loc, f64, maxPosition),
+  return arith::AddFOp::create(
+      b, loc, arith::SIToFPOp::create(b, loc, b.getF64Type(), maxPosition),
       arith::ConstantOp::create(b, loc, b.getF64FloatAttr(1.0)));
+}
 
-  Value logTheta =
-      llmc::createDynamicNtkLogTheta(b, loc, length, theta, rotaryDim, scaling);
-
+/// The per-call inverse frequencies (d/2,) f32 of dynamic NTK and longrope
+/// from the call's sequence length L = max(positions) + 1.
+/// Dynamic NTK: θ' = θ·(factor·L/M − factor + 1)^(d/(d−2)) when L > M, θ
+/// otherwise; inv_freq[i] = exp(−(2i/d)·ln θ'), in f64 like the static
+/// tables. longrope: the short- or long-factor table, both baked in.
+Value createPerCallInverseFrequencies(OpBuilder &b, Location loc,
+                                      Value positions, double theta,
+                                      int64_t rotaryDim,
+                                      llm::RopeScalingAttr scaling) {
+  MLIRContext *context = b.getContext();
+  Type f32 = b.getF32Type();
+  Value length = createSequenceLength(b, loc, positions);
   int64_t half = rotaryDim / 2;
+
+  Value logTheta, tables, offset;
+  if (scaling.getKind() == llm::RopeScalingKind::longrope) {
+    SmallVector<float> values =
+        llmc::getLongropeInverseFrequencies(theta, rotaryDim, scaling);
+    tables = arith::ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(RankedTensorType::get({2 * half}, f32),
+                               ArrayRef<float>(values)));
+    offset =
+        llmc::createLongropeTableOffset(b, loc, length, rotaryDim, scaling);
+  } else {
+    logTheta = llmc::createDynamicNtkLogTheta(b, loc, length, theta, rotaryDim,
+                                              scaling);
+  }
+
   Value init = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{half}, f32);
   auto vectorMap = AffineMap::getMultiDimIdentityMap(1, context);
   return linalg::GenericOp::create(
              b, loc, TypeRange{init.getType()}, ValueRange{},
              ValueRange{init}, {vectorMap}, {utils::IteratorType::parallel},
              [&](OpBuilder &nb, Location nloc, ValueRange) {
-               Value i = arith::IndexCastOp::create(
-                   nb, nloc, nb.getI64Type(),
-                   linalg::IndexOp::create(nb, nloc, 0));
-               linalg::YieldOp::create(
-                   nb, nloc,
-                   llmc::createDynamicInverseFrequency(nb, nloc, logTheta, i,
-                                                       rotaryDim));
+               Value i = linalg::IndexOp::create(nb, nloc, 0);
+               Value invFreq;
+               if (tables) {
+                 invFreq = tensor::ExtractOp::create(
+                     nb, nloc, tables,
+                     ValueRange{arith::AddIOp::create(nb, nloc, offset, i)});
+               } else {
+                 invFreq = llmc::createDynamicInverseFrequency(
+                     nb, nloc, logTheta,
+                     arith::IndexCastOp::create(nb, nloc, nb.getI64Type(), i),
+                     rotaryDim);
+               }
+               linalg::YieldOp::create(nb, nloc, invFreq);
              })
       .getResult(0);
 }
@@ -98,8 +124,8 @@ struct RopeOpLowering : OpConversionPattern<llm::RopeOp> {
 
     // 1. inv_freq (d/2,) f32: a constant table unless it depends on L.
     Value invFreq;
-    if (kind == llm::RopeScalingKind::dynamic) {
-      invFreq = createDynamicInverseFrequencies(rewriter, loc, positions,
+    if (llmc::choosesFrequenciesPerCall(kind)) {
+      invFreq = createPerCallInverseFrequencies(rewriter, loc, positions,
                                                 theta, rotaryDim, scaling);
     } else {
       SmallVector<float> values =
@@ -135,7 +161,7 @@ struct RopeOpLowering : OpConversionPattern<llm::RopeOp> {
           Value angle = arith::MulFOp::create(b, l, position, args[1]);
           Value cos = math::CosOp::create(b, l, angle);
           Value sin = math::SinOp::create(b, l, angle);
-          if (attentionFactor != 1.0) {
+          if (attentionFactor != 1.0) { // yarn, longrope
             Value scale = arith::ConstantOp::create(
                 b, l, b.getF32FloatAttr(static_cast<float>(attentionFactor)));
             cos = arith::MulFOp::create(b, l, cos, scale);

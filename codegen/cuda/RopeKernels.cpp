@@ -90,8 +90,31 @@ memref::GlobalOp getFrequencyTable(KernelModule &kernels,
       /*constant=*/true, /*alignment=*/b.getI64IntegerAttr(16));
 }
 
+/// longrope's two candidate tables (short factors, then long factors; d/2
+/// f32 each) as a constant global of the kernel module.
+memref::GlobalOp getLongropeTables(KernelModule &kernels,
+                                   const RopeSpec &spec) {
+  gpu::GPUModuleOp module = kernels.getOp();
+  std::string name = "rope_longrope_inv_freq_r" +
+                     std::to_string(spec.rotaryDim) + "_" +
+                     spec.getFrequencyTag();
+  if (auto existing = module.lookupSymbol<memref::GlobalOp>(name))
+    return existing;
+  OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+  Type f32 = Float32Type::get(b.getContext());
+  auto type = MemRefType::get({2 * spec.half()}, f32);
+  SmallVector<float> values = llmc::getLongropeInverseFrequencies(
+      spec.theta, spec.rotaryDim, spec.scaling);
+  return memref::GlobalOp::create(
+      b, module.getLoc(), name, b.getStringAttr("private"), type,
+      DenseElementsAttr::get(RankedTensorType::get({2 * spec.half()}, f32),
+                             ArrayRef<float>(values)),
+      /*constant=*/true, /*alignment=*/b.getI64IntegerAttr(16));
+}
+
 /// rope_dynamic_inv_freq_r<d>_<tag>: one block; L = max(positions) + 1,
-/// then inv_freq[i] for every pair i, with the CPU lowering's f64 formula.
+/// then inv_freq[i] for every pair i: dynamic NTK with the CPU lowering's
+/// f64 formula, longrope from the short or long table as the CPU chooses.
 /// The maximum is taken in f32, exact for positions below 2^24.
 gpu::GPUFuncOp getDynamicFrequencyKernel(KernelModule &kernels,
                                          const RopeSpec &spec,
@@ -131,18 +154,34 @@ gpu::GPUFuncOp getDynamicFrequencyKernel(KernelModule &kernels,
         Value length = arith::AddFOp::create(
             b, loc, arith::ExtFOp::create(b, loc, b.getF64Type(), maxPosition),
             arith::ConstantOp::create(b, loc, b.getF64FloatAttr(1.0)));
-        Value logTheta = llmc::createDynamicNtkLogTheta(
-            b, loc, length, spec.theta, spec.rotaryDim, spec.scaling);
+        bool isLongrope =
+            spec.scaling.getKind() == llm::RopeScalingKind::longrope;
+        Value logTheta, tables, offset;
+        if (isLongrope) {
+          memref::GlobalOp global = getLongropeTables(kernels, spec);
+          tables = memref::GetGlobalOp::create(b, loc, global.getType(),
+                                               global.getSymName());
+          offset = llmc::createLongropeTableOffset(b, loc, length,
+                                                   spec.rotaryDim, spec.scaling);
+        } else {
+          logTheta = llmc::createDynamicNtkLogTheta(
+              b, loc, length, spec.theta, spec.rotaryDim, spec.scaling);
+        }
         auto fill =
             scf::ForOp::create(b, loc, d.threadId(), d.index(spec.half()),
                                d.index(kDynamicBlockSize));
         b.setInsertionPointToStart(fill.getBody());
         Value i = fill.getInductionVar();
-        Value i64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), i);
-        memref::StoreOp::create(b, loc,
-                                llmc::createDynamicInverseFrequency(
-                                    b, loc, logTheta, i64, spec.rotaryDim),
-                                table, i);
+        Value invFreq;
+        if (isLongrope) {
+          invFreq = memref::LoadOp::create(
+              b, loc, tables, ValueRange{arith::AddIOp::create(b, loc, offset, i)});
+        } else {
+          Value i64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), i);
+          invFreq = llmc::createDynamicInverseFrequency(b, loc, logTheta, i64,
+                                                        spec.rotaryDim);
+        }
+        memref::StoreOp::create(b, loc, invFreq, table, i);
       },
       {getWorkgroupBufferType({numWarps}, f32)});
   kernel.setKnownBlockSize(
@@ -191,7 +230,7 @@ void emitRotatePair(DeviceBuilder &d, const RopeSpec &spec, Value x,
   Value head = arith::DivUIOp::create(b, loc, pair, d.index(spec.half()));
   Value i = arith::RemUIOp::create(b, loc, pair, d.index(spec.half()));
   // angle = f32(position) · inv_freq[i]; cos/sin in f32 (libdevice),
-  // scaled by YaRN's attention factor, as the CPU tables are.
+  // scaled by YaRN's or longrope's attention factor, as the CPU tables are.
   Value position = arith::SIToFPOp::create(
       b, loc, f32, memref::LoadOp::create(b, loc, positions, token));
   Value angle = arith::MulFOp::create(

@@ -2,6 +2,7 @@
 #ifndef LLMC_CODEGEN_CUDA_ROPEKERNELS_H
 #define LLMC_CODEGEN_CUDA_ROPEKERNELS_H
 
+#include "codegen/common/RopeFrequencies.h"
 #include "codegen/cuda/DeviceBuilder.h"
 #include "codegen/cuda/KernelModule.h"
 #include "dialect/LLMAttrs.h"
@@ -27,8 +28,10 @@ struct RopeSpec {
   mlir::Type elementType;
 
   int64_t half() const { return rotaryDim / 2; }
+  /// Whether the frequencies are chosen per call (dynamic NTK, longrope):
+  /// a one-block kernel writes the table the rotation kernels then read.
   bool isDynamic() const {
-    return scaling.getKind() == mlir::llm::RopeScalingKind::dynamic;
+    return llmc::choosesFrequenciesPerCall(scaling.getKind());
   }
   /// Rotated pairs and passed-through elements of one token.
   int64_t numPairs() const { return heads * half(); }
@@ -51,17 +54,17 @@ std::optional<RopeSpec> getRopeSpec(mlir::MemRefType x,
                                     mlir::llm::RopeScalingAttr scaling,
                                     std::string &reason);
 
-/// Before the launch of a rotation kernel: for dynamic NTK, the per-call
-/// inverse-frequency table (d/2 f32) computed by a one-block kernel from
-/// max(positions) + 1 and returned; null for the static kinds, whose table
-/// is baked into the kernel module.
+/// Before the launch of a rotation kernel: for dynamic NTK and longrope, the
+/// per-call inverse-frequency table (d/2 f32) computed by a one-block kernel
+/// from max(positions) + 1 and returned; null for the static kinds, whose
+/// table is baked into the kernel module.
 mlir::Value launchDynamicFrequencies(mlir::OpBuilder &builder,
                                      mlir::Location loc, KernelModule &kernels,
                                      const RopeSpec &spec,
                                      mlir::Value positions);
 
 /// Inside a kernel: the inverse-frequency table to read, `dynamicTable`
-/// (a kernel argument) for dynamic NTK, else the baked constant global
+/// (a kernel argument) for the per-call kinds, else the baked constant global
 /// `rope_inv_freq_r<rot>_<tag>` (f32, bit-identical to the CPU's table).
 mlir::Value getInverseFrequencies(mlir::OpBuilder &builder, mlir::Location loc,
                                   KernelModule &kernels, const RopeSpec &spec,

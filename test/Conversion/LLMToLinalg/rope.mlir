@@ -1,4 +1,4 @@
-// llm.rope lowers to an inv_freq table (constant, or computed for dynamic NTK), a cos/sin generic over (B, T, d/2) and a rotation generic over x.
+// llm.rope lowers to an inv_freq table (constant, or chosen per call for dynamic NTK and longrope), a cos/sin generic over (B, T, d/2) and a rotation generic over x.
 // RUN: llmc-opt %s -split-input-file --llm-lower-to-linalg | FileCheck %s
 
 // half style, no scaling, whole head rotated, dynamic T.
@@ -201,6 +201,31 @@ func.func @llama3(%x: tensor<1x?x2x16xf32>, %pos: tensor<1x?xi32>) -> tensor<1x?
 // CHECK: math.cos
 func.func @dynamic(%x: tensor<1x?x2x8xf32>, %pos: tensor<1x?xi32>) -> tensor<1x?x2x8xf32> {
   %0 = llm.rope half %x, %pos {theta = 1.0e+04 : f64, rotary_dim = 8 : i64, scaling = #llm.rope_scaling<kind = dynamic, factor = 2.0, original_max_position_embeddings = 32>} : tensor<1x?x2x8xf32>, tensor<1x?xi32>
+  return %0 : tensor<1x?x2x8xf32>
+}
+
+// -----
+
+// longrope: L = max(positions) + 1 as for dynamic NTK; both tables baked in
+// f32 (θ^(−2i/d) / short_factor, then / long_factor); L > M selects the
+// long half; cos and sin times sqrt(1 + ln 4 / ln 16).
+// CHECK-DAG: #[[VEC:.+]] = affine_map<(d0) -> (d0)>
+// CHECK-LABEL: func @longrope
+// CHECK-SAME: (%{{.+}}: tensor<1x?x2x8xf32>, %[[POS:.+]]: tensor<1x?xi32>)
+// CHECK: arith.maxsi
+// CHECK: %[[L:.+]] = arith.addf %{{.+}}, %{{.+}} : f64
+// CHECK: %[[TABLES:.+]] = arith.constant dense<[1.000000e+00, 0.0666666701, 5.000000e-03, 4.000000e-04, 1.000000e+00, 5.000000e-02, 2.500000e-03, 1.250000e-04]> : tensor<8xf32>
+// CHECK: %[[ORIG:.+]] = arith.constant 1.600000e+01 : f64
+// CHECK: %[[LONGER:.+]] = arith.cmpf ogt, %[[L]], %[[ORIG]] : f64
+// CHECK: %[[OFFSET:.+]] = arith.select %[[LONGER]], %{{.+}}, %{{.+}} : index
+// CHECK: %[[INV:.+]] = linalg.generic {indexing_maps = [#[[VEC]]], iterator_types = ["parallel"]} outs(%{{.+}} : tensor<4xf32>)
+// CHECK: %[[I:.+]] = linalg.index 0 : index
+// CHECK: %[[J:.+]] = arith.addi %[[OFFSET]], %[[I]] : index
+// CHECK: tensor.extract %[[TABLES]][%[[J]]] : tensor<8xf32>
+// CHECK: linalg.generic {{.*}}ins(%[[POS]], %[[INV]] : tensor<1x?xi32>, tensor<4xf32>)
+// CHECK: arith.constant 1.22474492 : f32
+func.func @longrope(%x: tensor<1x?x2x8xf32>, %pos: tensor<1x?xi32>) -> tensor<1x?x2x8xf32> {
+  %0 = llm.rope half %x, %pos {theta = 1.0e+04 : f64, rotary_dim = 8 : i64, scaling = #llm.rope_scaling<kind = longrope, factor = 4.0, original_max_position_embeddings = 16, short_factor = [1.0, 1.5, 2.0, 2.5], long_factor = [1.0, 2.0, 4.0, 8.0]>} : tensor<1x?x2x8xf32>, tensor<1x?xi32>
   return %0 : tensor<1x?x2x8xf32>
 }
 

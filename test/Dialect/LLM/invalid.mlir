@@ -66,6 +66,49 @@ func.func private @f() attributes {s = #llm.rope_scaling<kind = yarn, factor = 4
 
 // -----
 
+// expected-error @+1 {{rope scaling 'llama3' does not take parameter 'truncate'}}
+func.func private @f() attributes {s = #llm.rope_scaling<kind = llama3, factor = 8.0, original_max_position_embeddings = 8192, truncate = false>}
+
+// -----
+
+// expected-error @+1 {{rope scaling 'yarn' does not take parameter 'short_factor'}}
+func.func private @f() attributes {s = #llm.rope_scaling<kind = yarn, factor = 4.0, original_max_position_embeddings = 4096, short_factor = [1.0]>}
+
+// -----
+
+// expected-error @+1 {{rope scaling 'dynamic' does not take parameter 'long_factor'}}
+func.func private @f() attributes {s = #llm.rope_scaling<kind = dynamic, factor = 2.0, original_max_position_embeddings = 10, long_factor = [1.0]>}
+
+// -----
+
+// expected-error @+1 {{rope scaling 'longrope' needs short_factor and long_factor of the same non-zero length}}
+func.func private @f() attributes {s = #llm.rope_scaling<kind = longrope, factor = 4.0, original_max_position_embeddings = 4096, short_factor = [1.0, 1.0], long_factor = [2.0]>}
+
+// -----
+
+// expected-error @+1 {{rope scaling 'longrope' needs short_factor and long_factor of the same non-zero length}}
+func.func private @f() attributes {s = #llm.rope_scaling<kind = longrope, factor = 4.0, original_max_position_embeddings = 4096>}
+
+// -----
+
+// expected-error @+1 {{rope scaling 'longrope' needs positive short_factor and long_factor entries}}
+func.func private @f() attributes {s = #llm.rope_scaling<kind = longrope, factor = 4.0, original_max_position_embeddings = 4096, short_factor = [1.0, 0.0], long_factor = [2.0, 3.0]>}
+
+// -----
+
+// expected-error @+1 {{rope scaling 'longrope' needs attention_factor >= 0}}
+func.func private @f() attributes {s = #llm.rope_scaling<kind = longrope, factor = 4.0, original_max_position_embeddings = 4096, attention_factor = -1.0, short_factor = [1.0], long_factor = [2.0]>}
+
+// -----
+
+func.func @f(%x: tensor<1x?x8x8xf32>, %pos: tensor<1x?xi32>) {
+  // expected-error @+1 {{longrope needs one short_factor and long_factor entry per rotated pair (4), got 2}}
+  %0 = llm.rope half %x, %pos {theta = 1.0e+04 : f64, rotary_dim = 8 : i64, scaling = #llm.rope_scaling<kind = longrope, factor = 4.0, original_max_position_embeddings = 16, short_factor = [1.0, 1.0], long_factor = [2.0, 3.0]>} : tensor<1x?x8x8xf32>, tensor<1x?xi32>
+  return
+}
+
+// -----
+
 // expected-error @+1 {{kv_cache layers must be positive, got 0}}
 func.func private @f(!llm.kv_cache<layers = 0, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = f32>)
 

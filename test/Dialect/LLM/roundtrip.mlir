@@ -68,6 +68,10 @@ func.func @rope(%q: tensor<1x?x8x8xf32>, %k: tensor<2x?x8x128xf32>, %pos: tensor
   %5 = llm.rope half %k, %pos2 {theta = 1.0e+06 : f64, rotary_dim = 128 : i64, scaling = #llm.rope_scaling<kind = yarn, factor = 4.0, original_max_position_embeddings = 32768, beta_fast = 16.0, beta_slow = 2.0, attention_factor = 1.1>} : tensor<2x?x8x128xf32>, tensor<2x?xi64>
   // CHECK: scaling = #llm.rope_scaling<kind = llama3, factor = 8.000000e+00, original_max_position_embeddings = 8192, low_freq_factor = 2.000000e+00, high_freq_factor = 6.000000e+00>
   %6 = llm.rope half %k, %pos2 {theta = 5.0e+05 : f64, rotary_dim = 128 : i64, scaling = #llm.rope_scaling<kind = llama3, factor = 8.0, original_max_position_embeddings = 8192, low_freq_factor = 2.0, high_freq_factor = 6.0>} : tensor<2x?x8x128xf32>, tensor<2x?xi64>
+  // CHECK: scaling = #llm.rope_scaling<kind = yarn, factor = 4.000000e+00, original_max_position_embeddings = 32768, truncate = false>
+  %7 = llm.rope half %k, %pos2 {theta = 1.0e+06 : f64, rotary_dim = 128 : i64, scaling = #llm.rope_scaling<kind = yarn, factor = 4.0, original_max_position_embeddings = 32768, truncate = false>} : tensor<2x?x8x128xf32>, tensor<2x?xi64>
+  // CHECK: scaling = #llm.rope_scaling<kind = longrope, factor = 4.000000e+00, original_max_position_embeddings = 16, attention_factor = 1.200000e+00, short_factor = [1.000000e+00, 1.500000e+00, 2.000000e+00, 2.500000e+00], long_factor = [1.000000e+00, 2.000000e+00, 4.000000e+00, 8.000000e+00]>
+  %8 = llm.rope half %q, %pos {theta = 1.0e+04 : f64, rotary_dim = 8 : i64, scaling = #llm.rope_scaling<kind = longrope, factor = 4.0, original_max_position_embeddings = 16, attention_factor = 1.2, short_factor = [1.0, 1.5, 2.0, 2.5], long_factor = [1.0, 2.0, 4.0, 8.0]>} : tensor<1x?x8x8xf32>, tensor<1x?xi32>
   return
 }
 

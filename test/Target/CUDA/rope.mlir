@@ -6,9 +6,11 @@
 // items past the pairs copy the elements beyond rotary_dim (partial rotary).
 // Static scaling kinds bake the CPU's f32 inv_freq table as a constant
 // global shared by Q and K; dynamic NTK computes it per call with a one-block
-// kernel from max(positions) + 1. Every kernel assembles for sm_80 and sm_90
+// kernel from max(positions) + 1, and longrope picks its short or long table
+// there. Every kernel assembles for sm_80 and sm_90
 // without spills.
 // RUN: llmc --compile-to=kernels --target=cuda:sm_80 %s | FileCheck %s --check-prefix=KERNELS
+// RUN: llmc --compile-to=kernels --target=cuda:sm_80 %s | FileCheck %s --check-prefix=GLOBALS
 // RUN: llmc --compile-to=ptx --target=cuda:sm_80,sm_90 %s > %t.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t.ptx
 // RUN: %python %S/../../lib/ptxas_check.py --arch sm_80 --arch sm_90 < %t.ptx | FileCheck %s --check-prefix=PTXAS
@@ -37,6 +39,11 @@ module attributes {llm.model = "t"} {
   func.func private @dynamic(%q: tensor<1x?x4x64xf32>, %p: tensor<1x?xi32>) -> tensor<1x?x4x64xf32> {
     %0 = llm.rope half %q, %p {theta = 1.0e+04 : f64, rotary_dim = 64 : i64, scaling = #llm.rope_scaling<kind = dynamic, factor = 2.0, original_max_position_embeddings = 2048>} : tensor<1x?x4x64xf32>, tensor<1x?xi32>
     return %0 : tensor<1x?x4x64xf32>
+  }
+  // longrope: the same one-block kernel picks the short or long table.
+  func.func private @longrope(%q: tensor<1x?x4x8xf32>, %p: tensor<1x?xi32>) -> tensor<1x?x4x8xf32> {
+    %0 = llm.rope half %q, %p {theta = 1.0e+04 : f64, rotary_dim = 8 : i64, scaling = #llm.rope_scaling<kind = longrope, factor = 4.0, original_max_position_embeddings = 16, short_factor = [1.0, 1.5, 2.0, 2.5], long_factor = [1.0, 2.0, 4.0, 8.0]>} : tensor<1x?x4x8xf32>, tensor<1x?xi32>
+    return %0 : tensor<1x?x4x8xf32>
   }
   // YaRN: cos and sin scaled by 0.1·ln(4) + 1.
   func.func private @yarn(%q: tensor<1x?x4x64xf32>, %p: tensor<1x?xi32>) -> tensor<1x?x4x64xf32> {
@@ -74,6 +81,10 @@ module attributes {llm.model = "t"} {
 // KERNELS: %[[TABLE:.*]] = memref.alloc() : memref<32xf32>
 // KERNELS: gpu.launch_func @llmc_kernels::@rope_dynamic_inv_freq_r64_dynamic_[[DTAG:[0-9a-f]+]]_i32 blocks in (%c1, %c1, %c1) threads in (%c256, %c1, %c1) args(%[[DPOS]] : memref<?xi32>, %[[TABLE]] : memref<32xf32>)
 // KERNELS: gpu.launch_func @llmc_kernels::@rope_half_h4_d64_r64_dynamic_[[DTAG]]_f32_i32 {{.*}} args(%{{.*}} : memref<?x256xf32>, %[[DPOS]] : memref<?xi32>, %[[TABLE]] : memref<32xf32>, %{{.*}} : memref<?x256xf32>)
+// KERNELS-LABEL: func.func private @longrope
+// KERNELS: %[[LTABLE:.*]] = memref.alloc() : memref<4xf32>
+// KERNELS: gpu.launch_func @llmc_kernels::@rope_dynamic_inv_freq_r8_longrope_[[LTAG:[0-9a-f]+]]_i32 blocks in (%c1, %c1, %c1) threads in (%c256, %c1, %c1) args(%{{.*}} : memref<?xi32>, %[[LTABLE]] : memref<4xf32>)
+// KERNELS: gpu.launch_func @llmc_kernels::@rope_half_h4_d8_r8_longrope_[[LTAG]]_f32_i32 {{.*}} %[[LTABLE]] : memref<4xf32>
 // KERNELS-LABEL: func.func private @yarn
 // KERNELS: gpu.launch_func @llmc_kernels::@rope_half_h4_d64_r64_yarn_{{[0-9a-f]+}}_f32_i32
 // KERNELS-LABEL: func.func private @llama3
@@ -149,6 +160,22 @@ module attributes {llm.model = "t"} {
 // KERNELS-NOT: memref.get_global
 // KERNELS: memref.load %arg2[%{{.*}}] : memref<32xf32>
 
+// longrope: θ^(−2i/d) / short_factor, then / long_factor, baked in f32; the
+// per-call kernel copies the long half when L = max(positions) + 1 > 16; cos
+// and sin times sqrt(1 + ln 4 / ln 16).
+// GLOBALS: memref.global "private" constant @rope_longrope_inv_freq_r8_longrope_{{[0-9a-f]+}} : memref<8xf32> = dense<[1.000000e+00, 0.0666666701, 5.000000e-03, 4.000000e-04, 1.000000e+00, 5.000000e-02, 2.500000e-03, 1.250000e-04]>
+// KERNELS-LABEL: gpu.func @rope_dynamic_inv_freq_r8_longrope_{{[0-9a-f]+}}_i32(
+// KERNELS: %[[LL:.*]] = arith.addf %{{.*}}, %cst{{.*}} : f64
+// KERNELS: %[[LTABLES:.*]] = memref.get_global @rope_longrope_inv_freq_r8_longrope_{{[0-9a-f]+}} : memref<8xf32>
+// KERNELS: %[[LONG:.*]] = arith.cmpf ogt, %[[LL]], %cst{{.*}} : f64
+// KERNELS: %[[OFFSET:.*]] = arith.select %[[LONG]], %c4, %c0 : index
+// KERNELS: scf.for %[[LI:.*]] = %{{.*}} to %c4 step %c256 {
+// KERNELS: %[[LIDX:.*]] = arith.addi %[[OFFSET]], %[[LI]] : index
+// KERNELS: %[[LV:.*]] = memref.load %[[LTABLES]][%[[LIDX]]] : memref<8xf32>
+// KERNELS: memref.store %[[LV]], %arg1[%[[LI]]] : memref<4xf32>
+// KERNELS-LABEL: gpu.func @rope_half_h4_d8_r8_longrope_{{[0-9a-f]+}}_f32_i32(
+// KERNELS: arith.constant 1.22474492 : f32
+
 // YaRN: cos and sin times 0.1·ln(4) + 1.
 // KERNELS-LABEL: gpu.func @rope_half_h4_d64_r64_yarn_{{[0-9a-f]+}}_f32_i32(
 // KERNELS: %[[AF:.*]] = arith.constant 1.13862944 : f32
@@ -198,6 +225,8 @@ module attributes {llm.model = "t"} {
 // PTXAS-DAG: kernel rope_interleaved_h4_d64_r64_ntk_{{[0-9a-f]+}}_f32_i32 sm_80 regs={{[0-9]+}} smem=0 spill_stores=0 spill_loads=0
 // PTXAS-DAG: kernel rope_dynamic_inv_freq_r64_dynamic_{{[0-9a-f]+}}_i32 sm_80 regs={{[0-9]+}} smem=32 spill_stores=0 spill_loads=0
 // PTXAS-DAG: kernel rope_half_h4_d64_r64_dynamic_{{[0-9a-f]+}}_f32_i32 sm_80 regs={{[0-9]+}} smem=0 spill_stores=0 spill_loads=0
+// PTXAS-DAG: kernel rope_dynamic_inv_freq_r8_longrope_{{[0-9a-f]+}}_i32 sm_80 regs={{[0-9]+}} smem=32 spill_stores=0 spill_loads=0
+// PTXAS-DAG: kernel rope_half_h4_d8_r8_longrope_{{[0-9a-f]+}}_f32_i32 sm_80 regs={{[0-9]+}} smem=0 spill_stores=0 spill_loads=0
 // PTXAS-DAG: kernel rope_half_h4_d64_r64_yarn_{{[0-9a-f]+}}_f32_i32 sm_80 regs={{[0-9]+}} smem=0 spill_stores=0 spill_loads=0
 // PTXAS-DAG: kernel rope_half_h32_d128_r128_llama3_{{[0-9a-f]+}}_f32_i32 sm_80 regs={{[0-9]+}} smem=0 spill_stores=0 spill_loads=0
 // PTXAS-DAG: kernel rope_interleaved_h4_d80_r32_yarn_{{[0-9a-f]+}}_f32_i32 sm_80 regs={{[0-9]+}} smem=0 spill_stores=0 spill_loads=0

@@ -1,15 +1,21 @@
-"""Whole-decoder numerics: llmc's compiled prefill/decode vs a numpy decoder.
+"""Whole-decoder numerics: llmc's compiled prefill/decode vs a numpy decoder, for what no Hugging Face
+transformers model expresses (every other variant is checked against transformers' own logits:
+test/e2e/hf-dir.test and rope-variants.test).
 
-For a tiny random-weight model of the requested variant, builds the `llm`
-module with `llmc --compile-to=llm`, lowers it, calls @prefill on a prompt
-(teacher forcing) and @decode on one more token with the updated KV cache, and
-compares every logit with a numpy implementation written from the published
-formulas (RMSNorm, RoPE, GQA causal/sliding-window attention, SwiGLU).
+For a tiny random-weight model of the requested variant, builds the `llm` module with `llmc --compile-to=llm`,
+lowers it, calls @prefill on a prompt (teacher forcing) and @decode on one more token with the updated KV cache,
+and compares every logit with a numpy implementation written from the published formulas (RMSNorm, RoPE, GQA
+causal attention, SwiGLU). The reference reads nothing from llmc: its weight table (names, shapes, whether the
+head is tied) comes from the variant's own description (weight_shapes); llmc's lowered signature only orders the
+arguments, and a weight set that differs from the reference's fails the check.
 
-Variants whose key `_format` is "gguf" are described by a GGUF file of
-architecture llama instead of a config.json: llmc then rotates adjacent pairs
-(2i, 2i+1) (Meta's / llama.cpp's interleaved RoPE), which no Hugging Face
-config selects, and the reference does the same (`rope_style`).
+Variants:
+  interleaved-rope, interleaved-partial, long-prefill  GGUF files of architecture llama: llmc rotates adjacent
+      pairs (2i, 2i+1) (Meta's / llama.cpp's interleaved RoPE), which no Hugging Face config selects, and the
+      reference does the same; whole and partial rotary dimensions (rope.dimension_count), and a prompt longer
+      than one attention key tile;
+  ntk-rope  static NTK-aware scaling (theta * factor^(d/(d-2))): llmc's own "ntk" rope type, which transformers
+      does not have.
 """
 import json
 import os
@@ -34,33 +40,14 @@ BASE = {
     "hidden_act": "silu",
 }
 VARIANTS = {
-    "gqa": {},
-    "mha": {"num_key_value_heads": 4},
-    "mqa": {"num_key_value_heads": 1},
-    "tied": {"tie_word_embeddings": True},
-    "qwen2-bias": {"model_type": "qwen2", "tie_word_embeddings": True},
-    "mistral-window": {"model_type": "mistral", "sliding_window": 3},
-    "llama3-rope": {"rope_scaling": {"rope_type": "llama3", "factor": 8.0,
-                                     "low_freq_factor": 1.0, "high_freq_factor": 4.0,
-                                     "original_max_position_embeddings": 8}},
-    "linear-rope": {"rope_scaling": {"type": "linear", "factor": 2.0}},
     "ntk-rope": {"rope_scaling": {"rope_type": "ntk", "factor": 4.0}},
-    # The prompt (6) and the decode step (7) both exceed the original
-    # context (4), so each call rescales theta for its own length.
-    "dynamic-rope": {"rope_scaling": {"rope_type": "dynamic", "factor": 2.0,
-                                      "original_max_position_embeddings": 4}},
-    "yarn-rope": {"rope_scaling": {"rope_type": "yarn", "factor": 4.0,
-                                   "original_max_position_embeddings": 8,
-                                   "beta_fast": 8.0, "beta_slow": 2.0}},
-    # A prompt longer than one attention key tile, then decode after it.
-    "long-prefill": {"max_position_embeddings": 160, "_prompt_len": 150},
-    "partial-rotary": {"partial_rotary_factor": 0.5},
-    # mha and tied in one model (llmc-run-logits-numeric: one compile).
-    "mha-tied": {"num_key_value_heads": 4, "tie_word_embeddings": True},
     # GGUF llama files: interleaved RoPE. head_dim 8 (four pairs per head).
     "interleaved-rope": {"_format": "gguf", "hidden_size": 32},
     "interleaved-partial": {"_format": "gguf", "hidden_size": 32,
                             "partial_rotary_factor": 0.5},
+    # A prompt longer than one attention key tile, then decode after it.
+    "long-prefill": {"_format": "gguf", "max_position_embeddings": 160,
+                     "_prompt_len": 150},
 }
 
 
@@ -75,7 +62,6 @@ def weight_shapes(cfg):
     heads = cfg["num_attention_heads"]
     kv = cfg.get("num_key_value_heads", heads)
     hd = d // heads
-    bias = cfg["model_type"] == "qwen2"
     shapes = {"model.embed_tokens.weight": (vocab, d), "model.norm.weight": (d,)}
     if not cfg.get("tie_word_embeddings", False):
         shapes["lm_head.weight"] = (vocab, d)
@@ -89,10 +75,6 @@ def weight_shapes(cfg):
             p + "self_attn.o_proj.weight": (d, heads * hd),
             p + "mlp.gate_proj.weight": (ffn, d), p + "mlp.up_proj.weight": (ffn, d),
             p + "mlp.down_proj.weight": (d, ffn)})
-        if bias:
-            shapes.update({p + "self_attn.q_proj.bias": (heads * hd,),
-                           p + "self_attn.k_proj.bias": (kv * hd,),
-                           p + "self_attn.v_proj.bias": (kv * hd,)})
     return shapes
 
 
@@ -166,49 +148,18 @@ def rms_norm(x, w, eps):
     return x / np.sqrt(np.mean(x * x, axis=-1, keepdims=True) + eps) * w
 
 
-def inv_freq(cfg, rotary_dim, call_len):
-    """(inverse frequencies, cos/sin scale) for a call covering positions
-    < call_len, from transformers' modeling_rope_utils formulas (plus static
-    NTK: theta * factor^(d/(d-2)))."""
+def inv_freq(cfg, rotary_dim):
+    """(inverse frequencies, cos/sin scale): theta^(-2i/d), with static NTK's
+    theta * factor^(d/(d-2)) for the ntk variant."""
     theta = cfg["rope_theta"]
     scaling = cfg.get("rope_scaling") or {}
     kind = scaling.get("rope_type", scaling.get("type", "default"))
     d = rotary_dim
     if kind == "ntk":
         theta = theta * scaling["factor"] ** (d / (d - 2))
-    if kind == "dynamic":
-        orig = scaling["original_max_position_embeddings"]
-        if call_len > orig:
-            factor = scaling["factor"]
-            theta = theta * (factor * call_len / orig - (factor - 1)) ** (d / (d - 2))
-    freqs = 1.0 / theta ** (np.arange(0, d, 2) / d)
-    if kind in ("default", "ntk", "dynamic"):
-        return freqs, 1.0
-    if kind == "linear":
-        return freqs / scaling["factor"], 1.0
-    if kind == "yarn":
-        factor, orig = scaling["factor"], scaling["original_max_position_embeddings"]
-        fast, slow = scaling.get("beta_fast", 32.0), scaling.get("beta_slow", 1.0)
-        def corr_dim(rotations):
-            return d * np.log(orig / (rotations * 2 * np.pi)) / (2 * np.log(theta))
-        low = max(np.floor(corr_dim(fast)), 0)
-        high = min(np.ceil(corr_dim(slow)), d - 1)
-        if high == low:
-            high += 0.001
-        ramp = np.clip((np.arange(d // 2) - low) / (high - low), 0, 1)
-        extrapolation = 1 - ramp
-        mixed = freqs / factor * (1 - extrapolation) + freqs * extrapolation
-        return mixed, 0.1 * np.log(factor) + 1.0
-    if kind == "llama3":
-        factor, low, high = (scaling["factor"], scaling["low_freq_factor"],
-                             scaling["high_freq_factor"])
-        old = scaling["original_max_position_embeddings"]
-        wavelen = 2 * np.pi / freqs
-        smooth = (old / wavelen - low) / (high - low)
-        out = np.where(wavelen > old / low, freqs / factor, freqs)
-        medium = (wavelen <= old / low) & (wavelen >= old / high)
-        return np.where(medium, (1 - smooth) * freqs / factor + smooth * freqs, out), 1.0
-    raise ValueError(kind)
+    elif kind != "default":
+        raise ValueError(kind)
+    return 1.0 / theta ** (np.arange(0, d, 2) / d), 1.0
 
 
 def rope_half(x, positions, freqs, scale):
@@ -240,7 +191,7 @@ def rope_interleaved(x, positions, freqs, scale):
     return out
 
 
-def attention(q, k, v, positions, window):
+def attention(q, k, v, positions):
     # q: (T, H, Dh) at `positions`; k, v: (S, Hkv, Dh) at positions 0..S-1.
     heads, kv_heads, head_dim = q.shape[1], k.shape[1], q.shape[2]
     out = np.zeros_like(q)
@@ -250,8 +201,6 @@ def attention(q, k, v, positions, window):
         s = np.arange(k.shape[0])[None, :]
         p = positions[:, None]
         visible = s <= p
-        if window:
-            visible &= (p - s) < window
         scores = np.where(visible, scores, -np.inf)
         weights = np.exp(scores - scores.max(axis=1, keepdims=True))
         weights /= weights.sum(axis=1, keepdims=True)
@@ -259,34 +208,30 @@ def attention(q, k, v, positions, window):
     return out
 
 
-def reference_logits(cfg, w, tokens, prompt_len):
-    """Logits of every position of `tokens` (teacher forcing), numpy f64,
-    as llmc computes them: one call over the first `prompt_len` tokens, then
-    one call per token (RoPE frequencies can depend on the call, dynamic).
-    RoPE rotates halves or, for GGUF llama variants, adjacent pairs."""
+def reference_logits(cfg, w, tokens):
+    """Logits of every position of `tokens` (teacher forcing), numpy f64.
+    RoPE rotates halves or, for GGUF llama variants, adjacent pairs; the
+    frequencies of these variants do not depend on the call."""
     d, heads, kv_heads = (cfg["hidden_size"], cfg["num_attention_heads"],
                           cfg.get("num_key_value_heads", cfg["num_attention_heads"]))
     head_dim = d // heads
     rotary_dim = int(head_dim * cfg.get("partial_rotary_factor", 1.0))
-    call_lens = [prompt_len] * prompt_len + list(range(prompt_len + 1, len(tokens) + 1))
-    per_call = [inv_freq(cfg, rotary_dim, n) for n in call_lens]
-    freqs = np.array([f for f, _ in per_call])
-    scale = np.array([a for _, a in per_call])[:, None, None]
-    window = cfg.get("sliding_window")
+    call_freqs, call_scale = inv_freq(cfg, rotary_dim)
+    freqs = np.tile(call_freqs, (len(tokens), 1))
+    scale = call_scale
     rope = rope_interleaved if rope_style(cfg) == "interleaved" else rope_half
     positions = np.arange(len(tokens), dtype=np.float64)
     x = w["model.embed_tokens.weight"][tokens]
     for i in range(cfg["num_hidden_layers"]):
         p = "model.layers.%d." % i
         def proj(inp, name):
-            out = inp @ w[p + name + ".weight"].T
-            return out + w[p + name + ".bias"] if p + name + ".bias" in w else out
+            return inp @ w[p + name + ".weight"].T
         n = rms_norm(x, w[p + "input_layernorm.weight"], cfg["rms_norm_eps"])
         q = proj(n, "self_attn.q_proj").reshape(len(tokens), heads, head_dim)
         k = proj(n, "self_attn.k_proj").reshape(len(tokens), kv_heads, head_dim)
         v = proj(n, "self_attn.v_proj").reshape(len(tokens), kv_heads, head_dim)
         q, k = rope(q, positions, freqs, scale), rope(k, positions, freqs, scale)
-        a = attention(q, k, v, positions, window).reshape(len(tokens), heads * head_dim)
+        a = attention(q, k, v, positions).reshape(len(tokens), heads * head_dim)
         x = x + proj(a, "self_attn.o_proj")
         n = rms_norm(x, w[p + "post_attention_layernorm.weight"], cfg["rms_norm_eps"])
         gate, up = proj(n, "mlp.gate_proj"), proj(n, "mlp.up_proj")
@@ -314,19 +259,27 @@ def check_variant(name):
     lowered = subprocess.run(["llmc-opt", "--llm-lower-to-linalg"], input=module,
                              capture_output=True, text=True, check=True).stdout
 
+    # The reference's own weight table; llmc's signature only orders the arguments.
+    rng = np.random.default_rng(sum(map(ord, name)))
+    weights = {}
+    for wname, shape in sorted(weight_shapes(cfg).items()):
+        scale = 1.0 if wname.endswith("norm.weight") else 0.5
+        base = 1.0 if wname.endswith("norm.weight") else 0.0
+        weights[wname] = (base + scale * rng.standard_normal(shape)).astype(np.float32)
     signature = re.search(r"func.func (?:private )?@prefill\((.*?)\) ->", lowered).group(1)
-    weight_args = re.findall(r'tensor<([0-9x]+)xf32> \{llm.weight = "([^"]+)"\}', signature)
+    weight_args = [(shape, wname) for shape, wname in
+                   re.findall(r'tensor<([0-9x]+)xf32> \{llm.weight = "([^"]+)"\}', signature)]
+    llmc_names = sorted(wname for _, wname in weight_args)
+    if llmc_names != sorted(weights):
+        sys.exit("%s: FAILED, llmc's weights differ from the model's: extra %s, missing %s" % (
+            name, sorted(set(llmc_names) - set(weights)), sorted(set(weights) - set(llmc_names))))
+    for shape, wname in weight_args:
+        if tuple(int(x) for x in shape.split("x")) != weights[wname].shape:
+            sys.exit("%s: FAILED, llmc's %s is %s, the model's %s" % (
+                name, wname, shape, weights[wname].shape))
     cache_type = re.search(r"%arg2: (tensor<[0-9x]+xf32>)", signature).group(1)
     prefill_result = re.search(r"func.func (?:private )?@prefill\(.*?\) -> \((tensor<[^>]+>)",
                                lowered).group(1)
-
-    rng = np.random.default_rng(sum(map(ord, name)))
-    weights = {}
-    for shape, wname in weight_args:
-        dims = [int(x) for x in shape.split("x")]
-        scale = 1.0 if wname.endswith("norm.weight") else 0.5
-        base = 1.0 if wname.endswith("norm.weight") else 0.0
-        weights[wname] = (base + scale * rng.standard_normal(dims)).astype(np.float32)
     vocab = cfg["vocab_size"]
     tokens = rng.integers(0, vocab, prompt_len + 1)
 
@@ -368,8 +321,7 @@ def check_variant(name):
     main.append("  return\n}\n}\n")
     prefill_logits, decode_logits_value = run("\n".join(lines + main))
 
-    want = reference_logits(cfg, {k: v.astype(np.float64) for k, v in weights.items()},
-                            tokens, prompt_len)
+    want = reference_logits(cfg, {k: v.astype(np.float64) for k, v in weights.items()}, tokens)
     expect_close(name + " prefill logits", prefill_logits[0], want[:prompt_len],
                  LOGITS_ATOL, LOGITS_RTOL)
     expect_close(name + " decode logits", decode_logits_value[0, 0], want[prompt_len],

@@ -40,6 +40,8 @@ from transformers import AutoModelForCausalLM, AutoTokenizer
 # SmolLM2's tokenizer.json semantics rebuilt from the GGUF: the same reference the tokenizer goldens use.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "runtime", "Inputs"))
 from tokenizer_goldens import smollm2_reference  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from golden_rows import golden_rows  # noqa: E402
 
 MAX_NEW_TOKENS = 24
 TOP_K = 16
@@ -98,17 +100,7 @@ def main():
             reply_ids = out[0, len(prompt_ids):].tolist()
             all_ids = prompt_ids + reply_ids
             logits = model(torch.tensor([all_ids])).logits[0].double().numpy()
-        positions = []
-        for row in logits:
-            order = np.argsort(-row, kind="stable")
-            top = order[:TOP_K].tolist()
-            positions.append({
-                "argmax": int(order[0]),
-                "margin": round(float(row[order[0]] - row[order[1]]), DECIMALS),
-                "top_ids": top,
-                "top_logits": [round(float(row[i]), DECIMALS) for i in top],
-                "probe_logits": [round(float(row[i]), DECIMALS) for i in probes],
-            })
+        positions = golden_rows(logits, probes, TOP_K, DECIMALS)
         with open(os.path.join(out_dir, "conv_%s.json" % cname), "w") as f:
             json.dump(messages, f, ensure_ascii=False, indent=1)
             f.write("\n")

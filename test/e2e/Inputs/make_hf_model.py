@@ -17,6 +17,8 @@ trained there for llmc's tests, and chat templates written for them in test/runt
             pre-tokenizer, a DeepSeek-style template
   sentencepiece  model_type llama: SentencePiece BPE with byte fallback from tokenizer.json (stories260K's
             vocabulary converted by transformers), untied; ChatML spelled in plain text
+  rope-<variant>  the sentencepiece model with one RoPE / attention variant of ROPE_VARIANTS (rope-variants.test;
+            goldens by rope_goldens.py): teacher-forced and token-by-token logits, no chat
 """
 import json
 import os
@@ -35,13 +37,68 @@ FAMILIES = {
     "deepseek": (14, 4, 96, "tokenizers/deepseek-llm.json", "deepseek.jinja"),
     "sentencepiece": (15, 2, 128, "tokenizers/stories260k/tokenizer.json", "chatml.jinja"),
 }
+# rope-<variant>: config.json entries over the sentencepiece family's (small vocabulary, small goldens). The
+# prompts of rope_goldens.py are 36 tokens: longer than every original_max_position_embeddings here (16 or
+# 32), so that dynamic NTK and longrope switch frequencies within a prompt and within a token-by-token decode.
+SHORT_ORIGINAL, LONG_ORIGINAL = 16, 32
+LONGROPE_SHORT = [1.0, 1.0, 1.1, 1.3, 1.6, 2.0, 2.5, 3.0]
+LONGROPE_LONG = [1.0, 1.2, 1.6, 2.4, 3.5, 5.0, 7.0, 9.0]
+ROPE_VARIANTS = {
+    # transformers' dynamic NTK: max_position_embeddings is the original length; the base grows per call.
+    "dynamic": {"max_position_embeddings": SHORT_ORIGINAL, "rope_scaling": {"type": "dynamic", "factor": 4.0}},
+    "yarn": {"max_position_embeddings": 4 * LONG_ORIGINAL,
+             "rope_parameters": {"rope_type": "yarn", "rope_theta": 10000.0, "factor": 4.0,
+                                 "original_max_position_embeddings": LONG_ORIGINAL}},
+    # A fractional correction range (1.41 instead of 2 for beta_slow's dimension with these sizes).
+    "yarn-untruncated": {"max_position_embeddings": 4 * LONG_ORIGINAL,
+                         "rope_parameters": {"rope_type": "yarn", "rope_theta": 10000.0, "factor": 4.0,
+                                             "original_max_position_embeddings": LONG_ORIGINAL,
+                                             "truncate": False}},
+    "yarn-attention-factor": {"max_position_embeddings": 4 * LONG_ORIGINAL,
+                              "rope_parameters": {"rope_type": "yarn", "rope_theta": 10000.0, "factor": 4.0,
+                                                  "original_max_position_embeddings": LONG_ORIGINAL,
+                                                  "attention_factor": 0.7}},
+    "yarn-betas": {"max_position_embeddings": 4 * LONG_ORIGINAL,
+                   "rope_parameters": {"rope_type": "yarn", "rope_theta": 500.0, "factor": 4.0,
+                                       "original_max_position_embeddings": LONG_ORIGINAL,
+                                       "beta_fast": 8.0, "beta_slow": 2.0}},
+    # DeepSeek-style magnitude: attention factor = mscale(4, 1.0) / mscale(4, 0.5).
+    "yarn-mscale": {"max_position_embeddings": 4 * LONG_ORIGINAL,
+                    "rope_parameters": {"rope_type": "yarn", "rope_theta": 10000.0, "factor": 4.0,
+                                        "original_max_position_embeddings": LONG_ORIGINAL,
+                                        "mscale": 1.0, "mscale_all_dim": 0.5}},
+    # factor implicit (64 / 16 = 4): attention factor sqrt(1 + ln 4 / ln 16).
+    "longrope": {"max_position_embeddings": 4 * SHORT_ORIGINAL,
+                 "rope_parameters": {"rope_type": "longrope", "rope_theta": 10000.0,
+                                     "short_factor": LONGROPE_SHORT, "long_factor": LONGROPE_LONG,
+                                     "original_max_position_embeddings": SHORT_ORIGINAL}},
+    "longrope-attention-factor": {"max_position_embeddings": 4 * SHORT_ORIGINAL,
+                                  "rope_scaling": {"rope_type": "longrope", "factor": 2.0,
+                                                   "attention_factor": 0.9, "short_factor": LONGROPE_SHORT,
+                                                   "long_factor": LONGROPE_LONG,
+                                                   "original_max_position_embeddings": SHORT_ORIGINAL}},
+    # llama's attention_bias (q, k, v and o) and mlp_bias, tied embeddings.
+    "biases": {"attention_bias": True, "mlp_bias": True, "tie_word_embeddings": True},
+    # transformers' llama ignores partial_rotary_factor with default RoPE (whole heads rotate); llmc warns.
+    "partial-rotary-ignored": {"partial_rotary_factor": 0.5},
+}
 HIDDEN, LAYERS, HEADS, HEAD_DIM = 64, 2, 4, 16
 SLIDING_WINDOW = 24
 # Weights spread wide enough that logits have clear maxima (greedy replies then do not hinge on rounding).
 WEIGHT_STD = 0.25
 
 
+def family_entry(family):
+    """(seed, kv heads, ffn, tokenizer.json, chat template) of a family or a rope-<variant>."""
+    if family.startswith("rope-"):
+        index = sorted(ROPE_VARIANTS).index(family[len("rope-"):])
+        return (100 + index,) + FAMILIES["sentencepiece"][1:]
+    return FAMILIES[family]
+
+
 def config(family, vocab):
+    if family.startswith("rope-"):
+        return dict(config("sentencepiece", vocab), **ROPE_VARIANTS[family[len("rope-"):]])
     _, kv_heads, ffn, _, _ = FAMILIES[family]
     common = {"hidden_size": HIDDEN, "intermediate_size": ffn, "num_hidden_layers": LAYERS,
               "num_attention_heads": HEADS, "num_key_value_heads": kv_heads,
@@ -68,7 +125,8 @@ def config(family, vocab):
 
 
 def weights(family, vocab):
-    seed, kv_heads, ffn, _, _ = FAMILIES[family]
+    seed, kv_heads, ffn, _, _ = family_entry(family)
+    cfg = config(family, vocab)
     rng = np.random.default_rng(seed)
     kv = kv_heads * HEAD_DIM
     w = {"model.embed_tokens.weight": (vocab, HIDDEN)}
@@ -83,11 +141,16 @@ def weights(family, vocab):
                   p + "mlp.down_proj.weight": (HIDDEN, ffn),
                   p + "input_layernorm.weight": (HIDDEN,),
                   p + "post_attention_layernorm.weight": (HIDDEN,)})
-        if family == "qwen2":
+        if family == "qwen2" or cfg.get("attention_bias"):
             w.update({p + "self_attn.q_proj.bias": (HEADS * HEAD_DIM,),
                       p + "self_attn.k_proj.bias": (kv,), p + "self_attn.v_proj.bias": (kv,)})
+        if cfg.get("attention_bias"):
+            w[p + "self_attn.o_proj.bias"] = (HIDDEN,)
+        if cfg.get("mlp_bias"):
+            w.update({p + "mlp.gate_proj.bias": (ffn,), p + "mlp.up_proj.bias": (ffn,),
+                      p + "mlp.down_proj.bias": (HIDDEN,)})
     w["model.norm.weight"] = (HIDDEN,)
-    if not config(family, vocab)["tie_word_embeddings"]:
+    if not cfg["tie_word_embeddings"]:
         w["lm_head.weight"] = (vocab, HIDDEN)
     out = {}
     for name in sorted(w):
@@ -114,7 +177,7 @@ def write_safetensors(path, tensors):
 
 def main():
     family, out = sys.argv[1:3]
-    _, _, _, tokenizer_file, template_file = FAMILIES[family]
+    _, _, _, tokenizer_file, template_file = family_entry(family)
     tokenizer_json = os.path.join(INPUTS, tokenizer_file)
     template = os.path.join(INPUTS, "chat_templates", template_file)
     os.makedirs(out, exist_ok=True)
@@ -138,7 +201,7 @@ def main():
     else:
         write_safetensors(os.path.join(out, "model.safetensors"), tensors)
         generation = {"eos_token_id": 2, "do_sample": False}
-        if family == "sentencepiece":
+        if family == "sentencepiece" or family.startswith("rope-"):
             tok_config = {"eos_token": "</s>", "bos_token": "<s>", "unk_token": "<unk>", "add_bos_token": False}
         else:
             tok_config = {"eos_token": "<|im_end|>", "bos_token": "<|endoftext|>", "add_bos_token": False}

@@ -68,8 +68,7 @@ def check(work, name):
                     "--tokens", " ".join(str(t) for t in tokens), "--dump-logits", dump],
                    check=True, stderr=subprocess.DEVNULL)
     got = np.fromfile(dump, dtype=np.float32).reshape(prompt_len, cfg["vocab_size"])
-    want = reference_logits(cfg, {k: v.astype(np.float64) for k, v in weights.items()},
-                            tokens, prompt_len)
+    want = reference_logits(cfg, {k: v.astype(np.float64) for k, v in weights.items()}, tokens)
     expect_close(name + " llmc-run logits", got, want, LOGITS_ATOL, LOGITS_RTOL)
 
 

@@ -60,18 +60,24 @@ class MainBuilder:
 
 def check_all(checks, results):
     """expect_close on every (name, reference) of `checks` against the
-    printed `results`, in order; reports every failure, then exits non-zero
-    if there was one."""
+    printed `results`, in order (one line each), then one summary line for
+    the test to FileCheck: how many tensors and values were compared, the
+    largest error and the bound; exits non-zero on any failure."""
     from llmc_numeric import expect_close
     if len(results) != len(checks):
         raise SystemExit("expected %d printed tensors, got %d"
                          % (len(checks), len(results)))
-    failed = []
+    failed, values, worst = [], 0, 0.0
     for (name, want), got in zip(checks, results):
+        values += np.asarray(want).size
+        if np.asarray(got).shape == np.asarray(want).shape:
+            worst = max(worst, float(np.max(np.abs(np.asarray(got, dtype=np.float64) - want), initial=0.0)))
         try:
             expect_close(name, got, want, ATOL, RTOL)
         except SystemExit as failure:
             print(failure)
             failed.append(name)
-    if failed:
+    print("compared %d tensors, %d values: %d within the bound (%g + %g*|ref|); max |error| %.3g"
+          % (len(checks), values, len(checks) - len(failed), ATOL, RTOL, worst))
+    if failed or not checks:
         raise SystemExit("FAILED: " + ", ".join(failed))

@@ -1,6 +1,7 @@
 """llm.rope, both styles x every scaling kind, partial rotary and dynamic T,
 against a numpy reference written from the RoPE formulas (Hugging Face
-transformers' modeling_rope_utils.py)."""
+transformers' modeling_rope_utils.py; the HF-expressible kinds are also
+checked end to end against transformers itself, test/e2e/rope-variants.test)."""
 import math
 
 import numpy as np
@@ -49,8 +50,10 @@ def inverse_frequencies(d, scaling):
         def corr_dim(r):
             return d * math.log(big_m / (r * 2 * math.pi)) / (2 * math.log(THETA))
 
-        low = max(math.floor(corr_dim(beta_fast)), 0)
-        high = min(math.ceil(corr_dim(beta_slow)), d - 1)
+        low, high = corr_dim(beta_fast), corr_dim(beta_slow)
+        if scaling.get("truncate", True):
+            low, high = math.floor(low), math.ceil(high)
+        low, high = max(low, 0), min(high, d - 1)
         if high == low:
             high += 0.001
         ramp = np.clip((i - low) / (high - low), 0.0, 1.0)
@@ -72,6 +75,12 @@ def inverse_frequencies(d, scaling):
                 smooth = (big_m / wl - low_ff) / (high_ff - low_ff)
                 out.append((1 - smooth) * f / factor + smooth * f)
         return np.array(out), 1.0
+    if kind == "longrope":
+        ext = scaling["long_factor" if LENGTH > big_m else "short_factor"]
+        attention = scaling.get("attention_factor", 0.0)
+        if attention == 0.0:
+            attention = math.sqrt(1 + math.log(factor) / math.log(big_m)) if factor > 1 else 1.0
+        return plain / np.array(ext), attention
     raise ValueError(kind)
 
 
@@ -100,8 +109,13 @@ def attribute(scaling):
     for key, value in scaling.items():
         if key == "kind":
             continue
-        parts.append("%s = %s" % (key, value if isinstance(value, int)
-                                  else "%.6e" % value))
+        if isinstance(value, bool):
+            text = "true" if value else "false"
+        elif isinstance(value, list):
+            text = "[%s]" % ", ".join("%.6e" % v for v in value)
+        else:
+            text = value if isinstance(value, int) else "%.6e" % value
+        parts.append("%s = %s" % (key, text))
     return ", scaling = #llm.rope_scaling<%s>" % ", ".join(parts)
 
 
@@ -121,6 +135,19 @@ SCALINGS = [
                                "attention_factor": 1.5}),
     ("llama3", {"kind": "llama3", "factor": 8.0,
                 "original_max_position_embeddings": 64}),
+    # A fractional correction range (HF truncate: false).
+    ("yarn untruncated", {"kind": "yarn", "factor": 4.0,
+                          "original_max_position_embeddings": 256, "truncate": False}),
+    # The short table when L <= M, the long one when L > M; default and set
+    # attention factors.
+    ("longrope L <= M", {"kind": "longrope", "factor": 4.0,
+                         "original_max_position_embeddings": 64,
+                         "short_factor": [1.0, 1.1, 1.3, 1.6, 2.0, 2.5, 3.0, 4.0],
+                         "long_factor": [1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0, 16.0]}),
+    ("longrope L > M", {"kind": "longrope", "factor": 2.0,
+                        "original_max_position_embeddings": 20, "attention_factor": 0.9,
+                        "short_factor": [1.0, 1.1, 1.3, 1.6, 2.0, 2.5, 3.0, 4.0],
+                        "long_factor": [1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0, 16.0]}),
 ]
 BY_NAME = dict(SCALINGS)
 assert 20 < LENGTH <= 64
@@ -157,5 +184,9 @@ for style in ("half", "interleaved"):
     add_case("dynamic L > M", style, DH // 2, BY_NAME["dynamic L > M"],
              dynamic=True)
     add_case("yarn", style, DH, BY_NAME["yarn"], dynamic=True)
+    add_case("longrope L > M", style, DH // 2,                      # partial
+             dict(BY_NAME["longrope L > M"],
+                  short_factor=BY_NAME["longrope L > M"]["short_factor"][:4],
+                  long_factor=BY_NAME["longrope L > M"]["long_factor"][:4]), dynamic=True)
 
 check_all(checks, run(m.module()))

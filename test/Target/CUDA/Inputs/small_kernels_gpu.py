@@ -134,6 +134,16 @@ SCALINGS = [
                                "attention_factor": 1.5}),
     ("llama3", {"kind": "llama3", "factor": 8.0,
                 "original_max_position_embeddings": 512}),
+    # longrope: the short table (L <= M) or the long one, default and given
+    # attention factors.
+    ("longrope L <= M", {"kind": "longrope", "factor": 4.0,
+                         "original_max_position_embeddings": 4096,
+                         "short_factor": [1.0 + 0.05 * i for i in range(32)],
+                         "long_factor": [1.0 + 0.5 * i for i in range(32)]}),
+    ("longrope L > M", {"kind": "longrope", "factor": 8.0,
+                        "original_max_position_embeddings": 2048, "attention_factor": 1.25,
+                        "short_factor": [1.0 + 0.05 * i for i in range(32)],
+                        "long_factor": [1.0 + 0.5 * i for i in range(32)]}),
 ]
 ROPES = []  # (style, name, scaling, head_dim, rotary_dim)
 for style in ("half", "interleaved"):
@@ -189,6 +199,12 @@ def inverse_frequencies(d, scaling):
                 smooth = (big_m / wavelength - low_ff) / (high_ff - low_ff)
                 out.append((1 - smooth) * f / factor + smooth * f)
         return np.array(out), 1.0
+    if kind == "longrope":
+        ext = np.array(scaling["long_factor" if LENGTH > big_m else "short_factor"])
+        attention = scaling.get("attention_factor", 0.0)
+        if attention == 0.0:
+            attention = math.sqrt(1 + math.log(factor) / math.log(big_m)) if factor > 1 else 1.0
+        return plain / ext, attention
     raise ValueError(kind)
 
 
@@ -213,8 +229,11 @@ def scaling_attribute(scaling):
     parts = ["kind = %s" % scaling["kind"]]
     for key, value in scaling.items():
         if key != "kind":
-            parts.append("%s = %s" % (key, value if isinstance(value, int)
-                                      else "%.6e" % value))
+            if isinstance(value, list):
+                text = "[%s]" % ", ".join("%.6e" % v for v in value)
+            else:
+                text = value if isinstance(value, int) else "%.6e" % value
+            parts.append("%s = %s" % (key, text))
     return ", scaling = #llm.rope_scaling<%s>" % ", ".join(parts)
 
 
@@ -306,13 +325,13 @@ def generate_ops(cases, rng):
         row = HEADS * dh
         cases.alloc("ro%d" % n, tokens * row * 4)
         args = [mem("rx%d" % dh, (tokens, row)), mem("pos", (tokens,))]
-        if scaling.get("kind") == "dynamic":
+        if scaling.get("kind") in ("dynamic", "longrope"):
             cases.alloc("rt%d" % n, rot // 2 * 4)
             launch("rope_dynamic_inv_freq", None,
                    [mem("pos", (tokens,)), mem("rt%d" % n, (rot // 2,))])
             table = inverse_frequencies(rot, scaling)[0].astype(np.float32)
             cases.dump("rt%d" % n, "exact", table.astype(np.float64),
-                       "rope dynamic NTK table (%s)" % name)
+                       "rope per-call table (%s)" % name)
             args.append(mem("rt%d" % n, (rot // 2,)))
         args.append(mem("ro%d" % n, (tokens, row)))
         launch("rope_" + style, tokens, args)
