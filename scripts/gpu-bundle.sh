@@ -46,7 +46,7 @@ PY=${PYTHON:-/usr/bin/python3}
 # margin for files that appear in the checkout before the run.
 MAX_MIB=${LLMC_CARRY_MAX_MIB:-60}
 # The variants of test/Integration/GPU/random-configs-cuda.test.
-RANDOM_VARIANTS="gqa mha mqa tied qwen2-bias mistral-window llama3-rope yarn-rope dynamic-rope partial-rotary head128 long-prefill"
+RANDOM_VARIANTS="gqa mha mqa tied qwen2-bias mistral-window llama3-rope yarn-rope dynamic-rope head128 long-prefill"
 # What the GPU check runs on (H200: sm_90); the stories260K artifacts carry
 # sm_80 too, as test/Integration/GPU builds them.
 GPU_ARCHS=${LLMC_GPU_ARCHS:-sm_90}

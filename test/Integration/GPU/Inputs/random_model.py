@@ -48,9 +48,10 @@ VARIANTS = {
     "yarn-rope": ({"rope_scaling": {"rope_type": "yarn", "factor": 4.0,
                                     "original_max_position_embeddings": 32,
                                     "beta_fast": 32.0, "beta_slow": 1.0}}, 40),
-    "dynamic-rope": ({"rope_scaling": {"rope_type": "dynamic", "factor": 2.0,
-                                       "original_max_position_embeddings": 32}}, 40),
-    "partial-rotary": ({"partial_rotary_factor": 0.5}, 40),
+    # transformers scales dynamic NTK past max_position_embeddings (not
+    # original_max_position_embeddings): 32, so the 40-token prompt passes it.
+    "dynamic-rope": ({"rope_scaling": {"rope_type": "dynamic", "factor": 2.0},
+                      "max_position_embeddings": 32}, 40),
     "head128": ({"num_attention_heads": 2, "num_key_value_heads": 1}, 40),
     # Several key tiles of the attention kernels (tiles of 64 or 128 keys),
     # the last one partial.

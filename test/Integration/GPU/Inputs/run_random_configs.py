@@ -93,11 +93,14 @@ def check_variant(work, target, step_logits, name, with_f32, stage="all"):
         else:
             prompt_len = int(open(length_file).read())
         config = os.path.join(directory, "config.json")
-        builds = [("cpu", ["--target=cpu"]),
-                  ("cpu-bf16", ["--target=cpu", "--weight-type=bf16"]),
-                  ("bf16", ["--target=" + target, "--weight-type=bf16"])]
+        # One context for every variant: dynamic-rope's max_position_embeddings
+        # is below its prompt (the KV cache must still hold it).
+        context = "--context=512"
+        builds = [("cpu", ["--target=cpu", context]),
+                  ("cpu-bf16", ["--target=cpu", "--weight-type=bf16", context]),
+                  ("bf16", ["--target=" + target, "--weight-type=bf16", context])]
         if with_f32:
-            builds.append(("f32", ["--target=" + target, "--weight-type=f32"]))
+            builds.append(("f32", ["--target=" + target, "--weight-type=f32", context]))
         half = prompt_len // 2
         plan = "%d,%d,d%d" % (half, prompt_len - half, DECODE_STEPS)
         for kind, flags in builds:

@@ -72,6 +72,9 @@ TINY = {"hidden_size": 64, "intermediate_size": 168, "num_hidden_layers": 2,
         "max_position_embeddings": 128}
 VARIANTS = set(random_model.VARIANTS) | {"stories260k"}
 PROMPT, DECODE = 70, 2
+# The KV cache of every variant: TINY's context, also where a variant's own
+# max_position_embeddings is shorter than the prompt (dynamic-rope's 32).
+CONTEXT = "--context=128"
 PLAN = "%d,d%d" % (PROMPT, DECODE)
 F32_MAX_ABS = 1e-3
 BF16_MAX_SCALED = 0.04
@@ -122,7 +125,7 @@ class Work:
             out = os.path.join(directory, "cpu-%s.f32" % weight_type)
             try:
                 run(["llmc", "compile", os.path.join(directory, "config.json"),
-                     "--target=cpu", "--weight-type=" + weight_type, "-o", artifact], log)
+                     "--target=cpu", "--weight-type=" + weight_type, CONTEXT, "-o", artifact], log)
                 run([self.step_logits, artifact, os.path.join(directory, "model.safetensors"),
                      os.path.join(directory, "all.tokens"), PLAN, out], log)
             except Failed:
@@ -143,7 +146,7 @@ def check_case(work, case):
         return ["%s: unknown case" % case], True
     lines, failed = [], False
     directory = os.path.join(work.root, variant)
-    flags = ["--target=cuda:sm_90", "--weight-type=" + kind]
+    flags = ["--target=cuda:sm_90", "--weight-type=" + kind, CONTEXT]
     tag = kind + ("-paged" if paged else "")
     if paged:
         flags.append("--paged-kv-cache")
