@@ -34,7 +34,7 @@ llvm::Error writeCPUArtifact(mlir::ModuleOp module, const ModelConfig &config,
 
 /// Version of the host API table a CUDA artifact calls
 /// (LLMC_CUDA_HOST_API_VERSION in runtime/include/llmc/cuda_host_api.h).
-constexpr int kCUDAHostAPIVersion = 1;
+constexpr int kCUDAHostAPIVersion = 2;
 
 /// The CUDA artifact: the same files, where P.o holds the host code (entry
 /// points that launch kernels through the runtime's host API table) and, as

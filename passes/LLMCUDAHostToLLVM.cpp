@@ -23,9 +23,16 @@ using namespace mlir;
 
 namespace {
 
-/// Fields of llmc_cuda_host_api, in declaration order (cuda_host_api.h).
-enum HostAPIField : int32_t { kAlloc = 0, kLaunch = 1, kCopy = 2, kContext = 3 };
-constexpr int32_t kHostAPIFieldCount = 4;
+/// Fields of llmc_cuda_host_api, in declaration order (cuda_host_api.h;
+/// `release` came with version 2, after `ctx`).
+enum HostAPIField : int32_t {
+  kAlloc = 0,
+  kLaunch = 1,
+  kCopy = 2,
+  kContext = 3,
+  kRelease = 4
+};
+constexpr int32_t kHostAPIFieldCount = 5;
 
 /// Emits loads from the table the runtime stores in the module's
 /// `<model>_cuda_host_api` global.
@@ -276,16 +283,28 @@ struct CopyLowering : ConvertOpToLLVMPattern<memref::CopyOp> {
   HostAPI &api;
 };
 
-/// memref.dealloc → nothing: scratch lives until the entry point returns.
+/// memref.dealloc → release(ctx, allocated pointer): the scratch block may
+/// be handed out again later in the same call (llm-cuda-free-scratch puts
+/// the deallocs after each buffer's last use).
 struct DeallocLowering : ConvertOpToLLVMPattern<memref::DeallocOp> {
-  DeallocLowering(const LLVMTypeConverter &converter)
-      : ConvertOpToLLVMPattern(converter, /*benefit=*/2) {}
+  DeallocLowering(const LLVMTypeConverter &converter, HostAPI &api)
+      : ConvertOpToLLVMPattern(converter, /*benefit=*/2), api(api) {}
   LogicalResult
-  matchAndRewrite(memref::DeallocOp op, OpAdaptor,
+  matchAndRewrite(memref::DeallocOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (!isa<MemRefType>(op.getMemref().getType()))
+      return rewriter.notifyMatchFailure(op, "unranked memref");
+    Location loc = op.getLoc();
+    MemRefDescriptor descriptor(adaptor.getMemref());
+    auto ptr = LLVM::LLVMPointerType::get(rewriter.getContext());
+    auto fnType = LLVM::LLVMFunctionType::get(
+        LLVM::LLVMVoidType::get(rewriter.getContext()), {ptr, ptr});
+    api.call(rewriter, loc, kRelease, fnType,
+             {descriptor.allocatedPtr(rewriter, loc)});
     rewriter.eraseOp(op);
     return success();
   }
+  HostAPI &api;
 };
 
 struct LLMCUDAHostToLLVMPass
@@ -303,8 +322,8 @@ struct LLMCUDAHostToLLVMPass
 
     LLVMTypeConverter converter(context);
     RewritePatternSet patterns(context);
-    patterns.add<LaunchLowering, AllocLowering, CopyLowering>(converter, api);
-    patterns.add<DeallocLowering>(converter);
+    patterns.add<LaunchLowering, AllocLowering, CopyLowering, DeallocLowering>(
+        converter, api);
     populateFinalizeMemRefToLLVMConversionPatterns(converter, patterns);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);
     index::populateIndexToLLVMConversionPatterns(converter, patterns);

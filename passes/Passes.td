@@ -308,6 +308,48 @@ def LLMLowerToCUDA : Pass<"llm-lower-to-cuda", "::mlir::ModuleOp"> {
   ];
 }
 
+def LLMCUDAFreeScratch : Pass<"llm-cuda-free-scratch", "::mlir::ModuleOp"> {
+  let summary = "Free every device scratch buffer of the CUDA host code after its last use";
+  let description = [{
+    The CUDA host code allocates one `memref.alloc` per intermediate tensor
+    (the runtime's device scratch). Without frees, a call holds all of them
+    until it returns: a LLaMA-3-8B prefill about 10 MB per prompt token.
+    This pass inserts a `memref.dealloc` right after the last use of each
+    buffer a host function owns, so the runtime can hand its bytes to a
+    later allocation of the same call (stream order makes that safe: the
+    kernels that read the buffer were enqueued before the ones that get
+    its bytes again).
+
+    A function owns the `memref.alloc`s of its block and the results of
+    calls to functions that return a buffer they own (a layer function's
+    hidden state); an owned buffer it returns is the caller's to free. A
+    use of a buffer is a use of any of its aliases (the memref results of
+    views, casts and reshapes of it, and the results of calls that may
+    return an argument). Nothing is freed in a function of more than one
+    block, a buffer that already has a dealloc, nor one used by an op this
+    pass does not know (one that might keep its address).
+
+    Before:
+    ```mlir
+    %a = memref.alloc(%t) : memref<1x?x64xf32>
+    gpu.launch_func @llmc_kernels::@k1 ... args(%a : ...)
+    %b = memref.alloc(%t) : memref<1x?x64xf32>
+    gpu.launch_func @llmc_kernels::@k2 ... args(%a : ..., %b : ...)
+    return %b : memref<1x?x64xf32>
+    ```
+    After:
+    ```mlir
+    %a = memref.alloc(%t) : memref<1x?x64xf32>
+    gpu.launch_func @llmc_kernels::@k1 ... args(%a : ...)
+    %b = memref.alloc(%t) : memref<1x?x64xf32>
+    gpu.launch_func @llmc_kernels::@k2 ... args(%a : ..., %b : ...)
+    memref.dealloc %a : memref<1x?x64xf32>
+    return %b : memref<1x?x64xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def LLMCUDAHostToLLVM : Pass<"llm-cuda-host-to-llvm", "::mlir::ModuleOp"> {
   let summary = "Lower the host side of a CUDA model to the LLVM dialect, calling the runtime's host API";
   let description = [{
@@ -321,7 +363,8 @@ def LLMCUDAHostToLLVM : Pass<"llm-cuda-host-to-llvm", "::mlir::ModuleOp"> {
       descriptor fields exactly as convert-gpu-to-nvvm expands them;
     - `memref.alloc` → `alloc(ctx, bytes)` (per-call device scratch);
     - `memref.copy` → `copy(ctx, dst, src, bytes)` (device to device);
-    - `memref.dealloc` → nothing (the runtime recycles the scratch).
+    - `memref.dealloc` → `release(ctx, allocated pointer)` (the block may
+      be handed out again by a later `alloc` of the same call).
     The gpu.module, already lowered to NVVM, is left alone.
 
     Before:

@@ -69,11 +69,12 @@ constexpr const char *kCPULLVMPasses =
 /// `llm` → CUDA kernels: every op becomes a launch of a kernel in
 /// gpu.module @llmc_kernels; as on the CPU, the KV cache (updated in place)
 /// is dropped from the model functions' results before the C entry points
-/// are added (they take device pointers here).
+/// are added (they take device pointers here); then every scratch buffer is
+/// freed after its last use, so that the runtime reuses its bytes.
 constexpr const char *kCUDAKernelsPasses =
     "llm-lower-to-cuda,canonicalize,cse,"
     "drop-equivalent-buffer-results,drop-equivalent-buffer-results,"
-    "llm-cpu-entry-points,canonicalize";
+    "llm-cpu-entry-points,canonicalize,llm-cuda-free-scratch";
 
 /// Kernels → NVVM inside the gpu.module (after one nvvm-attach-target per
 /// architecture, added in code) and LLVM on the host. Vector ops lower to

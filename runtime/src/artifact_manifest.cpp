@@ -323,10 +323,12 @@ void parse_cuda(const Fields &top, const Fields &target, Manifest &m) {
   Fields cuda = top.object("cuda");
   m.cuda_host_api_version = cuda.integer("host_api_version", 0,
                                          std::numeric_limits<int64_t>::max());
-  if (m.cuda_host_api_version != LLMC_CUDA_HOST_API_VERSION)
+  if (m.cuda_host_api_version < LLMC_CUDA_HOST_API_MIN_VERSION ||
+      m.cuda_host_api_version > LLMC_CUDA_HOST_API_VERSION)
     fail(LLMC_ERR_UNSUPPORTED, m.path, ": the artifact's CUDA host API version ",
          m.cuda_host_api_version, " is not supported (this runtime implements "
-         "version ", LLMC_CUDA_HOST_API_VERSION,
+         "versions ", LLMC_CUDA_HOST_API_MIN_VERSION, " to ",
+         LLMC_CUDA_HOST_API_VERSION,
          "); recompile the model with a matching llmc");
   m.cuda_host_api_symbol = cuda.string("host_api_symbol");
 

@@ -79,7 +79,7 @@ struct Manifest {
 /// LLMC_ERR_FORMAT for malformed JSON, missing or ill-typed fields and
 /// inconsistent sizes; LLMC_ERR_UNSUPPORTED for an abi_version other than
 /// LLMC_ABI_VERSION, a target kind other than "cpu" and "cuda", a CUDA host
-/// API version other than LLMC_CUDA_HOST_API_VERSION, or a dtype/layout this
+/// API version outside LLMC_CUDA_HOST_API_MIN_VERSION..LLMC_CUDA_HOST_API_VERSION, or a dtype/layout this
 /// runtime cannot bind. Version and target are checked first, so a manifest
 /// from a newer compiler fails on its version, not on a renamed field.
 Manifest parse_manifest(const std::string &text, const std::string &path);

@@ -157,7 +157,9 @@ private:
 /// cache, so the capture allocates nothing), and every later one only
 /// copies its token and position into the fixed device buffers the graph
 /// reads and launches it. Prefill always runs the host code (its shapes
-/// vary with the prompt). A capture that fails (a driver or a host code
+/// vary with the prompt). A call that grew the scratch arena compacts it
+/// afterwards, which moves its addresses: the graph is dropped then and
+/// captured again at the next step. A capture that fails (a driver or a host code
 /// that cannot be captured) costs speed, not the session: that step and
 /// every later one run through the host code, after one warning on stderr.
 ///
@@ -193,6 +195,7 @@ private:
   // llmc_cuda_host_api, called by the artifact's host code during an entry
   // call (under the model's entry mutex, on the calling thread).
   static void *api_alloc(void *ctx, uint64_t bytes) noexcept;
+  static void api_release(void *ctx, void *ptr) noexcept;
   static void api_launch(void *ctx, const char *name, uint32_t grid_x,
                          uint32_t grid_y, uint32_t grid_z, uint32_t block_x,
                          uint32_t block_y, uint32_t block_z,
@@ -214,6 +217,11 @@ private:
   /// Waits for the stream; an error here (a faulting kernel) leaves the
   /// context unusable, so the session refuses further calls.
   void synchronize(const char *step);
+  /// After a synchronized call that ran host code: a scratch arena that
+  /// grew becomes one chunk (ScratchArena::compact), and a captured decode
+  /// graph, which used the old addresses, is dropped (the next decode step
+  /// runs the host code again, the one after it is captured).
+  void compact_scratch();
   void check(CUresult result, const std::string &what);
 
   int32_t call_decode();
@@ -342,6 +350,7 @@ CudaExecutor::CudaExecutor(std::shared_ptr<const Model> model, WeightSet &weight
   table_.launch = &CudaExecutor::api_launch;
   table_.copy = &CudaExecutor::api_copy;
   table_.ctx = this;
+  table_.release = &CudaExecutor::api_release;
 }
 
 CudaExecutor::~CudaExecutor() {
@@ -394,6 +403,20 @@ void *CudaExecutor::api_alloc(void *ctx, uint64_t bytes) noexcept {
     self->record("scratch allocation failed: out of host memory");
   }
   return as_pointer(self->reserved_.ptr());
+}
+
+void CudaExecutor::api_release(void *ctx, void *ptr) noexcept {
+  auto *self = static_cast<CudaExecutor *>(ctx);
+  try {
+    // After an error every alloc returned the reserved block.
+    if (!self->call_error_.empty() || as_device(ptr) == self->reserved_.ptr())
+      return;
+    std::string error;
+    if (!self->arena_.release(as_device(ptr), &error))
+      self->record(error);
+  } catch (...) {
+    self->record("scratch release failed: out of host memory");
+  }
 }
 
 void CudaExecutor::api_launch(void *ctx, const char *name, uint32_t grid_x,
@@ -492,6 +515,16 @@ void CudaExecutor::synchronize(const char *step) {
        cuda_error_text(cu_, r));
 }
 
+void CudaExecutor::compact_scratch() {
+  if (!arena_.compact())
+    return;
+  if (graph_) {
+    cu_.cuGraphExecDestroy(graph_);
+    graph_ = nullptr;
+  }
+  decode_calls_ = 0;
+}
+
 float *CudaExecutor::host_buffer(size_t bytes) {
   if (logits_.size() < bytes)
     logits_ = PinnedBuffer(cu_, bytes, "logits");
@@ -536,6 +569,7 @@ const float *CudaExecutor::prefill(const int32_t *tokens,
     check(cu_.cuMemcpyDtoHAsync(out, prefill_logits_.ptr(), out_bytes, stream_),
           "copying logits from the GPU");
   synchronize("running prefill");
+  compact_scratch();
   if (profiler_)
     profiler_->end_call(CudaProfiler::Prefill);
   last_row_ = last;
@@ -639,6 +673,7 @@ const float *CudaExecutor::decode(int32_t token, int32_t position,
     check(cu_.cuMemcpyDtoHAsync(out, decode_logits_.ptr(), row_bytes, stream_),
           "copying logits from the GPU");
   synchronize("running a decode step");
+  compact_scratch();
   ++decode_calls_;
   if (profiler_)
     profiler_->end_call(CudaProfiler::Decode);
@@ -713,6 +748,7 @@ int32_t CudaExecutor::decode_sample(int32_t token, int32_t position,
   size_t split = profiler_ ? profiler_->launches() : 0;
   enqueue_sample(plan, sampler);
   synchronize("running a decode step");
+  compact_scratch();
   ++decode_calls_;
   if (profiler_)
     profiler_->end_call(CudaProfiler::Decode, split, CudaProfiler::Sample);

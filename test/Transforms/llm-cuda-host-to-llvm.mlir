@@ -1,7 +1,7 @@
 // llm-cuda-host-to-llvm: the host side of a CUDA model in the LLVM dialect;
 // device work goes through the table the runtime stores in the module's
 // `<model>_cuda_host_api` global (llmc_cuda_host_api: alloc, launch, copy,
-// context).
+// context, release).
 // RUN: llmc-opt %s -split-input-file --llm-cuda-host-to-llvm | FileCheck %s
 
 // The model name is made a C identifier ("tiny-model" -> tiny_model); the
@@ -22,9 +22,9 @@
 // CHECK: %[[BYTES:.*]] = llvm.ptrtoint %[[END]] : !llvm.ptr to i64
 // CHECK: %[[G0:.*]] = llvm.mlir.addressof @tiny_model_cuda_host_api : !llvm.ptr
 // CHECK: %[[API0:.*]] = llvm.load %[[G0]] : !llvm.ptr -> !llvm.ptr
-// CHECK: %[[ALLOCSLOT:.*]] = llvm.getelementptr %[[API0]][0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(ptr, ptr, ptr, ptr)>
+// CHECK: %[[ALLOCSLOT:.*]] = llvm.getelementptr %[[API0]][0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(ptr, ptr, ptr, ptr, ptr)>
 // CHECK: %[[ALLOC:.*]] = llvm.load %[[ALLOCSLOT]] : !llvm.ptr -> !llvm.ptr
-// CHECK: %[[CTXSLOT0:.*]] = llvm.getelementptr %[[API0]][0, 3] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(ptr, ptr, ptr, ptr)>
+// CHECK: %[[CTXSLOT0:.*]] = llvm.getelementptr %[[API0]][0, 3] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(ptr, ptr, ptr, ptr, ptr)>
 // CHECK: %[[CTX0:.*]] = llvm.load %[[CTXSLOT0]] : !llvm.ptr -> !llvm.ptr
 // CHECK: %[[BUF:.*]] = llvm.call %[[ALLOC]](%[[CTX0]], %[[BYTES]]) : !llvm.ptr, (!llvm.ptr, i64) -> !llvm.ptr
 // CHECK: llvm.insertvalue %[[BUF]], %{{.*}}[0]
@@ -50,7 +50,7 @@
 // CHECK: %[[NAME:.*]] = llvm.mlir.addressof @__llmc_kernel_name_scale : !llvm.ptr
 // CHECK: %[[GX:.*]] = llvm.trunc %[[N]] : i64 to i32
 // CHECK: %[[API1:.*]] = llvm.load %{{.*}} : !llvm.ptr -> !llvm.ptr
-// CHECK: %[[LAUNCHSLOT:.*]] = llvm.getelementptr %[[API1]][0, 1] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(ptr, ptr, ptr, ptr)>
+// CHECK: %[[LAUNCHSLOT:.*]] = llvm.getelementptr %[[API1]][0, 1] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(ptr, ptr, ptr, ptr, ptr)>
 // CHECK: %[[LAUNCH:.*]] = llvm.load %[[LAUNCHSLOT]] : !llvm.ptr -> !llvm.ptr
 // CHECK: %[[CTXSLOT1:.*]] = llvm.getelementptr %[[API1]][0, 3]
 // CHECK: %[[CTX1:.*]] = llvm.load %[[CTXSLOT1]] : !llvm.ptr -> !llvm.ptr
@@ -78,13 +78,18 @@
 // CHECK: %[[COPYBYTES:.*]] = llvm.mul %[[COUNT]], %{{.*}} : i64
 // CHECK: %[[DST:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, f32
 // CHECK: %[[SRC:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, f32
-// CHECK: %[[COPYSLOT:.*]] = llvm.getelementptr %{{.*}}[0, 2] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(ptr, ptr, ptr, ptr)>
+// CHECK: %[[COPYSLOT:.*]] = llvm.getelementptr %{{.*}}[0, 2] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(ptr, ptr, ptr, ptr, ptr)>
 // CHECK: %[[COPY:.*]] = llvm.load %[[COPYSLOT]] : !llvm.ptr -> !llvm.ptr
 // CHECK: llvm.call %[[COPY]](%{{.*}}, %[[DST]], %[[SRC]], %[[COPYBYTES]]) : !llvm.ptr, (!llvm.ptr, !llvm.ptr, !llvm.ptr, i64) -> ()
 
-// memref.dealloc vanishes: scratch lives until the entry point returns.
+// memref.dealloc → release(ctx, allocated pointer) (field 4), nothing after.
+// CHECK: %[[ALLOCATED:.*]] = llvm.extractvalue %[[DESC:.*]][0] : !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
+// CHECK: %[[RELEASESLOT:.*]] = llvm.getelementptr %{{.*}}[0, 4] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(ptr, ptr, ptr, ptr, ptr)>
+// CHECK: %[[RELEASE:.*]] = llvm.load %[[RELEASESLOT]] : !llvm.ptr -> !llvm.ptr
+// CHECK: %[[CTXSLOT2:.*]] = llvm.getelementptr %{{.*}}[0, 3]
+// CHECK: %[[CTX2:.*]] = llvm.load %[[CTXSLOT2]] : !llvm.ptr -> !llvm.ptr
+// CHECK: llvm.call %[[RELEASE]](%[[CTX2]], %[[ALLOCATED]]) : !llvm.ptr, (!llvm.ptr, !llvm.ptr) -> ()
 // CHECK-NOT: llvm.call
-// CHECK-NOT: free
 // CHECK: llvm.return
 
 // The kernels are left to the device pipeline.

@@ -1201,56 +1201,182 @@ int cmd_cuda_rank(const std::vector<std::string> &args) {
   return 0;
 }
 
-/// scratch-arena <size>... [| <size>...]...: runs the sizes as entry-point
-/// calls separated by "|" on a ScratchArena over host memory and prints each
-/// block as chunk:offset (and each new chunk's size), so tests see the
-/// alignment, the chunk growth and that a repeated call gets the same blocks.
-int cmd_scratch_arena(const std::vector<std::string> &args) {
-  // Addresses only: the arena never touches the memory, so chunks are
-  // carved from a made-up address space, 1 MiB apart.
+/// A ScratchArena over made-up addresses (the arena never touches the
+/// memory): chunks 1 MiB apart from 2^40, over 16 GiB refused (to test
+/// failure). `log` prints each new chunk.
+struct TestArena {
   uint64_t next = uint64_t{1} << 40;
   size_t chunks = 0, released = 0;
-  {
-  llmc::rt::ScratchArena arena(
-      [&](uint64_t bytes, std::string *error) -> uint64_t {
-        if (bytes > (uint64_t{1} << 34)) { // 16 GiB: refuse, to test failure
+  bool log = true;
+  llmc::rt::ScratchArena arena{
+      [this](uint64_t bytes, std::string *error) -> uint64_t {
+        if (bytes > (uint64_t{1} << 34)) {
           *error = "refused by the test allocator";
           return 0;
         }
         uint64_t base = next;
         next += (bytes + (uint64_t{1} << 20)) >> 20 << 20;
-        std::printf("  new chunk %zu: %llu bytes\n", chunks++,
-                    static_cast<unsigned long long>(bytes));
+        if (log)
+          std::printf("  new chunk %zu: %llu bytes\n", chunks,
+                      static_cast<unsigned long long>(bytes));
+        ++chunks;
         return base;
       },
-      [&](uint64_t) { ++released; });
-  int call = 0;
-  arena.reset();
-  std::printf("call %d:\n", call);
-  for (const std::string &a : args) {
-    if (a == "|") {
-      arena.reset();
-      std::printf("call %d:\n", ++call);
-      continue;
-    }
-    std::string error;
-    uint64_t bytes = std::stoull(a);
-    uint64_t p = arena.alloc(bytes, &error);
-    if (!p) {
-      std::printf("  %s: error: %s\n", a.c_str(), error.c_str());
-      continue;
-    }
+      [this](uint64_t) { ++released; }};
+
+  /// "chunk <i> + <offset>" of an address.
+  std::string where(uint64_t p) const {
     size_t chunk = 0;
     while (chunk < arena.chunk_count() &&
            !(p >= arena.chunk_base(chunk) &&
              p < arena.chunk_base(chunk) + arena.chunk_bytes(chunk)))
       ++chunk;
-    std::printf("  %s: chunk %zu + %llu\n", a.c_str(), chunk,
-                static_cast<unsigned long long>(p - arena.chunk_base(chunk)));
+    return "chunk " + std::to_string(chunk) + " + " +
+           std::to_string(p - arena.chunk_base(chunk));
   }
+};
+
+/// scratch-arena <request>... : runs entry-point calls separated by "|" on
+/// a ScratchArena and prints each block as chunk:offset (and each new
+/// chunk's size). A request is a size, "free:<k>" (release the k-th block
+/// of the call) or "compact" (between calls), so tests see the alignment,
+/// the reuse of released blocks, the chunk growth, the compaction and that
+/// a repeated call gets the same blocks.
+int cmd_scratch_arena(const std::vector<std::string> &args) {
+  size_t chunks = 0, released = 0;
+  {
+    TestArena t;
+    int call = 0;
+    std::vector<uint64_t> blocks;
+    t.arena.reset();
+    std::printf("call %d:\n", call);
+    for (const std::string &a : args) {
+      std::string error;
+      if (a == "|") {
+        t.arena.reset();
+        blocks.clear();
+        std::printf("call %d:\n", ++call);
+      } else if (a == "compact") {
+        bool changed = t.arena.compact();
+        std::printf("compact: %s, %zu chunk(s)", changed ? "yes" : "no",
+                    t.arena.chunk_count());
+        for (size_t i = 0; i < t.arena.chunk_count(); ++i)
+          std::printf(" %llu", static_cast<unsigned long long>(t.arena.chunk_bytes(i)));
+        std::printf("\n");
+        blocks.clear();
+      } else if (a.rfind("free:", 0) == 0) {
+        size_t k = std::stoul(a.substr(5));
+        uint64_t p = k < blocks.size() ? blocks[k] : 12345;
+        if (t.arena.release(p, &error))
+          std::printf("  %s: live %llu\n", a.c_str(),
+                      static_cast<unsigned long long>(t.arena.live_bytes()));
+        else
+          std::printf("  %s: error: %s\n", a.c_str(), error.c_str());
+      } else {
+        uint64_t p = t.arena.alloc(std::stoull(a), &error);
+        blocks.push_back(p);
+        if (!p)
+          std::printf("  %s: error: %s\n", a.c_str(), error.c_str());
+        else
+          std::printf("  %s: %s\n", a.c_str(), t.where(p).c_str());
+      }
+    }
+    chunks = t.chunks;
+    released = t.released; // before the arena's destructor
   }
-  std::printf("released %zu of %zu chunks\n", released, chunks);
+  std::printf("released %zu of %zu chunks before the end\n", released, chunks);
   return 0;
+}
+
+/// scratch-replay <trace>: the scratch requests of one entry-point call
+/// (host_trace.py --scratch-trace: a size per line, or "release <n>") run
+/// through a ScratchArena as the CUDA executor runs them: a first call from
+/// the executor's starting state (one 64 MiB chunk), the compaction after
+/// it, and two more calls. Prints the device memory the arena holds at each
+/// point, the largest live set and their ratios, and fails when a later call
+/// gets other addresses than the one before (a captured graph would break),
+/// a block overlaps a live one, or the arena holds more than 2x the largest
+/// live set.
+int cmd_scratch_replay(const std::vector<std::string> &args) {
+  std::ifstream in(args.at(0));
+  std::vector<std::pair<bool, uint64_t>> trace; // (release, size or index)
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("release ", 0) == 0)
+      trace.push_back({true, std::stoull(line.substr(8))});
+    else if (!line.empty())
+      trace.push_back({false, std::stoull(line)});
+  }
+  TestArena t;
+  t.log = false;
+  std::string error;
+  t.arena.alloc(1, &error); // the executor's first chunk
+  // One call; its addresses, the arena's bytes at its end and the largest
+  // live set, checking that live blocks never overlap.
+  uint64_t largest_live = 0;
+  bool overlap = false;
+  auto run = [&](std::vector<uint64_t> &addresses) -> bool {
+    t.arena.reset();
+    std::map<uint64_t, uint64_t> live; // address -> end
+    for (const auto &[is_release, value] : trace) {
+      if (is_release) {
+        if (value >= addresses.size() ||
+            !t.arena.release(addresses[value], &error)) {
+          std::printf("error: release %llu: %s\n",
+                      static_cast<unsigned long long>(value), error.c_str());
+          return false;
+        }
+        live.erase(addresses[value]);
+        continue;
+      }
+      uint64_t p = t.arena.alloc(value, &error);
+      if (!p) {
+        std::printf("error: alloc %llu: %s\n",
+                    static_cast<unsigned long long>(value), error.c_str());
+        return false;
+      }
+      uint64_t end = p + std::max<uint64_t>(value, 1);
+      auto next = live.lower_bound(p);
+      if ((next != live.end() && next->first < end) ||
+          (next != live.begin() && std::prev(next)->second > p))
+        overlap = true;
+      live[p] = end;
+      addresses.push_back(p);
+      largest_live = std::max(largest_live, t.arena.live_bytes());
+    }
+    return true;
+  };
+  std::vector<uint64_t> first, second, third;
+  if (!run(first))
+    return 1;
+  uint64_t first_bytes = t.arena.total_bytes();
+  size_t first_chunks = t.arena.chunk_count();
+  bool compacted = t.arena.compact();
+  if (!run(second) || !run(third))
+    return 1;
+  uint64_t steady_bytes = t.arena.total_bytes();
+  auto ratio = [&](uint64_t bytes) {
+    return static_cast<double>(bytes) / static_cast<double>(largest_live);
+  };
+  size_t releases = 0;
+  for (const auto &entry : trace)
+    releases += entry.first;
+  std::printf("requests: %zu allocs, %zu releases\n", first.size(), releases);
+  std::printf("largest live set: %llu bytes\n",
+              static_cast<unsigned long long>(largest_live));
+  std::printf("first call: %zu chunks, %llu bytes (%.3fx the largest live set)\n",
+              first_chunks, static_cast<unsigned long long>(first_bytes),
+              ratio(first_bytes));
+  std::printf("compacted: %s\n", compacted ? "yes" : "no");
+  std::printf("later calls: %zu chunk, %llu bytes (%.3fx the largest live set)\n",
+              t.arena.chunk_count(), static_cast<unsigned long long>(steady_bytes),
+              ratio(steady_bytes));
+  bool same = second == third;
+  std::printf("later calls get the same addresses: %s\n", same ? "yes" : "no");
+  std::printf("live blocks overlap: %s\n", overlap ? "yes" : "no");
+  bool bounded = ratio(first_bytes) <= 2.0 && ratio(steady_bytes) <= 2.0;
+  std::printf("within 2x the largest live set: %s\n", bounded ? "yes" : "no");
+  size_t expected_chunks = first_chunks + (compacted ? 1 : 0);
+  return same && !overlap && bounded && t.chunks == expected_chunks ? 0 : 1;
 }
 
 /// threads <artifact> <weights> <threads> <tokens>: one model and weight set
@@ -1746,6 +1872,7 @@ int main(int argc, char **argv) {
           {"session", cmd_session},     {"half-round", cmd_half_round},
           {"wait-detector", cmd_wait_detector},
           {"cuda-rank", cmd_cuda_rank}, {"scratch-arena", cmd_scratch_arena},
+          {"scratch-replay", cmd_scratch_replay},
           {"info-model", cmd_info_model}, {"threads", cmd_threads},
           {"random-weights", cmd_random_weights},
           {"device-sampling", cmd_device_sampling}, {"rng-draws", cmd_rng_draws},

@@ -514,8 +514,8 @@ typedef struct llmc_model_info {
  * message naming the file and field for a missing directory or manifest,
  * malformed JSON, a missing/ill-typed field, abi_version != 1
  * (LLMC_ERR_UNSUPPORTED), a target kind other than "cpu" and "cuda"
- * (LLMC_ERR_UNSUPPORTED), a CUDA host API version other than
- * LLMC_CUDA_HOST_API_VERSION (LLMC_ERR_UNSUPPORTED), a library that dlopen
+ * (LLMC_ERR_UNSUPPORTED), a CUDA host API version outside
+ * LLMC_CUDA_HOST_API_MIN_VERSION..LLMC_CUDA_HOST_API_VERSION (LLMC_ERR_UNSUPPORTED), a library that dlopen
  * rejects, a missing entry point, or (CUDA) a missing image or host-API
  * global, or an image whose size or format disagrees with the manifest.
  * Thread-safe (independent calls). */

@@ -23,6 +23,8 @@
  * FAKE_CUDA_DEVICES=<n> (default 1), FAKE_CUDA_CC=<sm> (default 90),
  * FAKE_CUDA_REJECT=cubin|ptx|all (loads of that format fail),
  * FAKE_CUDA_FAIL_KERNEL=<name> (its launches fail),
+ * FAKE_CUDA_MEMORY=<bytes> (the device's memory: a cuMemAlloc that would
+ * hold more in all fails with CUDA_ERROR_OUT_OF_MEMORY),
  * FAKE_CUDA_FAULT_AFTER=<n> (the n-th kernel execution "faults": the next
  * synchronization returns CUDA_ERROR_ILLEGAL_ADDRESS),
  * FAKE_CUDA_FAIL_CAPTURE=begin|end (cuStreamBeginCapture fails with
@@ -465,6 +467,15 @@ static CUresult allocate(void **p, size_t bytes, int host) {
     return CAPTURE_UNSUPPORTED;
   if (bytes == 0)
     return INVALID_VALUE;
+  if (!host) {
+    long limit = env_long("FAKE_CUDA_MEMORY", -1);
+    size_t held = 0;
+    for (struct alloc *a = g_allocs; a; a = a->next)
+      if (!a->host)
+        held += a->bytes;
+    if (limit >= 0 && (held > (size_t)limit || bytes > (size_t)limit - held))
+      return OUT_OF_MEMORY;
+  }
   char *base = aligned_alloc(256, (bytes + 255) / 256 * 256);
   if (!base)
     return OUT_OF_MEMORY;

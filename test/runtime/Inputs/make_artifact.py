@@ -92,7 +92,7 @@ def make_cuda(doc, name, images):
             archs.append(arch)
     doc["target"] = {"kind": "cuda", "archs": archs, "triple": "x86_64-pc-linux-gnu"}
     doc["cuda"] = {
-        "host_api_version": 1,
+        "host_api_version": 2,
         "host_api_symbol": "%s_cuda_host_api" % name,
         "images": [{"arch": a, "format": f,
                     "symbol": "%s_cuda_image_%s_%s" % (name, a, f),

@@ -81,6 +81,10 @@ static const char kHead[] = "mock_head";
  * one before: host code whose allocations differ between calls, which the
  * runtime must survive (a decode graph cannot be captured then). */
 static int64_t g_calls;
+/* MOCK_PREFILL_SCRATCH=<bytes> makes a prefill (not a decode step) ask for
+ * that many bytes of scratch per token, released at once: a longer prompt
+ * grows the runtime's scratch arena, which then compacts. */
+static int g_decoding;
 
 int32_t MOCK_PREFILL(const int32_t *tokens, const int32_t *positions,
                      int64_t seq_len, int64_t logit_rows, void *kv_cache,
@@ -89,6 +93,9 @@ int32_t MOCK_PREFILL(const int32_t *tokens, const int32_t *positions,
   ++g_calls;
   if (getenv("MOCK_GROW_SCRATCH"))
     api->alloc(api->ctx, (uint64_t)g_calls * (70u << 20));
+  const char *per_token = getenv("MOCK_PREFILL_SCRATCH");
+  if (per_token && !g_decoding)
+    api->release(api->ctx, api->alloc(api->ctx, (uint64_t)seq_len * strtoull(per_token, NULL, 10)));
   /* Scratch: the activation row and one logits row, reused for every token. */
   float *x = api->alloc(api->ctx, sizeof(float) * MOCK_DIM);
   float *row = api->alloc(api->ctx, sizeof(float) * MOCK_VOCAB);
@@ -113,10 +120,21 @@ int32_t MOCK_PREFILL(const int32_t *tokens, const int32_t *positions,
     if (out_row >= 0)
       api->copy(api->ctx, logits + out_row * MOCK_VOCAB, row, sizeof(float) * MOCK_VOCAB);
   }
+  /* Host API version 2: the blocks end here, as compiled host code ends
+   * them after their last use; MOCK_BAD_RELEASE=1 releases one twice. */
+  if (api->release) {
+    api->release(api->ctx, row);
+    api->release(api->ctx, x);
+    if (getenv("MOCK_BAD_RELEASE"))
+      api->release(api->ctx, x);
+  }
   return 0;
 }
 
 int32_t MOCK_DECODE(const int32_t *tokens, const int32_t *positions,
                     void *kv_cache, const void *const *weights, float *logits) {
-  return MOCK_PREFILL(tokens, positions, 1, 1, kv_cache, weights, logits);
+  g_decoding = 1;
+  int32_t status = MOCK_PREFILL(tokens, positions, 1, 1, kv_cache, weights, logits);
+  g_decoding = 0;
+  return status;
 }

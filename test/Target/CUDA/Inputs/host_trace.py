@@ -1,18 +1,29 @@
 """Runs the host side of a CUDA artifact on the CPU and checks every launch.
 
 Usage: host_trace.py <artifact dir> prefill <seq_len> [<logit_rows>] | decode
+                     [--scratch-trace FILE]
 
 Loads lib<P>.so with ctypes and installs a recording llmc_cuda_host_api
 table (runtime/include/llmc/cuda_host_api.h): `alloc` hands out host
-buffers, `copy` copies, `launch` records the kernel instead of running it.
+buffers, `release` ends one (it is never handed out again, so a later
+launch that points into it is reported), `copy` copies, `launch` records
+the kernel instead of running it.
 Then it calls the entry point with host buffers standing in for device
 memory. Every launch is checked against the PTX image embedded in the
 artifact: the kernel exists, it gets exactly the parameters its .entry
 declares, the grid and block are positive (block at most 1024 threads),
 and every pointer parameter points inside a buffer the call knows about
 (a weight, the KV cache, tokens, positions, logits or scratch) — which
-catches host/device disagreements about memref descriptors. Prints one
-line per launch (kernel name, grid, block) for FileCheck and "ok".
+catches host/device disagreements about memref descriptors — and that
+no launch reads scratch released before it. Prints one line per launch
+(kernel name, grid, block) for FileCheck, the scratch totals (largest live
+set, sum of all allocations) and "ok".
+
+With --scratch-trace, no buffer has memory behind it (addresses only: the
+host code never reads device memory, and a LLaMA-3-8B's weights would not
+fit), launches are not printed, and FILE gets the call's scratch requests
+for `llmc-runtime-test scratch-replay` (one per line: a size, or
+"release <n>" for the n-th block).
 Nothing runs on a GPU: the kernels' arithmetic is not checked here
 (simulate_artifact.py runs the launches in test/lib/cuda_sim.py).
 
@@ -63,25 +74,53 @@ class Artifact:
 
 
 class Buffers:
-    """Host buffers standing in for device memory, by address range."""
+    """Host buffers standing in for device memory, by address range; with
+    `virtual`, address ranges only (no memory behind them)."""
 
-    def __init__(self):
-        self.keep, self.ranges = [], []
+    VIRTUAL_BASE = 1 << 44
+
+    def __init__(self, virtual=False):
+        self.keep, self.ranges, self.released = [], [], []
+        self.virtual, self.next_virtual = virtual, self.VIRTUAL_BASE
 
     def new(self, size, label, fill=0):
         """The address of a new buffer of `size` bytes, DEVICE_ALIGNMENT
         aligned, every byte `fill`."""
-        buf = ctypes.create_string_buffer(max(size, 1) + DEVICE_ALIGNMENT)
-        address = -(-ctypes.addressof(buf) // DEVICE_ALIGNMENT) * DEVICE_ALIGNMENT
-        if fill:
-            ctypes.memset(address, fill, size)
-        self.keep.append(buf)
+        if self.virtual:
+            address = self.next_virtual
+            self.next_virtual += -(-max(size, 1) // DEVICE_ALIGNMENT) * DEVICE_ALIGNMENT
+        else:
+            buf = ctypes.create_string_buffer(max(size, 1) + DEVICE_ALIGNMENT)
+            address = -(-ctypes.addressof(buf) // DEVICE_ALIGNMENT) * DEVICE_ALIGNMENT
+            if fill:
+                ctypes.memset(address, fill, size)
+            self.keep.append(buf)
         self.ranges.append((address, size, label))
         return address
+
+    def release(self, address, fill):
+        """Ends the buffer that starts at `address` (its bytes become `fill`,
+        as if a later block had overwritten them); False when no buffer
+        starts there."""
+        for index, entry in enumerate(self.ranges):
+            if entry[0] == address:
+                del self.ranges[index]
+                self.released.append(entry)
+                if not self.virtual:
+                    ctypes.memset(address, fill, entry[1])
+                return True
+        return False
 
     def owner(self, address):
         """(base, size, label) of the buffer holding `address`, or None."""
         for entry in self.ranges:
+            if entry[0] <= address < entry[0] + entry[1]:
+                return entry
+        return None
+
+    def released_owner(self, address):
+        """(base, size, label) of a released buffer holding `address`."""
+        for entry in self.released:
             if entry[0] <= address < entry[0] + entry[1]:
                 return entry
         return None
@@ -91,32 +130,56 @@ class HostAPI:
     """The recording llmc_cuda_host_api table of an artifact. Launches are
     checked against the PTX and recorded in `launches`; problems go to
     `errors`; `on_launch(name, grid, block, params)`, when given, runs each
-    launch that passed the checks. New scratch buffers are filled with
-    `scratch_fill` bytes."""
+    launch that passed the checks. New and released scratch buffers are
+    filled with `scratch_fill` bytes (0xFF when 0: a released block must
+    not be read again). `requests` lists the scratch requests (sizes, and
+    ("release", n) for the n-th block); `live` and `largest_live` count the
+    live scratch bytes, each block rounded up to DEVICE_ALIGNMENT as the
+    runtime hands it out."""
 
     ALLOC = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_uint64)
     LAUNCH = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_char_p,
                               *([ctypes.c_uint32] * 7), ctypes.POINTER(ctypes.c_void_p))
     COPY = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
                             ctypes.c_uint64)
+    RELEASE = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p)
 
     def __init__(self, artifact, buffers, on_launch=None, scratch_fill=0):
         self.artifact, self.buffers = artifact, buffers
         self.on_launch, self.scratch_fill = on_launch, scratch_fill
         self.errors, self.launches = [], []
+        self.requests, self.scratch_index, self.sizes = [], {}, []
+        self.live = self.largest_live = self.total_scratch = 0
         self.callbacks = (self.ALLOC(self.alloc), self.LAUNCH(self.launch),
-                          self.COPY(self.copy))
+                          self.COPY(self.copy), self.RELEASE(self.release))
 
         class Table(ctypes.Structure):
             _fields_ = [("alloc", self.ALLOC), ("launch", self.LAUNCH), ("copy", self.COPY),
-                        ("ctx", ctypes.c_void_p)]
+                        ("ctx", ctypes.c_void_p), ("release", self.RELEASE)]
 
-        self.table = Table(*self.callbacks, None)
+        self.table = Table(*self.callbacks[:3], None, self.callbacks[3])
         ctypes.c_void_p.in_dll(artifact.lib, artifact.cuda["host_api_symbol"]).value = \
             ctypes.addressof(self.table)
 
     def alloc(self, ctx, size):
-        return self.buffers.new(size, "scratch", self.scratch_fill)
+        address = self.buffers.new(size, "scratch", self.scratch_fill)
+        self.scratch_index[address] = len(self.sizes)
+        self.sizes.append(size)
+        self.requests.append(size)
+        rounded = -(-max(size, 1) // DEVICE_ALIGNMENT) * DEVICE_ALIGNMENT
+        self.live += rounded
+        self.total_scratch += rounded
+        self.largest_live = max(self.largest_live, self.live)
+        return address
+
+    def release(self, ctx, address):
+        index = self.scratch_index.get(address)
+        if index is None or not self.buffers.release(address, self.scratch_fill or 0xFF):
+            self.errors.append("release: 0x%x is not a live scratch block" % (address or 0))
+            return
+        size = self.sizes[index]
+        self.live -= -(-max(size, 1) // DEVICE_ALIGNMENT) * DEVICE_ALIGNMENT
+        self.requests.append(("release", index))
 
     def launch(self, ctx, name, gx, gy, gz, bx, by, bz, shared, params):
         name = name.decode()
@@ -137,8 +200,11 @@ class HostAPI:
             if is_pointer:
                 address = ctypes.cast(slot, ctypes.POINTER(ctypes.c_uint64))[0]
                 if self.buffers.owner(address) is None:
-                    self.errors.append("%s: pointer parameter %d (0x%x) is outside every buffer"
-                                       % (name, index, address))
+                    released = self.buffers.released_owner(address) is not None
+                    self.errors.append("%s: pointer parameter %d (0x%x) is %s"
+                                       % (name, index, address,
+                                          "in scratch released before this launch" if released
+                                          else "outside every buffer"))
                     ok = False
         if ok and self.on_launch and not self.errors:
             try:
@@ -152,7 +218,8 @@ class HostAPI:
             if entry is None or self.buffers.owner(address + size - 1) != entry:
                 self.errors.append("copy: %s range outside one buffer" % role)
                 return
-        ctypes.memmove(dst, src, size)
+        if not self.buffers.virtual:
+            ctypes.memmove(dst, src, size)
 
 
 def element_count(shape):
@@ -198,7 +265,8 @@ class ModelBuffers:
             self.page_table = shuffled_page_table(artifact.batch,
                                                   kv["shape"][3] // kv["page_size"])
             table = (ctypes.c_int32 * len(self.page_table))(*self.page_table)
-            ctypes.memmove(self.kv, table, ctypes.sizeof(table))
+            if not buffers.virtual:
+                ctypes.memmove(self.kv, table, ctypes.sizeof(table))
         rows = artifact.batch * max_tokens
         self.tokens = buffers.new(4 * rows, "tokens")
         self.positions = buffers.new(4 * rows, "positions")
@@ -220,17 +288,34 @@ class ModelBuffers:
 
 
 def main():
-    art, entry = sys.argv[1], sys.argv[2]
-    seq_len = int(sys.argv[3]) if entry == "prefill" else 1
-    logit_rows = int(sys.argv[4]) if entry == "prefill" and len(sys.argv) > 4 else None
+    args = sys.argv[1:]
+    trace_path = None
+    if "--scratch-trace" in args:
+        at = args.index("--scratch-trace")
+        trace_path = args[at + 1]
+        del args[at:at + 2]
+    art, entry = args[0], args[1]
+    seq_len = int(args[2]) if entry == "prefill" else 1
+    logit_rows = int(args[3]) if entry == "prefill" and len(args) > 3 else None
     artifact = Artifact(art)
-    buffers = Buffers()
+    buffers = Buffers(virtual=trace_path is not None)
     api = HostAPI(artifact, buffers)
     model = ModelBuffers(artifact, buffers, seq_len)
     status = model.call(entry, seq_len, logit_rows)
-    for line in api.launches:
-        print(line)
+    if trace_path is None:
+        for line in api.launches:
+            print(line)
+    else:
+        with open(trace_path, "w") as trace:
+            for request in api.requests:
+                trace.write("release %d\n" % request[1] if isinstance(request, tuple)
+                            else "%d\n" % request)
     print("launches %d, status %d" % (len(api.launches), status))
+    allocs = len(api.scratch_index)
+    print("scratch: %d blocks, %d released, largest live set %d bytes, all blocks %d bytes"
+          % (allocs, len(api.requests) - allocs, api.largest_live, api.total_scratch))
+    if api.live:
+        print("scratch live at return: %d bytes" % api.live)
     for error in api.errors:
         print("error: " + error)
     if api.errors or status != 0:
