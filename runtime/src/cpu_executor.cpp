@@ -13,7 +13,7 @@ CpuExecutor::CpuExecutor(std::shared_ptr<const Model> model, WeightSet &weights)
     : model_(std::move(model)),
       weights_(bind_weights(model_->manifest(), weights)),
       kv_cache_(static_cast<size_t>(model_->manifest().kv_cache_bytes),
-                "the KV cache"),
+                describe_kv_cache(model_->manifest()).c_str()),
       page_table_(make_page_table(model_->manifest())),
       wait_policy_(model_->cpu_threads().blocktime_setter()) {
   keep_freed_buffers_mapped();

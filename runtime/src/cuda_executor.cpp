@@ -325,7 +325,7 @@ CudaExecutor::CudaExecutor(std::shared_ptr<const Model> model, WeightSet &weight
     weight_table_.push_back(as_pointer(dst));
   }
 
-  kv_cache_ = DeviceBuffer(cu_, m_.kv_cache_bytes, "the KV cache");
+  kv_cache_ = DeviceBuffer(cu_, m_.kv_cache_bytes, describe_kv_cache(m_).c_str());
   uint64_t context_bytes = static_cast<uint64_t>(m_.context_length) * sizeof(int32_t);
   tokens_ = DeviceBuffer(cu_, context_bytes, "token ids");
   positions_ = DeviceBuffer(cu_, context_bytes, "positions");

@@ -23,6 +23,12 @@ int32_t Executor::decode_sample(int32_t, int32_t, const DeviceSampling &,
   fail(LLMC_ERR_INTERNAL, "this backend has no device sampling");
 }
 
+std::string describe_kv_cache(const Manifest &m) {
+  return cat("the KV cache (", m.context_length,
+             " tokens of context; recompile with a smaller --context to need "
+             "less)");
+}
+
 void check_entry_status(const Manifest &m, int32_t status, const char *entry) {
   if (status != 0)
     fail(LLMC_ERR_INTERNAL, "the compiled ", entry, " entry point of '", m.name,

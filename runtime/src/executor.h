@@ -77,6 +77,10 @@ public:
 std::unique_ptr<Executor> make_executor(std::shared_ptr<const Model> model,
                                         WeightSet &weights);
 
+/// What the KV cache buffer is, for allocation errors: the context length
+/// that sized it and what to change when it does not fit.
+std::string describe_kv_cache(const Manifest &m);
+
 /// Throws LLMC_ERR_INTERNAL when an entry point returned non-zero.
 void check_entry_status(const Manifest &m, int32_t status, const char *entry);
 

@@ -42,8 +42,16 @@ std::shared_ptr<MappedFile> MappedFile::open(const std::string &path) {
 
   uint64_t size = static_cast<uint64_t>(st.st_size);
   void *addr = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
-  if (addr == MAP_FAILED)
-    fail(LLMC_ERR_IO, path, ": mmap failed: ", std::strerror(errno));
+  if (addr == MAP_FAILED) {
+    int error = errno;
+    // ENOMEM: the file is larger than the address space this process may
+    // still use (RLIMIT_AS, or the kernel's overcommit policy).
+    if (error == ENOMEM)
+      fail(LLMC_ERR_OUT_OF_MEMORY, path, ": cannot map its ", size,
+           " bytes: ", std::strerror(error),
+           " (the weights do not fit the memory this process may use)");
+    fail(LLMC_ERR_IO, path, ": mmap failed: ", std::strerror(error));
+  }
 
   // Hints only: failures (e.g. no transparent huge pages for this file
   // system) are harmless, so their results are ignored. Huge pages cut TLB

@@ -26,6 +26,8 @@
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <limits>
+
 using namespace llvm;
 using namespace llmc;
 
@@ -297,6 +299,23 @@ compileModule(mlir::MLIRContext &context, const ModelConfig &config,
     return formats.takeError();
   options.weightFormats = std::move(*formats);
   int64_t capacity = getKVCacheCapacity(config, options);
+  // Positions are int32 in the entry points and the runtime; the KV cache's
+  // byte size must be a number the compiled code can compute.
+  if (capacity > std::numeric_limits<int32_t>::max())
+    return createStringError(
+        "a context of " + Twine(capacity) +
+        " positions is more than 32-bit positions address (2147483647); set "
+        "a smaller --context");
+  unsigned __int128 kvBytes = static_cast<unsigned __int128>(2) *
+                              config.numLayers * options.batch * capacity *
+                              config.numKVHeads * config.headDim *
+                              getDTypeSize(options.kvType);
+  if (kvBytes > static_cast<unsigned __int128>(
+                    std::numeric_limits<int64_t>::max()))
+    return createStringError(
+        "the KV cache of a " + Twine(capacity) +
+        "-position context does not fit in 2^63 bytes; set a smaller "
+        "--context");
   if (options.pagedKVCache && capacity % options.kvPageSize != 0)
     return createStringError(
         "--paged-kv-cache needs a context length that is a multiple of the "
