@@ -31,7 +31,7 @@ void Frame::set(const std::string &name, Value v) { vars.set(name, std::move(v))
 std::string Renderer::render(const Body &body, std::shared_ptr<Frame> globals) {
   auto root = std::make_shared<Frame>();
   root->parent = std::move(globals);
-  std::string out;
+  BoundedText out;
   struct ReleaseNamespaces {
     std::vector<std::weak_ptr<Dict>> &seen;
     ~ReleaseNamespaces() {
@@ -45,7 +45,7 @@ std::string Renderer::render(const Body &body, std::shared_ptr<Frame> globals) {
   } catch (const RenderFailure &f) {
     template_fail(f.status, src_, where_, f.message);
   }
-  return out;
+  return out.take();
 }
 
 std::vector<Value> Renderer::iterate(const Value &v) {
@@ -95,16 +95,21 @@ void Renderer::bind_targets(Frame &f, const std::vector<std::string> &targets, c
     f.set(targets[k], parts[k]);
 }
 
-Renderer::Flow Renderer::exec(const Body &body, const std::shared_ptr<Frame> &frame, std::string &out) {
+Renderer::Flow Renderer::exec(const Body &body, const std::shared_ptr<Frame> &frame, BoundedText &out) {
   for (const NodePtr &np : body) {
     const Node &n = *np;
     switch (n.kind) {
     case Node::Kind::Text:
+      where_ = n.offset; // the output's bound names the text or {{ }} that passes it
       out += n.text;
       break;
-    case Node::Kind::Output:
-      out += to_str(eval(*n.expr, frame));
+    case Node::Kind::Output: {
+      where_ = n.offset; // str() of a list names the {{ }}, or the filter or call within
+      std::string text = to_str(eval(*n.expr, frame));
+      where_ = n.offset;
+      out += text;
       break;
+    }
     case Node::Kind::If: {
       bool taken = false;
       for (const auto &br : n.branches) {
@@ -133,9 +138,9 @@ Renderer::Flow Renderer::exec(const Body &body, const std::shared_ptr<Frame> &fr
       exec_set(n, frame, eval(*n.expr, frame));
       break;
     case Node::Kind::SetBlock: {
-      std::string captured;
+      BoundedText captured;
       exec(n.body, frame, captured);
-      frame->set(n.targets[0], Value::string(captured));
+      frame->set(n.targets[0], Value::string(captured.take()));
       break;
     }
     case Node::Kind::Macro:
@@ -146,10 +151,10 @@ Renderer::Flow Renderer::exec(const Body &body, const std::shared_ptr<Frame> &fr
     case Node::Kind::Continue:
       return Flow::Continue;
     case Node::Kind::FilterBlock: {
-      std::string captured;
+      BoundedText captured;
       Flow fl = exec(n.body, frame, captured);
       Value saved = std::move(block_input_);
-      block_input_ = Value::string(captured);
+      block_input_ = Value::string(captured.take());
       out += to_str(eval(*n.expr, frame));
       block_input_ = std::move(saved);
       if (fl != Flow::Normal)
@@ -167,7 +172,7 @@ Renderer::Flow Renderer::exec(const Body &body, const std::shared_ptr<Frame> &fr
   return Flow::Normal;
 }
 
-Renderer::Flow Renderer::exec_for(const Node &n, const std::shared_ptr<Frame> &frame, std::string &out) {
+Renderer::Flow Renderer::exec_for(const Node &n, const std::shared_ptr<Frame> &frame, BoundedText &out) {
   std::vector<Value> all = iterate(eval(*n.expr, frame));
   where_ = n.offset;
   auto state = std::make_shared<LoopState>();
@@ -259,9 +264,9 @@ Value Renderer::define_macro(const Node &n, const std::shared_ptr<Frame> &frame)
     } guard{++r.call_depth_};
     if (r.call_depth_ > kMaxCallDepth)
       render_fail(LLMC_ERR_UNSUPPORTED, "macro calls nest deeper than ", kMaxCallDepth, " levels");
-    std::string out;
+    BoundedText out;
     r.exec(node->body, scope, out);
-    return Value::string(out);
+    return Value::string(out.take());
   });
 }
 

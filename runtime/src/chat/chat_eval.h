@@ -3,6 +3,7 @@
 #define LLMC_RUNTIME_CHAT_EVAL_H
 
 #include "chat_ast.h"
+#include "chat_bounded_text.h"
 
 #include <memory>
 #include <string>
@@ -42,8 +43,8 @@ public:
 
 private:
   enum class Flow { Normal, Break, Continue };
-  Flow exec(const Body &body, const std::shared_ptr<Frame> &frame, std::string &out);
-  Flow exec_for(const Node &n, const std::shared_ptr<Frame> &frame, std::string &out);
+  Flow exec(const Body &body, const std::shared_ptr<Frame> &frame, BoundedText &out);
+  Flow exec_for(const Node &n, const std::shared_ptr<Frame> &frame, BoundedText &out);
   void exec_set(const Node &n, const std::shared_ptr<Frame> &frame, Value v);
   Value define_macro(const Node &n, const std::shared_ptr<Frame> &frame);
   Value eval(const Expr &e, const std::shared_ptr<Frame> &frame);

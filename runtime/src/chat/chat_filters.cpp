@@ -1,6 +1,7 @@
 // jinja2's builtin filters (the ones chat templates use) with HF's tojson, by name.
 #include "chat_args.h"
 #include "chat_builtins.h"
+#include "chat_bounded_text.h"
 #include "chat_case.h"
 #include "chat_eval.h"
 #include "chat_operators.h"
@@ -81,7 +82,7 @@ Value filter_tojson(const Value &input, const CallArgs &args) {
     if (p[1]->is_string())
       o.indent = p[1]->s;
     else
-      o.indent = std::string(std::max<int64_t>(0, opt_int("tojson indent", p[1], 0)), ' ');
+      o.indent = BoundedText().append(std::max<int64_t>(0, opt_int("tojson indent", p[1], 0)), ' ').take();
   }
   if (p[2] && !p[2]->is_none()) {
     if (!p[2]->is_list() || p[2]->list->size() != 2 || !(*p[2]->list)[0].is_string() ||
@@ -91,10 +92,11 @@ Value filter_tojson(const Value &input, const CallArgs &args) {
     o.key_separator = (*p[2]->list)[1].s;
   }
   o.sort_keys = opt_truthy(p[3], false);
-  std::string out, bad;
+  BoundedText out;
+  std::string bad;
   if (!dump_json(input, o, out, bad))
     render_fail(LLMC_ERR_INVALID_ARGUMENT, "Object of type ", bad, " is not JSON serializable");
-  return Value::string(out);
+  return Value::string(out.take());
 }
 
 /// select/reject/selectattr/rejectattr: keep items whose test (or
@@ -252,14 +254,16 @@ const std::map<std::string, FilterFn> &filters() {
       {"join", [](Renderer &r, const Value &in, CallArgs &a) {
          Bound p = bind("join", a, {"d", "attribute"});
          std::string sep = p[0] ? to_str(*p[0]) : "";
-         std::string out;
+         BoundedText out;
          bool first = true;
          for (const Value &item : r.iterate(in)) {
            Value v = p[1] && !p[1]->is_none() ? attr_path(r, item, to_str(*p[1])) : item;
-           out += (first ? "" : sep) + to_str(v);
+           if (!first)
+             out += sep;
+           out += to_str(v);
            first = false;
          }
-         return Value::string(out);
+         return Value::string(out.take());
        }},
       {"items", [](Renderer &, const Value &in, CallArgs &a) {
          bind("items", a, {});
@@ -395,8 +399,9 @@ const std::map<std::string, FilterFn> &filters() {
       {"max", [](Renderer &r, const Value &in, CallArgs &a) { return extreme(r, in, a, "max", 1); }},
       {"indent", [](Renderer &, const Value &in, CallArgs &a) {
          Bound p = bind("indent", a, {"width", "first", "blank"});
-         std::string ind = p[0] && p[0]->is_string() ? p[0]->s
-                                                      : std::string(std::max<int64_t>(0, opt_int("indent width", p[0], 4)), ' ');
+         std::string ind = p[0] && p[0]->is_string()
+                               ? p[0]->s
+                               : BoundedText().append(std::max<int64_t>(0, opt_int("indent width", p[0], 4)), ' ').take();
          bool first = opt_truthy(p[1], false), blank = opt_truthy(p[2], false);
          std::string s = to_str(in) + "\n";
          // str.splitlines() on the \n-terminated text: lines without their breaks.
@@ -409,16 +414,18 @@ const std::map<std::string, FilterFn> &filters() {
                ++k;
              start = k + 1;
            }
-         std::string out;
+         BoundedText out;
          for (size_t k = 0; k < lines.size(); ++k) {
            if (k)
-             out += "\n";
+             out += '\n';
            bool indent_it = (k > 0 || first) && (blank || !lines[k].empty());
            if (k == 0 && first && !blank && lines[k].empty())
              indent_it = true; // `first` indents the first line regardless
-           out += (indent_it ? ind : "") + lines[k];
+           if (indent_it)
+             out += ind;
+           out += lines[k];
          }
-         return Value::string(out);
+         return Value::string(out.take());
        }},
       {"sum", [](Renderer &r, const Value &in, CallArgs &a) {
          Bound p = bind("sum", a, {"attribute", "start"});

@@ -50,7 +50,7 @@ Value value_from_json(const JsonValue &json, const std::string &context) {
 
 namespace {
 
-void dump_string(const std::string &s, bool ensure_ascii, std::string &out) {
+void dump_string(const std::string &s, bool ensure_ascii, BoundedText &out) {
   out += '"';
   for (uint32_t cp : utf8_code_points(s)) {
     char buf[16];
@@ -72,14 +72,14 @@ void dump_string(const std::string &s, bool ensure_ascii, std::string &out) {
         }
         out += buf;
       } else {
-        utf8_append(out, cp);
+        out.append_code_point(cp);
       }
     }
   }
   out += '"';
 }
 
-bool dump(const Value &v, const JsonDumpOptions &o, int depth, std::string &out, std::string &bad) {
+bool dump(const Value &v, const JsonDumpOptions &o, int depth, BoundedText &out, std::string &bad) {
   auto newline = [&](int d) {
     out += '\n';
     for (int k = 0; k < d; ++k)
@@ -155,7 +155,7 @@ bool dump(const Value &v, const JsonDumpOptions &o, int depth, std::string &out,
 
 } // namespace
 
-bool dump_json(const Value &v, const JsonDumpOptions &opts, std::string &out, std::string &bad_type) {
+bool dump_json(const Value &v, const JsonDumpOptions &opts, BoundedText &out, std::string &bad_type) {
   return dump(v, opts, 0, out, bad_type);
 }
 

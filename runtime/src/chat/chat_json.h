@@ -2,6 +2,7 @@
 #ifndef LLMC_RUNTIME_CHAT_JSON_H
 #define LLMC_RUNTIME_CHAT_JSON_H
 
+#include "chat_bounded_text.h"
 #include "chat_value.h"
 #include "json_lite.h"
 
@@ -26,7 +27,7 @@ struct JsonDumpOptions {
 
 /// json.dumps(value). Returns false with the offending value's type name in
 /// `bad_type` for values JSON cannot hold (Undefined, functions, ...).
-bool dump_json(const Value &v, const JsonDumpOptions &opts, std::string &out,
+bool dump_json(const Value &v, const JsonDumpOptions &opts, BoundedText &out,
                std::string &bad_type);
 
 } // namespace llmc::rt::chat

@@ -1,6 +1,8 @@
 // Arithmetic, comparison and membership on template values, with Python's results and error messages.
 #include "chat_operators.h"
 
+#include "chat_bounded_text.h"
+
 #include <cmath>
 
 namespace llmc::rt::chat {
@@ -70,17 +72,13 @@ size_t copy_bytes(const Value &seq) {
 }
 
 Value repeat(const Value &seq, int64_t n) {
-  /// Stops `'x' * 10**12` and `[1] * 10**8` from exhausting memory (and
-  /// time): 16 MB, four times the text of a million-token prompt.
-  constexpr int64_t kMaxRepeatBytes = int64_t(1) << 24;
   size_t unit = copy_bytes(seq);
   if (n <= 0 || unit == 0) // also `'' * 10**18`: empty at once, no 10**18 appends
     return seq.is_string() ? Value::string("") : Value::make_list({}, seq.is_tuple);
   // Divides rather than multiplies: size * n can overflow int64.
-  bool too_large = n > kMaxRepeatBytes / static_cast<int64_t>(unit);
+  bool too_large = static_cast<uint64_t>(n) > kMaxTemplateTextBytes / unit;
   if (seq.is_string()) {
-    if (too_large)
-      render_fail(LLMC_ERR_UNSUPPORTED, "string repetition too large");
+    require_text_bytes(too_large ? SIZE_MAX : unit * static_cast<size_t>(n));
     std::string out;
     for (int64_t k = 0; k < n; ++k)
       out += seq.s;
@@ -92,6 +90,14 @@ Value repeat(const Value &seq, int64_t n) {
   for (int64_t k = 0; k < n; ++k)
     out.insert(out.end(), seq.list->begin(), seq.list->end());
   return Value::make_list(out, seq.is_tuple);
+}
+
+/// `~` and `+` on strings: `{% set s = s ~ s %}` in a loop doubles.
+Value concat(std::string_view a, std::string_view b) {
+  BoundedText out;
+  out += a;
+  out += b;
+  return Value::string(out.take());
 }
 
 /// base ** exp for exp >= 0 by squaring: log2(exp) steps, so `1 ** 10**18`
@@ -113,7 +119,7 @@ int64_t int_pow(int64_t base, int64_t exp) {
 
 Value binary_op(const std::string &op, const Value &a, const Value &b) {
   if (op == "~")
-    return Value::string(to_str(a) + to_str(b));
+    return concat(to_str(a), to_str(b));
   if (a.is_undefined())
     undefined_fail(a);
   if (b.is_undefined())
@@ -127,8 +133,8 @@ Value binary_op(const std::string &op, const Value &a, const Value &b) {
       return Value::real(a.as_double() + b.as_double());
     if (a.is_string() && b.is_string()) {
       if (!a.is_markup && !b.is_markup)
-        return Value::string(a.s + b.s);
-      Value v = Value::string((a.is_markup ? a.s : html_escape(a.s)) + (b.is_markup ? b.s : html_escape(b.s)));
+        return concat(a.s, b.s);
+      Value v = concat(a.is_markup ? a.s : html_escape(a.s), b.is_markup ? b.s : html_escape(b.s));
       v.is_markup = true;
       return v;
     }

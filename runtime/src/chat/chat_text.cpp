@@ -1,6 +1,8 @@
 // Python str semantics over UTF-8: decoding, whitespace, strip/split/replace, repr (case: chat_case.h).
 #include "chat_text.h"
 
+#include "chat_bounded_text.h"
+
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -76,7 +78,7 @@ std::vector<std::string> py_split(std::string_view s, const std::string *sep, in
 
 std::string py_replace(std::string_view s, std::string_view old_s, std::string_view new_s,
                        int64_t count) {
-  std::string out;
+  BoundedText out; // `new` may be far longer than `old`, and `old` occur everywhere
   if (old_s.empty()) {
     // Python inserts `new` before every code point and at the end.
     std::vector<uint32_t> cps = utf8_code_points(s);
@@ -86,11 +88,11 @@ std::string py_replace(std::string_view s, std::string_view old_s, std::string_v
         out += new_s;
         ++done;
       }
-      utf8_append(out, cp);
+      out.append_code_point(cp);
     }
     if (count < 0 || done < count)
       out += new_s;
-    return out;
+    return out.take();
   }
   size_t start = 0;
   int64_t done = 0;
@@ -104,7 +106,7 @@ std::string py_replace(std::string_view s, std::string_view old_s, std::string_v
     ++done;
   }
   out += s.substr(start);
-  return out;
+  return out.take();
 }
 
 namespace {

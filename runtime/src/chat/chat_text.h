@@ -26,7 +26,8 @@ std::string py_strip(std::string_view s, bool left, bool right,
 /// str.split(sep=None, maxsplit): whitespace runs when `sep` is null.
 std::vector<std::string> py_split(std::string_view s, const std::string *sep,
                                   int64_t maxsplit);
-/// str.replace(old, new, count); count < 0 means all.
+/// str.replace(old, new, count); count < 0 means all. A result past 16 MB
+/// fails as "string too large" (chat_bounded_text.h).
 std::string py_replace(std::string_view s, std::string_view old_s,
                        std::string_view new_s, int64_t count);
 /// Python repr() of a str: single quotes unless the text has ' and no ".

@@ -1,6 +1,7 @@
 // Truthiness, str/repr and equality of chat template values, following Python.
 #include "chat_value.h"
 
+#include "chat_bounded_text.h"
 #include "chat_text.h"
 
 #include <algorithm>
@@ -131,23 +132,40 @@ std::string to_repr(const Value &v) {
     if (!v.seq_type.empty()) { // dict_items([('a', 1)])
       Value plain = v;
       plain.seq_type.clear();
-      return v.seq_type + "(" + to_repr(plain) + ")";
+      BoundedText out;
+      out += v.seq_type;
+      out += '(';
+      out += to_repr(plain);
+      out += ')';
+      return out.take();
     }
-    std::string out = v.is_tuple ? "(" : "[";
-    for (size_t k = 0; k < v.list->size(); ++k)
-      out += (k ? ", " : "") + to_repr((*v.list)[k]);
+    // A list repeats shared elements: `[[s] * 80000] * 80000` is small, its text is not.
+    BoundedText out;
+    out += v.is_tuple ? '(' : '[';
+    for (size_t k = 0; k < v.list->size(); ++k) {
+      if (k)
+        out += ", ";
+      out += to_repr((*v.list)[k]);
+    }
     if (v.is_tuple && v.list->size() == 1)
-      out += ",";
-    return out + (v.is_tuple ? ")" : "]");
+      out += ',';
+    out += v.is_tuple ? ')' : ']';
+    return out.take();
   }
   case Value::Kind::Dict: {
-    std::string out = "{";
+    BoundedText out;
+    out += '{';
     bool first = true;
     for (const auto &kv : v.dict->items) {
-      out += (first ? "" : ", ") + py_repr_string(kv.first) + ": " + to_repr(kv.second);
+      if (!first)
+        out += ", ";
+      out += py_repr_string(kv.first);
+      out += ": ";
+      out += to_repr(kv.second);
       first = false;
     }
-    return out + "}";
+    out += '}';
+    return out.take();
   }
   case Value::Kind::Namespace: return "<Namespace>";
   case Value::Kind::Function: return "<function " + v.func->name + ">";

@@ -155,7 +155,8 @@ bool truthy(const Value &v);
 std::string type_name(const Value &v);
 /// str(): what `{{ v }}`, `~` and the string filter produce (Undefined -> "").
 std::string to_str(const Value &v);
-/// repr(): strings quoted, containers recursive.
+/// repr(): strings quoted, containers recursive. The text of a list or dict
+/// is bounded like every string a template builds (chat_bounded_text.h).
 std::string to_repr(const Value &v);
 /// Python ==, including 1 == 1.0 == True and order-free dict equality.
 bool equals(const Value &a, const Value &b);
