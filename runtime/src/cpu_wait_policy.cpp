@@ -50,15 +50,20 @@ void ContentionDetector::add_call(int64_t wall_nanos,
   if (window_nanos_ < kWindowNanos)
     return;
   bool shared = judge_window();
+  int64_t judged_nanos = window_nanos_;
   window_nanos_ = 0;
   window_switches_ = 0;
   if (probing_) {
+    // One probe window decides: the cores were shared a moment ago.
     probing_ = false;
     probe_interval_nanos_ =
         shared ? std::min(2 * probe_interval_nanos_, kLastProbeNanos)
                : kFirstProbeNanos;
+    contended_ = shared;
+    return;
   }
-  contended_ = shared;
+  shared_nanos_ = shared ? shared_nanos_ + judged_nanos : 0;
+  contended_ = shared_nanos_ >= kSharedNanos;
 }
 
 CpuWaitPolicy::CpuWaitPolicy(SetBlocktime set_blocktime) {

@@ -24,7 +24,10 @@ namespace llmc::rt {
 /// threads see almost none; beside other busy processes each loses its core
 /// about once per scheduler time slice (measured: ~300/s on 2 cores). Calls
 /// are judged in windows of at least kWindowNanos of call time, so that a
-/// decode of a few ms is not judged alone. Sleeping threads hide the signal
+/// decode of a few ms is not judged alone, and spinning threads start
+/// sleeping once shared windows in a row cover kSharedNanos of calls, so
+/// that a short burst of other work (a few ms of a daemon) does not switch
+/// them but one long shared call (a prefill) does. Sleeping threads hide the signal
 /// (they yield before the scheduler preempts them: measured 0-3 switches per
 /// window beside the same load), so while sleeping the detector spins again
 /// for one probe window after every probe interval of call time: doubling
@@ -38,6 +41,8 @@ public:
   /// Involuntary switches per second of call time above which the cores
   /// count as shared. Quiet: a few per second; shared: hundreds.
   static constexpr int64_t kContendedPerSecond = 100;
+  /// Call time in shared windows in a row that makes spinning threads sleep.
+  static constexpr int64_t kSharedNanos = 2 * kWindowNanos;
   /// Sleeping call time before the first probe, and the longest interval.
   static constexpr int64_t kFirstProbeNanos = 500'000'000;
   static constexpr int64_t kLastProbeNanos = 8'000'000'000;
@@ -56,6 +61,8 @@ private:
   int64_t window_switches_ = 0;
   /// The cores were judged shared (by the last spinning window).
   bool contended_ = false;
+  /// Call time of the shared windows in a row while spinning.
+  int64_t shared_nanos_ = 0;
   /// While contended: the current window spins to test the cores again.
   bool probing_ = false;
   int64_t slept_nanos_ = 0;
