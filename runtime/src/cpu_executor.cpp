@@ -33,6 +33,15 @@ float *CpuExecutor::logits_for(size_t n) {
   return logits_.f32();
 }
 
+template <typename Call>
+void CpuExecutor::run_entry(const char *entry, Call call) {
+  model_->cpu_threads().apply(threads_);
+  wait_policy_.before_call();
+  int32_t status = call();
+  wait_policy_.after_call();
+  check_entry_status(model_->manifest(), status, entry);
+}
+
 const float *CpuExecutor::prefill(const int32_t *tokens,
                                   const int32_t *positions, size_t n,
                                   LogitRows rows) {
@@ -40,14 +49,12 @@ const float *CpuExecutor::prefill(const int32_t *tokens,
   // The entry point computes the logits of the last logit_rows tokens only.
   size_t logit_rows = rows == LogitRows::All ? n : 1;
   float *logits = logits_for(logit_rows);
-  model_->cpu_threads().apply(threads_);
-  wait_policy_.before_call();
-  int32_t status = model_->prefill()(
-      tokens, positions, static_cast<int64_t>(n),
-      static_cast<int64_t>(logit_rows), kv_cache_.data(),
-      weights_.pointers.data(), logits);
-  wait_policy_.after_call();
-  check_entry_status(model_->manifest(), status, "prefill");
+  run_entry("prefill", [&] {
+    return model_->prefill()(tokens, positions, static_cast<int64_t>(n),
+                             static_cast<int64_t>(logit_rows),
+                             kv_cache_.data(), weights_.pointers.data(),
+                             logits);
+  });
   last_row_ = logits + (logit_rows - 1) * static_cast<size_t>(model_->manifest().vocab_size);
   return rows == LogitRows::All ? logits : last_row_;
 }
@@ -55,12 +62,10 @@ const float *CpuExecutor::prefill(const int32_t *tokens,
 const float *CpuExecutor::decode(int32_t token, int32_t position, bool) {
   last_row_ = nullptr;
   float *logits = logits_for(1);
-  model_->cpu_threads().apply(threads_);
-  wait_policy_.before_call();
-  int32_t status = model_->decode()(&token, &position, kv_cache_.data(),
-                                    weights_.pointers.data(), logits);
-  wait_policy_.after_call();
-  check_entry_status(model_->manifest(), status, "decode");
+  run_entry("decode", [&] {
+    return model_->decode()(&token, &position, kv_cache_.data(),
+                            weights_.pointers.data(), logits);
+  });
   last_row_ = logits;
   return logits;
 }

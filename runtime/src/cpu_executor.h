@@ -34,6 +34,10 @@ public:
 
 private:
   float *logits_for(size_t n);
+  /// Runs one entry point (`call()` returns its status): the thread count
+  /// and wait policy applied around it, then its status checked. Defined
+  /// (and instantiated) in cpu_executor.cpp.
+  template <typename Call> void run_entry(const char *entry, Call call);
   /// Copies the page table of a paged cache to the head of kv_cache_.
   void write_page_table();
 

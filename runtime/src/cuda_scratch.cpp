@@ -96,6 +96,17 @@ void ScratchArena::free_block(Chunk &chunk, uint64_t offset, uint64_t size) {
     chunk.holes[offset] = size;
 }
 
+uint64_t ScratchArena::allocate_chunk(uint64_t bytes, std::string *error) {
+  uint64_t base = allocate_(bytes, error);
+  if (base != 0 && base % kAlignment != 0) {
+    release_(base);
+    *error = cat("the allocator returned an address not aligned to ",
+                 kAlignment, " bytes");
+    return 0;
+  }
+  return base;
+}
+
 uint64_t ScratchArena::alloc(uint64_t bytes, std::string *error) {
   if (bytes > kMaxRequest) {
     *error = cat("a scratch request of ", bytes, " bytes is too large");
@@ -106,13 +117,7 @@ uint64_t ScratchArena::alloc(uint64_t bytes, std::string *error) {
   int chunk = place(chunks_, size, &offset);
   if (chunk < 0) {
     uint64_t chunk_bytes = std::max(size, kMinChunkBytes);
-    uint64_t base = allocate_(chunk_bytes, error);
-    if (base != 0 && base % kAlignment != 0) {
-      release_(base);
-      *error = cat("the allocator returned an address not aligned to ",
-                   kAlignment, " bytes");
-      base = 0;
-    }
+    uint64_t base = allocate_chunk(chunk_bytes, error);
     if (base == 0)
       return 0;
     chunks_.push_back({base, chunk_bytes});
@@ -174,11 +179,8 @@ bool ScratchArena::compact() {
     release_(c.base);
   chunks_.clear();
   std::string ignored; // a failure shows at the next call's allocation
-  uint64_t base = allocate_(bytes, &ignored);
-  if (base != 0 && base % kAlignment == 0)
+  if (uint64_t base = allocate_chunk(bytes, &ignored))
     chunks_.push_back({base, bytes});
-  else if (base != 0)
-    release_(base);
   reset();
   return true;
 }

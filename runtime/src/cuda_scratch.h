@@ -90,6 +90,10 @@ private:
   /// The placement rule on `chunks` (offsets); chunk index or -1 for none.
   static int place(std::vector<Chunk> &chunks, uint64_t size, uint64_t *offset);
   static void free_block(Chunk &chunk, uint64_t offset, uint64_t size);
+  /// A new chunk of `bytes` from the allocator, or 0 with *error (also when
+  /// the allocator returns an address that is not kAlignment-aligned, which
+  /// is handed back).
+  uint64_t allocate_chunk(uint64_t bytes, std::string *error);
   static uint64_t rounded(uint64_t bytes);
 
   AllocateFn allocate_;
