@@ -54,6 +54,26 @@ static void printRopeScaling(const RopeScaling &scaling, raw_ostream &os) {
        << "\n";
 }
 
+static void printDecoderBlock(const DecoderBlock &block, raw_ostream &os) {
+  auto optional = [](std::optional<double> value, const char *absent) {
+    return value ? formatDouble(*value) : std::string(absent);
+  };
+  os << "block.norm: " << toString(block.norm) << "\n";
+  os << "block.norm_weight_offset: " << formatDouble(block.normWeightOffset)
+     << "\n";
+  os << "block.norm_placement: " << toString(block.normPlacement) << "\n";
+  os << "block.residual: " << toString(block.residual) << "\n";
+  os << "block.feed_forward: " << toString(block.feedForward) << "\n";
+  os << "block.qk_norm: " << toString(block.qkNorm) << "\n";
+  os << "block.scale_embeddings: " << boolName(block.scaleEmbeddings) << "\n";
+  os << "block.attention_softcap: " << optional(block.attentionSoftcap, "none")
+     << "\n";
+  os << "block.final_logit_softcap: "
+     << optional(block.finalLogitSoftcap, "none") << "\n";
+  os << "block.attention_scale: "
+     << optional(block.attentionScale, "1/sqrt(head_dim)") << "\n";
+}
+
 void printModelConfig(const ModelConfig &config, raw_ostream &os) {
   os << "name: " << config.name << "\n";
   os << "architecture: " << config.architecture << "\n";
@@ -76,6 +96,13 @@ void printModelConfig(const ModelConfig &config, raw_ostream &os) {
     os << *config.slidingWindow << "\n";
   else
     os << "none\n";
+  if (!config.slidingLayers.empty()) {
+    os << "sliding_layers:";
+    for (int64_t layer = 0; layer < config.numLayers; ++layer)
+      if (config.slidingLayers[layer])
+        os << " " << layer;
+    os << "\n";
+  }
   os << "qkv_bias: " << boolName(config.qkvBias) << "\n";
   os << "output_bias: " << boolName(config.outputBias) << "\n";
   os << "mlp_bias: " << boolName(config.mlpBias) << "\n";
@@ -83,6 +110,7 @@ void printModelConfig(const ModelConfig &config, raw_ostream &os) {
   os << "dtype: " << toString(config.dtype) << "\n";
   os << "bos_token_id: " << config.bosTokenId << "\n";
   os << "eos_token_id: " << config.eosTokenId << "\n";
+  printDecoderBlock(config.block, os);
 }
 
 } // namespace llmc

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ModelConfig.h"
+#include "Architectures.h"
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/JSON.h"
@@ -24,21 +25,10 @@ namespace llmc {
 
 namespace {
 
-/// Per-model_type defaults that transformers' config classes apply.
-struct ArchDefaults {
-  /// LlamaConfig 2048, MistralConfig 4096 * 32, Qwen2Config 32768.
-  int64_t maxPositionEmbeddings;
-  /// MistralConfig defaults sliding_window to 4096; the others have none.
-  std::optional<int64_t> slidingWindow;
-};
-
-/// transformers' default rms_norm_eps for all three classes.
-constexpr double kDefaultRmsNormEps = 1e-6;
-/// transformers' default rope_theta for all three classes.
+/// transformers' default rope_theta for every supported class.
 constexpr double kDefaultRopeTheta = 10000.0;
-/// Qwen2Config's default sliding_window and max_window_layers.
-constexpr int64_t kQwen2DefaultSlidingWindow = 4096;
-constexpr int64_t kQwen2DefaultMaxWindowLayers = 28;
+/// Qwen2Config's and Qwen3Config's default max_window_layers.
+constexpr int64_t kQwenDefaultMaxWindowLayers = 28;
 
 StringRef jsonKindName(const json::Value &value) {
   switch (value.kind()) {
@@ -482,22 +472,47 @@ Error applyPartialRotary(const FieldReader &reader,
   return Error::success();
 }
 
+/// Reads layer_types (transformers >= 5 writes it): one "sliding_attention"
+/// or "full_attention" per layer.
+Expected<std::vector<bool>> parseLayerTypes(const FieldReader &reader,
+                                            int64_t numLayers) {
+  const json::Value *value = reader.lookup("layer_types");
+  const json::Array *types = value ? value->getAsArray() : nullptr;
+  if (value && !types)
+    return reader.typeError("layer_types", "an array", *value);
+  if (int64_t(types->size()) != numLayers)
+    return reader.fail("field 'layer_types' has " + Twine(types->size()) +
+                       " entries for " + Twine(numLayers) +
+                       " layers ('num_hidden_layers')");
+  std::vector<bool> sliding;
+  for (const json::Value &type : *types) {
+    std::optional<StringRef> name = type.getAsString();
+    if (!name || (*name != "sliding_attention" && *name != "full_attention"))
+      return reader.fail("field 'layer_types' entry " +
+                         Twine(sliding.size()) +
+                         " must be \"sliding_attention\" or \"full_attention\"");
+    sliding.push_back(*name == "sliding_attention");
+  }
+  return sliding;
+}
+
 /// Sliding window per model_type: mistral's sliding_window applies to every
-/// layer; qwen2's only when use_sliding_window, and then only to layers
-/// >= max_window_layers (a per-layer window, which llmc does not model).
-Error parseSlidingWindow(const FieldReader &reader, const ArchDefaults &arch,
+/// layer; qwen2's and qwen3's only when use_sliding_window, and then to the
+/// layers layer_types marks, or without it to layers >= max_window_layers.
+Error parseSlidingWindow(const FieldReader &reader, const HFConfigDefaults &defaults,
                          ModelConfig &config) {
-  if (config.architecture == "llama")
+  StringRef family = config.architecture;
+  if (family != "mistral" && family != "qwen2" && family != "qwen3")
     return Error::success();
   const json::Value *present = reader.object.get("sliding_window");
-  std::optional<int64_t> window = arch.slidingWindow;
+  std::optional<int64_t> window = defaults.slidingWindow;
   if (present) {
     auto value = reader.getInt("sliding_window");
     if (!value)
       return value.takeError();
     window = *value; // JSON null means no window.
   }
-  if (config.architecture == "mistral") {
+  if (family == "mistral") {
     config.slidingWindow = window;
     return Error::success();
   }
@@ -507,19 +522,25 @@ Error parseSlidingWindow(const FieldReader &reader, const ArchDefaults &arch,
     return use.takeError();
   if (!use->value_or(false) || !window)
     return Error::success();
-  int64_t maxWindowLayers = kQwen2DefaultMaxWindowLayers;
-  if (Error err =
-          assignIfPresent(reader.getInt("max_window_layers"), maxWindowLayers))
-    return err;
-  if (maxWindowLayers >= config.numLayers)
+  std::vector<bool> sliding;
+  if (reader.lookup("layer_types")) {
+    auto types = parseLayerTypes(reader, config.numLayers);
+    if (!types)
+      return types.takeError();
+    sliding = std::move(*types);
+  } else {
+    int64_t maxWindowLayers = kQwenDefaultMaxWindowLayers;
+    if (Error err = assignIfPresent(reader.getInt("max_window_layers"),
+                                    maxWindowLayers))
+      return err;
+    for (int64_t layer = 0; layer < config.numLayers; ++layer)
+      sliding.push_back(layer >= maxWindowLayers);
+  }
+  if (llvm::none_of(sliding, [](bool s) { return s; }))
     return Error::success(); // No layer reaches the window.
-  if (maxWindowLayers > 0)
-    return reader.fail("per-layer sliding window (field 'max_window_layers' "
-                       "is " +
-                       Twine(maxWindowLayers) + " of " +
-                       Twine(config.numLayers) +
-                       " layers) is not supported");
   config.slidingWindow = window;
+  if (!llvm::all_of(sliding, [](bool s) { return s; }))
+    config.slidingLayers = std::move(sliding);
   return Error::success();
 }
 
@@ -592,16 +613,13 @@ Expected<ModelConfig> parseHFConfig(StringRef jsonText, StringRef sourceName) {
     return modelType.takeError();
   if (!*modelType)
     return reader.missing("model_type");
-  std::optional<ArchDefaults> arch =
-      StringSwitch<std::optional<ArchDefaults>>(**modelType)
-          .Case("llama", ArchDefaults{2048, std::nullopt})
-          .Case("mistral", ArchDefaults{4096 * 32, 4096})
-          .Case("qwen2", ArchDefaults{32768, kQwen2DefaultSlidingWindow})
-          .Default(std::nullopt);
-  if (!arch)
-    return fail("unsupported model_type '" + **modelType +
-                "' (expected llama, mistral or qwen2)");
+  const Architecture *family = findArchitecture(**modelType);
+  if (!family)
+    return fail("unsupported model_type '" + **modelType + "' (expected " +
+                listArchitectures() + ")");
   config.architecture = (*modelType)->str();
+  config.block = family->block;
+  const HFConfigDefaults &defaults = family->hfDefaults;
 
   struct RequiredInt {
     StringRef key;
@@ -636,11 +654,11 @@ Expected<ModelConfig> parseHFConfig(StringRef jsonText, StringRef sourceName) {
     config.headDim = config.hiddenSize / config.numHeads;
   }
 
-  config.maxPositionEmbeddings = arch->maxPositionEmbeddings;
+  config.maxPositionEmbeddings = defaults.maxPositionEmbeddings;
   if (Error err = assignIfPresent(reader.getInt("max_position_embeddings"),
                                   config.maxPositionEmbeddings))
     return err;
-  config.rmsNormEps = kDefaultRmsNormEps;
+  config.rmsNormEps = defaults.rmsNormEps;
   if (Error err =
           assignIfPresent(reader.getNumber("rms_norm_eps"), config.rmsNormEps))
     return err;
@@ -662,24 +680,27 @@ Expected<ModelConfig> parseHFConfig(StringRef jsonText, StringRef sourceName) {
   if (Error err = applyPartialRotary(reader, partialRotary, config))
     return err;
 
+  config.tieWordEmbeddings = defaults.tieWordEmbeddings;
   if (Error err = assignIfPresent(reader.getBool("tie_word_embeddings"),
                                   config.tieWordEmbeddings))
     return err;
-  if (Error err = parseSlidingWindow(reader, *arch, config))
+  if (Error err = parseSlidingWindow(reader, defaults, config))
     return err;
 
   if (config.architecture == "qwen2") {
     config.qkvBias = true; // Qwen2Attention hard-codes bias on q/k/v only.
-  } else if (config.architecture == "llama") {
+  } else if (config.architecture != "mistral") {
+    // llama, qwen3 and olmo2: attention_bias puts a bias on q, k, v and o.
     bool attentionBias = false;
     if (Error err = assignIfPresent(reader.getBool("attention_bias"),
                                     attentionBias))
       return err;
     config.qkvBias = config.outputBias = attentionBias;
+  }
+  if (config.architecture == "llama")
     if (Error err =
             assignIfPresent(reader.getBool("mlp_bias"), config.mlpBias))
       return err;
-  }
 
   auto act = parseActivation(reader);
   if (!act)

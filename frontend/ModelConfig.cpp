@@ -1,6 +1,7 @@
 //===- ModelConfig.cpp - Enum names, validation and loading of ModelConfig ===//
 
 #include "ModelConfig.h"
+#include "Architectures.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
@@ -133,6 +134,8 @@ enum class Field {
   ScalingAttentionFactor,
   ScalingShortFactor,
   ScalingLongFactor,
+  AttentionSoftcap,
+  FinalLogitSoftcap,
 };
 } // namespace
 
@@ -184,6 +187,10 @@ static StringRef hfName(Field field) {
     return "rope_scaling.short_factor";
   case Field::ScalingLongFactor:
     return "rope_scaling.long_factor";
+  case Field::AttentionSoftcap:
+    return "attn_logit_softcapping";
+  case Field::FinalLogitSoftcap:
+    return "final_logit_softcapping";
   }
   llvm_unreachable("unknown Field");
 }
@@ -238,6 +245,10 @@ static StringRef ggufSuffix(Field field) {
     return "rope_factors_short";
   case Field::ScalingLongFactor:
     return "rope_factors_long";
+  case Field::AttentionSoftcap:
+    return "attn_logit_softcapping";
+  case Field::FinalLogitSoftcap:
+    return "final_logit_softcapping";
   }
   llvm_unreachable("unknown Field");
 }
@@ -346,10 +357,9 @@ static Error validateRopeScaling(const ModelConfig &config,
 
 Error validateModelConfig(const ModelConfig &config, ConfigSyntax syntax) {
   Namer name{config, syntax};
-  if (config.architecture != "llama" && config.architecture != "mistral" &&
-      config.architecture != "qwen2")
+  if (!findArchitecture(config.architecture))
     return fail("unsupported architecture '" + config.architecture +
-                "' (expected llama, mistral or qwen2)");
+                "' (expected " + listArchitectures() + ")");
 
   const std::pair<Field, int64_t> sizes[] = {
       {Field::HiddenSize, config.hiddenSize},
@@ -396,6 +406,20 @@ Error validateModelConfig(const ModelConfig &config, ConfigSyntax syntax) {
   if (config.slidingWindow)
     if (Error err = checkSize(name, Field::SlidingWindow, *config.slidingWindow))
       return err;
+  if (!config.slidingLayers.empty() &&
+      int64_t(config.slidingLayers.size()) != config.numLayers)
+    return fail("the per-layer window pattern has " +
+                Twine(config.slidingLayers.size()) + " entries for " +
+                Twine(config.numLayers) + " layers ('" +
+                name(Field::NumLayers) + "')");
+  const std::pair<Field, std::optional<double>> blockScalars[] = {
+      {Field::AttentionSoftcap, config.block.attentionSoftcap},
+      {Field::FinalLogitSoftcap, config.block.finalLogitSoftcap},
+  };
+  for (auto [field, value] : blockScalars)
+    if (value)
+      if (Error err = checkPositiveReal(name, field, *value))
+        return err;
   if (Error err = checkTokenId(name, Field::BosTokenId, config.bosTokenId,
                                config.vocabSize))
     return err;
@@ -403,6 +427,13 @@ Error validateModelConfig(const ModelConfig &config, ConfigSyntax syntax) {
                                config.vocabSize))
     return err;
   return Error::success();
+}
+
+std::optional<int64_t> getLayerWindow(const ModelConfig &config,
+                                      int64_t layer) {
+  if (!config.slidingLayers.empty() && !config.slidingLayers[layer])
+    return std::nullopt;
+  return config.slidingWindow;
 }
 
 /// GGUF files start with these four bytes.

@@ -10,6 +10,8 @@
 #ifndef LLMC_FRONTEND_MODELCONFIG_H
 #define LLMC_FRONTEND_MODELCONFIG_H
 
+#include "DecoderBlock.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
@@ -77,8 +79,12 @@ struct ModelConfig {
   /// Artifact name: the file stem, or the directory name for
   /// `<dir>/config.json`.
   std::string name;
-  /// "llama" | "mistral" | "qwen2".
+  /// A family of the architecture registry (Architectures.h): the Hugging
+  /// Face model_type.
   std::string architecture;
+  /// The layers' block: the family's, with what the config adds (softcaps,
+  /// scales; Gemma GGUF files bake the norm offset into the weights).
+  DecoderBlock block;
 
   // Shapes. All positive; numHeads % numKVHeads == 0; headDim even.
   // hiddenSize == numHeads * headDim is NOT required (q_proj maps
@@ -104,6 +110,10 @@ struct ModelConfig {
   bool tieWordEmbeddings = false;
   /// Attention window in tokens (> 0); std::nullopt = full causal attention.
   std::optional<int64_t> slidingWindow;
+  /// The layers the window applies to (one flag per layer), when only some
+  /// do (Gemma-2's alternating layers, Qwen2's max_window_layers); empty
+  /// means every layer. Use getLayerWindow.
+  std::vector<bool> slidingLayers;
   /// Bias on q/k/v projections (llama attention_bias; always for qwen2).
   bool qkvBias = false;
   /// Bias on o_proj (llama attention_bias sets both qkv and output bias).
@@ -124,6 +134,9 @@ struct ModelConfig {
   /// empty for the phases and for a config without weights beside it.
   llvm::StringMap<std::string> weightFormats;
 };
+
+/// The attention window of layer `layer`: slidingWindow where it applies.
+std::optional<int64_t> getLayerWindow(const ModelConfig &config, int64_t layer);
 
 /// Parses a Hugging Face config.json. `sourceName` prefixes every error
 /// message and gives the model name (file stem or parent directory).

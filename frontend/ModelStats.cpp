@@ -1,6 +1,7 @@
 //===- ModelStats.cpp - Parameter, KV-cache and FLOP counts ----------------===//
 
 #include "ModelStats.h"
+#include "WeightTable.h"
 
 #include "llvm/Support/MathExtras.h"
 
@@ -18,9 +19,6 @@ static constexpr int64_t kKVTensors = 2;
 static constexpr int64_t kFlopsPerMAC = 2;
 /// Attention does two matmuls per head and position: QK^T and PV.
 static constexpr int64_t kAttentionMatmuls = 2;
-/// Every decoder layer has two RMSNorms (attention and FFN input).
-static constexpr int64_t kNormsPerLayer = 2;
-
 /// Products and sums of validated sizes fit int64 for every real model;
 /// corrupt but valid-looking configs saturate instead of wrapping (signed
 /// overflow is undefined behaviour, and printed a negative count).
@@ -43,13 +41,31 @@ int64_t ParameterCounts::total() const {
   return add({embedding, attention, mlp, norms, lmHead});
 }
 
-int64_t ModelStats::attendedPositions(int64_t n) const {
-  return slidingWindow ? std::min(n, *slidingWindow) : n;
+int64_t ModelStats::flopsPerToken(int64_t position) const {
+  int64_t fullLayers = numLayers - windowedLayers;
+  int64_t attended =
+      add({mul({fullLayers, position}),
+           mul({windowedLayers,
+                slidingWindow ? std::min(position, *slidingWindow) : position})});
+  return add({flopsPerTokenMatmul,
+              mul({attentionFlopsPerLayerPosition, attended})});
 }
 
-int64_t ModelStats::flopsPerToken(int64_t position) const {
-  return add({flopsPerTokenMatmul,
-              mul({attentionFlopsPerPosition, attendedPositions(position)})});
+/// Weights a token is multiplied by (the projections and the LM head).
+static bool isMatmulWeight(const WeightSpec &spec) {
+  switch (spec.role) {
+  case WeightRole::QProj:
+  case WeightRole::KProj:
+  case WeightRole::VProj:
+  case WeightRole::OProj:
+  case WeightRole::GateProj:
+  case WeightRole::UpProj:
+  case WeightRole::DownProj:
+  case WeightRole::LMHead:
+    return !spec.bias;
+  default:
+    return false;
+  }
 }
 
 ModelStats computeModelStats(const ModelConfig &c, DType kvDType) {
@@ -57,39 +73,58 @@ ModelStats computeModelStats(const ModelConfig &c, DType kvDType) {
   const int64_t qDim = mul({c.numHeads, c.headDim});
   const int64_t kvDim = mul({c.numKVHeads, c.headDim});
 
-  // q: [H*Dh, D], k/v: [Hkv*Dh, D], o: [D, H*Dh].
-  int64_t attentionWeights =
-      add({mul({2, c.hiddenSize, qDim}), mul({2, c.hiddenSize, kvDim})});
-  int64_t attentionBiases =
-      add({c.qkvBias ? add({qDim, mul({2, kvDim})}) : 0,
-           c.outputBias ? c.hiddenSize : 0});
-  // gate/up: [I, D], down: [D, I].
-  int64_t mlpWeights = mul({3, c.hiddenSize, c.intermediateSize});
-  int64_t mlpBiases =
-      c.mlpBias ? add({mul({2, c.intermediateSize}), c.hiddenSize}) : 0;
-  int64_t vocabMatrix = mul({c.vocabSize, c.hiddenSize});
-
+  // Every layer has layer 0's shapes: count it once and multiply.
   ParameterCounts &p = s.parameters;
-  p.embedding = vocabMatrix;
-  p.attention = mul({c.numLayers, add({attentionWeights, attentionBiases})});
-  p.mlp = mul({c.numLayers, add({mlpWeights, mlpBiases})});
-  p.norms = add({mul({c.numLayers, kNormsPerLayer, c.hiddenSize}), c.hiddenSize});
-  p.lmHead = c.tieWordEmbeddings ? 0 : vocabMatrix;
-
-  s.matmulParameters =
-      add({mul({c.numLayers, add({attentionWeights, mlpWeights})}), vocabMatrix});
+  for (const WeightSpec &spec : getWeightTable(c, /*numLayers=*/1)) {
+    int64_t count = spec.numElements();
+    if (spec.layer >= 0)
+      count = mul({count, c.numLayers});
+    int64_t *group = nullptr;
+    switch (getParameterGroup(spec.role)) {
+    case ParameterGroup::Embedding:
+      group = &p.embedding;
+      break;
+    case ParameterGroup::Attention:
+      group = &p.attention;
+      break;
+    case ParameterGroup::MLP:
+      group = &p.mlp;
+      break;
+    case ParameterGroup::Norms:
+      group = &p.norms;
+      break;
+    case ParameterGroup::LMHead:
+      group = &p.lmHead;
+      break;
+    }
+    *group = add({*group, count});
+    if (isMatmulWeight(spec))
+      s.matmulParameters = add({s.matmulParameters, count});
+  }
+  // A tied LM head multiplies by the embedding matrix.
+  if (c.tieWordEmbeddings)
+    s.matmulParameters =
+        add({s.matmulParameters, mul({c.vocabSize, c.hiddenSize})});
 
   s.kvDType = kvDType;
   s.kvBytesPerToken =
       mul({kKVTensors, c.numLayers, kvDim, getDTypeSize(kvDType)});
   s.kvBytesFullContext = mul({s.kvBytesPerToken, c.maxPositionEmbeddings});
+  s.numLayers = c.numLayers;
   s.slidingWindow = c.slidingWindow;
-  if (c.slidingWindow && *c.slidingWindow < c.maxPositionEmbeddings)
+  if (c.slidingWindow)
+    for (int64_t layer = 0; layer < c.numLayers; ++layer)
+      s.windowedLayers += getLayerWindow(c, layer) ? 1 : 0;
+  // The cache holds the whole context unless every layer is windowed.
+  if (c.slidingWindow && s.windowedLayers == c.numLayers &&
+      *c.slidingWindow < c.maxPositionEmbeddings)
     s.kvBytesWindow = mul({s.kvBytesPerToken, *c.slidingWindow});
 
   s.flopsPerTokenMatmul = mul({kFlopsPerMAC, s.matmulParameters});
+  s.attentionFlopsPerLayerPosition =
+      mul({kFlopsPerMAC, kAttentionMatmuls, qDim});
   s.attentionFlopsPerPosition =
-      mul({kFlopsPerMAC, kAttentionMatmuls, c.numLayers, qDim});
+      mul({s.attentionFlopsPerLayerPosition, c.numLayers});
   return s;
 }
 
@@ -165,8 +200,13 @@ void printModelStats(const ModelConfig &c, const ModelStats &s,
              std::to_string(*c.slidingWindow) + " tokens");
 
   os << "flops_per_token.formula: 2 * matmul_params + 4 * layers * heads * "
-        "head_dim * n (n = attended positions"
-     << (c.slidingWindow ? ", at most sliding_window" : "") << ")\n";
+        "head_dim * n (n = attended positions";
+  if (s.windowedLayers == c.numLayers)
+    os << ", at most sliding_window";
+  else if (s.windowedLayers > 0)
+    os << ", at most sliding_window in the " << s.windowedLayers << " of "
+       << c.numLayers << " layers it applies to";
+  os << ")\n";
   line("flops_per_token.matmul_params", s.matmulParameters,
        humanCount(s.matmulParameters));
   line("flops_per_token.attention_per_position", s.attentionFlopsPerPosition,

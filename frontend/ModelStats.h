@@ -17,7 +17,7 @@ struct ParameterCounts {
   int64_t embedding = 0; // token embedding table [V, D]
   int64_t attention = 0; // q/k/v/o weights (+ biases), all layers
   int64_t mlp = 0;       // gate/up/down weights (+ biases), all layers
-  int64_t norms = 0;     // two RMSNorm weights per layer + the final one
+  int64_t norms = 0;     // every norm's weights (and LayerNorm biases)
   int64_t lmHead = 0;    // [V, D]; 0 when tied to the embedding
 
   /// The sum, saturating at INT64_MAX like every count here.
@@ -36,7 +36,7 @@ struct ModelStats {
   int64_t kvBytesPerToken = 0;
   /// kvBytesPerToken * max_position_embeddings.
   int64_t kvBytesFullContext = 0;
-  /// kvBytesPerToken * sliding_window when a window bounds the cache.
+  /// kvBytesPerToken * sliding_window when a window bounds every layer.
   std::optional<int64_t> kvBytesWindow;
 
   /// Forward FLOPs for one token attending to n positions:
@@ -46,13 +46,19 @@ struct ModelStats {
   /// by the sliding window). Norms, RoPE, softmax and SwiGLU are omitted:
   /// they are O(hidden) per token, under 0.1% for these models.
   int64_t flopsPerTokenMatmul = 0;
+  /// 4 * heads * head_dim: one layer, one attended position.
+  int64_t attentionFlopsPerLayerPosition = 0;
+  /// The same for all layers.
   int64_t attentionFlopsPerPosition = 0;
 
+  /// At context length `position`: the window caps the attended positions
+  /// of the layers it applies to.
   int64_t flopsPerToken(int64_t position) const;
-  /// Positions attended at context length n (the sliding window caps it).
-  int64_t attendedPositions(int64_t n) const;
 
+  int64_t numLayers = 0;
   std::optional<int64_t> slidingWindow;
+  /// Layers the window applies to (getLayerWindow).
+  int64_t windowedLayers = 0;
 };
 
 /// Counts for `config` with a KV cache stored as `kvDType`.

@@ -1,7 +1,7 @@
 // Builds the `llm` dialect module of a ModelConfig: one decoder body, emitted
 // twice (prefill over T tokens, decode over one).
 #include "graph/ModelBuilder.h"
-#include "graph/WeightTable.h"
+#include "frontend/WeightTable.h"
 
 #include "dialect/LLMOps.h"
 
@@ -168,7 +168,7 @@ public:
     for (auto [index, spec] : llvm::enumerate(weightTable)) {
       func.setArgAttr(firstWeight + index, "llm.weight",
                       builder.getStringAttr(spec.name));
-      weights[{spec.layer, spec.role}] =
+      weights[{spec.layer, spec.role, spec.bias}] =
           entry->getArgument(firstWeight + index);
     }
     Value tokens = entry->getArgument(0);
@@ -183,17 +183,29 @@ public:
     // Layers run shared code: one call per layer to a layer function, one
     // function per distinct set of weight formats, which keeps the compiled
     // code (and compile time) independent of the layer count.
-    SmallVector<std::pair<SmallVector<Type>, func::FuncOp>> layerFuncs;
+    // Layers alike in their weights' formats and their parameters (the
+    // window) share a function.
+    struct LayerVariant {
+      SmallVector<Type> weightTypes;
+      std::optional<int64_t> window;
+      bool operator==(const LayerVariant &other) const {
+        return weightTypes == other.weightTypes && window == other.window;
+      }
+    };
+    SmallVector<std::pair<LayerVariant, func::FuncOp>> layerFuncs;
     for (int64_t layer = 0; layer < config.numLayers; ++layer) {
-      SmallVector<Type> types = getLayerWeightTypes(layer);
-      auto known = llvm::find_if(
-          layerFuncs, [&](const auto &entry) { return entry.first == types; });
+      LayerVariant variant{getLayerWeightTypes(layer),
+                           getLayerWindow(config, layer)};
+      auto known = llvm::find_if(layerFuncs, [&](const auto &entry) {
+        return entry.first == variant;
+      });
       if (known == layerFuncs.end()) {
         std::string funcName = (name + "_layer").str();
         if (!layerFuncs.empty())
           funcName += "_" + std::to_string(layerFuncs.size());
         layerFuncs.push_back(
-            {types, emitLayerFunction(funcName, seqLen, types)});
+            {variant, emitLayerFunction(funcName, seqLen, variant.weightTypes,
+                                        variant.window)});
         known = std::prev(layerFuncs.end());
       }
       func::FuncOp layerFunc = known->second;
@@ -204,7 +216,7 @@ public:
       operands.push_back(arith::ConstantIndexOp::create(builder, loc, layer));
       for (const WeightSpec &spec : weightTable)
         if (spec.layer == layer)
-          operands.push_back(weight(layer, spec.role));
+          operands.push_back(weights.at({layer, spec.role, spec.bias}));
       auto call = func::CallOp::create(builder, loc, layerFunc, operands);
       hidden = call.getResult(0);
       cache = call.getResult(1);
@@ -212,7 +224,7 @@ public:
     setLocation("model.norm");
     if (slicesLogitRows)
       hidden = sliceLastRows(hidden, entry->getArguments().back());
-    Value normed = rmsNorm(hidden, weight(-1, WeightRole::FinalNorm));
+    Value normed = norm(hidden, -1, WeightRole::FinalNorm);
     Value head = config.tieWordEmbeddings ? weight(-1, WeightRole::Embedding)
                                           : weight(-1, WeightRole::LMHead);
     setLocation("lm_head");
@@ -228,7 +240,8 @@ private:
   /// the weights in the order of the weight table's layer entries, of
   /// `layerWeightTypes`.
   func::FuncOp emitLayerFunction(StringRef name, int64_t seqLen,
-                                 ArrayRef<Type> layerWeightTypes) {
+                                 ArrayRef<Type> layerWeightTypes,
+                                 std::optional<int64_t> window) {
     const int64_t batch = options.batch;
     Type hiddenType = tensor({batch, seqLen, config.hiddenSize}, f32);
     SmallVector<Type> argTypes = {hiddenType,
@@ -257,12 +270,13 @@ private:
 
     // The layer body reads its weights as those of "layer 0" and addresses
     // the cache with the layer argument.
-    std::map<std::pair<int64_t, WeightRole>, Value> callerWeights;
+    std::map<WeightKey, Value> callerWeights;
     std::swap(weights, callerWeights);
     Value callerPositions = positions, callerCache = cache,
           callerPageTable = pageTable;
     for (auto [index, spec] : llvm::enumerate(layerWeights))
-      weights[{0, spec->role}] = entry->getArgument(layerArg + 1 + index);
+      weights[{0, spec->role, spec->bias}] =
+          entry->getArgument(layerArg + 1 + index);
     positions = entry->getArgument(1);
     cache = entry->getArgument(2);
     pageTable = cacheType.isPaged() ? entry->getArgument(3) : Value();
@@ -277,8 +291,7 @@ private:
     else
       seqLenExtent = builder.getIndexAttr(seqLen);
 
-    hidden = emitAttentionBlock(0, hidden);
-    hidden = emitFeedForwardBlock(0, hidden);
+    hidden = emitBlock(0, hidden, window);
     func::ReturnOp::create(builder, loc, ValueRange{hidden, cache});
 
     std::swap(weights, callerWeights);
@@ -319,8 +332,15 @@ private:
     return tensor(shape, f32);
   }
 
+  /// The weight of `role`, or null when the model has none.
   Value weight(int64_t layer, WeightRole role) {
-    auto it = weights.find({layer, role});
+    auto it = weights.find({layer, role, false});
+    return it == weights.end() ? Value() : it->second;
+  }
+
+  /// The bias of `role`'s projection or norm, or null when it has none.
+  Value bias(int64_t layer, WeightRole role) {
+    auto it = weights.find({layer, role, true});
     return it == weights.end() ? Value() : it->second;
   }
 
@@ -339,19 +359,23 @@ private:
                                           strides);
   }
 
-  Value rmsNorm(Value x, Value w) {
-    return llm::RMSNormOp::create(builder, loc, x.getType(), x, w,
-                                  builder.getF64FloatAttr(config.rmsNormEps));
+  /// The block's norm of `x` with the weights of `role`: RMSNorm (any
+  /// rank, over the last dimension) or LayerNorm with its bias.
+  Value norm(Value x, int64_t layer, WeightRole role) {
+    Value w = weight(layer, role);
+    FloatAttr eps = builder.getF64FloatAttr(config.rmsNormEps);
+    if (config.block.norm == NormKind::LayerNorm)
+      return llm::LayerNormOp::create(builder, loc, x.getType(), x, w,
+                                      bias(layer, role), eps);
+    return llm::RMSNormOp::create(builder, loc, x.getType(), x, w, eps);
   }
 
-  /// llm.linear with the bias of `biasRole` when the model has one.
-  Value linear(Value x, int64_t layer, WeightRole weightRole,
-               WeightRole biasRole) {
-    Value w = weight(layer, weightRole);
+  /// llm.linear of `role`'s weight, with its bias when the model has one.
+  Value linear(Value x, int64_t layer, WeightRole role) {
+    Value w = weight(layer, role);
     int64_t outDim = cast<RankedTensorType>(w.getType()).getDimSize(0);
     return llm::LinearOp::create(builder, loc, withLastDim(x, outDim), x, w,
-                                 weight(layer, biasRole),
-                                 /*residual=*/Value());
+                                 bias(layer, role), /*residual=*/Value());
   }
 
   /// (B, T, heads·Dh) → (B, T, heads, Dh).
@@ -402,18 +426,57 @@ private:
     loc = NameLoc::get(builder.getStringAttr(name));
   }
 
-  Value emitAttentionBlock(int64_t layer, Value hidden) {
+  /// One decoder layer as the block description places its norms and
+  /// joins its sublayers to the residual stream.
+  Value emitBlock(int64_t layer, Value hidden, std::optional<int64_t> window) {
+    const DecoderBlock &block = config.block;
+    const bool preNorms = block.normPlacement != NormPlacement::Post;
+    const bool postNorms = block.normPlacement != NormPlacement::Pre;
+    auto sublayerInput = [&](Value x, WeightRole normRole) {
+      return preNorms ? norm(x, layer, normRole) : x;
+    };
+    auto sublayerOutput = [&](Value y, WeightRole normRole) {
+      return postNorms ? norm(y, layer, normRole) : y;
+    };
+
     setLocation("self_attn");
-    Value normed = rmsNorm(hidden, weight(layer, WeightRole::AttnNorm));
-    Value q = splitHeads(
-        linear(normed, layer, WeightRole::QProj, WeightRole::QBias),
-        config.numHeads);
-    Value k = splitHeads(
-        linear(normed, layer, WeightRole::KProj, WeightRole::KBias),
-        config.numKVHeads);
-    Value v = splitHeads(
-        linear(normed, layer, WeightRole::VProj, WeightRole::VBias),
-        config.numKVHeads);
+    Value attended = sublayerOutput(
+        emitAttention(layer, sublayerInput(hidden, WeightRole::AttnNorm),
+                      window),
+        WeightRole::AttnPostNorm);
+    if (block.residual == ResidualTopology::Parallel) {
+      setLocation("mlp");
+      Value fed = emitFeedForward(layer,
+                                  sublayerInput(hidden, WeightRole::FFNNorm));
+      Value both = llm::AddOp::create(builder, loc, attended, fed);
+      return llm::AddOp::create(builder, loc, hidden, both);
+    }
+    hidden = llm::AddOp::create(builder, loc, hidden, attended);
+    setLocation("mlp");
+    Value fed = sublayerOutput(
+        emitFeedForward(layer, sublayerInput(hidden, WeightRole::FFNNorm)),
+        WeightRole::FFNPostNorm);
+    return llm::AddOp::create(builder, loc, hidden, fed);
+  }
+
+  /// Self-attention of the (normalized) input `x`, through the KV cache,
+  /// projected back to the hidden size.
+  Value emitAttention(int64_t layer, Value x, std::optional<int64_t> window) {
+    const QKNormKind qkNorm = config.block.qkNorm;
+    Value qProj = linear(x, layer, WeightRole::QProj);
+    Value kProj = linear(x, layer, WeightRole::KProj);
+    if (qkNorm == QKNormKind::Projection) {
+      qProj = norm(qProj, layer, WeightRole::QNorm);
+      kProj = norm(kProj, layer, WeightRole::KNorm);
+    }
+    Value q = splitHeads(qProj, config.numHeads);
+    Value k = splitHeads(kProj, config.numKVHeads);
+    Value v = splitHeads(linear(x, layer, WeightRole::VProj),
+                         config.numKVHeads);
+    if (qkNorm == QKNormKind::PerHead) {
+      q = norm(q, layer, WeightRole::QNorm);
+      k = norm(k, layer, WeightRole::KNorm);
+    }
     q = rope(q);
     k = rope(k);
     Value cachedKeys = toCacheType(k);
@@ -423,29 +486,30 @@ private:
                                     pageTable, IntegerAttr());
     auto view =
         llm::KVViewOp::create(builder, loc, cache, layerIndex, pageTable);
-    IntegerAttr window;
-    if (config.slidingWindow)
-      window = builder.getI64IntegerAttr(*config.slidingWindow);
+    IntegerAttr windowAttr;
+    if (window)
+      windowAttr = builder.getI64IntegerAttr(*window);
     Value attended = llm::AttentionOp::create(
         builder, loc, q.getType(), q, view.getKeys(), view.getValues(),
         positions, config.numHeads, config.numKVHeads, /*causal=*/true,
-        window, /*scale=*/FloatAttr());
-    Value projected = linear(mergeHeads(attended), layer, WeightRole::OProj,
-                             WeightRole::OBias);
-    return llm::AddOp::create(builder, loc, hidden, projected);
+        windowAttr, /*scale=*/FloatAttr());
+    return linear(mergeHeads(attended), layer, WeightRole::OProj);
   }
 
-  Value emitFeedForwardBlock(int64_t layer, Value hidden) {
-    setLocation("mlp");
-    Value normed = rmsNorm(hidden, weight(layer, WeightRole::FFNNorm));
-    Value gate =
-        linear(normed, layer, WeightRole::GateProj, WeightRole::GateBias);
-    Value up = linear(normed, layer, WeightRole::UpProj, WeightRole::UpBias);
+  /// The feed-forward network of the (normalized) input `x`: gated
+  /// (down(act(gate(x)) · up(x))) or plain (down(act(up(x)))).
+  Value emitFeedForward(int64_t layer, Value x) {
     auto activation = llm::ActivationAttr::get(&context, toIR(config.hiddenAct));
-    Value gated = llm::GLUOp::create(builder, loc, activation, gate, up);
-    Value down =
-        linear(gated, layer, WeightRole::DownProj, WeightRole::DownBias);
-    return llm::AddOp::create(builder, loc, hidden, down);
+    Value hidden;
+    if (config.block.feedForward == FeedForwardKind::Gated) {
+      Value gate = linear(x, layer, WeightRole::GateProj);
+      Value up = linear(x, layer, WeightRole::UpProj);
+      hidden = llm::GLUOp::create(builder, loc, activation, gate, up);
+    } else {
+      hidden = llm::ActivationOp::create(builder, loc, activation,
+                                         linear(x, layer, WeightRole::UpProj));
+    }
+    return linear(hidden, layer, WeightRole::DownProj);
   }
 
   MLIRContext &context;
@@ -461,7 +525,10 @@ private:
   llm::RopeScalingAttr ropeScaling;
 
   // State of the function being emitted.
-  std::map<std::pair<int64_t, WeightRole>, Value> weights;
+  /// (layer, role, bias) -> the weight's argument; layer -1 outside the
+  /// layers, 0 inside a layer function.
+  using WeightKey = std::tuple<int64_t, WeightRole, bool>;
+  std::map<WeightKey, Value> weights;
   Value positions, cache;
   /// The paged cache's page table; null for a contiguous cache.
   Value pageTable;

@@ -1,6 +1,6 @@
 // The format each weight of a model is compiled for: the file's own, or what --weight-type asks.
 #include "graph/WeightFormatChoice.h"
-#include "graph/WeightTable.h"
+#include "frontend/WeightTable.h"
 
 using namespace llvm;
 

@@ -1,0 +1,73 @@
+//===- WeightTable.h - The tensors a model needs, in argument order --------===//
+//
+// Derived from the model's decoder block (DecoderBlock.h) and its family's
+// tensor names (Architectures.h): the graph builder's weight arguments, the
+// artifact manifest (through the module) and `llmc info`'s parameter counts
+// all come from this one list.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LLMC_FRONTEND_WEIGHTTABLE_H
+#define LLMC_FRONTEND_WEIGHTTABLE_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace llmc {
+
+struct ModelConfig;
+
+/// What a tensor does in a decoder layer (or around the layers). A
+/// projection's or LayerNorm's bias has its weight's role (WeightSpec::bias).
+enum class WeightRole {
+  Embedding,
+  AttnNorm,
+  AttnPostNorm,
+  QProj,
+  KProj,
+  VProj,
+  QNorm,
+  KNorm,
+  OProj,
+  FFNNorm,
+  FFNPostNorm,
+  GateProj,
+  UpProj,
+  DownProj,
+  FinalNorm,
+  LMHead
+};
+
+/// Which parameter group `llmc info` counts a role in.
+enum class ParameterGroup { Embedding, Attention, MLP, Norms, LMHead };
+ParameterGroup getParameterGroup(WeightRole role);
+
+/// One tensor of the weight table, named as the family's Hugging Face
+/// checkpoints name it (the runtime maps GGUF and llama2.c names onto
+/// these); shapes are output-major.
+struct WeightSpec {
+  std::string name;
+  WeightRole role;
+  /// The bias of the role's projection or LayerNorm (else its weight).
+  bool bias;
+  int64_t layer; // -1 for tensors outside the layers
+  std::vector<int64_t> shape;
+
+  /// The product of the shape, saturating at INT64_MAX.
+  int64_t numElements() const;
+};
+
+/// Every tensor `config` needs, in argument order: the embedding, then per
+/// layer its attention part and its FFN part, then the final norm and, when
+/// the embedding is not tied, the LM head.
+std::vector<WeightSpec> getWeightTable(const ModelConfig &config);
+
+/// The same table with only the first `numLayers` layers (llmc info counts
+/// layer 0 and multiplies: every layer has the same shapes).
+std::vector<WeightSpec> getWeightTable(const ModelConfig &config,
+                                       int64_t numLayers);
+
+} // namespace llmc
+
+#endif // LLMC_FRONTEND_WEIGHTTABLE_H
