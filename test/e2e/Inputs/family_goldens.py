@@ -22,6 +22,8 @@ short factors). golden_long.json also holds
                 max |diff| of the long run's logits over the ones the golden holds (and over whole rows), and
                 at how many positions with a top-2 margin >= 0.01 the argmax changes: whether a compare bound
                 sees it (2e-3 misses the GELU form, see below).
+  same_logits   spellings of the same model (EQUIVALENT) and their max |diff| (the run fails above 1e-4):
+                evidence for the derivations stated below.
 
 What each family exercises, and the transformers 5.24 semantics an implementation must match:
   qwen3        q_norm / k_norm: RMSNorm over each head (head_dim wide), after the projection and before RoPE;
@@ -68,6 +70,7 @@ What each family exercises, and the transformers 5.24 semantics an implementatio
 """
 import hashlib
 import json
+import math
 import os
 import shutil
 import sys
@@ -190,6 +193,22 @@ SENSITIVITY = {
 }
 
 
+# family: [(a spelling of the same model, config.json changes)]: the logits must stay within SAME_BOUND,
+# which confirms the semantics the notes above state (how transformers derives what the config leaves out).
+EQUIVALENT = {
+    "gemma": [("hidden_act gelu_pytorch_tanh instead of gelu", {"hidden_act": "gelu_pytorch_tanh"})],
+    "gemma2": [("explicit layer_types sliding, full, sliding",
+                {"layer_types": ["sliding_attention", "full_attention", "sliding_attention"]})],
+    "gemma3_text": [("layer_types derived from sliding_window_pattern 3", {"layer_types": None,
+                                                                          "sliding_window_pattern": 3})],
+    "gpt_neox": [("hidden_act gelu_python (the erf formula)", {"hidden_act": "gelu_python"})],
+    "phi3-longrope": [("explicit factor 4", longrope_scaling(factor=4.0)),
+                      ("explicit attention_factor sqrt(1 + ln 4 / ln 16)",
+                       longrope_scaling(attention_factor=math.sqrt(1 + math.log(4) / math.log(16))))],
+}
+SAME_BOUND = 1e-4
+
+
 def load(model_dir, config_changes=None):
     """The model of a directory (with config.json entries replaced), refusing any loading problem."""
     if config_changes:
@@ -249,13 +268,19 @@ def main():
         sensitivity.append({"change": what, "max_abs_diff": round(float(diff_held), 4),
                             "max_abs_diff_whole_rows": round(float(np.abs(logits - long).max()), 4),
                             "argmax_changed": int(((logits.argmax(-1) != long.argmax(-1)) & stable).sum())})
+    same = []
+    for what, config_changes in EQUIVALENT.get(family, []):
+        diff_same = float(np.abs(long_logits(load(model_dir, config_changes), ids) - long).max())
+        if diff_same > SAME_BOUND:
+            sys.exit("FAILED: %s: %s changes the logits by %.3g" % (family, what, diff_same))
+        same.append({"change": what, "max_abs_diff": float("%.2g" % diff_same)})
     with torch.no_grad():
         hidden = model(torch.tensor([ids]), output_hidden_states=True).hidden_states
     extra = {"model_type": model.config.model_type,
              "parameters": sum(p.numel() for p in model.parameters()),
              "files_sha256": {name: sha256(os.path.join(model_dir, name))
                               for name in ("config.json", "model.safetensors")},
-             "sensitivity": sensitivity}
+             "sensitivity": sensitivity, "same_logits": same}
     for name, (fed, logits) in runs.items():
         write_golden(os.path.join(out_dir, "golden_%s.json" % name), fed, logits, probes,
                      extra if name == "long" else None)
@@ -268,6 +293,8 @@ def main():
         print("  %s: max |diff| %.4g over the golden's logits (%.4g over whole rows), argmax changed at %d of "
               "%d positions with top-2 margin >= %g" % (s["change"], s["max_abs_diff"], s["max_abs_diff_whole_rows"],
                                                         s["argmax_changed"], stable.sum(), MARGIN))
+    for s in same:
+        print("  same model: %s: max |diff| %.2g" % (s["change"], s["max_abs_diff"]))
     shutil.rmtree(model_dir)
 
 
