@@ -2,7 +2,7 @@
 model_type and architectures, whether config.json and model.safetensors hash to the golden file's files_sha256
 (the bytes family_goldens.py made the golden from), the number of stored elements next to the parameter count
 transformers gave in the golden, and each tensor's dtype and shape in name order, a layer's tensors once as
-`layers.N.` with the number of layers holding them.
+`layers.N.` (GPT-J: `h.N.`) with the number of layers holding them.
 
 Usage: describe_hf_dir.py <model dir> <golden_long.json>"""
 import hashlib
@@ -29,8 +29,8 @@ for name, entry in sorted(header.items()):
     for d in entry["shape"]:
         n *= d
     elements += n
-    key = (re.sub(r"\.layers\.\d+\.", ".layers.N.", name), entry["dtype"], tuple(entry["shape"]))
+    key = (re.sub(r"\.(layers|h)\.\d+\.", r".\1.N.", name), entry["dtype"], tuple(entry["shape"]))
     layers[key] = layers.get(key, 0) + 1
 print("elements: %d; transformers' parameters: %d" % (elements, golden["parameters"]))
 for (name, dtype, shape), count in layers.items():
-    print("%s %s %s%s" % (name, dtype, list(shape), " x%d" % count if ".layers.N." in name else ""))
+    print("%s %s %s%s" % (name, dtype, list(shape), " x%d" % count if ".N." in name else ""))

@@ -67,6 +67,23 @@ What each family exercises, and the transformers 5.24 semantics an implementatio
                exceeds 16, else the short ones, for the whole call (a decode step at position >= 16 uses long
                factors while earlier cached keys keep short ones); partial_rotary_factor 0.75 (12 of 16
                dimensions rotate, 6 factors each); no sliding window.
+  qwen2-window-layers  Qwen2 with use_sliding_window true: layer i slides (window 8) when i >= max_window_layers
+               (1): full, sliding, sliding; q/k/v biases; tied.
+  gptj         one LayerNorm (ln_1, with bias) feeding both branches: x + attn(ln_1(x)) + mlp(ln_1(x));
+               rotary_dim 8 of 16 with interleaved pairs (x0, x1), (x2, x3), ... (rotate_every_two), base
+               10000 fixed by the model; q/k/v/out_proj without biases, fc_in / fc_out with; gelu_new (tanh
+               form); lm_head untied with a bias.
+  deepseek_v3  MLA, every layer dense (first_k_dense_replace = layers, so no MoE tensors): q = q_b_proj(
+               q_a_layernorm(q_a_proj(x))), per head [nope 16 | rope 8]; kv_a_proj_with_mqa(x) = [latent 32 |
+               rope key 8]; the latent goes through kv_a_layernorm, then kv_b_proj gives per head [k_nope 16 |
+               v 16]; each head's key is [k_nope | the one rope key shared by all heads]; RoPE on interleaved
+               pairs (rope_interleave true; transformers writes the rotated halves de-interleaved, for q and k
+               alike, which leaves q.k unchanged); YaRN factor 4 from 16 positions, beta_fast 32, beta_slow 1,
+               cos/sin x mscale(4, mscale) / mscale(4, mscale_all_dim) = 1, and the softmax scale
+               (nope + rope)^-0.5 x mscale(4, mscale_all_dim)^2 with mscale(s, m) = 0.1 m ln s + 1; what
+               transformers caches per token: the normalized latent (32) and the rotated rope key (8).
+  deepseek_v2  the same without a query LoRA (q_proj, as DeepSeek-V2-Lite), RoPE as complex multiplication of
+               interleaved pairs, mscale = mscale_all_dim = 0.707.
 """
 import hashlib
 import json
@@ -152,6 +169,46 @@ def swap_gate_up(model):
         w.copy_(torch.cat(w.chunk(2, dim=0)[::-1]))
 
 
+def half_split_rope_rows(weight, group, start, rot):
+    """Reorders the rows of a projection so that rotating interleaved pairs (transformers' GPT-J / DeepSeek-V2
+    reading) of the result gives what rotating half-split pairs (i, i + rot/2) of the original would: in each
+    group of `group` rows, the `rot` rotary rows from `start` on."""
+    order = []
+    for g in range(weight.shape[0] // group):
+        rows = list(range(g * group, (g + 1) * group))
+        half = [rows[start + i // 2 + (i % 2) * rot // 2] for i in range(rot)]
+        order += rows[:start] + half + rows[start + rot:]
+    weight.copy_(weight[order])
+
+
+def gptj_half_split(model):
+    hd, rot = model.config.n_embd // model.config.n_head, model.config.rotary_dim
+    for layer in model.transformer.h:
+        for proj in (layer.attn.q_proj, layer.attn.k_proj):
+            half_split_rope_rows(proj.weight, hd, 0, rot)
+
+
+def mla_half_split(model):
+    c = model.config
+    for layer in layers(model):
+        attn = layer.self_attn
+        query = attn.q_proj if attn.q_proj is not None else attn.q_b_proj
+        half_split_rope_rows(query.weight, c.qk_nope_head_dim + c.qk_rope_head_dim, c.qk_nope_head_dim,
+                             c.qk_rope_head_dim)
+        half_split_rope_rows(attn.kv_a_proj_with_mqa.weight, c.kv_lora_rank + c.qk_rope_head_dim,
+                             c.kv_lora_rank, c.qk_rope_head_dim)
+
+
+def drop_kv_a_layernorm(model):
+    for layer in layers(model):
+        layer.self_attn.kv_a_layernorm = nn.Identity()
+
+
+def unscaled_mla_softmax(model):
+    for layer in layers(model):
+        layer.self_attn.scaling = layer.self_attn.qk_head_dim ** -0.5
+
+
 def longrope_scaling(**changes):
     return {"rope_scaling": dict({"type": "longrope", "short_factor": LONGROPE_SHORT,
                                   "long_factor": LONGROPE_LONG}, **changes)}
@@ -190,6 +247,24 @@ SENSITIVITY = {
              ("gate_up_proj read as [up | gate]", None, swap_gate_up)],
     "phi3-longrope": [("short factors for long calls too", longrope_scaling(long_factor=LONGROPE_SHORT), None),
                       ("attention factor 1", longrope_scaling(attention_factor=1.0), None)],
+    "qwen2-window-layers": [("no sliding window", {"use_sliding_window": False}, None),
+                            ("sliding, full, full instead of full, sliding, sliding",
+                             {"layer_types": ["sliding_attention", "full_attention", "full_attention"]}, None)],
+    "gptj": [("half-split pairs instead of interleaved pairs", None, gptj_half_split),
+             ("rotary over whole heads", {"rotary_dim": 16}, None),
+             ("exact erf GELU instead of the tanh form", {"activation_function": "gelu"}, None)],
+    # The same change twice: by transformers' rope_interleave false and by the row reordering gptj and
+    # deepseek_v2 use (equal diffs check the reordering).
+    "deepseek_v3": [("half-split pairs instead of interleaved pairs (rope_interleave false)",
+                     {"rope_interleave": False}, None),
+                    ("half-split pairs instead of interleaved pairs (rows reordered)", None, mla_half_split),
+                    ("no kv_a_layernorm", None, drop_kv_a_layernorm),
+                    ("softmax scale qk_head_dim^-0.5 without mscale(factor, mscale_all_dim)^2", None,
+                     unscaled_mla_softmax)],
+    "deepseek_v2": [("half-split pairs instead of interleaved pairs", None, mla_half_split),
+                    ("no kv_a_layernorm", None, drop_kv_a_layernorm),
+                    ("softmax scale qk_head_dim^-0.5 without mscale(factor, mscale_all_dim)^2", None,
+                     unscaled_mla_softmax)],
 }
 
 
@@ -205,6 +280,10 @@ EQUIVALENT = {
     "phi3-longrope": [("explicit factor 4", longrope_scaling(factor=4.0)),
                       ("explicit attention_factor sqrt(1 + ln 4 / ln 16)",
                        longrope_scaling(attention_factor=math.sqrt(1 + math.log(4) / math.log(16))))],
+    "qwen2-window-layers": [("explicit layer_types full, sliding, sliding",
+                             {"layer_types": ["full_attention", "sliding_attention", "sliding_attention"]})],
+    "gptj": [("activation_function gelu_pytorch_tanh instead of gelu_new", {"activation_function":
+                                                                            "gelu_pytorch_tanh"})],
 }
 SAME_BOUND = 1e-4
 
@@ -291,8 +370,9 @@ def main():
               long.min(), long.max(), " ".join("%.2f" % h.pow(2).mean().sqrt() for h in hidden)))
     for s in sensitivity:
         print("  %s: max |diff| %.4g over the golden's logits (%.4g over whole rows), argmax changed at %d of "
-              "%d positions with top-2 margin >= %g" % (s["change"], s["max_abs_diff"], s["max_abs_diff_whole_rows"],
-                                                        s["argmax_changed"], stable.sum(), MARGIN))
+              "%d positions with top-2 margin >= %g" % (
+                  s["change"], s["max_abs_diff"], s["max_abs_diff_whole_rows"], s["argmax_changed"], stable.sum(),
+                  MARGIN))
     for s in same:
         print("  same model: %s: max |diff| %.2g" % (s["change"], s["max_abs_diff"]))
     shutil.rmtree(model_dir)

@@ -100,14 +100,55 @@ def phi3_longrope(vocab):
     return cfg
 
 
+def qwen2_window_layers(vocab):
+    # Qwen2's sliding window on the layers from max_window_layers on: full, sliding, sliding.
+    return dict(base_config(vocab, "qwen2", "Qwen2ForCausalLM", 3, 128), num_key_value_heads=2,
+                hidden_act="silu", rms_norm_eps=1e-6, rope_theta=1000000.0, tie_word_embeddings=True,
+                use_sliding_window=True, sliding_window=8, max_window_layers=1)
+
+
+def gptj(vocab):
+    # GPT-J's spelling (n_embd, n_head, n_layer, n_positions); n_inner null: 4 x n_embd; rotary_dim 8 of 16,
+    # interleaved pairs; activation_function gelu_new (the tanh form).
+    return dict({"model_type": "gptj", "architectures": ["GPTJForCausalLM"], "vocab_size": vocab,
+                 "n_embd": HIDDEN, "n_head": HEADS, "n_layer": 2, "n_inner": None, "n_positions": 256,
+                 "rotary_dim": 8, "activation_function": "gelu_new", "layer_norm_epsilon": 1e-5,
+                 "tie_word_embeddings": False, "dtype": "float32"}, **SENTENCEPIECE_IDS)
+
+
+def deepseek_v3(vocab):
+    # MLA with a query LoRA (q_a_proj, q_a_layernorm, q_b_proj), the latent kv (kv_lora_rank 32) plus one rope
+    # key (8 wide) shared by all heads; every layer dense (first_k_dense_replace = layers); YaRN factor 4 from
+    # 16 positions with DeepSeek-V3's mscale / mscale_all_dim 1.0 (softmax scale x mscale^2).
+    return dict(base_config(vocab, "deepseek_v3", "DeepseekV3ForCausalLM", 2, 128), num_key_value_heads=4,
+                q_lora_rank=32, kv_lora_rank=32, qk_nope_head_dim=16, qk_rope_head_dim=8, v_head_dim=16,
+                first_k_dense_replace=2, n_routed_experts=4, n_shared_experts=1, num_experts_per_tok=2,
+                n_group=1, topk_group=1, moe_intermediate_size=32, hidden_act="silu", rms_norm_eps=1e-6,
+                rope_interleave=True, attention_bias=False, tie_word_embeddings=False,
+                max_position_embeddings=64, rope_theta=10000.0,
+                rope_scaling={"type": "yarn", "factor": 4.0, "original_max_position_embeddings": 16,
+                              "beta_fast": 32, "beta_slow": 1, "mscale": 1.0, "mscale_all_dim": 1.0})
+
+
+def deepseek_v2(vocab):
+    # DeepSeek-V2-Lite's shape: no query LoRA (q_proj), mscale / mscale_all_dim 0.707.
+    return dict(base_config(vocab, "deepseek_v2", "DeepseekV2ForCausalLM", 2, 128), num_key_value_heads=4,
+                q_lora_rank=None, kv_lora_rank=32, qk_nope_head_dim=16, qk_rope_head_dim=8, v_head_dim=16,
+                first_k_dense_replace=2, n_routed_experts=4, n_shared_experts=1, num_experts_per_tok=2,
+                moe_intermediate_size=32, hidden_act="silu", rms_norm_eps=1e-6, attention_bias=False,
+                tie_word_embeddings=False, max_position_embeddings=64, rope_theta=10000.0,
+                rope_scaling={"type": "yarn", "factor": 4.0, "original_max_position_embeddings": 16,
+                              "beta_fast": 32, "beta_slow": 1, "mscale": 0.707, "mscale_all_dim": 0.707})
+
+
 def heads(cfg):
     """(query heads, kv heads, head_dim) as transformers derives them."""
     n = cfg["num_attention_heads"]
     return n, cfg.get("num_key_value_heads", n), cfg.get("head_dim", cfg["hidden_size"] // n)
 
 
-def llama_like_layout(cfg, layer_norms, attention_norm_width=None):
-    """Separate q/k/v/o and gate/up/down projections (qwen3, olmo2, gemma, gemma2, gemma3_text).
+def llama_like_layout(cfg, layer_norms, attention_norm_width=None, qkv_bias=False):
+    """Separate q/k/v/o and gate/up/down projections (qwen3, olmo2, gemma, gemma2, gemma3_text, qwen2).
     layer_norms: {name: kind} of each layer's norms; attention_norm_width: q_norm / k_norm widths."""
     n, kv, hd = heads(cfg)
     hidden, ffn, vocab = cfg["hidden_size"], cfg["intermediate_size"], cfg["vocab_size"]
@@ -123,6 +164,9 @@ def llama_like_layout(cfg, layer_norms, attention_norm_width=None):
                   p + "mlp.up_proj.weight": ((ffn, hidden), "matrix"),
                   p + "mlp.down_proj.weight": ((hidden, ffn), "matrix")})
         w.update({p + name + ".weight": ((hidden,), kind) for name, kind in layer_norms.items()})
+        if qkv_bias:
+            w.update({p + "self_attn.%s_proj.bias" % x: ((rows,), "bias")
+                      for x, rows in (("q", n * hd), ("k", kv * hd), ("v", kv * hd))})
         if attention_norm_width:
             q_width, k_width = attention_norm_width
             w[p + "self_attn.q_norm.weight"] = ((q_width,), norm_kind)
@@ -158,6 +202,54 @@ def gemma2_layout(cfg):
 def gemma3_text_layout(cfg):
     _, _, hd = heads(cfg)
     return llama_like_layout(cfg, SANDWICH_NORMS, (hd, hd))
+
+
+def qwen2_layout(cfg):
+    return llama_like_layout(cfg, {"input_layernorm": "norm", "post_attention_layernorm": "norm"}, qkv_bias=True)
+
+
+def gptj_layout(cfg):
+    """One LayerNorm (ln_1) feeding attention and MLP; q/k/v/out_proj without biases; lm_head with a bias."""
+    hidden, vocab = cfg["n_embd"], cfg["vocab_size"]
+    ffn = cfg["n_inner"] or 4 * hidden
+    w = {"transformer.wte.weight": ((vocab, hidden), "matrix"), "lm_head.weight": ((vocab, hidden), "matrix"),
+         "lm_head.bias": ((vocab,), "bias"), "transformer.ln_f.weight": ((hidden,), "norm"),
+         "transformer.ln_f.bias": ((hidden,), "bias")}
+    for i in range(cfg["n_layer"]):
+        p = "transformer.h.%d." % i
+        w.update({p + "ln_1.weight": ((hidden,), "norm"), p + "ln_1.bias": ((hidden,), "bias"),
+                  p + "mlp.fc_in.weight": ((ffn, hidden), "matrix"), p + "mlp.fc_in.bias": ((ffn,), "bias"),
+                  p + "mlp.fc_out.weight": ((hidden, ffn), "matrix"), p + "mlp.fc_out.bias": ((hidden,), "bias")})
+        w.update({p + "attn.%s.weight" % x: ((hidden, hidden), "matrix")
+                  for x in ("q_proj", "k_proj", "v_proj", "out_proj")})
+    return w
+
+
+def mla_layout(cfg):
+    """DeepSeek's multi-head latent attention (deepseek_v2, deepseek_v3) with dense MLPs."""
+    n, hidden, ffn = cfg["num_attention_heads"], cfg["hidden_size"], cfg["intermediate_size"]
+    vocab = cfg["vocab_size"]
+    rank, rope, nope, v = cfg["kv_lora_rank"], cfg["qk_rope_head_dim"], cfg["qk_nope_head_dim"], cfg["v_head_dim"]
+    w = {"model.embed_tokens.weight": ((vocab, hidden), "matrix"), "model.norm.weight": ((hidden,), "norm"),
+         "lm_head.weight": ((vocab, hidden), "matrix")}
+    for i in range(cfg["num_hidden_layers"]):
+        p = "model.layers.%d." % i
+        if cfg["q_lora_rank"]:
+            w.update({p + "self_attn.q_a_proj.weight": ((cfg["q_lora_rank"], hidden), "matrix"),
+                      p + "self_attn.q_a_layernorm.weight": ((cfg["q_lora_rank"],), "norm"),
+                      p + "self_attn.q_b_proj.weight": ((n * (nope + rope), cfg["q_lora_rank"]), "matrix")})
+        else:
+            w[p + "self_attn.q_proj.weight"] = ((n * (nope + rope), hidden), "matrix")
+        w.update({p + "self_attn.kv_a_proj_with_mqa.weight": ((rank + rope, hidden), "matrix"),
+                  p + "self_attn.kv_a_layernorm.weight": ((rank,), "norm"),
+                  p + "self_attn.kv_b_proj.weight": ((n * (nope + v), rank), "matrix"),
+                  p + "self_attn.o_proj.weight": ((hidden, n * v), "matrix"),
+                  p + "mlp.gate_proj.weight": ((ffn, hidden), "matrix"),
+                  p + "mlp.up_proj.weight": ((ffn, hidden), "matrix"),
+                  p + "mlp.down_proj.weight": ((hidden, ffn), "matrix"),
+                  p + "input_layernorm.weight": ((hidden,), "norm"),
+                  p + "post_attention_layernorm.weight": ((hidden,), "norm")})
+    return w
 
 
 def gpt_neox_layout(cfg):
@@ -208,4 +300,8 @@ FAMILIES = {
     "gpt_neox-sequential": (26, gpt_neox_sequential, gpt_neox_layout),
     "phi3": (27, phi3, phi3_layout),
     "phi3-longrope": (28, phi3_longrope, phi3_layout),
+    "qwen2-window-layers": (29, qwen2_window_layers, qwen2_layout),
+    "gptj": (30, gptj, gptj_layout),
+    "deepseek_v3": (31, deepseek_v3, mla_layout),
+    "deepseek_v2": (32, deepseek_v2, mla_layout),
 }

@@ -19,7 +19,8 @@ trained there for llmc's tests, and chat templates written for them in test/runt
             vocabulary converted by transformers), untied; ChatML spelled in plain text
   rope-<variant>  the sentencepiece model with one RoPE / attention variant of ROPE_VARIANTS (rope-variants.test;
             goldens by rope_goldens.py): teacher-forced and token-by-token logits, no chat
-  qwen3, olmo2, gemma, gemma2, gemma3_text, gpt_neox, gpt_neox-sequential, phi3, phi3-longrope
+  qwen3, olmo2, gemma, gemma2, gemma3_text, gpt_neox, gpt_neox-sequential, phi3, phi3-longrope,
+  qwen2-window-layers, gptj, deepseek_v3, deepseek_v2
             other architectures on the sentencepiece family's tokenizer, their configs and tensor layouts in
             hf_family_layouts.py (goldens by family_goldens.py, which says what each exercises)
 """
