@@ -19,6 +19,10 @@ trained there for llmc's tests, and chat templates written for them in test/runt
             vocabulary converted by transformers), untied; ChatML spelled in plain text
   rope-<variant>  the sentencepiece model with one RoPE / attention variant of ROPE_VARIANTS (rope-variants.test;
             goldens by rope_goldens.py): teacher-forced and token-by-token logits, no chat
+  qwen3, olmo2, gemma, gemma2, gemma3_text, gpt_neox, gpt_neox-sequential, phi3, phi3-longrope,
+  qwen2-window-layers, gptj, deepseek_v3, deepseek_v2
+            other architectures on the sentencepiece family's tokenizer, their configs and tensor layouts in
+            hf_family_layouts.py (goldens by family_goldens.py, which says what each exercises)
 """
 import json
 import os
@@ -27,6 +31,8 @@ import struct
 import sys
 
 import numpy as np
+
+from hf_family_layouts import FAMILIES as ARCHITECTURE_FAMILIES
 
 INPUTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "runtime", "Inputs")
 # family: (seed, kv heads, ffn, tokenizer.json, chat template)
@@ -86,10 +92,22 @@ HIDDEN, LAYERS, HEADS, HEAD_DIM = 64, 2, 4, 16
 SLIDING_WINDOW = 24
 # Weights spread wide enough that logits have clear maxima (greedy replies then do not hinge on rounding).
 WEIGHT_STD = 0.25
+# The architecture families' tensors by kind (hf_family_layouts.py): matrices scaled by fan in (std 0.25 at
+# fan in 64, as WEIGHT_STD), so that activations stay O(1) through wider FFNs and attention widths.
+WEIGHT_GAIN = 2.0
+WEIGHT_KINDS = {
+    "matrix": lambda rng, shape: WEIGHT_GAIN / np.sqrt(shape[-1]) * rng.standard_normal(shape),
+    "bias": lambda rng, shape: 0.1 * rng.standard_normal(shape),
+    "norm": lambda rng, shape: 1.0 + 0.1 * rng.standard_normal(shape),
+    "norm-offset": lambda rng, shape: 0.1 * rng.standard_normal(shape),
+}
 
 
 def family_entry(family):
-    """(seed, kv heads, ffn, tokenizer.json, chat template) of a family or a rope-<variant>."""
+    """(seed, kv heads, ffn, tokenizer.json, chat template) of a family or a rope-<variant>; the architecture
+    families take their sizes from their config."""
+    if family in ARCHITECTURE_FAMILIES:
+        return (ARCHITECTURE_FAMILIES[family][0], None, None) + FAMILIES["sentencepiece"][3:]
     if family.startswith("rope-"):
         index = sorted(ROPE_VARIANTS).index(family[len("rope-"):])
         return (100 + index,) + FAMILIES["sentencepiece"][1:]
@@ -97,6 +115,8 @@ def family_entry(family):
 
 
 def config(family, vocab):
+    if family in ARCHITECTURE_FAMILIES:
+        return ARCHITECTURE_FAMILIES[family][1](vocab)
     if family.startswith("rope-"):
         return dict(config("sentencepiece", vocab), **ROPE_VARIANTS[family[len("rope-"):]])
     _, kv_heads, ffn, _, _ = FAMILIES[family]
@@ -124,7 +144,18 @@ def config(family, vocab):
                                  "original_max_position_embeddings": 32})
 
 
+def layout_weights(family, vocab):
+    """An architecture family's tensors, filled by kind in name order."""
+    seed, make_config, layout = ARCHITECTURE_FAMILIES[family]
+    rng = np.random.default_rng(seed)
+    tensors = layout(make_config(vocab))
+    return {name: WEIGHT_KINDS[kind](rng, shape).astype(np.float32)
+            for name, (shape, kind) in sorted(tensors.items())}
+
+
 def weights(family, vocab):
+    if family in ARCHITECTURE_FAMILIES:
+        return layout_weights(family, vocab)
     seed, kv_heads, ffn, _, _ = family_entry(family)
     cfg = config(family, vocab)
     rng = np.random.default_rng(seed)
@@ -175,8 +206,7 @@ def write_safetensors(path, tensors):
             f.write(t.tobytes())
 
 
-def main():
-    family, out = sys.argv[1:3]
+def write_model(family, out):
     _, _, _, tokenizer_file, template_file = family_entry(family)
     tokenizer_json = os.path.join(INPUTS, tokenizer_file)
     template = os.path.join(INPUTS, "chat_templates", template_file)
@@ -201,7 +231,7 @@ def main():
     else:
         write_safetensors(os.path.join(out, "model.safetensors"), tensors)
         generation = {"eos_token_id": 2, "do_sample": False}
-        if family == "sentencepiece" or family.startswith("rope-"):
+        if family == "sentencepiece" or family.startswith("rope-") or family in ARCHITECTURE_FAMILIES:
             tok_config = {"eos_token": "</s>", "bos_token": "<s>", "unk_token": "<unk>", "add_bos_token": False}
         else:
             tok_config = {"eos_token": "<|im_end|>", "bos_token": "<|endoftext|>", "add_bos_token": False}
@@ -211,4 +241,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    write_model(*sys.argv[1:3])
