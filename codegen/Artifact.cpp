@@ -106,9 +106,13 @@ llvm::Error writeManifest(const ArtifactPaths &paths, const ModelConfig &config,
     // What the compiled model's weights file holds (used as it is, or
     // dequantized or converted to `dtype` at load), when it was compiled
     // from one.
-    auto format = config.weightFormats.find(spec.name);
+    auto format = config.weightFormats.find(spec.getSourceName());
     if (format != config.weightFormats.end())
       weight["source_format"] = format->second;
+    // Rows of a fused checkpoint tensor, copied out at load.
+    if (!spec.source.empty())
+      weight["source"] = llvm::json::Object{{"tensor", spec.source},
+                                            {"rows", toJSON(spec.rows)}};
     weights.push_back(std::move(weight));
   }
   llvm::json::Object configJSON{

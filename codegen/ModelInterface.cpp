@@ -36,11 +36,23 @@ llvm::Expected<llmc::ModelInterface> llmc::getModelInterface(ModuleOp module) {
     if (!name)
       continue;
     auto tensor = cast<RankedTensorType>(type);
-    interface.weights.push_back(
-        {name.str(),
-         std::vector<int64_t>(tensor.getShape().begin(),
-                              tensor.getShape().end()),
-         getWeightFormatName(tensor.getElementType())});
+    InterfaceWeight weight{name.str(),
+                           std::vector<int64_t>(tensor.getShape().begin(),
+                                                tensor.getShape().end()),
+                           getWeightFormatName(tensor.getElementType())};
+    if (auto source =
+            decode.getArgAttrOfType<StringAttr>(index, "llm.weight_source")) {
+      auto rows = decode.getArgAttrOfType<DenseI64ArrayAttr>(
+          index, "llm.weight_rows");
+      if (!rows || rows.size() != 4)
+        return llvm::createStringError(
+            "weight '" + name.str() +
+            "' has an `llm.weight_source` without `llm.weight_rows` "
+            "(start, count, stride, groups)");
+      weight.source = source.str();
+      weight.rows.assign(rows.asArrayRef().begin(), rows.asArrayRef().end());
+    }
+    interface.weights.push_back(std::move(weight));
   }
   if (!interface.cache)
     return llvm::createStringError("`@decode` takes no `!llm.kv_cache`");

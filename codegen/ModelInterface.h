@@ -21,6 +21,15 @@ struct InterfaceWeight {
   /// "f32", "f16", "bf16", or a block format ("q4_k"): how the buffer the
   /// runtime passes is laid out.
   std::string format;
+  /// A part of a fused checkpoint tensor (`llm.weight_source`), else empty;
+  /// `rows` (`llm.weight_rows`): start, count, stride, groups.
+  std::string source;
+  std::vector<int64_t> rows;
+
+  /// The checkpoint tensor the weight is read from.
+  const std::string &getSourceName() const {
+    return source.empty() ? name : source;
+  }
 };
 
 /// The artifact's contract with its caller. The manifest and the header are

@@ -55,6 +55,94 @@ DecoderBlock withQKNorm(DecoderBlock block, QKNormKind kind) {
   return block;
 }
 
+/// Phi-3: LLaMA's block with fused qkv_proj and gate_up_proj tensors.
+DecoderBlock fusedProjectionBlock() {
+  DecoderBlock block;
+  block.qkvLayout = QKVLayout::Concatenated;
+  block.fusedGateUp = true;
+  return block;
+}
+
+/// GPT-NeoX: LayerNorm with bias, attention and a plain GELU MLP in
+/// parallel, q/k/v fused per head.
+DecoderBlock neoxBlock() {
+  DecoderBlock block;
+  block.norm = NormKind::LayerNorm;
+  block.residual = ResidualTopology::Parallel;
+  block.feedForward = FeedForwardKind::Plain;
+  block.qkvLayout = QKVLayout::PerHead;
+  return block;
+}
+
+HFConfigDefaults llamaDefaults() {
+  HFConfigDefaults d;
+  d.readsAttentionBias = d.readsMLPBias = true;
+  return d;
+}
+
+HFConfigDefaults mistralDefaults() {
+  HFConfigDefaults d;
+  d.maxPositionEmbeddings = 4096 * 32;
+  d.slidingWindow = 4096;
+  d.windowRule = HFWindowRule::EveryLayer;
+  return d;
+}
+
+HFConfigDefaults qwenDefaults(bool qkvBiasAlways) {
+  HFConfigDefaults d;
+  d.maxPositionEmbeddings = 32768;
+  d.slidingWindow = 4096;
+  d.windowRule = HFWindowRule::UseSlidingWindowLayers;
+  d.qkvBiasAlways = qkvBiasAlways;
+  d.readsAttentionBias = !qkvBiasAlways;
+  return d;
+}
+
+HFConfigDefaults olmo2Defaults() {
+  HFConfigDefaults d;
+  d.normEps = 1e-5;
+  d.readsAttentionBias = true;
+  return d;
+}
+
+HFConfigDefaults phi3Defaults() {
+  HFConfigDefaults d;
+  d.maxPositionEmbeddings = 4096;
+  d.windowRule = HFWindowRule::EveryLayer;
+  d.normEps = 1e-5;
+  d.appliesPartialRotary = true;
+  d.topLevelOriginalMaxPositions = 4096;
+  return d;
+}
+
+HFConfigDefaults neoxDefaults() {
+  HFConfigDefaults d;
+  d.normEps = 1e-5;
+  d.normEpsKey = "layer_norm_eps";
+  d.ropeThetaKey = "rotary_emb_base";
+  d.appliesPartialRotary = true;
+  d.partialRotaryKey = "rotary_pct";
+  d.partialRotaryDefault = 0.25;
+  d.readsAttentionBias = true;
+  d.attentionBiasDefault = true;
+  d.mlpBiasAlways = true;
+  d.readsParallelResidual = true;
+  return d;
+}
+
+TensorNames neoxNames() {
+  TensorNames n;
+  n.embedding = "gpt_neox.embed_in";
+  n.layers = "gpt_neox.layers";
+  n.finalNorm = "gpt_neox.final_layer_norm";
+  n.lmHead = "embed_out";
+  n.qkvProj = "attention.query_key_value";
+  n.oProj = "attention.dense";
+  n.upProj = "mlp.dense_h_to_4h";
+  n.downProj = "mlp.dense_4h_to_h";
+  return n;
+}
+
 DecoderBlock postNormBlock() {
   DecoderBlock block;
   block.normPlacement = NormPlacement::Post;
@@ -65,14 +153,17 @@ DecoderBlock postNormBlock() {
 /// In name order (listArchitectures prints it). The defaults are those of
 /// transformers 5's LlamaConfig, MistralConfig, ...
 const Architecture kArchitectures[] = {
-    {"llama", kLlamaBlock, {}, {}},
-    {"mistral", kLlamaBlock, {4096 * 32, 4096}, {}},
+    {"gpt_neox", neoxBlock(), neoxDefaults(), neoxNames()},
+    {"llama", kLlamaBlock, llamaDefaults(), {}},
+    {"mistral", kLlamaBlock, mistralDefaults(), {}},
     // OLMo 2: norms on the sublayer outputs, q/k RMSNorm over the whole
     // projection (Olmo2Attention).
-    {"olmo2", postNormBlock(), {2048, std::nullopt, 1e-5}, {}},
-    {"qwen2", kLlamaBlock, {32768, 4096}, {}},
+    {"olmo2", postNormBlock(), olmo2Defaults(), {}},
+    {"phi3", fusedProjectionBlock(), phi3Defaults(), {}},
+    {"qwen2", kLlamaBlock, qwenDefaults(/*qkvBiasAlways=*/true), {}},
     // Qwen3: Qwen2's block with per-head q/k RMSNorm and no q/k/v bias.
-    {"qwen3", withQKNorm(kLlamaBlock, QKNormKind::PerHead), {32768, 4096}, {}},
+    {"qwen3", withQKNorm(kLlamaBlock, QKNormKind::PerHead),
+     qwenDefaults(/*qkvBiasAlways=*/false), {}},
 };
 
 } // namespace

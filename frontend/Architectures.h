@@ -39,6 +39,10 @@ struct TensorNames {
   llvm::StringRef oProj = "self_attn.o_proj";
   llvm::StringRef qNorm = "self_attn.q_norm";
   llvm::StringRef kNorm = "self_attn.k_norm";
+  /// The fused q/k/v tensor (QKVLayout other than Separate).
+  llvm::StringRef qkvProj = "self_attn.qkv_proj";
+  /// The fused gate/up tensor (DecoderBlock::fusedGateUp).
+  llvm::StringRef gateUpProj = "mlp.gate_up_proj";
   llvm::StringRef gateProj = "mlp.gate_proj";
   llvm::StringRef upProj = "mlp.up_proj";
   llvm::StringRef downProj = "mlp.down_proj";
@@ -47,13 +51,48 @@ struct TensorNames {
   llvm::StringRef get(WeightRole role) const;
 };
 
-/// What the family's transformers config class assumes for absent fields.
+/// Which layers a config's sliding_window applies to.
+enum class HFWindowRule {
+  /// The family has no window (sliding_window is not read).
+  None,
+  /// Every layer (mistral, phi3).
+  EveryLayer,
+  /// Only with use_sliding_window, and then the layers of layer_types or
+  /// those >= max_window_layers (qwen2, qwen3).
+  UseSlidingWindowLayers,
+};
+
+/// How the family's transformers config class reads config.json: its
+/// defaults for absent fields, and the keys and rules that differ between
+/// families.
 struct HFConfigDefaults {
   int64_t maxPositionEmbeddings = 2048;
   /// The window when the config enables one without giving its size.
   std::optional<int64_t> slidingWindow;
-  double rmsNormEps = 1e-6;
+  HFWindowRule windowRule = HFWindowRule::None;
+  double normEps = 1e-6;
+  llvm::StringRef normEpsKey = "rms_norm_eps";
+  llvm::StringRef ropeThetaKey = "rope_theta";
   bool tieWordEmbeddings = false;
+  /// Whether the attention applies partial_rotary_factor (phi3, gpt_neox);
+  /// llama-like attention rotates whole heads whatever the config says.
+  bool appliesPartialRotary = false;
+  llvm::StringRef partialRotaryKey = "partial_rotary_factor";
+  double partialRotaryDefault = 1.0;
+  /// phi3: a top-level original_max_position_embeddings (default 4096)
+  /// overrides the rope object's, and rope types "su" and "yarn" mean
+  /// longrope.
+  std::optional<int64_t> topLevelOriginalMaxPositions;
+  /// Biases: qwen2 has them on q, k and v always; attention_bias (default
+  /// below) puts them on q, k, v and o; mlp_bias is read by llama only;
+  /// gpt_neox's MLP always has them.
+  bool qkvBiasAlways = false;
+  bool readsAttentionBias = false;
+  bool attentionBiasDefault = false;
+  bool readsMLPBias = false;
+  bool mlpBiasAlways = false;
+  /// gpt_neox: use_parallel_residual (default true) picks the topology.
+  bool readsParallelResidual = false;
 };
 
 struct Architecture {

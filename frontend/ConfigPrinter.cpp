@@ -65,6 +65,8 @@ static void printDecoderBlock(const DecoderBlock &block, raw_ostream &os) {
   os << "block.residual: " << toString(block.residual) << "\n";
   os << "block.feed_forward: " << toString(block.feedForward) << "\n";
   os << "block.qk_norm: " << toString(block.qkNorm) << "\n";
+  os << "block.qkv_layout: " << toString(block.qkvLayout) << "\n";
+  os << "block.fused_gate_up: " << boolName(block.fusedGateUp) << "\n";
   os << "block.scale_embeddings: " << boolName(block.scaleEmbeddings) << "\n";
   os << "block.attention_softcap: " << optional(block.attentionSoftcap, "none")
      << "\n";

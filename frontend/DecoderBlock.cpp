@@ -61,4 +61,16 @@ StringRef toString(QKNormKind kind) {
   llvm_unreachable("unknown QKNormKind");
 }
 
+StringRef toString(QKVLayout layout) {
+  switch (layout) {
+  case QKVLayout::Separate:
+    return "separate";
+  case QKVLayout::Concatenated:
+    return "concatenated";
+  case QKVLayout::PerHead:
+    return "per_head";
+  }
+  llvm_unreachable("unknown QKVLayout");
+}
+
 } // namespace llmc

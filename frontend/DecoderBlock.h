@@ -38,6 +38,11 @@ enum class ResidualTopology { Sequential, Parallel };
 /// Gated: down(act(gate(x)) · up(x)). Plain: down(act(up(x))).
 enum class FeedForwardKind { Gated, Plain };
 
+/// How a checkpoint stores the q, k and v projections: three tensors, one
+/// tensor [q; k; v] (phi3), or one tensor ordered per head, [H][q, k, v][Dh]
+/// (gpt_neox). A fused tensor's rows are split at load (WeightSpec::source).
+enum class QKVLayout { Separate, Concatenated, PerHead };
+
 /// RMSNorm of queries and keys before RoPE: none, per head over head_dim
 /// (qwen3, gemma3), or over the whole projection (olmo2).
 enum class QKNormKind { None, PerHead, Projection };
@@ -51,6 +56,9 @@ struct DecoderBlock {
   ResidualTopology residual = ResidualTopology::Sequential;
   FeedForwardKind feedForward = FeedForwardKind::Gated;
   QKNormKind qkNorm = QKNormKind::None;
+  QKVLayout qkvLayout = QKVLayout::Separate;
+  /// gate and up are stored as one tensor [gate; up] (phi3).
+  bool fusedGateUp = false;
   /// The token embeddings are multiplied by sqrt(hidden_size) (gemma).
   bool scaleEmbeddings = false;
   /// Attention scores become c · tanh(s / c) before the mask (gemma2).
@@ -68,6 +76,7 @@ llvm::StringRef toString(NormPlacement placement);
 llvm::StringRef toString(ResidualTopology topology);
 llvm::StringRef toString(FeedForwardKind kind);
 llvm::StringRef toString(QKNormKind kind);
+llvm::StringRef toString(QKVLayout layout);
 
 } // namespace llmc
 

@@ -305,7 +305,7 @@ double getYarnMscale(double scale, double mscale) {
 /// uses the same keys plus rope_theta and partial_rotary_factor; the latter
 /// is returned in `partialRotary` when present).
 Error parseRopeScaling(const FieldReader &top, StringRef key,
-                       ModelConfig &config,
+                       const HFConfigDefaults &defaults, ModelConfig &config,
                        std::optional<double> &partialRotary) {
   const json::Value *value = top.lookup(key);
   if (!value)
@@ -343,6 +343,10 @@ Error parseRopeScaling(const FieldReader &top, StringRef key,
           .Case("llama3", RopeScalingKind::Llama3)
           .Case("longrope", RopeScalingKind::Longrope)
           .Default(std::nullopt);
+  // Phi3Config renames "su" and "yarn" to longrope.
+  if (defaults.topLevelOriginalMaxPositions &&
+      (**type == "su" || **type == "yarn"))
+    kind = RopeScalingKind::Longrope;
   if (!kind)
     return reader.fail("field '" + reader.name(typeKey) +
                        "' has unknown value '" + **type +
@@ -366,6 +370,15 @@ Error parseRopeScaling(const FieldReader &top, StringRef key,
             assignIfPresent(reader.getInt("original_max_position_embeddings"),
                             scaling.originalMaxPositionEmbeddings))
       return err;
+    // Phi3Config's own attribute (default 4096) wins (standardize_rope_params).
+    if (defaults.topLevelOriginalMaxPositions) {
+      scaling.originalMaxPositionEmbeddings =
+          *defaults.topLevelOriginalMaxPositions;
+      if (Error err = assignIfPresent(
+              top.getInt("original_max_position_embeddings"),
+              scaling.originalMaxPositionEmbeddings))
+        return err;
+    }
     break;
   case RopeScalingKind::Dynamic:
     // transformers' dynamic NTK scales relative to max_position_embeddings.
@@ -445,20 +458,28 @@ Error parseRopeScaling(const FieldReader &top, StringRef key,
   return Error::success();
 }
 
-/// The rotary dimension. transformers' llama, mistral and qwen2 rotate
+/// The rotary dimension. transformers' llama-like attention (llama,
+/// mistral, qwen2, qwen3, olmo2) rotates
 /// whole heads: their default RoPE never reads partial_rotary_factor, and
 /// every scaled RoPE type sizes its frequencies by it while the rotation
 /// still spans the head, which fails. So a factor below 1 is ignored with a
 /// warning for default RoPE and refused with scaling.
 Error applyPartialRotary(const FieldReader &reader,
+                         const HFConfigDefaults &defaults,
                          std::optional<double> partialRotary,
                          ModelConfig &config) {
   config.rotaryDim = config.headDim;
   if (!partialRotary || *partialRotary == 1.0)
     return Error::success();
   if (!(*partialRotary > 0.0 && *partialRotary <= 1.0))
-    return reader.fail("field 'partial_rotary_factor' (" +
+    return reader.fail("field '" + defaults.partialRotaryKey + "' (" +
                        formatDouble(*partialRotary) + ") must be in (0, 1]");
+  // phi3 and gpt_neox rotate int(head_dim * factor) leading elements.
+  if (defaults.appliesPartialRotary) {
+    config.rotaryDim =
+        static_cast<int64_t>(double(config.headDim) * *partialRotary);
+    return Error::success();
+  }
   if (config.ropeScaling.kind != RopeScalingKind::None)
     return reader.fail(
         "field 'partial_rotary_factor' (" + formatDouble(*partialRotary) +
@@ -501,8 +522,7 @@ Expected<std::vector<bool>> parseLayerTypes(const FieldReader &reader,
 /// layers layer_types marks, or without it to layers >= max_window_layers.
 Error parseSlidingWindow(const FieldReader &reader, const HFConfigDefaults &defaults,
                          ModelConfig &config) {
-  StringRef family = config.architecture;
-  if (family != "mistral" && family != "qwen2" && family != "qwen3")
+  if (defaults.windowRule == HFWindowRule::None)
     return Error::success();
   const json::Value *present = reader.object.get("sliding_window");
   std::optional<int64_t> window = defaults.slidingWindow;
@@ -512,7 +532,7 @@ Error parseSlidingWindow(const FieldReader &reader, const HFConfigDefaults &defa
       return value.takeError();
     window = *value; // JSON null means no window.
   }
-  if (family == "mistral") {
+  if (defaults.windowRule == HFWindowRule::EveryLayer) {
     config.slidingWindow = window;
     return Error::success();
   }
@@ -658,13 +678,13 @@ Expected<ModelConfig> parseHFConfig(StringRef jsonText, StringRef sourceName) {
   if (Error err = assignIfPresent(reader.getInt("max_position_embeddings"),
                                   config.maxPositionEmbeddings))
     return err;
-  config.rmsNormEps = defaults.rmsNormEps;
-  if (Error err =
-          assignIfPresent(reader.getNumber("rms_norm_eps"), config.rmsNormEps))
+  config.rmsNormEps = defaults.normEps;
+  if (Error err = assignIfPresent(reader.getNumber(defaults.normEpsKey),
+                                  config.rmsNormEps))
     return err;
   config.ropeTheta = kDefaultRopeTheta;
-  if (Error err =
-          assignIfPresent(reader.getNumber("rope_theta"), config.ropeTheta))
+  if (Error err = assignIfPresent(reader.getNumber(defaults.ropeThetaKey),
+                                  config.ropeTheta))
     return err;
 
   // transformers v5 folds rope_theta, partial_rotary_factor and
@@ -672,12 +692,15 @@ Expected<ModelConfig> parseHFConfig(StringRef jsonText, StringRef sourceName) {
   StringRef ropeKey =
       reader.lookup("rope_parameters") ? "rope_parameters" : "rope_scaling";
   std::optional<double> partialRotary;
-  if (Error err = assignIfPresent(reader.getNumber("partial_rotary_factor"),
+  if (defaults.partialRotaryDefault != 1.0)
+    partialRotary = defaults.partialRotaryDefault;
+  if (Error err = assignIfPresent(reader.getNumber(defaults.partialRotaryKey),
                                   partialRotary))
     return err;
-  if (Error err = parseRopeScaling(reader, ropeKey, config, partialRotary))
+  if (Error err =
+          parseRopeScaling(reader, ropeKey, defaults, config, partialRotary))
     return err;
-  if (Error err = applyPartialRotary(reader, partialRotary, config))
+  if (Error err = applyPartialRotary(reader, defaults, partialRotary, config))
     return err;
 
   config.tieWordEmbeddings = defaults.tieWordEmbeddings;
@@ -687,20 +710,28 @@ Expected<ModelConfig> parseHFConfig(StringRef jsonText, StringRef sourceName) {
   if (Error err = parseSlidingWindow(reader, defaults, config))
     return err;
 
-  if (config.architecture == "qwen2") {
-    config.qkvBias = true; // Qwen2Attention hard-codes bias on q/k/v only.
-  } else if (config.architecture != "mistral") {
-    // llama, qwen3 and olmo2: attention_bias puts a bias on q, k, v and o.
-    bool attentionBias = false;
+  // Qwen2Attention hard-codes a bias on q/k/v only.
+  config.qkvBias = defaults.qkvBiasAlways;
+  if (defaults.readsAttentionBias) {
+    bool attentionBias = defaults.attentionBiasDefault;
     if (Error err = assignIfPresent(reader.getBool("attention_bias"),
                                     attentionBias))
       return err;
     config.qkvBias = config.outputBias = attentionBias;
   }
-  if (config.architecture == "llama")
+  config.mlpBias = defaults.mlpBiasAlways;
+  if (defaults.readsMLPBias)
     if (Error err =
             assignIfPresent(reader.getBool("mlp_bias"), config.mlpBias))
       return err;
+  if (defaults.readsParallelResidual) {
+    bool parallel = true;
+    if (Error err = assignIfPresent(reader.getBool("use_parallel_residual"),
+                                    parallel))
+      return err;
+    config.block.residual = parallel ? ResidualTopology::Parallel
+                                     : ResidualTopology::Sequential;
+  }
 
   auto act = parseActivation(reader);
   if (!act)

@@ -387,6 +387,14 @@ Error validateModelConfig(const ModelConfig &config, ConfigSyntax syntax) {
                 "' (" + Twine(config.numHeads) + " * " +
                 Twine(config.headDim) + ") is too large (maximum " +
                 Twine(kMaxDimension) + ")");
+  // A per-head fused q/k/v tensor holds q, k and v for every head.
+  if (config.block.qkvLayout == QKVLayout::PerHead &&
+      config.numKVHeads != config.numHeads)
+    return fail("'" + name(Field::NumKVHeads) + "' (" +
+                Twine(config.numKVHeads) + ") must equal '" +
+                name(Field::NumHeads) + "' (" + Twine(config.numHeads) +
+                "): " + config.architecture +
+                " stores q, k and v per head in one tensor");
   // RoPE rotates pairs of elements.
   if (config.headDim % 2 != 0)
     return fail("field '" + name(Field::HeadDim) + "' (" +

@@ -75,6 +75,25 @@ std::vector<WeightSpec> llmc::getWeightTable(const ModelConfig &config,
     if (withBias)
       table.push_back({path + ".bias", role, true, layer, {shape.front()}});
   };
+  // The weight (and bias) of `role` as rows `rows` of the fused tensor
+  // `fused`, named "<fused tensor>:<part>".
+  auto addPart = [&](WeightRole role, llvm::StringRef fused,
+                     llvm::StringRef part, RowSelection rows, int64_t inDim,
+                     bool withBias) {
+    if (rows.stride == 0)
+      rows.stride = rows.count;
+    std::string path = (prefix + fused).str();
+    for (bool isBias : {false, true}) {
+      if (isBias && !withBias)
+        continue;
+      std::string source = path + (isBias ? ".bias" : ".weight");
+      std::vector<int64_t> shape = {rows.count * rows.groups};
+      if (!isBias)
+        shape.push_back(inDim);
+      table.push_back({source + ":" + part.str(), role, isBias, layer,
+                       std::move(shape), source, rows});
+    }
+  };
   auto addNorm = [&](WeightRole role, int64_t size) {
     add(role, {size}, normBias);
   };
@@ -84,9 +103,32 @@ std::vector<WeightSpec> llmc::getWeightTable(const ModelConfig &config,
     prefix = (names.layers + "." + llvm::Twine(layer) + ".").str();
     if (preNorms)
       addNorm(WeightRole::AttnNorm, d);
-    add(WeightRole::QProj, {qDim, d}, config.qkvBias);
-    add(WeightRole::KProj, {kvDim, d}, config.qkvBias);
-    add(WeightRole::VProj, {kvDim, d}, config.qkvBias);
+    switch (block.qkvLayout) {
+    case QKVLayout::Separate:
+      add(WeightRole::QProj, {qDim, d}, config.qkvBias);
+      add(WeightRole::KProj, {kvDim, d}, config.qkvBias);
+      add(WeightRole::VProj, {kvDim, d}, config.qkvBias);
+      break;
+    case QKVLayout::Concatenated:
+      addPart(WeightRole::QProj, names.qkvProj, "q", {0, qDim}, d,
+              config.qkvBias);
+      addPart(WeightRole::KProj, names.qkvProj, "k", {qDim, kvDim}, d,
+              config.qkvBias);
+      addPart(WeightRole::VProj, names.qkvProj, "v", {qDim + kvDim, kvDim}, d,
+              config.qkvBias);
+      break;
+    case QKVLayout::PerHead: {
+      // [H][q, k, v][Dh] (validation: as many KV heads as query heads).
+      const int64_t dh = config.headDim, heads = config.numHeads;
+      addPart(WeightRole::QProj, names.qkvProj, "q", {0, dh, 3 * dh, heads}, d,
+              config.qkvBias);
+      addPart(WeightRole::KProj, names.qkvProj, "k", {dh, dh, 3 * dh, heads},
+              d, config.qkvBias);
+      addPart(WeightRole::VProj, names.qkvProj, "v",
+              {2 * dh, dh, 3 * dh, heads}, d, config.qkvBias);
+      break;
+    }
+    }
     if (block.qkNorm == QKNormKind::PerHead) {
       add(WeightRole::QNorm, {config.headDim});
       add(WeightRole::KNorm, {config.headDim});
@@ -99,9 +141,16 @@ std::vector<WeightSpec> llmc::getWeightTable(const ModelConfig &config,
       addNorm(WeightRole::AttnPostNorm, d);
     if (preNorms)
       addNorm(WeightRole::FFNNorm, d);
-    if (block.feedForward == FeedForwardKind::Gated)
-      add(WeightRole::GateProj, {ffn, d}, config.mlpBias);
-    add(WeightRole::UpProj, {ffn, d}, config.mlpBias);
+    if (block.fusedGateUp) {
+      addPart(WeightRole::GateProj, names.gateUpProj, "gate", {0, ffn}, d,
+              config.mlpBias);
+      addPart(WeightRole::UpProj, names.gateUpProj, "up", {ffn, ffn}, d,
+              config.mlpBias);
+    } else {
+      if (block.feedForward == FeedForwardKind::Gated)
+        add(WeightRole::GateProj, {ffn, d}, config.mlpBias);
+      add(WeightRole::UpProj, {ffn, d}, config.mlpBias);
+    }
     add(WeightRole::DownProj, {d, ffn}, config.mlpBias);
     if (postNorms)
       addNorm(WeightRole::FFNPostNorm, d);

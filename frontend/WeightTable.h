@@ -43,6 +43,12 @@ enum class WeightRole {
 enum class ParameterGroup { Embedding, Attention, MLP, Norms, LMHead };
 ParameterGroup getParameterGroup(WeightRole role);
 
+/// Rows of a fused tensor that make one weight: for g in [0, groups), rows
+/// [start + g·stride, start + g·stride + count).
+struct RowSelection {
+  int64_t start = 0, count = 0, stride = 0, groups = 1;
+};
+
 /// One tensor of the weight table, named as the family's Hugging Face
 /// checkpoints name it (the runtime maps GGUF and llama2.c names onto
 /// these); shapes are output-major.
@@ -53,6 +59,16 @@ struct WeightSpec {
   bool bias;
   int64_t layer; // -1 for tensors outside the layers
   std::vector<int64_t> shape;
+  /// For a part of a fused tensor (phi3's qkv_proj, gpt_neox's
+  /// query_key_value): the tensor in the checkpoint and the rows of it this
+  /// weight is, copied out at load. Empty for a tensor stored as is.
+  std::string source;
+  RowSelection rows;
+
+  /// The checkpoint tensor this weight is read from.
+  const std::string &getSourceName() const {
+    return source.empty() ? name : source;
+  }
 
   /// The product of the shape, saturating at INT64_MAX.
   int64_t numElements() const;

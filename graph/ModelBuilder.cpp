@@ -168,6 +168,15 @@ public:
     for (auto [index, spec] : llvm::enumerate(weightTable)) {
       func.setArgAttr(firstWeight + index, "llm.weight",
                       builder.getStringAttr(spec.name));
+      if (!spec.source.empty()) {
+        // A part of a fused checkpoint tensor, split at load.
+        func.setArgAttr(firstWeight + index, "llm.weight_source",
+                        builder.getStringAttr(spec.source));
+        func.setArgAttr(firstWeight + index, "llm.weight_rows",
+                        builder.getDenseI64ArrayAttr(
+                            {spec.rows.start, spec.rows.count,
+                             spec.rows.stride, spec.rows.groups}));
+      }
       weights[{spec.layer, spec.role, spec.bias}] =
           entry->getArgument(firstWeight + index);
     }

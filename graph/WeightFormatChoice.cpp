@@ -12,7 +12,7 @@ namespace {
 std::optional<WeightFormat> getComputableFileFormat(const ModelConfig &config,
                                                     const WeightSpec &spec,
                                                     bool computesBlocks) {
-  auto stored = config.weightFormats.find(spec.name);
+  auto stored = config.weightFormats.find(spec.getSourceName());
   if (stored == config.weightFormats.end())
     return std::nullopt;
   std::optional<WeightFormat> format = parseWeightFormat(stored->second);
@@ -48,7 +48,7 @@ Expected<WeightFormatMap> chooseWeightFormats(const ModelConfig &config,
     if (quantizing) {
       // Matrices of whole blocks in the requested format, the rest (norms,
       // biases, odd rows) in f32; blocks are made from float weights only.
-      auto stored = config.weightFormats.find(spec.name);
+      auto stored = config.weightFormats.find(spec.getSourceName());
       std::optional<WeightFormat> storedFormat =
           stored == config.weightFormats.end()
               ? std::nullopt

@@ -226,6 +226,31 @@ void parse_kv_cache(const Fields &kv, Manifest &m) {
     parse_page_table(kv, m);
 }
 
+/// A weight's "source": {"tensor": name, "rows": [start, count, stride,
+/// groups]}; the groups of rows make exactly the weight's first dimension.
+void parse_weight_source(const Fields &source, const Manifest &m,
+                         ManifestWeight &mw) {
+  constexpr int64_t kMax = std::numeric_limits<int32_t>::max();
+  mw.source = source.string("tensor");
+  const auto &rows = source.array("rows");
+  if (rows.size() != 4)
+    fail(LLMC_ERR_FORMAT, m.path, ": weight '", mw.name,
+         "' source.rows has ", rows.size(),
+         " entries (expected start, count, stride, groups)");
+  mw.row_start = source.to_integer(rows[0], "rows[0]", 0, kMax);
+  mw.row_count = source.to_integer(rows[1], "rows[1]", 1, kMax);
+  mw.row_stride = source.to_integer(rows[2], "rows[2]", 1, kMax);
+  mw.row_groups = source.to_integer(rows[3], "rows[3]", 1, kMax);
+  if (mw.row_groups > 1 && mw.row_stride < mw.row_count)
+    fail(LLMC_ERR_FORMAT, m.path, ": weight '", mw.name, "' source.rows: ",
+         "groups of ", mw.row_count, " rows overlap at stride ",
+         mw.row_stride);
+  if (mw.row_count * mw.row_groups != mw.shape[0])
+    fail(LLMC_ERR_FORMAT, m.path, ": weight '", mw.name, "' source.rows select ",
+         mw.row_groups, " x ", mw.row_count, " rows for ", mw.shape[0],
+         " (its shape[0])");
+}
+
 void parse_weights(const Fields &top, Manifest &m) {
   const auto &items = top.array("weights");
   if (items.empty())
@@ -266,6 +291,8 @@ void parse_weights(const Fields &top, Manifest &m) {
       fail(LLMC_ERR_FORMAT, m.path, ": weight '", mw.name, "' in ", mw.dtype,
            " must be a matrix whose rows are whole blocks of ", block_elems,
            " elements");
+    if (w.optional("source"))
+      parse_weight_source(w.object("source"), m, mw);
     for (const auto &other : m.weights)
       if (other.name == mw.name)
         fail(LLMC_ERR_FORMAT, m.path, ": weight '", mw.name,

@@ -17,6 +17,17 @@ struct ManifestWeight {
   std::string dtype; // "f32", "bf16", "f16" or a block format ("q4_k")
   llmc_dtype format = LLMC_DTYPE_F32; // `dtype` parsed
   int64_t n_elements = 1;
+  /// A part of a fused checkpoint tensor (phi3's qkv_proj, gpt_neox's
+  /// query_key_value): the tensor, and its rows this weight is, for g in
+  /// [0, row_groups): [row_start + g·row_stride, ... + row_count). Empty
+  /// `source`: the tensor named `name`, whole.
+  std::string source;
+  int64_t row_start = 0, row_count = 0, row_stride = 0, row_groups = 1;
+
+  /// The checkpoint tensor to read.
+  const std::string &source_name() const {
+    return source.empty() ? name : source;
+  }
 };
 
 /// Where the entry points run: the host CPU, or an NVIDIA GPU through the

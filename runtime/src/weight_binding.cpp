@@ -44,7 +44,7 @@ std::string shape_text(const int64_t *shape, size_t n) {
 size_t find_source(const Manifest &m, const WeightSet &set,
                    const ManifestWeight &w) {
   size_t index;
-  if (set.try_find_tensor(w.name, &index))
+  if (set.try_find_tensor(w.source_name(), &index))
     return index;
   if (w.name == kLmHead) {
     if (!m.tie_word_embeddings)
@@ -56,8 +56,46 @@ size_t find_source(const Manifest &m, const WeightSet &set,
     fail(LLMC_ERR_NOT_FOUND, "weights do not match the artifact: neither '",
          kLmHead, "' nor the tied '", kEmbedTokens, "' is present");
   }
+  if (!w.source.empty())
+    fail(LLMC_ERR_NOT_FOUND, "weights do not match the artifact: tensor '",
+         w.source, "' (holding '", w.name, "') is missing");
   fail(LLMC_ERR_NOT_FOUND, "weights do not match the artifact: tensor '",
        w.name, "' is missing");
+}
+
+/// The rows of the fused tensor `t` that make weight `w` (manifest
+/// "source"), copied in t's own format into a buffer `owned` keeps: a
+/// tensor entry of w's shape. Checks that t has the rows and w's row shape.
+TensorEntry select_rows(const ManifestWeight &w, const TensorEntry &t,
+                        std::vector<AlignedBuffer> &owned) {
+  int64_t last_row =
+      w.row_start + (w.row_groups - 1) * w.row_stride + w.row_count;
+  bool row_shape = static_cast<size_t>(t.n_dims) == w.shape.size();
+  for (size_t d = 1; row_shape && d < w.shape.size(); ++d)
+    row_shape = t.shape[d] == w.shape[d];
+  if (!row_shape || t.shape[0] < last_row)
+    fail(LLMC_ERR_FORMAT, "weights do not match the artifact: tensor '",
+         t.name, "' has shape ", shape_text(t.shape, static_cast<size_t>(t.n_dims)),
+         "; the artifact reads '", w.name, "' from its rows up to ", last_row,
+         " with rows of shape ", shape_text(w.shape.data() + 1, w.shape.size() - 1));
+  uint64_t row_bytes = 0;
+  dtype_storage_bytes(t.dtype, static_cast<uint64_t>(t.n_elements / t.shape[0]),
+                      &row_bytes);
+  AlignedBuffer buf(static_cast<size_t>(row_bytes * w.shape[0]), w.name.c_str());
+  auto *out = static_cast<uint8_t *>(buf.data());
+  for (int64_t g = 0; g < w.row_groups; ++g) {
+    uint64_t first = static_cast<uint64_t>(w.row_start + g * w.row_stride);
+    std::memcpy(out, t.data + first * row_bytes, row_bytes * w.row_count);
+    out += row_bytes * w.row_count;
+  }
+  TensorEntry part = t;
+  part.name = w.name;
+  part.shape[0] = w.shape[0];
+  part.n_elements = w.n_elements;
+  part.n_bytes = row_bytes * w.shape[0];
+  part.data = static_cast<const uint8_t *>(buf.data());
+  owned.push_back(std::move(buf));
+  return part;
 }
 
 /// A copy of `data` in the artifact's 16-bit dtype (bf16 or f16), rounded
@@ -112,7 +150,13 @@ const void *bind_weight(const Manifest &m, WeightSet &set, size_t i,
                         std::vector<AlignedBuffer> &owned, bool cache_f32) {
   const ManifestWeight &w = m.weights.at(i);
   size_t index = find_source(m, set, w);
-  const TensorEntry &t = set.tensor(index);
+  // A part of a fused tensor binds a copy of its rows (never the set's
+  // whole-tensor f32 cache).
+  const bool part = !w.source.empty();
+  TensorEntry rows;
+  if (part)
+    rows = select_rows(w, set.tensor(index), owned);
+  const TensorEntry &t = part ? rows : set.tensor(index);
   bool same_shape = static_cast<size_t>(t.n_dims) == w.shape.size();
   for (size_t d = 0; same_shape && d < w.shape.size(); ++d)
     same_shape = t.shape[d] == w.shape[d];
@@ -140,7 +184,9 @@ const void *bind_weight(const Manifest &m, WeightSet &set, size_t i,
   // once, a conversion owned with the result; the RoPE row order and the
   // artifact's dtype are applied on top of that.
   const float *data;
-  if (cache_f32 || t.dtype == LLMC_DTYPE_F32) {
+  if (part && t.dtype == LLMC_DTYPE_F32) {
+    data = reinterpret_cast<const float *>(t.data); // the aligned row copy
+  } else if (!part && (cache_f32 || t.dtype == LLMC_DTYPE_F32)) {
     data = set.tensor_f32(index); // zero-copy for aligned f32
   } else {
     AlignedBuffer buf(static_cast<size_t>(t.n_elements) * sizeof(float),

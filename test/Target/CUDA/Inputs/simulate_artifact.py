@@ -72,9 +72,16 @@ def read_safetensors(path):
 def fill_weights(model, manifest, path):
     tensors = read_safetensors(path)
     for w in manifest["weights"]:
-        if w["name"] not in tensors:
-            raise SystemExit("%s: no tensor %s" % (path, w["name"]))
-        values = tensors[w["name"]]
+        # A part of a fused tensor: its "source" tensor's rows, for g in
+        # [0, groups): [start + g * stride, ... + count).
+        source = w.get("source", {"tensor": w["name"]})
+        if source["tensor"] not in tensors:
+            raise SystemExit("%s: no tensor %s" % (path, source["tensor"]))
+        values = tensors[source["tensor"]]
+        if "rows" in source:
+            start, count, stride, groups = source["rows"]
+            values = np.concatenate([values[start + g * stride:start + g * stride + count]
+                                     for g in range(groups)])
         if list(values.shape) != list(w["shape"]):
             raise SystemExit("%s: %s has shape %s, the artifact wants %s"
                              % (path, w["name"], list(values.shape), w["shape"]))

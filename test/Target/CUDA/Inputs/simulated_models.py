@@ -55,6 +55,7 @@ import concurrent.futures
 import json
 import os
 import random
+import subprocess
 import sys
 import threading
 import time
@@ -70,7 +71,12 @@ from compare_logits import check, compare, describe  # noqa: E402
 TINY = {"hidden_size": 64, "intermediate_size": 168, "num_hidden_layers": 2,
         "num_attention_heads": 4, "num_key_value_heads": 2, "vocab_size": 300,
         "max_position_embeddings": 128}
-VARIANTS = set(random_model.VARIANTS) | {"stories260k"}
+# family_<f>: test/e2e/Inputs/make_hf_model.py's tiny model of family <f>
+# (the same directories hf-families.test checks against transformers).
+FAMILIES = ("qwen3", "olmo2", "gpt_neox", "phi3")
+MAKE_HF_MODEL = os.path.join(HERE, "..", "..", "..", "e2e", "Inputs", "make_hf_model.py")
+VARIANTS = (set(random_model.VARIANTS) | {"stories260k"} |
+            {"family_" + family for family in FAMILIES})
 PROMPT, DECODE = 70, 2
 # The KV cache of every variant: TINY's context, also where a variant's own
 # max_position_embeddings is shorter than the prompt (dynamic-rope's 32).
@@ -81,10 +87,14 @@ BF16_MAX_SCALED = 0.04
 BF16_MIN_AGREE = 0.85
 
 
-def config(variant):
-    """A tiny variant of random_model.py's, or configs/stories260k.json."""
+def config(variant, directory=None):
+    """A tiny variant of random_model.py's, configs/stories260k.json, or a
+    family's config.json as make_hf_model.py wrote it into `directory`."""
     if variant == "stories260k":
         with open(STORIES) as f:
+            return json.load(f)
+    if variant.startswith("family_"):
+        with open(os.path.join(directory, "config.json")) as f:
             return json.load(f)
     cfg = dict(random_model.BASE, **TINY)
     cfg.update(random_model.VARIANTS[variant][0])
@@ -93,6 +103,14 @@ def config(variant):
 
 def make_model(directory, variant):
     """config.json, model.safetensors and all.tokens of a variant."""
+    if variant.startswith("family_"):
+        subprocess.run([sys.executable, MAKE_HF_MODEL, variant[len("family_"):], directory],
+                       check=True, stdout=subprocess.DEVNULL)
+        rng = random.Random("llmc-sim-" + variant)
+        vocab = config(variant, directory)["vocab_size"]
+        with open(os.path.join(directory, "all.tokens"), "w") as f:
+            f.write(" ".join(str(rng.randrange(vocab)) for _ in range(PROMPT + DECODE)) + "\n")
+        return
     cfg = config(variant)
     os.makedirs(directory, exist_ok=True)
     with open(os.path.join(directory, "config.json"), "w") as f:
@@ -167,7 +185,7 @@ def check_case(work, case):
              os.path.join(directory, "model.safetensors"), os.path.join(directory, "all.tokens"),
              PLAN, out], lines)
         seconds = time.time() - start
-        vocab = config(variant)["vocab_size"]
+        vocab = config(variant, directory)["vocab_size"]
         for ref_kind, future in references:
             stats = compare(out, future.result(), vocab)
             label = "%s: simulated CUDA (prefill %d, decode %d) vs CPU %s" % (
