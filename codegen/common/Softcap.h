@@ -1,0 +1,17 @@
+// Softcapping (c · tanh(z / c)) of attention scores and logits, shared by every target.
+#ifndef LLMC_CODEGEN_COMMON_SOFTCAP_H
+#define LLMC_CODEGEN_COMMON_SOFTCAP_H
+
+#include "mlir/IR/Builders.h"
+
+namespace llmc {
+
+/// cap · tanh(z / cap) for a float scalar or vector `z` in the compute type
+/// (Gemma-2's attention and final-logit softcapping): smooth, odd, and
+/// bounded by ±cap. Built from arith and math ops only.
+mlir::Value createSoftcap(mlir::OpBuilder &b, mlir::Location loc, mlir::Value z,
+                          double cap);
+
+} // namespace llmc
+
+#endif // LLMC_CODEGEN_COMMON_SOFTCAP_H
