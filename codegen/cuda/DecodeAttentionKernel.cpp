@@ -111,7 +111,8 @@ private:
   const AttentionShape &shape;
   const DecodeTiling &tiling;
 
-  Value q, k, v, positions, partMax, partSum, partAcc, scale;
+  Value q, k, v, positions, partMax, partSum, partAcc;
+  ScoreTransform score;
   PageTable pages;
   Value batch, split, headBase, kvHead, lane, group;
 
@@ -163,7 +164,7 @@ SplitKernelBuilder::scanKeys(KeyRange keys,
           for (int64_t u = 0; u < tiling.unroll; ++u) {
             Value dot = groupSum(d, dotChunks(d, queries[h], keyChunks[u]),
                                  tiling.slice.lanes);
-            Value scaled = arith::MulFOp::create(b, loc, dot, scale);
+            Value scaled = score.apply(d, dot);
             scores.push_back(
                 arith::SelectOp::create(b, loc, visible[u], scaled, masked));
           }
@@ -266,7 +267,7 @@ void SplitKernelBuilder::build() {
   partMax = func.getArgument(arg++);
   partSum = func.getArgument(arg++);
   partAcc = func.getArgument(arg++);
-  scale = func.getArgument(arg++);
+  score = ScoreTransform::fromKernel(func, arg, shape);
 
   split = d.blockId(gpu::Dimension::x);
   headBase = mul(d.blockId(gpu::Dimension::y), d.index(tiling.heads));
@@ -381,8 +382,7 @@ Value llmc::cuda::attention::emitDecodeAttention(OpBuilder &b, Location loc,
   if (positions)
     splitArgs.push_back(positions);
   splitArgs.append({partMax, partSum, partAcc});
-  splitArgs.push_back(
-      arith::ConstantOp::create(b, loc, f32, b.getF32FloatAttr(shape.scale)));
+  llvm::append_range(splitArgs, ScoreTransform::getArgs(b, loc, shape));
   SmallVector<Type> splitTypes;
   for (Value arg : splitArgs)
     splitTypes.push_back(arg.getType());
