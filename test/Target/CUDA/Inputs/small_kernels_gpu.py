@@ -1,5 +1,5 @@
-"""Cases of the GPU check of the norm, embedding, RoPE and sampling kernels
-(small-kernels-gpu.test).
+"""Cases of the GPU check of the norm, embedding, RoPE, logit softcap and
+sampling kernels (small-kernels-gpu.test).
 
   small_kernels_gpu.py generate DIR   writes the llm modules, compiles them
                                       with llmc (PTX per architecture:
@@ -12,8 +12,10 @@
                                       status 1 if any fails
 
 Kernel names and grids come from llmc's kernels phase; the arguments mirror
-NormKernels.cpp, EmbeddingKernels.cpp, RopeKernels.cpp and the sampling ABI
-(SamplingKernels.cpp). References: float64 numpy for the norms; RoPE with
+NormKernels.cpp, EmbeddingKernels.cpp, RopeKernels.cpp, ElementwiseKernels.cpp
+(the softcap after a logits projection) and the sampling ABI
+(SamplingKernels.cpp). References: float64 numpy for the norms and the
+softcapped logits; RoPE with
 inv_freq from Hugging Face's formulas and the angle rounded to f32 as both
 targets compute it; a port of runtime/src/sampler.cpp for the token ids
 (exact, except the documented approximate settings, which must pick one of
@@ -141,6 +143,12 @@ EMBEDDINGS = [(512, 64, "f32"), (1000, 896, "bf16"), (300, 4096, "f16"),
 def embedding_case(entry):
     """(V, D, table type, scale or None) of an EMBEDDINGS entry."""
     return tuple(entry) + (None,)[len(entry) - 3:]
+# ------------------------------------------------- softcapped logits
+# Gemma-2's final_logit_softcapping on a tied head (V, D): a cap of 2 against
+# logits of spread ~1.3 (x in [-1, 1], weights in [-0.5, 0.5]), so tanh
+# bends most of them; decode (the GEMV) and a prefill of LOGIT_ROWS rows
+# (the f32 GEMM), each followed by the in-place softcap kernel.
+LOGIT_VOCAB, LOGIT_DIM, LOGIT_CAP, LOGIT_ROWS = 300, 64, 2.0, 70
 # ------------------------------------------------------------------- RoPE
 THETA = 10000.0
 HEADS = 4
@@ -299,6 +307,15 @@ def ops_module():
                    "rotary_dim = %d : i64%s} : %s, tensor<1x?xi32>"
                    % (n, style, dh, THETA, rot, scaling_attribute(scaling), ty))
         results.append(("%%r%d" % n, ty))
+    args += ["%%lx1: tensor<1x1x%dxf32>" % LOGIT_DIM,
+             "%%lxp: tensor<1x?x%dxf32>" % LOGIT_DIM,
+             "%%lw: tensor<%dx%dxf32>" % (LOGIT_VOCAB, LOGIT_DIM)]
+    for n, (x, t) in enumerate((("%lx1", "1"), ("%lxp", "?"))):
+        ty = "tensor<1x%sx%dxf32>" % (t, LOGIT_VOCAB)
+        ops.append("%%l%d = llm.logits %s, %%lw {tied, softcap = %r : f64} : "
+                   "tensor<1x%sx%dxf32>, tensor<%dx%dxf32> -> %s"
+                   % (n, x, LOGIT_CAP, t, LOGIT_DIM, LOGIT_VOCAB, LOGIT_DIM, ty))
+        results.append(("%%l%d" % n, ty))
     types = ", ".join(t for _, t in results)
     return ("module attributes {llm.model = \"t\"} {\n"
             "  func.func private @f(%s) -> (%s) {\n    %s\n    return %s : %s\n"
@@ -388,6 +405,24 @@ def generate_ops(cases, rng):
         cases.dump("ro%d" % n, "f32",
                    rope_reference(inputs[dh], style, rot, scaling).reshape(tokens, row),
                    "rope %s %s head_dim %d rotary_dim %d" % (style, name, dh, rot))
+    w = rng.uniform(-0.5, 0.5, (LOGIT_VOCAB, LOGIT_DIM)).astype(np.float32)
+    cases.save("lw", w)
+    for n, rows in enumerate((1, LOGIT_ROWS)):
+        x = rng.uniform(-1, 1, (rows, LOGIT_DIM)).astype(np.float32)
+        cases.save("lx%d" % n, x)
+        count = rows * LOGIT_VOCAB
+        cases.alloc("lo%d" % n, count * 4)
+        # The projection (GEMM row tiles of 64), then the softcap in place.
+        launch("gemv" if rows == 1 else "gemm", -(-rows // 64),
+               [mem("lx%d" % n, (rows, LOGIT_DIM)), mem("lw", (LOGIT_VOCAB, LOGIT_DIM)),
+                mem("lo%d" % n, (rows, LOGIT_VOCAB))])
+        launch("softcap", -(-count // 4 // 256),
+               [mem("lo%d" % n, (count,)), mem("lo%d" % n, (count,)),
+                "f32 %.9e" % np.float32(LOGIT_CAP), "f32 %.9e" % np.float32(1 / LOGIT_CAP)])
+        z = x.astype(np.float64) @ w.astype(np.float64).T
+        cases.dump("lo%d" % n, "f32", LOGIT_CAP * np.tanh(z / LOGIT_CAP),
+                   "logits softcap %g V=%d D=%d rows %d" % (LOGIT_CAP, LOGIT_VOCAB,
+                                                           LOGIT_DIM, rows))
     assert next(launches, None) is None
 
 
