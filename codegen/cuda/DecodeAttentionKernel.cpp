@@ -13,7 +13,8 @@
 // (sequence, head), exactly the splits that hold visible keys. K/V of a
 // paged cache are its layer's page pools: key s is read from page
 // table[b, s / page_size] (clamped into the pool), slot s % page_size; the
-// combine kernel, which reads only the partials, is the contiguous one.
+// combine kernel, which reads only the partials, is the contiguous one (and
+// the same with a softcap, which only the split kernel applies).
 #include "codegen/cuda/AttentionKernels.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -411,9 +412,10 @@ Value llmc::cuda::attention::emitDecodeAttention(OpBuilder &b, Location loc,
   for (Value arg : combineArgs)
     combineTypes.push_back(arg.getType());
   // The combine kernel reads only the partials: one kernel (without a page
-  // tag) for either cache layout.
+  // or softcap tag) for either cache layout, capped scores or not.
   AttentionShape combineShape = shape;
   combineShape.pageSize = combineShape.pageCount = 0;
+  combineShape.softcap = std::nullopt;
   gpu::GPUFuncOp combineKernel = kernels.getOrCreate(
       "attention_decode_combine_" + combineShape.getNameSuffix(), combineTypes,
       [&](OpBuilder &kb, gpu::GPUFuncOp func) {

@@ -80,6 +80,8 @@ module attributes {llm.model = "t"} {
 // KERNELS-DAG: %[[CAP:.*]] = arith.constant 5.000000e+01 : f32
 // KERNELS-DAG: %[[SCALE:.*]] = arith.constant 1.250000e-03 : f32
 // KERNELS: gpu.launch_func @llmc_kernels::@attention_decode_d256_h8_kv4_s8192_b1_f32_bf16_softcap_causal_posi32 {{.*}} %[[SCALE]] : f32, %[[CAP]] : f32)
+// The combine kernel reads only partials: the one without a softcap.
+// KERNELS: gpu.launch_func @llmc_kernels::@attention_decode_combine_d256_h8_kv4_s8192_b1_f32_bf16_causal_posi32 blocks in (%c8, %c1, %c1)
 // The split kernel: the keys [max(begin, split · 128), min(end, split · 128
 // + 128)) of the position read on the device; an empty chunk skips
 // everything (the combine kernel never reads its partials). 16 lanes per
@@ -180,3 +182,5 @@ module attributes {llm.model = "t"} {
 // PTXAS-DAG: kernel attention_prefill_d128_h8_kv8_sdyn_b1_f32_f32_causal_nopos sm_90 regs={{[0-9]+}} smem=32768 spill_stores=0 spill_loads=0
 // PTXAS-DAG: kernel attention_decode_d256_h8_kv4_s8192_b1_f32_bf16_softcap_causal_posi32 sm_80 regs={{[0-9]+}} smem=8448 spill_stores=0 spill_loads=0
 // PTXAS-DAG: kernel attention_decode_d256_h8_kv4_s8192_b1_f32_bf16_softcap_causal_posi32 sm_90 regs={{[0-9]+}} smem=8448 spill_stores=0 spill_loads=0
+// PTXAS-DAG: kernel attention_decode_combine_d256_h8_kv4_s8192_b1_f32_bf16_causal_posi32 sm_80 regs={{[0-9]+}} smem=0 spill_stores=0 spill_loads=0
+// PTXAS-DAG: kernel attention_decode_combine_d256_h8_kv4_s8192_b1_f32_bf16_causal_posi32 sm_90 regs={{[0-9]+}} smem=0 spill_stores=0 spill_loads=0
