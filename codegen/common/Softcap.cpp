@@ -20,12 +20,17 @@ Value constantLike(OpBuilder &b, Location loc, Type type, double value) {
 }
 } // namespace
 
-Value llmc::createSoftcap(OpBuilder &b, Location loc, Value z, double cap) {
-  Type type = z.getType();
+Value llmc::createSoftcap(OpBuilder &b, Location loc, Value z, Value cap,
+                          Value inverseCap) {
   // z · (1/cap): a multiply instead of a divide; the reciprocal's rounding
   // (≤ 0.5 ulp) is far below the tolerance of f32 scores.
-  Value scaled =
-      arith::MulFOp::create(b, loc, z, constantLike(b, loc, type, 1.0 / cap));
-  Value tanh = math::TanhOp::create(b, loc, scaled);
-  return arith::MulFOp::create(b, loc, tanh, constantLike(b, loc, type, cap));
+  Value tanh =
+      math::TanhOp::create(b, loc, arith::MulFOp::create(b, loc, z, inverseCap));
+  return arith::MulFOp::create(b, loc, tanh, cap);
+}
+
+Value llmc::createSoftcap(OpBuilder &b, Location loc, Value z, double cap) {
+  Type type = z.getType();
+  Value inverseCap = constantLike(b, loc, type, 1.0 / cap);
+  return createSoftcap(b, loc, z, constantLike(b, loc, type, cap), inverseCap);
 }

@@ -12,6 +12,11 @@ namespace llmc {
 mlir::Value createSoftcap(mlir::OpBuilder &b, mlir::Location loc, mlir::Value z,
                           double cap);
 
+/// The same with the cap and its reciprocal as values of z's type (a GPU
+/// kernel's arguments, splat to z's vector type by the caller).
+mlir::Value createSoftcap(mlir::OpBuilder &b, mlir::Location loc, mlir::Value z,
+                          mlir::Value cap, mlir::Value inverseCap);
+
 } // namespace llmc
 
 #endif // LLMC_CODEGEN_COMMON_SOFTCAP_H

@@ -1,11 +1,11 @@
 // llm.add, llm.glu, llm.activation (and the logits' softcap) → one vectorized element-wise kernel each.
 #include "codegen/common/Activation.h"
+#include "codegen/common/Softcap.h"
 #include "codegen/cuda/DeviceBuilder.h"
 #include "codegen/cuda/LLMToCUDA.h"
 #include "dialect/LLMOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -220,11 +220,7 @@ void llmc::cuda::emitSoftcapInPlace(OpBuilder &b, Location loc,
   emitElementwise(
       b, loc, kernels, "softcap", ValueRange{buffer},
       [](DeviceBuilder &d, ArrayRef<Value> v) -> Value {
-        OpBuilder &kb = d.builder();
-        Location l = d.location();
-        Value tanh = math::TanhOp::create(
-            kb, l, arith::MulFOp::create(kb, l, v[0], v[2]));
-        return arith::MulFOp::create(kb, l, tanh, v[1]);
+        return llmc::createSoftcap(d.builder(), d.location(), v[0], v[1], v[2]);
       },
       Type(), ValueRange{f32(cap), f32(1.0 / cap)}, buffer);
 }

@@ -135,9 +135,9 @@ func.func @mqa_noncausal_dynamic(%q: tensor<?x?x4x8xf16>, %k: tensor<?x?x1x8xf16
 // CHECK: ^bb0(%{{.+}}: i32, %[[X:.+]]: f32):
 // CHECK-NEXT: %[[XS:.+]] = arith.mulf %[[X]], %[[SCALE]] : f32
 // CHECK-NEXT: %[[INV:.+]] = arith.constant 2.000000e-02 : f32
+// CHECK-NEXT: %[[CAP:.+]] = arith.constant 5.000000e+01 : f32
 // CHECK-NEXT: %[[Z:.+]] = arith.mulf %[[XS]], %[[INV]] : f32
 // CHECK-NEXT: %[[TANH:.+]] = math.tanh %[[Z]] : f32
-// CHECK-NEXT: %[[CAP:.+]] = arith.constant 5.000000e+01 : f32
 // CHECK-NEXT: %[[CAPPED:.+]] = arith.mulf %[[TANH]], %[[CAP]] : f32
 // CHECK: %[[VISIBLE:.+]] = arith.cmpi sle
 // CHECK: arith.select %[[VISIBLE]], %[[CAPPED]], %{{.+}} : f32

@@ -88,9 +88,9 @@ func.func @logits_tied(%h: tensor<1x?x64xf32>, %table: tensor<512x64xf32>) -> te
 // CHECK: %[[CAPPED:.+]] = linalg.generic {indexing_maps = [#[[ID]]], iterator_types = ["parallel", "parallel", "parallel"]} outs(%[[Z]] : tensor<1x?x512xf32>)
 // CHECK-NEXT: ^bb0(%[[L:.+]]: f32):
 // CHECK-NEXT: %[[INV:.+]] = arith.constant 0.0333333351 : f32
+// CHECK-NEXT: %[[C:.+]] = arith.constant 3.000000e+01 : f32
 // CHECK-NEXT: %[[S:.+]] = arith.mulf %[[L]], %[[INV]] : f32
 // CHECK-NEXT: %[[T:.+]] = math.tanh %[[S]] : f32
-// CHECK-NEXT: %[[C:.+]] = arith.constant 3.000000e+01 : f32
 // CHECK-NEXT: %[[R:.+]] = arith.mulf %[[T]], %[[C]] : f32
 // CHECK-NEXT: linalg.yield %[[R]] : f32
 // CHECK: return %[[CAPPED]]
