@@ -162,9 +162,13 @@ LogicalResult EmbeddingOp::verify() {
                                  tokens.getDimSize(i),
                                  "tokens dimension " + std::to_string(i))))
       return failure();
-  return requireSameExtent(*this, result.getShape().back(),
-                           "result last dimension", table.getDimSize(1),
-                           "table embedding size");
+  if (failed(requireSameExtent(*this, result.getShape().back(),
+                               "result last dimension", table.getDimSize(1),
+                               "table embedding size")))
+    return failure();
+  if (auto scale = getScale())
+    return requirePositive(*this, scale->convertToDouble(), "scale");
+  return success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -194,8 +198,12 @@ LogicalResult LinearOp::verify() {
 }
 
 LogicalResult LogitsOp::verify() {
-  return verifyProjection(*this, getX().getType(), getWeight().getType(),
-                          ShapedType(), getResult().getType());
+  if (failed(verifyProjection(*this, getX().getType(), getWeight().getType(),
+                              ShapedType(), getResult().getType())))
+    return failure();
+  if (auto softcap = getSoftcap())
+    return requirePositive(*this, softcap->convertToDouble(), "softcap");
+  return success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -349,6 +357,9 @@ LogicalResult AttentionOp::verify() {
   }
   if (auto scale = getScale())
     if (failed(requirePositive(*this, scale->convertToDouble(), "scale")))
+      return failure();
+  if (auto softcap = getSoftcap())
+    if (failed(requirePositive(*this, softcap->convertToDouble(), "softcap")))
       return failure();
   if (getResult().getType() != q)
     return emitOpError("result type must equal the type of q");

@@ -23,33 +23,59 @@ def LLM_EmbeddingOp : LLM_Op<"embedding", [Pure]> {
   let description = [{
     Gathers row `tokens[b, t]` of `table` (V, D) for every token. Token ids
     outside [0, V) are undefined behaviour here; the runtime checks them.
+    With `scale` every gathered element is multiplied by it, in f32 (Gemma
+    scales its embeddings by √hidden_size); the table itself is unchanged,
+    so a tied `llm.logits` reading it stays unscaled.
 
     ```mlir
     %h = llm.embedding %tokens, %table : tensor<1x?xi32>, tensor<512x64xf32> -> tensor<1x?x64xf32>
+    %g = llm.embedding %tokens, %table {scale = 8.0 : f64} : tensor<1x?xi32>, tensor<512x64xbf16> -> tensor<1x?x64xf32>
     ```
   }];
-  let arguments = (ins LLM_IntTensor:$tokens, LLM_WeightTensor:$table);
+  let arguments = (ins LLM_IntTensor:$tokens, LLM_WeightTensor:$table,
+                       OptionalAttr<F64Attr>:$scale);
   let results = (outs LLM_FloatTensor:$result);
   let assemblyFormat = [{
     $tokens `,` $table attr-dict `:` type($tokens) `,` type($table) `->` type($result)
   }];
+  /// Without a scale (most families).
+  let builders = [
+    OpBuilder<(ins "Type":$result, "Value":$tokens, "Value":$table), [{
+      build($_builder, $_state, result, tokens, table, FloatAttr());
+    }]>
+  ];
   let hasVerifier = 1;
 }
 
 def LLM_RMSNormOp : LLM_Op<"rms_norm", [Pure]> {
   let summary = "root-mean-square normalization over the last dimension";
   let description = [{
-    `result = weight · x / sqrt(mean(x², last dim) + eps)`, computed in f32.
+    `result = (weight + weight_offset) · x / sqrt(mean(x², last dim) + eps)`,
+    computed in f32. `weight_offset` (default 0, elided when 0) is Gemma's
+    `(1 + w)` RMSNorm: Hugging Face checkpoints store w − 1 (GGUF files bake
+    the 1 into the weight and need no offset). x may have any rank: the
+    per-head q/k norm of Qwen3 normalizes (B, T, H, Dh) with a weight of Dh,
+    OLMo2's norm of a whole projection (B, T, H·Dh) with a weight of H·Dh.
+    `llm-fuse-norm-into-projections` leaves a norm with an offset unfused.
 
     ```mlir
     %n = llm.rms_norm %x, %w {eps = 1.0e-05 : f64} : tensor<1x?x64xf32>, tensor<64xf32> -> tensor<1x?x64xf32>
+    %g = llm.rms_norm %x, %w {eps = 1.0e-06 : f64, weight_offset = 1.0 : f64} : tensor<1x?x64xf32>, tensor<64xf32> -> tensor<1x?x64xf32>
+    %k = llm.rms_norm %kh, %wk {eps = 1.0e-06 : f64} : tensor<1x?x8x128xf32>, tensor<128xf32> -> tensor<1x?x8x128xf32>
     ```
   }];
-  let arguments = (ins LLM_FloatTensor:$x, LLM_FloatTensor:$weight, F64Attr:$eps);
+  let arguments = (ins LLM_FloatTensor:$x, LLM_FloatTensor:$weight, F64Attr:$eps,
+                       DefaultValuedAttr<F64Attr, "0.0">:$weight_offset);
   let results = (outs LLM_FloatTensor:$result);
   let assemblyFormat = [{
     $x `,` $weight attr-dict `:` type($x) `,` type($weight) `->` type($result)
   }];
+  /// Without a weight offset (every family but Gemma's).
+  let builders = [
+    OpBuilder<(ins "Type":$result, "Value":$x, "Value":$weight, "FloatAttr":$eps), [{
+      build($_builder, $_state, result, x, weight, eps, FloatAttr());
+    }]>
+  ];
   let hasVerifier = 1;
 }
 
@@ -121,17 +147,27 @@ def LLM_LogitsOp : LLM_Op<"logits", [Pure]> {
   let description = [{
     `result[..., v] = Σ_d x[..., d] · weight[v, d]`. With `tied` the weight is
     the token-embedding table (no separate `lm_head`), which the runtime uses
-    to bind one buffer to both arguments.
+    to bind one buffer to both arguments. With `softcap = c` (c > 0) each
+    logit z becomes `c · tanh(z / c)`, in f32 (Gemma-2's
+    final_logit_softcapping).
 
     ```mlir
     %logits = llm.logits %h, %table {tied} : tensor<1x?x64xf32>, tensor<512x64xf32> -> tensor<1x?x512xf32>
+    %capped = llm.logits %h, %table {tied, softcap = 30.0 : f64} : tensor<1x?x64xf32>, tensor<512x64xf32> -> tensor<1x?x512xf32>
     ```
   }];
-  let arguments = (ins LLM_FloatTensor:$x, LLM_WeightTensor:$weight, UnitAttr:$tied);
+  let arguments = (ins LLM_FloatTensor:$x, LLM_WeightTensor:$weight, UnitAttr:$tied,
+                       OptionalAttr<F64Attr>:$softcap);
   let results = (outs LLM_FloatTensor:$result);
   let assemblyFormat = [{
     $x `,` $weight attr-dict `:` type($x) `,` type($weight) `->` type($result)
   }];
+  /// Without softcapping.
+  let builders = [
+    OpBuilder<(ins "Type":$result, "Value":$x, "Value":$weight, "bool":$tied), [{
+      build($_builder, $_state, result, x, weight, tied, FloatAttr());
+    }]>
+  ];
   let hasVerifier = 1;
 }
 
@@ -182,20 +218,38 @@ def LLM_AttentionOp : LLM_Op<"attention", [Pure]> {
     `p = t + S − T`. With `causal`, key s is visible iff `s ≤ p`; with
     `sliding_window = W` additionally iff `p − s < W`.
 
+    Softcapping. With `softcap = c` (c > 0) each score z = scale · q · k
+    becomes `c · tanh(z / c)` before the mask and the softmax (Gemma-2's
+    attn_logit_softcapping, applied as Hugging Face does: before the mask).
+
     ```mlir
     %o = llm.attention %q, %k, %v, %pos {num_heads = 8 : i64, num_kv_heads = 4 : i64, causal}
+        : tensor<1x?x8x8xf32>, tensor<1x512x4x8xf32>, tensor<1x512x4x8xf32>, tensor<1x?xi32> -> tensor<1x?x8x8xf32>
+    %g = llm.attention %q, %k, %v, %pos {num_heads = 8 : i64, num_kv_heads = 4 : i64, causal,
+        sliding_window = 4096 : i64, softcap = 50.0 : f64}
         : tensor<1x?x8x8xf32>, tensor<1x512x4x8xf32>, tensor<1x512x4x8xf32>, tensor<1x?xi32> -> tensor<1x?x8x8xf32>
     ```
   }];
   let arguments = (ins LLM_FloatTensor:$q, LLM_FloatTensor:$k, LLM_FloatTensor:$v,
                        Optional<LLM_IntTensor>:$positions,
                        I64Attr:$num_heads, I64Attr:$num_kv_heads, UnitAttr:$causal,
-                       OptionalAttr<I64Attr>:$sliding_window, OptionalAttr<F64Attr>:$scale);
+                       OptionalAttr<I64Attr>:$sliding_window, OptionalAttr<F64Attr>:$scale,
+                       OptionalAttr<F64Attr>:$softcap);
   let results = (outs LLM_FloatTensor:$result);
   let assemblyFormat = [{
     $q `,` $k `,` $v (`,` $positions^)? attr-dict `:` type($q) `,` type($k) `,` type($v)
     (`,` type($positions)^)? `->` type($result)
   }];
+  /// Without softcapping.
+  let builders = [
+    OpBuilder<(ins "Type":$result, "Value":$q, "Value":$k, "Value":$v,
+                   "Value":$positions, "int64_t":$num_heads,
+                   "int64_t":$num_kv_heads, "bool":$causal,
+                   "IntegerAttr":$sliding_window, "FloatAttr":$scale), [{
+      build($_builder, $_state, result, q, k, v, positions, num_heads,
+            num_kv_heads, causal, sliding_window, scale, FloatAttr());
+    }]>
+  ];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     /// The softmax scale: the `scale` attribute, else 1/√Dh.

@@ -50,6 +50,10 @@ struct LLMFuseNormIntoProjectionsPass
   void runOnOperation() override {
     SmallVector<llm::RMSNormOp> norms;
     getOperation()->walk([&](llm::RMSNormOp norm) {
+      // The fused projections have no weight offset: Gemma's (1 + w) norm
+      // stays a norm kernel of its own.
+      if (!norm.getWeightOffset().isZero())
+        return;
       Value result = norm.getResult();
       if (!result.use_empty() && llvm::all_of(result.getUses(), canTakeNorm))
         norms.push_back(norm);

@@ -60,7 +60,10 @@ def LLMFuseNormIntoProjections : Pass<"llm-fuse-norm-into-projections"> {
     `llm.glu_linear` reading it as the input (without a norm of its own)
     becomes the `norm` of each of them: the projection kernel computes the
     row's inverse RMS from the input it reads anyway, and the normalized
-    row is never written to memory.
+    row is never written to memory. A norm with a `weight_offset` (Gemma's
+    `(1 + w)` from Hugging Face checkpoints) stays as it is: the fused ops
+    carry no offset, which keeps the fused GEMV kernels of both backends one
+    form (Gemma GGUF files bake the 1 into the weight and fuse).
 
     Before:
     ```mlir

@@ -1,5 +1,6 @@
 // Lowers llm.attention to a key-tiled online softmax (linalg.generic inside scf.for).
 #include "codegen/cpu/LLMToLinalg.h"
+#include "codegen/common/Softcap.h"
 #include "codegen/cpu/LoweringUtils.h"
 
 #include "dialect/LLMOps.h"
@@ -210,11 +211,15 @@ Value AttentionEmitter::emitScores(Value kTile,
       .getResult(0);
 }
 
-/// Multiplies by the scale and, for causal attention, replaces the score of
-/// each invisible key (s > p, or p − s ≥ W) by kMaskedScore.
+/// Multiplies by the scale, softcaps (before the mask, as Hugging Face's
+/// Gemma-2 does) and, for causal attention, replaces the score of each
+/// invisible key (s > p, or p − s ≥ W) by kMaskedScore.
 Value AttentionEmitter::emitMaskAndScale(Value scores, Value tileStart) {
   bool causal = op.getCausal();
   std::optional<int64_t> window = op.getSlidingWindow();
+  std::optional<double> softcap;
+  if (auto cap = op.getSoftcap())
+    softcap = cap->convertToDouble();
   AffineMap identity = b.getMultiDimIdentityMap(4);
   SmallVector<Value> inputs;
   SmallVector<AffineMap> maps;
@@ -231,6 +236,8 @@ Value AttentionEmitter::emitMaskAndScale(Value scores, Value tileStart) {
              [&](OpBuilder &nb, Location nloc, ValueRange args) {
                Value score = args.back();
                Value scaled = arith::MulFOp::create(nb, nloc, score, scale);
+               if (softcap)
+                 scaled = llmc::createSoftcap(nb, nloc, scaled, *softcap);
                if (!causal) {
                  linalg::YieldOp::create(nb, nloc, scaled);
                  return;

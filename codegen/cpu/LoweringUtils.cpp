@@ -1,5 +1,6 @@
 // Small builders shared by the CPU lowering patterns (tensor creation, casts).
 #include "codegen/cpu/LoweringUtils.h"
+#include "codegen/common/Softcap.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -50,4 +51,35 @@ Type llmc::getComputeType(Type elementType) {
   if (elementType.getIntOrFloatBitWidth() < 32)
     return Float32Type::get(elementType.getContext());
   return elementType;
+}
+
+Value llmc::mapElementsInPlace(
+    OpBuilder &builder, Location loc, Value tensor,
+    function_ref<Value(OpBuilder &, Location, Value)> fn) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  Type elementType = type.getElementType();
+  Type computeType = getComputeType(elementType);
+  AffineMap identity = builder.getMultiDimIdentityMap(type.getRank());
+  SmallVector<utils::IteratorType> parallel(type.getRank(),
+                                            utils::IteratorType::parallel);
+  return linalg::GenericOp::create(
+             builder, loc, TypeRange{type}, ValueRange{}, ValueRange{tensor},
+             ArrayRef<AffineMap>{identity}, parallel,
+             [&](OpBuilder &b, Location l, ValueRange args) {
+               Value value = fn(b, l, convertFloat(b, l, args[0], computeType));
+               linalg::YieldOp::create(b, l,
+                                       convertFloat(b, l, value, elementType));
+             })
+      .getResult(0);
+}
+
+Value llmc::softcapInPlace(OpBuilder &builder, Location loc, Value tensor,
+                           std::optional<APFloat> cap) {
+  if (!cap)
+    return tensor;
+  double value = cap->convertToDouble();
+  return mapElementsInPlace(builder, loc, tensor,
+                            [&](OpBuilder &b, Location l, Value z) {
+                              return createSoftcap(b, l, z, value);
+                            });
 }

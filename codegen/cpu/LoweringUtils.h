@@ -5,6 +5,8 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 
+#include <optional>
+
 namespace llmc {
 
 /// The dynamic extents of `tensor` (one index value per `?`), in order: what
@@ -35,6 +37,23 @@ mlir::Value convertFloat(mlir::OpBuilder &builder, mlir::Location loc,
 /// (bf16/f16 lack the precision for sums and transcendental functions), the
 /// type itself otherwise.
 mlir::Type getComputeType(mlir::Type elementType);
+
+/// `fn` applied to every element of the float tensor `tensor`, in its
+/// compute type, by one parallel linalg.generic whose init is `tensor`
+/// itself (updated in place once bufferized): the epilogues that follow a
+/// kernel (logit softcapping, embedding scaling).
+mlir::Value mapElementsInPlace(
+    mlir::OpBuilder &builder, mlir::Location loc, mlir::Value tensor,
+    llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location,
+                                   mlir::Value)>
+        fn);
+
+/// `tensor` softcapped element-wise (cap · tanh(z / cap), in place), or
+/// `tensor` itself without a cap: the epilogue of a softcapped llm.logits
+/// after whichever projection kernel computed it.
+mlir::Value softcapInPlace(mlir::OpBuilder &builder, mlir::Location loc,
+                           mlir::Value tensor,
+                           std::optional<llvm::APFloat> cap);
 
 } // namespace llmc
 

@@ -99,6 +99,12 @@ struct RMSNormOpLowering : OpConversionPattern<llm::RMSNormOp> {
     Value eps = arith::ConstantOp::create(
         rewriter, loc,
         rewriter.getFloatAttr(accType, op.getEps().convertToDouble()));
+    double weightOffset = op.getWeightOffset().convertToDouble();
+    Value offset =
+        weightOffset == 0.0
+            ? Value()
+            : arith::ConstantOp::create(
+                  rewriter, loc, rewriter.getFloatAttr(accType, weightOffset));
 
     NormMaps maps = getNormMaps(rewriter, rank);
     Value init = llmc::createEmptyLike(rewriter, loc, type, x);
@@ -108,12 +114,14 @@ struct RMSNormOpLowering : OpConversionPattern<llm::RMSNormOp> {
         rewriter, loc, TypeRange{type}, ValueRange{x, sumSquares, weight},
         ValueRange{init}, {maps.full, maps.row, maps.last, maps.full},
         iterators, [&](OpBuilder &b, Location l, ValueRange args) {
-          // x · rsqrt(Σx²/D + eps) · w, all in accType.
+          // x · rsqrt(Σx²/D + eps) · (w + offset), all in accType.
           Value xc = llmc::convertFloat(b, l, args[0], accType);
           Value mean = arith::MulFOp::create(b, l, args[1], inverseExtent);
           Value scale = math::RsqrtOp::create(
               b, l, arith::AddFOp::create(b, l, mean, eps));
           Value w = llmc::convertFloat(b, l, args[2], accType);
+          if (offset)
+            w = arith::AddFOp::create(b, l, w, offset);
           Value normed = arith::MulFOp::create(
               b, l, arith::MulFOp::create(b, l, xc, scale), w);
           linalg::YieldOp::create(

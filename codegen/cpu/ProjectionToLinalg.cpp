@@ -177,10 +177,11 @@ struct LogitsOpLowering : OpConversionPattern<llm::LogitsOp> {
     // same.
     if (llm::getBlockQuantElementType(op.getWeight().getType()))
       return rewriter.notifyMatchFailure(op, kBlocksNeedVectorKernels);
-    rewriter.replaceOp(
-        op, createProjection(rewriter, op.getLoc(), adaptor.getX(),
-                             adaptor.getWeight(), Value(),
-                             cast<RankedTensorType>(op.getType())));
+    Value logits = createProjection(rewriter, op.getLoc(), adaptor.getX(),
+                                    adaptor.getWeight(), Value(),
+                                    cast<RankedTensorType>(op.getType()));
+    rewriter.replaceOp(op, llmc::softcapInPlace(rewriter, op.getLoc(), logits,
+                                                op.getSoftcap()));
     return success();
   }
 };
@@ -198,8 +199,10 @@ struct EmbeddingOpLowering : OpConversionPattern<llm::EmbeddingOp> {
     MLIRContext *context = rewriter.getContext();
     if (llm::BlockQuantType format =
             llm::getBlockQuantElementType(op.getTable().getType())) {
-      rewriter.replaceOp(op, gatherBlockRows(rewriter, loc, tokens, table,
-                                             format, type));
+      rewriter.replaceOp(
+          op, scaleEmbedding(rewriter, loc, op,
+                             gatherBlockRows(rewriter, loc, tokens, table,
+                                             format, type)));
       return success();
     }
 
@@ -227,8 +230,24 @@ struct EmbeddingOpLowering : OpConversionPattern<llm::EmbeddingOp> {
           linalg::YieldOp::create(
               b, l, llmc::convertFloat(b, l, element, elementType));
         });
-    rewriter.replaceOp(op, generic.getResult(0));
+    rewriter.replaceOp(op,
+                       scaleEmbedding(rewriter, loc, op, generic.getResult(0)));
     return success();
+  }
+
+  /// The gathered rows times the op's scale (in f32), or unchanged.
+  static Value scaleEmbedding(OpBuilder &b, Location loc, llm::EmbeddingOp op,
+                              Value rows) {
+    std::optional<APFloat> scale = op.getScale();
+    if (!scale)
+      return rows;
+    double factor = scale->convertToDouble();
+    return llmc::mapElementsInPlace(
+        b, loc, rows, [&](OpBuilder &nb, Location l, Value element) -> Value {
+          Value constant = arith::ConstantOp::create(
+              nb, l, nb.getFloatAttr(element.getType(), factor));
+          return arith::MulFOp::create(nb, l, element, constant);
+        });
   }
 };
 

@@ -1,6 +1,7 @@
 // Lowers llm.linear / llm.logits to the threaded vector kernels: a GEMV for
 // one row (decode), a register-tiled GEMM for more (prefill).
 #include "codegen/cpu/LLMToLinalg.h"
+#include "codegen/cpu/LoweringUtils.h"
 #include "codegen/cpu/VectorProjection.h"
 #include "dialect/LLMOps.h"
 
@@ -32,6 +33,10 @@ Value getBias(llm::LogitsOp, llm::LogitsOp::Adaptor) { return Value(); }
 /// (llmc::decomposeFusedOps); a projection still carrying one is left alone.
 bool hasResidual(llm::LinearOp op) { return static_cast<bool>(op.getResidual()); }
 bool hasResidual(llm::LogitsOp) { return false; }
+
+/// Only llm.logits may be softcapped (an epilogue over the kernel's result).
+std::optional<APFloat> getSoftcap(llm::LinearOp) { return std::nullopt; }
+std::optional<APFloat> getSoftcap(llm::LogitsOp op) { return op.getSoftcap(); }
 
 /// x[l..., K] · W[N, K]ᵀ (+ bias). A statically single row is a
 /// matrix-vector product bound by reading W once; any other row count (static
@@ -66,12 +71,12 @@ struct ProjectionToVector : OpConversionPattern<OpTy> {
       return rewriter.notifyMatchFailure(op, "element types not supported");
     llmc::ProjectionTile tile =
         llmc::getStaticRowCount(xType) == 1 ? kGemvTile : gemmTile;
-    rewriter.replaceOp(op, llmc::createVectorProjection(
-                               rewriter, op.getLoc(), adaptor.getX(),
-                               adaptor.getWeight(),
-                               mlir::llm::getBlockQuantElementType(weightType),
-                               bias, resultType, tile, int8Dot,
-                               minParallelWeightElements));
+    Value result = llmc::createVectorProjection(
+        rewriter, op.getLoc(), adaptor.getX(), adaptor.getWeight(),
+        mlir::llm::getBlockQuantElementType(weightType), bias, resultType,
+        tile, int8Dot, minParallelWeightElements);
+    rewriter.replaceOp(op, llmc::softcapInPlace(rewriter, op.getLoc(), result,
+                                                getSoftcap(op)));
     return success();
   }
 

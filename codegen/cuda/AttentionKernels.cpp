@@ -23,6 +23,9 @@ std::string AttentionShape::getNameSuffix() const {
       (isPaged() ? "_pg" + std::to_string(pageSize) : std::string()) + "_b" +
       std::to_string(batch) + "_" + getTypeTag(queryType) + "_" +
       getTypeTag(kvType);
+  // The cap is an argument: one kernel serves every cap value.
+  if (softcap)
+    name += "_softcap";
   if (!causal)
     return name + "_full";
   name += "_causal";
@@ -31,6 +34,36 @@ std::string AttentionShape::getNameSuffix() const {
   // Without positions, query t sits at t + S − T: another kernel.
   name += positionType ? "_pos" + getTypeTag(positionType) : "_nopos";
   return name;
+}
+
+SmallVector<Value> ScoreTransform::getArgs(OpBuilder &b, Location loc,
+                                            const AttentionShape &shape) {
+  auto f32 = [&](double value) -> Value {
+    return arith::ConstantOp::create(b, loc, b.getF32Type(),
+                                     b.getF32FloatAttr(value));
+  };
+  if (!shape.softcap)
+    return {f32(shape.scale)};
+  return {f32(shape.scale / *shape.softcap), f32(*shape.softcap)};
+}
+
+ScoreTransform ScoreTransform::fromKernel(gpu::GPUFuncOp func, unsigned &arg,
+                                          const AttentionShape &shape) {
+  ScoreTransform transform;
+  transform.scale = func.getArgument(arg++);
+  if (shape.softcap)
+    transform.cap = func.getArgument(arg++);
+  return transform;
+}
+
+Value ScoreTransform::apply(DeviceBuilder &d, Value dot) const {
+  OpBuilder &b = d.builder();
+  Location loc = d.location();
+  Value scaled = arith::MulFOp::create(b, loc, dot, scale);
+  if (!cap)
+    return scaled;
+  return arith::MulFOp::create(b, loc, math::TanhOp::create(b, loc, scaled),
+                               cap);
 }
 
 Value Slice::getVectorOffset(DeviceBuilder &d, Value lane, int64_t j) const {
@@ -336,6 +369,8 @@ struct AttentionLowering : KernelPattern<llm::AttentionOp> {
       shape.positionType =
           cast<MemRefType>(positions.getType()).getElementType();
     shape.scale = op.getEffectiveScale();
+    if (std::optional<APFloat> softcap = op.getSoftcap())
+      shape.softcap = softcap->convertToDouble();
 
     // The kernels index q, k and v with static heads and head_dim (a page
     // pool is static).

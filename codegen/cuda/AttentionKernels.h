@@ -54,6 +54,9 @@ struct AttentionShape {
   /// The positions' integer type; null without positions.
   mlir::Type positionType;
   double scale;
+  /// Gemma-2's score cap c (score = c · tanh(scale · q · k / c), before the
+  /// mask), or none.
+  std::optional<double> softcap;
 
   /// "d<Dh>_h<H>_kv<Hkv>_s<S>[_pg<page size>]_b<B>_<q type>_<kv
   /// type>_<mask>": every parameter a kernel is specialized to.
@@ -119,6 +122,26 @@ mlir::Value groupSum(DeviceBuilder &d, mlir::Value value, int64_t lanes);
 
 /// `value` (f32 scalar or vector) from the lane `offset` away in xor.
 mlir::Value shuffleXor(DeviceBuilder &d, mlir::Value value, int64_t offset);
+
+/// How a kernel turns a dot product q · k into a score, from f32 kernel
+/// arguments: dot · scale, or with a softcap cap · tanh(dot · scale) where
+/// the `scale` argument is then scale / cap (one multiply per score either
+/// way).
+struct ScoreTransform {
+  mlir::Value scale;
+  /// The cap; null without softcapping.
+  mlir::Value cap;
+
+  /// Host side: the arguments (scale, or scale / cap and cap) for `shape`,
+  /// passed after the kernel's buffers.
+  static llvm::SmallVector<mlir::Value>
+  getArgs(mlir::OpBuilder &b, mlir::Location loc, const AttentionShape &shape);
+  /// Kernel side: the arguments getArgs passed, from `func`'s argument
+  /// `arg` on (advanced past them).
+  static ScoreTransform fromKernel(mlir::gpu::GPUFuncOp func, unsigned &arg,
+                                   const AttentionShape &shape);
+  mlir::Value apply(DeviceBuilder &d, mlir::Value dot) const;
+};
 
 /// [begin, end) of the keys a query at `position` sees, as the CPU lowering
 /// defines them: every key [0, S) without `causal`; else keys s ≤ position

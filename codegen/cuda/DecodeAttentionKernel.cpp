@@ -13,7 +13,8 @@
 // (sequence, head), exactly the splits that hold visible keys. K/V of a
 // paged cache are its layer's page pools: key s is read from page
 // table[b, s / page_size] (clamped into the pool), slot s % page_size; the
-// combine kernel, which reads only the partials, is the contiguous one.
+// combine kernel, which reads only the partials, is the contiguous one (and
+// the same with a softcap, which only the split kernel applies).
 #include "codegen/cuda/AttentionKernels.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -111,7 +112,8 @@ private:
   const AttentionShape &shape;
   const DecodeTiling &tiling;
 
-  Value q, k, v, positions, partMax, partSum, partAcc, scale;
+  Value q, k, v, positions, partMax, partSum, partAcc;
+  ScoreTransform score;
   PageTable pages;
   Value batch, split, headBase, kvHead, lane, group;
 
@@ -163,7 +165,7 @@ SplitKernelBuilder::scanKeys(KeyRange keys,
           for (int64_t u = 0; u < tiling.unroll; ++u) {
             Value dot = groupSum(d, dotChunks(d, queries[h], keyChunks[u]),
                                  tiling.slice.lanes);
-            Value scaled = arith::MulFOp::create(b, loc, dot, scale);
+            Value scaled = score.apply(d, dot);
             scores.push_back(
                 arith::SelectOp::create(b, loc, visible[u], scaled, masked));
           }
@@ -266,7 +268,7 @@ void SplitKernelBuilder::build() {
   partMax = func.getArgument(arg++);
   partSum = func.getArgument(arg++);
   partAcc = func.getArgument(arg++);
-  scale = func.getArgument(arg++);
+  score = ScoreTransform::fromKernel(func, arg, shape);
 
   split = d.blockId(gpu::Dimension::x);
   headBase = mul(d.blockId(gpu::Dimension::y), d.index(tiling.heads));
@@ -381,8 +383,7 @@ Value llmc::cuda::attention::emitDecodeAttention(OpBuilder &b, Location loc,
   if (positions)
     splitArgs.push_back(positions);
   splitArgs.append({partMax, partSum, partAcc});
-  splitArgs.push_back(
-      arith::ConstantOp::create(b, loc, f32, b.getF32FloatAttr(shape.scale)));
+  llvm::append_range(splitArgs, ScoreTransform::getArgs(b, loc, shape));
   SmallVector<Type> splitTypes;
   for (Value arg : splitArgs)
     splitTypes.push_back(arg.getType());
@@ -411,9 +412,10 @@ Value llmc::cuda::attention::emitDecodeAttention(OpBuilder &b, Location loc,
   for (Value arg : combineArgs)
     combineTypes.push_back(arg.getType());
   // The combine kernel reads only the partials: one kernel (without a page
-  // tag) for either cache layout.
+  // or softcap tag) for either cache layout, capped scores or not.
   AttentionShape combineShape = shape;
   combineShape.pageSize = combineShape.pageCount = 0;
+  combineShape.softcap = std::nullopt;
   gpu::GPUFuncOp combineKernel = kernels.getOrCreate(
       "attention_decode_combine_" + combineShape.getNameSuffix(), combineTypes,
       [&](OpBuilder &kb, gpu::GPUFuncOp func) {

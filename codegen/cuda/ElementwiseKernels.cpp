@@ -1,5 +1,6 @@
-// llm.add, llm.glu, llm.activation → one vectorized element-wise kernel each.
+// llm.add, llm.glu, llm.activation (and the logits' softcap) → one vectorized element-wise kernel each.
 #include "codegen/common/Activation.h"
+#include "codegen/common/Softcap.h"
 #include "codegen/cuda/DeviceBuilder.h"
 #include "codegen/cuda/LLMToCUDA.h"
 #include "dialect/LLMOps.h"
@@ -41,12 +42,17 @@ int64_t getVectorWidth(MemRefType type) {
   return !ShapedType::isDynamic(inner) && inner % width == 0 ? width : 1;
 }
 
-/// Launches `name`: out[i] = body(inputs[i]...) over every element, each
-/// thread handling one vector of `width` elements. The result has the
-/// inputs' shape and `resultElementType` (null: the inputs' element type).
+/// Launches `name`: out[i] = body(inputs[i]..., scalars...) over every
+/// element, each thread handling one vector of `width` elements; the f32
+/// `scalars` are kernel arguments after out, splat to vectors for the body.
+/// The result has the inputs' shape and `resultElementType` (null: the
+/// inputs' element type); it is `out` when given (which may be an input:
+/// each thread loads its elements before it stores them), else a new
+/// buffer.
 Value emitElementwise(OpBuilder &b, Location loc, KernelModule &kernels,
                       StringRef baseName, ValueRange inputs, VectorBody body,
-                      Type resultElementType = Type()) {
+                      Type resultElementType = Type(),
+                      ValueRange scalars = {}, Value out = Value()) {
   auto type = cast<MemRefType>(inputs.front().getType());
   Type elementType = type.getElementType();
   Type outElementType = resultElementType ? resultElementType : elementType;
@@ -61,6 +67,7 @@ Value emitElementwise(OpBuilder &b, Location loc, KernelModule &kernels,
   auto flatType = MemRefType::get({ShapedType::kDynamic}, elementType);
   SmallVector<Type> argTypes(inputs.size(), flatType);
   argTypes.push_back(MemRefType::get({ShapedType::kDynamic}, outElementType));
+  llvm::append_range(argTypes, scalars.getTypes());
   size_t numInputs = inputs.size();
   gpu::GPUFuncOp kernel = kernels.getOrCreate(
       name, argTypes, [&](OpBuilder &kb, gpu::GPUFuncOp func) {
@@ -83,17 +90,24 @@ Value emitElementwise(OpBuilder &b, Location loc, KernelModule &kernels,
           Value v = d.loadVector(vectorType, func.getArgument(i), first);
           values.push_back(d.toF32(v));
         }
+        auto f32Vector = VectorType::get({width}, kb.getF32Type());
+        for (size_t i = 0; i < scalars.size(); ++i)
+          values.push_back(vector::BroadcastOp::create(
+              kb, l, f32Vector, func.getArgument(numInputs + 1 + i)));
         Value result = d.fromF32(body(d, values), outElementType);
         d.storeVector(result, out, first);
       });
 
   Value result =
-      allocateResult(b, loc, resultType, getDynamicSizes(b, loc, inputs.front()));
+      out ? out
+          : allocateResult(b, loc, resultType,
+                           getDynamicSizes(b, loc, inputs.front()));
   SmallVector<Value> args;
   for (Value input : inputs)
     args.push_back(flatten(b, loc, input));
   args.push_back(flatten(b, loc, result));
   Value n = memref::DimOp::create(b, loc, args.back(), 0);
+  llvm::append_range(args, scalars);
   LaunchShape shape;
   shape.grid[0] = ceilDiv(b, loc, ceilDiv(b, loc, n, width), kBlockSize);
   shape.block = {kBlockSize, 1, 1};
@@ -195,6 +209,21 @@ struct FloatCastLowering : KernelPattern<CastOp> {
 };
 
 } // namespace
+
+void llmc::cuda::emitSoftcapInPlace(OpBuilder &b, Location loc,
+                                    KernelModule &kernels, Value buffer,
+                                    double cap) {
+  // cap and 1/cap as arguments: one kernel serves every cap value.
+  auto f32 = [&](double value) -> Value {
+    return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(value));
+  };
+  emitElementwise(
+      b, loc, kernels, "softcap", ValueRange{buffer},
+      [](DeviceBuilder &d, ArrayRef<Value> v) -> Value {
+        return llmc::createSoftcap(d.builder(), d.location(), v[0], v[1], v[2]);
+      },
+      Type(), ValueRange{f32(cap), f32(1.0 / cap)}, buffer);
+}
 
 bool llmc::cuda::isTensorArithOp(Operation *op) {
   auto isTensor = [](Type type) { return isa<RankedTensorType>(type); };

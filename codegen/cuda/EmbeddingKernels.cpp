@@ -31,24 +31,30 @@ int64_t getBlockSize(int64_t numVectors) {
   return std::min<int64_t>(kMaxBlockSize, llvm::alignTo(numVectors, kWarpSize));
 }
 
-/// embedding_v<V>_d<D>_<ids>_<table>_to_<result>: block i copies row
-/// tokens[i] of the table (V × D) to row i of out (tokens × D). An id
-/// outside [0, V) (the runtime rejects those before a call) yields a row of
-/// zeros instead of a read out of bounds.
+/// embedding_v<V>_d<D>_<ids>_<table>_to_<result>[_scaled]: block i copies
+/// row tokens[i] of the table (V × D) to row i of out (tokens × D), times
+/// an f32 `scale` argument after out when `scaled` (Gemma's √hidden, in
+/// f32). An id outside [0, V) (the runtime rejects those before a call)
+/// yields a row of zeros instead of a read out of bounds.
 gpu::GPUFuncOp getEmbeddingKernel(KernelModule &kernels, Type idType,
-                                  MemRefType tableType, Type resultType) {
+                                  MemRefType tableType, Type resultType,
+                                  bool scaled) {
   int64_t vocab = tableType.getDimSize(0), hidden = tableType.getDimSize(1);
   Type tableElement = tableType.getElementType();
   int64_t width = getAccessWidth(hidden, tableElement);
   int64_t numVectors = hidden / width, blockSize = getBlockSize(numVectors);
   std::string name = "embedding_v" + std::to_string(vocab) + "_d" +
                      std::to_string(hidden) + "_" + getTypeTag(idType) + "_" +
-                     getTypeTag(tableElement) + "_to_" + getTypeTag(resultType);
+                     getTypeTag(tableElement) + "_to_" + getTypeTag(resultType) +
+                     (scaled ? "_scaled" : "");
   auto dyn = ShapedType::kDynamic;
   auto idsType = MemRefType::get({dyn}, idType);
   auto outType = MemRefType::get({dyn, hidden}, resultType);
+  SmallVector<Type> argTypes{idsType, tableType, outType};
+  if (scaled)
+    argTypes.push_back(Float32Type::get(idType.getContext()));
   gpu::GPUFuncOp kernel = kernels.getOrCreate(
-      name, {idsType, tableType, outType},
+      name, argTypes,
       [&](OpBuilder &b, gpu::GPUFuncOp func) {
         Location loc = func.getLoc();
         DeviceBuilder d(b, loc);
@@ -72,7 +78,13 @@ gpu::GPUFuncOp getEmbeddingKernel(KernelModule &kernels, Type idType,
                                           d.index(width));
         Value v = d.loadVector(VectorType::get({width}, tableElement), table,
                                {row, col});
-        v = d.fromF32(d.toF32(v), resultType);
+        v = d.toF32(v);
+        if (scaled)
+          v = arith::MulFOp::create(
+              b, loc, v,
+              vector::BroadcastOp::create(b, loc, v.getType(),
+                                          func.getArgument(3)));
+        v = d.fromF32(v, resultType);
         v = arith::SelectOp::create(b, loc, valid, v, zeros);
         d.storeVector(v, out, {token, col});
       });
@@ -117,8 +129,10 @@ struct EmbeddingLowering : KernelPattern<llm::EmbeddingOp> {
     if (tokensType.getRank() != 1)
       outRows = memref::CollapseShapeOp::create(rewriter, loc, result, toRows);
 
-    gpu::GPUFuncOp kernel = getEmbeddingKernel(
-        kernels, tokensType.getElementType(), tableType, resultElement);
+    std::optional<APFloat> scale = op.getScale();
+    gpu::GPUFuncOp kernel =
+        getEmbeddingKernel(kernels, tokensType.getElementType(), tableType,
+                           resultElement, scale.has_value());
     int64_t hidden = tableType.getDimSize(1);
     LaunchShape shape;
     shape.grid[0] = memref::DimOp::create(rewriter, loc, ids, 0);
@@ -126,9 +140,13 @@ struct EmbeddingLowering : KernelPattern<llm::EmbeddingOp> {
         getBlockSize(hidden /
                      getAccessWidth(hidden, tableType.getElementType())),
         1, 1};
-    emitLaunch(
-        rewriter, loc, kernel, shape,
-        {ids, table, outRows});
+    SmallVector<Value> args{ids, table, outRows};
+    if (scale)
+      args.push_back(arith::ConstantOp::create(
+          rewriter, loc,
+          rewriter.getF32FloatAttr(
+              static_cast<float>(scale->convertToDouble()))));
+    emitLaunch(rewriter, loc, kernel, shape, args);
     rewriter.replaceOp(op, result);
     return success();
   }

@@ -110,7 +110,8 @@ private:
   const AttentionShape &shape;
   const FlashTiling &tiling;
 
-  Value q, k, v, positions, out, scale;
+  Value q, k, v, positions, out;
+  ScoreTransform score;
   PageTable pages;
   Value kTile, vTile;
   Value batch, kvHead, firstQuery, queryCount, keyCount, lane;
@@ -271,7 +272,7 @@ FlashKernelBuilder::processKeyBlock(Value tileStart, Value key,
     for (size_t i = 0; i < rows.size(); ++i) {
       Value dot = groupSum(d, dotChunks(d, rows[i].query, keyChunks),
                            tiling.slice.lanes);
-      Value scaled = arith::MulFOp::create(b, loc, dot, scale);
+      Value scaled = score.apply(d, dot);
       Value isVisible = arith::AndIOp::create(
           b, loc, cmp(arith::CmpIPredicate::sle, rows[i].keys.begin, s),
           cmp(arith::CmpIPredicate::slt, s, rows[i].keys.end));
@@ -296,7 +297,7 @@ void FlashKernelBuilder::build() {
   if (hasPositions)
     positions = func.getArgument(arg++);
   out = func.getArgument(arg++);
-  scale = func.getArgument(arg++);
+  score = ScoreTransform::fromKernel(func, arg, shape);
   kTile = func.getWorkgroupAttributions()[0];
   vTile = func.getWorkgroupAttributions()[1];
 
@@ -395,8 +396,7 @@ Value llmc::cuda::attention::emitFlashAttention(OpBuilder &b, Location loc,
   if (positions)
     args.push_back(dynamicRows(positions));
   args.push_back(dynamicRows(result));
-  args.push_back(arith::ConstantOp::create(b, loc, b.getF32Type(),
-                                           b.getF32FloatAttr(shape.scale)));
+  llvm::append_range(args, ScoreTransform::getArgs(b, loc, shape));
 
   std::string name = "attention_prefill_" + shape.getNameSuffix();
   SmallVector<Type> argTypes;

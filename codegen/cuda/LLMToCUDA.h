@@ -87,6 +87,13 @@ void populateKVCacheKernelPatterns(mlir::TypeConverter &converter,
 /// llm-lower-to-cuda checks this before the conversion.
 mlir::LogicalResult verifyPagedKVViews(mlir::Operation *root);
 
+/// Softcaps the f32 buffer `buffer` (any shape) in place, cap · tanh(x /
+/// cap), with one element-wise kernel (cap and 1/cap its arguments): the
+/// epilogue of a softcapped llm.logits after its GEMV or GEMM, which stay
+/// plain projections.
+void emitSoftcapInPlace(mlir::OpBuilder &b, mlir::Location loc,
+                        KernelModule &kernels, mlir::Value buffer, double cap);
+
 /// True for an arith op on tensors, which the elementwise patterns convert
 /// (the pass keeps arith ops on scalars legal).
 bool isTensorArithOp(mlir::Operation *op);

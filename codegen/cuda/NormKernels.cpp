@@ -54,6 +54,9 @@ struct NormSpec {
   NormKind kind;
   int64_t hidden;
   Type xType, weightType, biasType; // biasType: null without bias
+  /// The weight is used as (weight + offset), the offset an f32 argument
+  /// after eps (Gemma's (1 + w) RMSNorm).
+  bool weightOffset = false;
 
   std::string getName() const {
     std::string name = kind == NormKind::RMS ? "rms_norm" : "layer_norm";
@@ -61,6 +64,8 @@ struct NormSpec {
             getTypeTag(weightType);
     if (biasType)
       name += "_b" + getTypeTag(biasType);
+    if (weightOffset)
+      name += "_offset";
     return name;
   }
 };
@@ -78,7 +83,8 @@ Value sumLanes(DeviceBuilder &d, Value vector) {
 }
 
 /// The kernel of `spec`: block r normalizes row r of x (rows × D) into out.
-/// Arguments: x, weight (D), [bias (D)], out (rows × D), eps (f32).
+/// Arguments: x, weight (D), [bias (D)], out (rows × D), eps (f32),
+/// [weight offset (f32)].
 gpu::GPUFuncOp getNormKernel(KernelModule &kernels, const NormSpec &spec) {
   RowLayout layout(spec.hidden, spec.xType);
   auto dyn = ShapedType::kDynamic;
@@ -90,6 +96,8 @@ gpu::GPUFuncOp getNormKernel(KernelModule &kernels, const NormSpec &spec) {
   argTypes.push_back(rowsType);
   Type f32 = Float32Type::get(spec.xType.getContext());
   argTypes.push_back(f32);
+  if (spec.weightOffset)
+    argTypes.push_back(f32);
   auto scratchType = getWorkgroupBufferType({layout.numWarps()}, f32);
 
   gpu::GPUFuncOp kernel = kernels.getOrCreate(
@@ -103,6 +111,8 @@ gpu::GPUFuncOp getNormKernel(KernelModule &kernels, const NormSpec &spec) {
         Value bias = spec.biasType ? func.getArgument(arg++) : Value();
         Value out = func.getArgument(arg++);
         Value eps = func.getArgument(arg++);
+        Value weightOffset =
+            spec.weightOffset ? func.getArgument(arg++) : Value();
         Value scratch = func.getWorkgroupAttributions()[0];
         Value row = d.blockId(), tid = d.threadId();
         auto f32Vector = VectorType::get({layout.width}, f32);
@@ -198,6 +208,8 @@ gpu::GPUFuncOp getNormKernel(KernelModule &kernels, const NormSpec &spec) {
           Value w = d.toF32(
               d.loadVector(VectorType::get({layout.width}, spec.weightType),
                            weight, cols[k]));
+          if (weightOffset)
+            w = arith::AddFOp::create(b, loc, w, splat(weightOffset));
           Value y = arith::MulFOp::create(
               b, loc, arith::MulFOp::create(b, loc, v, scaleVector), w);
           if (bias) {
@@ -218,7 +230,8 @@ gpu::GPUFuncOp getNormKernel(KernelModule &kernels, const NormSpec &spec) {
 /// Lowers one norm op: rows = every dimension of x but the last.
 LogicalResult emitNorm(Operation *op, ConversionPatternRewriter &rewriter,
                        KernelModule &kernels, NormKind kind, Value x,
-                       Value weight, Value bias, double epsValue) {
+                       Value weight, Value bias, double epsValue,
+                       double weightOffset = 0.0) {
   Location loc = op->getLoc();
   auto xType = cast<MemRefType>(x.getType());
   if (xType.getRank() < 2)
@@ -241,7 +254,8 @@ LogicalResult emitNorm(Operation *op, ConversionPatternRewriter &rewriter,
   NormSpec spec{kind, hidden, elementType,
                 cast<MemRefType>(weight.getType()).getElementType(),
                 bias ? cast<MemRefType>(bias.getType()).getElementType()
-                     : Type()};
+                     : Type(),
+                weightOffset != 0.0};
   gpu::GPUFuncOp kernel = getNormKernel(kernels, spec);
 
   Value result =
@@ -262,6 +276,10 @@ LogicalResult emitNorm(Operation *op, ConversionPatternRewriter &rewriter,
   args.push_back(outRows);
   args.push_back(arith::ConstantOp::create(
       rewriter, loc, rewriter.getFloatAttr(rewriter.getF32Type(), epsValue)));
+  if (spec.weightOffset)
+    args.push_back(arith::ConstantOp::create(
+        rewriter, loc,
+        rewriter.getFloatAttr(rewriter.getF32Type(), weightOffset)));
 
   LaunchShape shape;
   shape.grid[0] = memref::DimOp::create(rewriter, loc, xRows, 0);
@@ -278,7 +296,8 @@ struct RMSNormLowering : KernelPattern<llm::RMSNormOp> {
                   ConversionPatternRewriter &rewriter) const override {
     return emitNorm(op, rewriter, kernels, NormKind::RMS, adaptor.getX(),
                     adaptor.getWeight(), Value(),
-                    op.getEps().convertToDouble());
+                    op.getEps().convertToDouble(),
+                    op.getWeightOffset().convertToDouble());
   }
 };
 

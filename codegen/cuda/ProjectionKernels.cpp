@@ -115,6 +115,14 @@ Value getResidual(llm::LinearOp::Adaptor adaptor) {
 }
 Value getResidual(llm::LogitsOp::Adaptor) { return Value(); }
 
+/// Only llm.logits may be softcapped (Gemma-2's final_logit_softcapping).
+std::optional<double> getSoftcap(llm::LinearOp) { return std::nullopt; }
+std::optional<double> getSoftcap(llm::LogitsOp op) {
+  if (std::optional<APFloat> cap = op.getSoftcap())
+    return cap->convertToDouble();
+  return std::nullopt;
+}
+
 bool isWeightType(Type type) {
   return type.isF32() || type.isBF16() || type.isF16();
 }
@@ -196,6 +204,8 @@ template <typename OpTy> struct ProjectionLowering : KernelPattern<OpTy> {
       else
         launchMmaGemm(rewriter, loc, this->kernels, operands);
     }
+    if (std::optional<double> cap = getSoftcap(op))
+      emitSoftcapInPlace(rewriter, loc, this->kernels, result, *cap);
     rewriter.replaceOp(op, result);
     return success();
   }

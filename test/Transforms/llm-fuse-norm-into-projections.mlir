@@ -33,3 +33,21 @@ func.func @kept(%h: tensor<1x1x64xf32>, %g: tensor<64xf32>, %w: tensor<32x64xf32
   %c = llm.multi_linear %m norm(%g : tensor<64xf32>) weights(%w : tensor<32x64xf32>) {norm_eps = 1.0e-05 : f64} : tensor<1x1x64xf32> -> tensor<1x1x32xf32>
   return %a, %b, %n, %c : tensor<1x1x32xf32>, tensor<1x1x32xf32>, tensor<1x1x64xf32>, tensor<1x1x32xf32>
 }
+
+// -----
+
+// Gemma's (1 + w) norm (a weight_offset) stays unfused: the fused projections
+// carry no offset. An explicit offset of 0 is the plain norm and fuses.
+// CHECK-LABEL: func @weight_offset
+// CHECK-SAME: (%[[H:.*]]: tensor<1x1x64xf32>, %[[G:.*]]: tensor<64xf32>,
+func.func @weight_offset(%h: tensor<1x1x64xf32>, %g: tensor<64xf32>, %wg: tensor<172x64xf32>, %wu: tensor<172x64xf32>, %w: tensor<32x64xf32>) -> (tensor<1x1x172xf32>, tensor<1x1x32xf32>) {
+  // CHECK: %[[N:.*]] = llm.rms_norm %[[H]], %[[G]] {eps = 9.9999999999999995E-7 : f64, weight_offset = 1.000000e+00 : f64}
+  // CHECK: llm.glu_linear gelu_tanh %[[N]], %{{.*}}, %{{.*}} :
+  %n = llm.rms_norm %h, %g {eps = 1.0e-06 : f64, weight_offset = 1.0 : f64} : tensor<1x1x64xf32>, tensor<64xf32> -> tensor<1x1x64xf32>
+  %a = llm.glu_linear gelu_tanh %n, %wg, %wu : tensor<1x1x64xf32>, tensor<172x64xf32>, tensor<172x64xf32> -> tensor<1x1x172xf32>
+  // CHECK-NOT: llm.rms_norm
+  // CHECK: llm.multi_linear %[[H]] norm(%[[G]] : tensor<64xf32>) weights
+  %m = llm.rms_norm %h, %g {eps = 1.0e-06 : f64, weight_offset = 0.0 : f64} : tensor<1x1x64xf32>, tensor<64xf32> -> tensor<1x1x64xf32>
+  %b = llm.multi_linear %m weights(%w : tensor<32x64xf32>) : tensor<1x1x64xf32> -> tensor<1x1x32xf32>
+  return %a, %b : tensor<1x1x172xf32>, tensor<1x1x32xf32>
+}

@@ -127,6 +127,28 @@ func.func @mqa_noncausal_dynamic(%q: tensor<?x?x4x8xf16>, %k: tensor<?x?x1x8xf16
 
 // -----
 
+// Gemma-2's softcap (50) on the scaled score, before the causal mask:
+// 50 · tanh(0.02 · score · scale), then the select.
+// CHECK-LABEL: func.func @softcap_causal
+// CHECK: %[[SCALE:.+]] = arith.constant 6.250000e-02 : f32
+// CHECK: linalg.generic
+// CHECK: ^bb0(%{{.+}}: i32, %[[X:.+]]: f32):
+// CHECK-NEXT: %[[XS:.+]] = arith.mulf %[[X]], %[[SCALE]] : f32
+// CHECK-NEXT: %[[INV:.+]] = arith.constant 2.000000e-02 : f32
+// CHECK-NEXT: %[[CAP:.+]] = arith.constant 5.000000e+01 : f32
+// CHECK-NEXT: %[[Z:.+]] = arith.mulf %[[XS]], %[[INV]] : f32
+// CHECK-NEXT: %[[TANH:.+]] = math.tanh %[[Z]] : f32
+// CHECK-NEXT: %[[CAPPED:.+]] = arith.mulf %[[TANH]], %[[CAP]] : f32
+// CHECK: %[[VISIBLE:.+]] = arith.cmpi sle
+// CHECK: arith.select %[[VISIBLE]], %[[CAPPED]], %{{.+}} : f32
+func.func @softcap_causal(%q: tensor<1x?x2x8xf32>, %k: tensor<1x512x1x8xf32>, %v: tensor<1x512x1x8xf32>, %p: tensor<1x?xi32>) -> tensor<1x?x2x8xf32> {
+  %o = llm.attention %q, %k, %v, %p {num_heads = 2 : i64, num_kv_heads = 1 : i64, causal, scale = 0.0625 : f64, softcap = 50.0 : f64}
+      : tensor<1x?x2x8xf32>, tensor<1x512x1x8xf32>, tensor<1x512x1x8xf32>, tensor<1x?xi32> -> tensor<1x?x2x8xf32>
+  return %o : tensor<1x?x2x8xf32>
+}
+
+// -----
+
 // Sliding window W = 32 with positions: the loop starts at
 // max(min(positions) - 31, 0), and the mask also requires p - key < 32.
 // CHECK-LABEL: func.func @window

@@ -102,6 +102,21 @@ func.func @gather_q8_0(%t: tensor<1x?xi32>, %table: tensor<16x64x!llm.block<q8_0
 
 // -----
 
+// A scaled embedding of blocks (Gemma from GGUF): the decoded rows, then × 48
+// in place over them.
+// CHECK-LABEL: func @gather_q8_0_scaled
+// CHECK: %[[OUT:.+]] = memref.alloc(%{{.+}}) {alignment = 64 : i64} : memref<1x?x64xf32>
+// CHECK: vector.transfer_write
+// CHECK: %[[ROWS:.+]] = bufferization.to_tensor %[[OUT]] restrict writable
+// CHECK: linalg.generic {{.+}} outs(%[[ROWS]] : tensor<1x?x64xf32>)
+// CHECK: arith.mulf %{{.+}}, %{{.+}} : f32
+func.func @gather_q8_0_scaled(%t: tensor<1x?xi32>, %table: tensor<16x64x!llm.block<q8_0>>) -> tensor<1x?x64xf32> {
+  %h = llm.embedding %t, %table {scale = 48.0 : f64} : tensor<1x?xi32>, tensor<16x64x!llm.block<q8_0>> -> tensor<1x?x64xf32>
+  return %h : tensor<1x?x64xf32>
+}
+
+// -----
+
 // Every format's bytes per row: 64 elements of the 32-element formats (2 blocks), 256 of the K-quants (1).
 // CHECK-LABEL: func @formats
 // CHECK-SAME: tensor<2x68xi8>, %{{.+}}: tensor<2x36xi8>, %{{.+}}: tensor<2x40xi8>, %{{.+}}: tensor<2x44xi8>, %{{.+}}: tensor<2x48xi8>, %{{.+}}: tensor<2x144xi8>, %{{.+}}: tensor<2x176xi8>

@@ -112,6 +112,21 @@ func.func @logits_bf16(%x: tensor<1x64xf32>, %w: tensor<64x64xbf16>) -> tensor<1
 
 // -----
 
+// Softcapped logits of one row: the GEMV's output buffer as a tensor, then
+// the softcap generic in place over it.
+// CHECK-LABEL: func @logits_softcap_gemv
+// CHECK: vector.fma
+// CHECK: %[[Z:.+]] = bufferization.to_tensor %{{.+}} restrict writable
+// CHECK: %[[CAPPED:.+]] = linalg.generic {{.+}} outs(%[[Z]] : tensor<1x64xf32>)
+// CHECK: math.tanh
+// CHECK: return %[[CAPPED]]
+func.func @logits_softcap_gemv(%x: tensor<1x64xf32>, %w: tensor<64x64xbf16>) -> tensor<1x64xf32> {
+  %0 = llm.logits %x, %w {tied, softcap = 30.0 : f64} : tensor<1x64xf32>, tensor<64x64xbf16> -> tensor<1x64xf32>
+  return %0 : tensor<1x64xf32>
+}
+
+// -----
+
 // bf16 activations: f32 accumulation, one arith.truncf per stored output.
 // CHECK-LABEL: func @gemv_bf16_activations
 // CHECK: scf.parallel

@@ -54,6 +54,42 @@ func.func @rms_norm_bf16_weight_dynamic(%x: tensor<1x?x64xf32>, %w: tensor<64xbf
 
 // -----
 
+// Gemma's (1 + w): the widened weight plus the offset, before the product.
+// CHECK-LABEL: func @rms_norm_weight_offset
+// CHECK-SAME: (%{{.+}}: tensor<1x?x64xf32>, %[[W:.+]]: tensor<64xbf16>)
+// CHECK: %[[ONE:.+]] = arith.constant 1.000000e+00 : f32
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel"]
+// CHECK: ^bb0(%{{.+}}: f32, %{{.+}}: f32, %[[WI:.+]]: bf16, %{{.+}}: f32):
+// CHECK: %[[RS:.+]] = math.rsqrt
+// CHECK-NEXT: %[[WF:.+]] = arith.extf %[[WI]] : bf16 to f32
+// CHECK-NEXT: %[[WO:.+]] = arith.addf %[[WF]], %[[ONE]] : f32
+// CHECK-NEXT: %[[N:.+]] = arith.mulf %{{.+}}, %[[RS]] : f32
+// CHECK-NEXT: arith.mulf %[[N]], %[[WO]] : f32
+func.func @rms_norm_weight_offset(%x: tensor<1x?x64xf32>, %w: tensor<64xbf16>) -> tensor<1x?x64xf32> {
+  %0 = llm.rms_norm %x, %w {eps = 1.0e-06 : f64, weight_offset = 1.0 : f64} : tensor<1x?x64xf32>, tensor<64xbf16> -> tensor<1x?x64xf32>
+  return %0 : tensor<1x?x64xf32>
+}
+
+// -----
+
+// Qwen3's per-head norm: rank 4, statistics per (b, t, h), the weight over Dh.
+// CHECK-DAG: #[[FULL:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-DAG: #[[ROW:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+// CHECK-DAG: #[[LAST:.+]] = affine_map<(d0, d1, d2, d3) -> (d3)>
+// CHECK-LABEL: func @rms_norm_per_head
+// CHECK-SAME: (%[[X:.+]]: tensor<1x?x8x16xf32>, %[[W:.+]]: tensor<16xf32>)
+// CHECK: %[[SS:.+]] = linalg.generic {indexing_maps = [#[[FULL]], #[[ROW]]], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+// CHECK-SAME: outs(%{{.+}} : tensor<1x?x8xf32>)
+// CHECK: %[[INV_D:.+]] = arith.constant 6.250000e-02 : f32
+// CHECK: linalg.generic {indexing_maps = [#[[FULL]], #[[ROW]], #[[LAST]], #[[FULL]]], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+// CHECK-SAME: ins(%[[X]], %[[SS]], %[[W]] : tensor<1x?x8x16xf32>, tensor<1x?x8xf32>, tensor<16xf32>)
+func.func @rms_norm_per_head(%x: tensor<1x?x8x16xf32>, %w: tensor<16xf32>) -> tensor<1x?x8x16xf32> {
+  %0 = llm.rms_norm %x, %w {eps = 1.0e-06 : f64} : tensor<1x?x8x16xf32>, tensor<16xf32> -> tensor<1x?x8x16xf32>
+  return %0 : tensor<1x?x8x16xf32>
+}
+
+// -----
+
 // A dynamic normalized dimension: 1/D comes from tensor.dim at run time.
 // CHECK-LABEL: func @rms_norm_dynamic_last_dim
 // CHECK-SAME: (%[[X:.+]]: tensor<4x?xf32>, %{{.+}}: tensor<?xf32>)

@@ -80,6 +80,27 @@ func.func @logits_tied(%h: tensor<1x?x64xf32>, %table: tensor<512x64xf32>) -> te
 
 // -----
 
+// Softcapped logits: the contraction, then 30 · tanh(z / 30) in place over
+// its result.
+// CHECK-DAG: #[[ID:.+]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-LABEL: func @logits_softcap
+// CHECK: %[[Z:.+]] = linalg.generic {{.+}} iterator_types = ["parallel", "parallel", "parallel", "reduction"]
+// CHECK: %[[CAPPED:.+]] = linalg.generic {indexing_maps = [#[[ID]]], iterator_types = ["parallel", "parallel", "parallel"]} outs(%[[Z]] : tensor<1x?x512xf32>)
+// CHECK-NEXT: ^bb0(%[[L:.+]]: f32):
+// CHECK-NEXT: %[[INV:.+]] = arith.constant 0.0333333351 : f32
+// CHECK-NEXT: %[[C:.+]] = arith.constant 3.000000e+01 : f32
+// CHECK-NEXT: %[[S:.+]] = arith.mulf %[[L]], %[[INV]] : f32
+// CHECK-NEXT: %[[T:.+]] = math.tanh %[[S]] : f32
+// CHECK-NEXT: %[[R:.+]] = arith.mulf %[[T]], %[[C]] : f32
+// CHECK-NEXT: linalg.yield %[[R]] : f32
+// CHECK: return %[[CAPPED]]
+func.func @logits_softcap(%h: tensor<1x?x64xf32>, %table: tensor<512x64xf32>) -> tensor<1x?x512xf32> {
+  %0 = llm.logits %h, %table {tied, softcap = 30.0 : f64} : tensor<1x?x64xf32>, tensor<512x64xf32> -> tensor<1x?x512xf32>
+  return %0 : tensor<1x?x512xf32>
+}
+
+// -----
+
 // CHECK-DAG: #[[TOK:.+]] = affine_map<(d0, d1, d2) -> (d0, d1)>
 // CHECK-DAG: #[[OUT:.+]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 // CHECK-LABEL: func @embedding_bf16_dynamic
@@ -110,4 +131,21 @@ func.func @embedding_bf16_dynamic(%tokens: tensor<1x?xi32>, %table: tensor<512x6
 func.func @embedding_i64(%tokens: tensor<4x7xi64>, %table: tensor<100x16xf32>) -> tensor<4x7x16xf32> {
   %0 = llm.embedding %tokens, %table : tensor<4x7xi64>, tensor<100x16xf32> -> tensor<4x7x16xf32>
   return %0 : tensor<4x7x16xf32>
+}
+
+// -----
+
+// Gemma's scaled embedding: the gather, then × 8 in place (f32).
+// CHECK-LABEL: func @embedding_scaled
+// CHECK: %[[ROWS:.+]] = linalg.generic {{.+}} ins(%{{.+}} : tensor<1x?xi32>)
+// CHECK: tensor.extract
+// CHECK: %[[SCALED:.+]] = linalg.generic {{.+}} outs(%[[ROWS]] : tensor<1x?x64xf32>)
+// CHECK-NEXT: ^bb0(%[[E:.+]]: f32):
+// CHECK-NEXT: %[[C:.+]] = arith.constant 8.000000e+00 : f32
+// CHECK-NEXT: %[[R:.+]] = arith.mulf %[[E]], %[[C]] : f32
+// CHECK-NEXT: linalg.yield %[[R]] : f32
+// CHECK: return %[[SCALED]]
+func.func @embedding_scaled(%tokens: tensor<1x?xi32>, %table: tensor<512x64xbf16>) -> tensor<1x?x64xf32> {
+  %0 = llm.embedding %tokens, %table {scale = 8.0 : f64} : tensor<1x?xi32>, tensor<512x64xbf16> -> tensor<1x?x64xf32>
+  return %0 : tensor<1x?x64xf32>
 }

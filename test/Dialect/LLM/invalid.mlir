@@ -186,6 +186,38 @@ func.func @f(%t: tensor<1x?xi32>, %table: tensor<512x64xf32>) {
 
 // -----
 
+func.func @f(%t: tensor<1x?xi32>, %table: tensor<512x64xf32>) {
+  // expected-error @+1 {{scale must be positive, got 0}}
+  %0 = llm.embedding %t, %table {scale = 0.0 : f64} : tensor<1x?xi32>, tensor<512x64xf32> -> tensor<1x?x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%t: tensor<1x?xi32>, %table: tensor<512x64xf32>) {
+  // expected-error @+1 {{attribute 'scale' failed to satisfy constraint: 64-bit float attribute}}
+  %0 = llm.embedding %t, %table {scale = 8 : i64} : tensor<1x?xi32>, tensor<512x64xf32> -> tensor<1x?x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x?x64xf32>, %w: tensor<64xf32>) {
+  // expected-error @+1 {{attribute 'weight_offset' failed to satisfy constraint: 64-bit float attribute}}
+  %0 = llm.rms_norm %x, %w {eps = 1.0e-6 : f64, weight_offset = 1 : i64} : tensor<1x?x64xf32>, tensor<64xf32> -> tensor<1x?x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x?x8x16xf32>, %w: tensor<128xf32>) {
+  // expected-error @+1 {{weight size (128) does not match input last dimension (16)}}
+  %0 = llm.rms_norm %x, %w {eps = 1.0e-6 : f64} : tensor<1x?x8x16xf32>, tensor<128xf32> -> tensor<1x?x8x16xf32>
+  return
+}
+
+// -----
+
 func.func @f(%x: tensor<1x?x64xf32>, %w: tensor<64xf32>) {
   // expected-error @+1 {{eps must be positive, got 0}}
   %0 = llm.rms_norm %x, %w {eps = 0.0 : f64} : tensor<1x?x64xf32>, tensor<64xf32> -> tensor<1x?x64xf32>
@@ -317,6 +349,14 @@ func.func @f(%x: tensor<1x?x64xf32>, %w: tensor<128x64xf32>) {
 func.func @f(%x: tensor<1x?x64xf32>, %w: tensor<512x64xf32>) {
   // expected-error @+1 {{result last dimension (500) does not match weight output dimension (512)}}
   %0 = llm.logits %x, %w {tied} : tensor<1x?x64xf32>, tensor<512x64xf32> -> tensor<1x?x500xf32>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x?x64xf32>, %w: tensor<512x64xf32>) {
+  // expected-error @+1 {{softcap must be positive, got -3.000000e+01}}
+  %0 = llm.logits %x, %w {tied, softcap = -30.0 : f64} : tensor<1x?x64xf32>, tensor<512x64xf32> -> tensor<1x?x512xf32>
   return
 }
 
@@ -501,6 +541,22 @@ func.func @f(%q: tensor<1x?x8x8xf32>, %k: tensor<1x9x4x8xf32>) {
 func.func @f(%q: tensor<1x?x8x8xf32>, %k: tensor<1x9x4x8xf32>) {
   // expected-error @+1 {{scale must be positive, got -5.000000e-01}}
   %0 = llm.attention %q, %k, %k {num_heads = 8 : i64, num_kv_heads = 4 : i64, causal, scale = -0.5 : f64} : tensor<1x?x8x8xf32>, tensor<1x9x4x8xf32>, tensor<1x9x4x8xf32> -> tensor<1x?x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @f(%q: tensor<1x?x8x8xf32>, %k: tensor<1x9x4x8xf32>) {
+  // expected-error @+1 {{softcap must be positive, got -5.000000e+01}}
+  %0 = llm.attention %q, %k, %k {num_heads = 8 : i64, num_kv_heads = 4 : i64, causal, softcap = -50.0 : f64} : tensor<1x?x8x8xf32>, tensor<1x9x4x8xf32>, tensor<1x9x4x8xf32> -> tensor<1x?x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @f(%q: tensor<1x?x8x8xf32>, %k: tensor<1x9x4x8xf32>) {
+  // expected-error @+1 {{softcap must be positive, got 0}}
+  %0 = llm.attention %q, %k, %k {num_heads = 8 : i64, num_kv_heads = 4 : i64, causal, softcap = 0.0 : f64} : tensor<1x?x8x8xf32>, tensor<1x9x4x8xf32>, tensor<1x9x4x8xf32> -> tensor<1x?x8x8xf32>
   return
 }
 

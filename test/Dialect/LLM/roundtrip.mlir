@@ -16,6 +16,9 @@ func.func @embedding(%tokens: tensor<1x?xi32>, %table: tensor<512x64xf32>, %bf16
   %0 = llm.embedding %tokens, %table : tensor<1x?xi32>, tensor<512x64xf32> -> tensor<1x?x64xf32>
   // CHECK: llm.embedding %{{.*}}, %{{.*}} : tensor<4x7xi64>, tensor<32000x4096xbf16> -> tensor<4x7x4096xf32>
   %1 = llm.embedding %t2, %bf16 : tensor<4x7xi64>, tensor<32000x4096xbf16> -> tensor<4x7x4096xf32>
+  // Gemma's scaled embedding.
+  // CHECK: llm.embedding %{{.*}}, %{{.*}} {scale = 6.400000e+01 : f64} : tensor<4x7xi64>, tensor<32000x4096xbf16> -> tensor<4x7x4096xf32>
+  %2 = llm.embedding %t2, %bf16 {scale = 64.0 : f64} : tensor<4x7xi64>, tensor<32000x4096xbf16> -> tensor<4x7x4096xf32>
   return
 }
 
@@ -29,6 +32,22 @@ func.func @norms(%x: tensor<1x?x64xf32>, %w: tensor<64xf32>, %b: tensor<64xf32>,
   %2 = llm.layer_norm %x, %w, %b {eps = 1.0e-05 : f64} : tensor<1x?x64xf32>, tensor<64xf32>, tensor<64xf32> -> tensor<1x?x64xf32>
   // CHECK: llm.layer_norm %{{.*}}, %{{.*}} {eps = 1.000000e-05 : f64} : tensor<1x?x64xf32>, tensor<64xf32> -> tensor<1x?x64xf32>
   %3 = llm.layer_norm %x, %w {eps = 1.0e-05 : f64} : tensor<1x?x64xf32>, tensor<64xf32> -> tensor<1x?x64xf32>
+  // Gemma's (1 + w) norm; an offset of 0 (the default) is elided.
+  // CHECK: llm.rms_norm %{{.*}}, %{{.*}} {eps = 9.9999999999999995E-7 : f64, weight_offset = 1.000000e+00 : f64} : tensor<1x?x64xf32>, tensor<64xf32> -> tensor<1x?x64xf32>
+  %4 = llm.rms_norm %x, %w {eps = 1.0e-06 : f64, weight_offset = 1.0 : f64} : tensor<1x?x64xf32>, tensor<64xf32> -> tensor<1x?x64xf32>
+  // CHECK: llm.rms_norm %{{.*}}, %{{.*}} {eps = 9.9999999999999995E-7 : f64} : tensor<1x?x64xf32>, tensor<64xf32> -> tensor<1x?x64xf32>
+  %5 = llm.rms_norm %x, %w {eps = 1.0e-06 : f64, weight_offset = 0.0 : f64} : tensor<1x?x64xf32>, tensor<64xf32> -> tensor<1x?x64xf32>
+  return
+}
+
+// Per-head (Qwen3's q/k norm: weight of Dh) and whole-projection (OLMo2:
+// weight of H·Dh) RMSNorms.
+// CHECK-LABEL: func @norms_of_heads
+func.func @norms_of_heads(%qh: tensor<1x?x8x16xf32>, %wh: tensor<16xf32>, %q: tensor<1x1x128xf32>, %wq: tensor<128xbf16>) {
+  // CHECK: llm.rms_norm %{{.*}}, %{{.*}} {eps = 9.9999999999999995E-7 : f64} : tensor<1x?x8x16xf32>, tensor<16xf32> -> tensor<1x?x8x16xf32>
+  %0 = llm.rms_norm %qh, %wh {eps = 1.0e-06 : f64} : tensor<1x?x8x16xf32>, tensor<16xf32> -> tensor<1x?x8x16xf32>
+  // CHECK: llm.rms_norm %{{.*}}, %{{.*}} {eps = 9.9999999999999995E-7 : f64} : tensor<1x1x128xf32>, tensor<128xbf16> -> tensor<1x1x128xf32>
+  %1 = llm.rms_norm %q, %wq {eps = 1.0e-06 : f64} : tensor<1x1x128xf32>, tensor<128xbf16> -> tensor<1x1x128xf32>
   return
 }
 
@@ -46,6 +65,9 @@ func.func @projections(%x: tensor<1x?x896xf32>, %wk: tensor<128x896xbf16>, %bk: 
   %2 = llm.logits %x, %table {tied} : tensor<1x?x896xf32>, tensor<151936x896xbf16> -> tensor<1x?x151936xf32>
   // CHECK: llm.logits %{{.*}}, %{{.*}} : tensor<3x896xf32>, tensor<151936x896xbf16> -> tensor<3x151936xf32>
   %3 = llm.logits %h, %table : tensor<3x896xf32>, tensor<151936x896xbf16> -> tensor<3x151936xf32>
+  // Gemma-2's final logit softcapping.
+  // CHECK: llm.logits %{{.*}}, %{{.*}} {softcap = 3.000000e+01 : f64, tied} : tensor<3x896xf32>, tensor<151936x896xbf16> -> tensor<3x151936xf32>
+  %c = llm.logits %h, %table {tied, softcap = 30.0 : f64} : tensor<3x896xf32>, tensor<151936x896xbf16> -> tensor<3x151936xf32>
   // CHECK: llm.add %{{.*}}, %{{.*}} : tensor<1x?x896xf32>
   %4 = llm.add %x, %x : tensor<1x?x896xf32>
   return
@@ -86,6 +108,9 @@ func.func @attention(%q: tensor<1x?x8x8xf32>, %k: tensor<1x512x4x8xf32>, %pos: t
   // MHA, bidirectional.
   // CHECK: llm.attention %{{.*}}, %{{.*}}, %{{.*}} {num_heads = 8 : i64, num_kv_heads = 8 : i64} : tensor<1x?x8x8xf32>, tensor<1x?x8x8xf32>, tensor<1x?x8x8xf32> -> tensor<1x?x8x8xf32>
   %2 = llm.attention %kself, %kself, %kself {num_heads = 8 : i64, num_kv_heads = 8 : i64} : tensor<1x?x8x8xf32>, tensor<1x?x8x8xf32>, tensor<1x?x8x8xf32> -> tensor<1x?x8x8xf32>
+  // Gemma-2: softcapped scores, a sliding window.
+  // CHECK: llm.attention %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {causal, num_heads = 8 : i64, num_kv_heads = 4 : i64, sliding_window = 4 : i64, softcap = 5.000000e+01 : f64} : tensor<1x?x8x8xf32>, tensor<1x512x4x8xf32>, tensor<1x512x4x8xf32>, tensor<1x?xi32> -> tensor<1x?x8x8xf32>
+  %3 = llm.attention %q, %k, %k, %pos {num_heads = 8 : i64, num_kv_heads = 4 : i64, causal, sliding_window = 4 : i64, softcap = 50.0 : f64} : tensor<1x?x8x8xf32>, tensor<1x512x4x8xf32>, tensor<1x512x4x8xf32>, tensor<1x?xi32> -> tensor<1x?x8x8xf32>
   return
 }
 

@@ -2,8 +2,9 @@
 // fixed by the capacity S (ceil(S / 128) splits, so a decode step replays as
 // a CUDA graph at any position): each block scans its chunk of keys up to
 // the position read on the device and writes partial (max, sum, acc) per
-// head; the combine kernel merges the splits that hold visible keys. Every
-// kernel assembles for sm_80 and sm_90 without spills.
+// head; the combine kernel merges the splits that hold visible keys.
+// Gemma-2's softcap: scale / cap and the cap as arguments, a tanh per score.
+// Every kernel assembles for sm_80 and sm_90 without spills.
 // RUN: llmc --compile-to=kernels --target=cuda:sm_80 %s | FileCheck %s --check-prefix=KERNELS
 // RUN: llmc --compile-to=ptx --target=cuda:sm_80,sm_90 %s > %t.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t.ptx
@@ -11,6 +12,7 @@
 
 !cache = !llm.kv_cache<layers = 32, batch = 1, kv_heads = 8, head_dim = 128, capacity = 8192, element_type = bf16>
 !window_cache = !llm.kv_cache<layers = 32, batch = 1, kv_heads = 8, head_dim = 128, capacity = 32768, element_type = f32>
+!gemma2_cache = !llm.kv_cache<layers = 26, batch = 1, kv_heads = 4, head_dim = 256, capacity = 8192, element_type = bf16>
 
 module attributes {llm.model = "t"} {
   // stories260K: 512 positions → 4 splits.
@@ -40,6 +42,12 @@ module attributes {llm.model = "t"} {
     %0 = llm.attention %q, %k, %v {causal, num_heads = 8 : i64, num_kv_heads = 8 : i64} : tensor<1x1x8x128xf32>, tensor<1x?x8x128xf32>, tensor<1x?x8x128xf32> -> tensor<1x1x8x128xf32>
     return %0 : tensor<1x1x8x128xf32>
   }
+  // Gemma-2-2B's global layer: head_dim 256, softcap 50.
+  func.func private @gemma2(%q: tensor<1x1x8x256xf32>, %cache: !gemma2_cache, %layer: index, %pos: tensor<1x1xi32>) -> tensor<1x1x8x256xf32> {
+    %k, %v = llm.kv_view %cache[%layer] : !gemma2_cache -> tensor<1x8192x4x256xbf16>, tensor<1x8192x4x256xbf16>
+    %0 = llm.attention %q, %k, %v, %pos {causal, num_heads = 8 : i64, num_kv_heads = 4 : i64, scale = 0.0625 : f64, softcap = 50.0 : f64} : tensor<1x1x8x256xf32>, tensor<1x8192x4x256xbf16>, tensor<1x8192x4x256xbf16>, tensor<1x1xi32> -> tensor<1x1x8x256xf32>
+    return %0 : tensor<1x1x8x256xf32>
+  }
 }
 
 // Launches: partial buffers (B, H, splits[, head_dim]) in f32, the split
@@ -68,6 +76,12 @@ module attributes {llm.model = "t"} {
 // KERNELS-LABEL: func.func private @dynamic_keys
 // KERNELS: gpu.launch_func @llmc_kernels::@attention_prefill_d128_h8_kv8_sdyn_b1_f32_f32_causal_nopos
 
+// KERNELS-LABEL: func.func private @gemma2
+// KERNELS-DAG: %[[CAP:.*]] = arith.constant 5.000000e+01 : f32
+// KERNELS-DAG: %[[SCALE:.*]] = arith.constant 1.250000e-03 : f32
+// KERNELS: gpu.launch_func @llmc_kernels::@attention_decode_d256_h8_kv4_s8192_b1_f32_bf16_softcap_causal_posi32 {{.*}} %[[SCALE]] : f32, %[[CAP]] : f32)
+// The combine kernel reads only partials: the one without a softcap.
+// KERNELS: gpu.launch_func @llmc_kernels::@attention_decode_combine_d256_h8_kv4_s8192_b1_f32_bf16_causal_posi32 blocks in (%c8, %c1, %c1)
 // The split kernel: the keys [max(begin, split · 128), min(end, split · 128
 // + 128)) of the position read on the device; an empty chunk skips
 // everything (the combine kernel never reads its partials). 16 lanes per
@@ -122,6 +136,12 @@ module attributes {llm.model = "t"} {
 // KERNELS-LABEL: gpu.func @attention_decode_combine_d128_h32_kv8_s32768_b1_f32_f32_causal_w4096_posi32
 // KERNELS: arith.subi %{{.*}}, %c4095 : index
 // KERNELS: arith.divui %{{.*}}, %c128 : index
+// KERNELS-LABEL: gpu.func @attention_decode_d256_h8_kv4_s8192_b1_f32_bf16_softcap_causal_posi32(
+// KERNELS-SAME: %[[KSCALE:arg[0-9]+]]: f32, %[[KCAP:arg[0-9]+]]: f32)
+// KERNELS: %[[Z:.*]] = arith.mulf %{{.*}}, %[[KSCALE]] : f32
+// KERNELS-NEXT: %[[T:.*]] = math.tanh %[[Z]] : f32
+// KERNELS-NEXT: %[[CAPPED:.*]] = arith.mulf %[[T]], %[[KCAP]] : f32
+// KERNELS-NEXT: arith.select %{{.*}}, %[[CAPPED]], %{{.*}} : f32
 
 // The PTX has 16-byte K/V loads, butterfly shuffles, the shared-memory
 // merge and no local memory or unresolved libdevice call.
@@ -160,3 +180,7 @@ module attributes {llm.model = "t"} {
 // PTXAS-DAG: kernel attention_decode_d128_h8_kv8_s300_b1_f32_f32_causal_nopos sm_90 regs={{[0-9]+}} smem={{[0-9]+}} spill_stores=0 spill_loads=0
 // PTXAS-DAG: kernel attention_decode_combine_d128_h8_kv8_s300_b1_f32_f32_causal_nopos sm_90 regs={{[0-9]+}} smem=0 spill_stores=0 spill_loads=0
 // PTXAS-DAG: kernel attention_prefill_d128_h8_kv8_sdyn_b1_f32_f32_causal_nopos sm_90 regs={{[0-9]+}} smem=32768 spill_stores=0 spill_loads=0
+// PTXAS-DAG: kernel attention_decode_d256_h8_kv4_s8192_b1_f32_bf16_softcap_causal_posi32 sm_80 regs={{[0-9]+}} smem=8448 spill_stores=0 spill_loads=0
+// PTXAS-DAG: kernel attention_decode_d256_h8_kv4_s8192_b1_f32_bf16_softcap_causal_posi32 sm_90 regs={{[0-9]+}} smem=8448 spill_stores=0 spill_loads=0
+// PTXAS-DAG: kernel attention_decode_combine_d256_h8_kv4_s8192_b1_f32_bf16_causal_posi32 sm_80 regs={{[0-9]+}} smem=0 spill_stores=0 spill_loads=0
+// PTXAS-DAG: kernel attention_decode_combine_d256_h8_kv4_s8192_b1_f32_bf16_causal_posi32 sm_90 regs={{[0-9]+}} smem=0 spill_stores=0 spill_loads=0

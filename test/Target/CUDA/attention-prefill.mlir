@@ -1,8 +1,9 @@
 // llm.attention with a dynamic (or >1) query length → one flash-attention
 // kernel per static parameter set: K/V tiles staged in shared memory as f32,
 // scores reduced with shfl.sync.bfly, online softmax, grid (query tiles,
-// head groups, batch). Every kernel assembles for sm_80 and sm_90 without
-// spills.
+// head groups, batch). Gemma-2's softcap is one more kernel argument (the
+// score scale becomes scale / cap) and a tanh per score before the mask.
+// Every kernel assembles for sm_80 and sm_90 without spills.
 // RUN: llmc --compile-to=kernels --target=cuda:sm_80 %s | FileCheck %s --check-prefix=KERNELS
 // RUN: llmc --compile-to=ptx --target=cuda:sm_80,sm_90 %s > %t.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t.ptx
@@ -13,6 +14,7 @@
 
 !cache = !llm.kv_cache<layers = 32, batch = 1, kv_heads = 8, head_dim = 128, capacity = 8192, element_type = bf16>
 !window_cache = !llm.kv_cache<layers = 32, batch = 1, kv_heads = 8, head_dim = 128, capacity = 32768, element_type = f32>
+!gemma2_cache = !llm.kv_cache<layers = 26, batch = 1, kv_heads = 4, head_dim = 256, capacity = 8192, element_type = bf16>
 
 module attributes {llm.model = "t"} {
   // stories260K: head_dim 8, GQA groups of 2, f32 cache of 512 positions.
@@ -42,6 +44,13 @@ module attributes {llm.model = "t"} {
   func.func private @full(%q: tensor<1x5x4x64xf32>, %k: tensor<1x50x1x64xf32>, %v: tensor<1x50x1x64xf32>, %pos: tensor<1x5xi32>) -> tensor<1x5x4x64xf32> {
     %0 = llm.attention %q, %k, %v, %pos {num_heads = 4 : i64, num_kv_heads = 1 : i64, scale = 0.5 : f64} : tensor<1x5x4x64xf32>, tensor<1x50x1x64xf32>, tensor<1x50x1x64xf32>, tensor<1x5xi32> -> tensor<1x5x4x64xf32>
     return %0 : tensor<1x5x4x64xf32>
+  }
+  // Gemma-2-2B's sliding layer: head_dim 256, query_pre_attn_scalar 256,
+  // softcap 50, window 4096.
+  func.func private @gemma2(%q: tensor<1x?x8x256xf32>, %cache: !gemma2_cache, %layer: index, %pos: tensor<1x?xi32>) -> tensor<1x?x8x256xf32> {
+    %k, %v = llm.kv_view %cache[%layer] : !gemma2_cache -> tensor<1x8192x4x256xbf16>, tensor<1x8192x4x256xbf16>
+    %0 = llm.attention %q, %k, %v, %pos {causal, num_heads = 8 : i64, num_kv_heads = 4 : i64, sliding_window = 4096 : i64, scale = 0.0625 : f64, softcap = 50.0 : f64} : tensor<1x?x8x256xf32>, tensor<1x8192x4x256xbf16>, tensor<1x8192x4x256xbf16>, tensor<1x?xi32> -> tensor<1x?x8x256xf32>
+    return %0 : tensor<1x?x8x256xf32>
   }
 }
 
@@ -73,6 +82,13 @@ module attributes {llm.model = "t"} {
 // KERNELS: %[[OUTDYN:.*]] = memref.cast %[[OUT]] : memref<1x5x4x64xf32> to memref<1x?x4x64xf32>
 // KERNELS: gpu.launch_func @llmc_kernels::@attention_prefill_d64_h4_kv1_s50_b1_f32_f32_full blocks in (%c1, %c1, %c1) threads in (%c256, %c1, %c1) args(%[[Q]] : memref<1x?x4x64xf32>, %arg1 : memref<1x50x1x64xf32>, %arg2 : memref<1x50x1x64xf32>, %[[OUTDYN]] : memref<1x?x4x64xf32>, %[[SCALE]] : f32)
 // KERNELS: return %[[OUT]] : memref<1x5x4x64xf32>
+
+// Softcap: the host passes scale / cap (0.0625 / 50) and the cap; each
+// score is cap · tanh(dot · that) before the mask's select.
+// KERNELS-LABEL: func.func private @gemma2
+// KERNELS-DAG: %[[CAP:.*]] = arith.constant 5.000000e+01 : f32
+// KERNELS-DAG: %[[SCALE:.*]] = arith.constant 1.250000e-03 : f32
+// KERNELS: gpu.launch_func @llmc_kernels::@attention_prefill_d256_h8_kv4_s8192_b1_f32_bf16_softcap_causal_w4096_posi32 {{.*}} %[[SCALE]] : f32, %[[CAP]] : f32)
 
 // The kernels: two f32 K/V tiles in shared memory (64 keys × 8 for
 // stories260K, 32 × 128 for LLaMA); per key tile: staged loads (bf16
@@ -106,6 +122,12 @@ module attributes {llm.model = "t"} {
 // S from k at run time; query t sits at t + S − T.
 // KERNELS: memref.dim %arg1, %c1 : memref<1x?x2x64xf32>
 // KERNELS-LABEL: gpu.func @attention_prefill_d64_h4_kv1_s50_b1_f32_f32_full
+// KERNELS-LABEL: gpu.func @attention_prefill_d256_h8_kv4_s8192_b1_f32_bf16_softcap_causal_w4096_posi32(
+// KERNELS-SAME: %[[KSCALE:arg[0-9]+]]: f32, %[[KCAP:arg[0-9]+]]: f32)
+// KERNELS: %[[Z:.*]] = arith.mulf %{{.*}}, %[[KSCALE]] : f32
+// KERNELS-NEXT: %[[T:.*]] = math.tanh %[[Z]] : f32
+// KERNELS-NEXT: %[[CAPPED:.*]] = arith.mulf %[[T]], %[[KCAP]] : f32
+// KERNELS: arith.select %{{.*}}, %[[CAPPED]], %{{.*}} : f32
 
 // The PTX has 16-byte global loads, f32 tiles in .shared, barriers,
 // shfl.sync.bfly, no local memory and no unresolved libdevice call.
@@ -137,3 +159,5 @@ module attributes {llm.model = "t"} {
 // PTXAS-DAG: kernel attention_prefill_d128_h32_kv8_s32768_b1_f32_f32_causal_w4096_posi32 sm_90 regs={{[0-9]+}} smem=32768 spill_stores=0 spill_loads=0
 // PTXAS-DAG: kernel attention_prefill_d64_h4_kv2_sdyn_b1_f32_f32_causal_nopos sm_90 regs={{[0-9]+}} smem=32768 spill_stores=0 spill_loads=0
 // PTXAS-DAG: kernel attention_prefill_d64_h4_kv1_s50_b1_f32_f32_full sm_90 regs={{[0-9]+}} smem=32768 spill_stores=0 spill_loads=0
+// PTXAS-DAG: kernel attention_prefill_d256_h8_kv4_s8192_b1_f32_bf16_softcap_causal_w4096_posi32 sm_80 regs={{[0-9]+}} smem=32768 spill_stores=0 spill_loads=0
+// PTXAS-DAG: kernel attention_prefill_d256_h8_kv4_s8192_b1_f32_bf16_softcap_causal_w4096_posi32 sm_90 regs={{[0-9]+}} smem=32768 spill_stores=0 spill_loads=0

@@ -1,7 +1,8 @@
 // llm.embedding → one CTA per token copying its table row with 128-bit loads
 // (4 f32 or 8 bf16/f16 per thread), widened to the f32 result. An id outside
 // [0, V) (the runtime rejects them first) reads row 0 and writes zeros, never
-// out of bounds. Every kernel assembles for sm_80 and sm_90 without spills.
+// out of bounds. Gemma's scale multiplies each widened row in f32 (an f32
+// kernel argument). Every kernel assembles for sm_80 and sm_90 without spills.
 // RUN: llmc --compile-to=kernels --target=cuda:sm_80 %s | FileCheck %s --check-prefix=KERNELS
 // RUN: llmc --compile-to=ptx --target=cuda:sm_80,sm_90 %s > %t.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t.ptx
@@ -20,6 +21,10 @@ module attributes {llm.model = "t"} {
     %0 = llm.embedding %t, %e : tensor<2x?xi32>, tensor<128256x4096xf16> -> tensor<2x?x4096xf32>
     return %0 : tensor<2x?x4096xf32>
   }
+  func.func private @gemma2(%t: tensor<1x?xi32>, %e: tensor<256000x2304xbf16>) -> tensor<1x?x2304xf32> {
+    %0 = llm.embedding %t, %e {scale = 48.0 : f64} : tensor<1x?xi32>, tensor<256000x2304xbf16> -> tensor<1x?x2304xf32>
+    return %0 : tensor<1x?x2304xf32>
+  }
 }
 
 // Host side: ids (B, T) → (B·T), result (B, T, D) → (B·T, D), grid = tokens,
@@ -35,6 +40,9 @@ module attributes {llm.model = "t"} {
 // KERNELS: gpu.launch_func @llmc_kernels::@embedding_v151936_d896_i32_bf16_to_f32 blocks in (%c1, %c1, %c1) threads in (%c128, %c1, %c1) args(%[[DIDS]] : memref<?xi32>, %arg1 : memref<151936x896xbf16>, %[[DOUT]] : memref<?x896xf32>)
 // KERNELS-LABEL: func.func private @llama3
 // KERNELS: gpu.launch_func @llmc_kernels::@embedding_v128256_d4096_i32_f16_to_f32 blocks in (%{{.*}}, %c1, %c1) threads in (%c256, %c1, %c1)
+// KERNELS-LABEL: func.func private @gemma2
+// KERNELS: %[[SCALE:.*]] = arith.constant 4.800000e+01 : f32
+// KERNELS: gpu.launch_func @llmc_kernels::@embedding_v256000_d2304_i32_bf16_to_f32_scaled blocks in (%{{.*}}, %c1, %c1) threads in (%c256, %c1, %c1) args(%{{.*}} : memref<?xi32>, %arg1 : memref<256000x2304xbf16>, %{{.*}} : memref<?x2304xf32>, %[[SCALE]] : f32)
 
 // KERNELS-LABEL: gpu.func @embedding_v151936_d896_i32_bf16_to_f32(
 // KERNELS-SAME: %{{.*}}: memref<?xi32>, %{{.*}}: memref<151936x896xbf16>, %{{.*}}: memref<?x896xf32>) kernel attributes {known_block_size = array<i32: 128, 1, 1>}
@@ -50,6 +58,13 @@ module attributes {llm.model = "t"} {
 // KERNELS: %[[WIDE:.*]] = arith.extf %[[LOAD]] : vector<8xbf16> to vector<8xf32>
 // KERNELS: %[[SAFE:.*]] = arith.select %[[VALID]], %[[WIDE]], %[[ZEROS]] : vector<8xf32>
 // KERNELS: vector.store %[[SAFE]], %arg2[%[[TOKEN]], %[[COL]]] {alignment = 16 : i64} : memref<?x896xf32>, vector<8xf32>
+// KERNELS-LABEL: gpu.func @embedding_v256000_d2304_i32_bf16_to_f32_scaled(
+// KERNELS-SAME: %{{.*}}: memref<?xi32>, %{{.*}}: memref<256000x2304xbf16>, %{{.*}}: memref<?x2304xf32>, %[[KSCALE:.*]]: f32)
+// KERNELS: %[[GLOAD:.*]] = vector.load %arg1
+// KERNELS: %[[GWIDE:.*]] = arith.extf %[[GLOAD]] : vector<8xbf16> to vector<8xf32>
+// KERNELS: %[[SPLAT:.*]] = vector.broadcast %[[KSCALE]] : f32 to vector<8xf32>
+// KERNELS: %[[SCALED:.*]] = arith.mulf %[[GWIDE]], %[[SPLAT]] : vector<8xf32>
+// KERNELS: arith.select %{{.*}}, %[[SCALED]], %{{.*}} : vector<8xf32>
 
 // PTX-LABEL: // ---- llmc: PTX for sm_80
 // PTX-LABEL: .visible .entry embedding_v512_d64_i32_f32_to_f32(
@@ -64,6 +79,11 @@ module attributes {llm.model = "t"} {
 // PTX-LABEL: .visible .entry embedding_v128256_d4096_i32_f16_to_f32(
 // PTX: ld.global.v4.b32
 // PTX: cvt.f32.f16
+// PTX-LABEL: .visible .entry embedding_v256000_d2304_i32_bf16_to_f32_scaled(
+// PTX: ld.global.v4.b32
+// PTX: cvt.f32.bf16
+// PTX: mul.rn.f32
+// PTX: st.global.v4.b32
 // PTX-LABEL: // ---- llmc: PTX for sm_90
 
 // PTXAS-DAG: kernel embedding_v512_d64_i32_f32_to_f32 sm_80 regs={{[0-9]+}} smem=0 spill_stores=0 spill_loads=0
@@ -72,3 +92,5 @@ module attributes {llm.model = "t"} {
 // PTXAS-DAG: kernel embedding_v512_d64_i32_f32_to_f32 sm_90 regs={{[0-9]+}} smem=0 spill_stores=0 spill_loads=0
 // PTXAS-DAG: kernel embedding_v151936_d896_i32_bf16_to_f32 sm_90 regs={{[0-9]+}} smem=0 spill_stores=0 spill_loads=0
 // PTXAS-DAG: kernel embedding_v128256_d4096_i32_f16_to_f32 sm_90 regs={{[0-9]+}} smem=0 spill_stores=0 spill_loads=0
+// PTXAS-DAG: kernel embedding_v256000_d2304_i32_bf16_to_f32_scaled sm_80 regs={{[0-9]+}} smem=0 spill_stores=0 spill_loads=0
+// PTXAS-DAG: kernel embedding_v256000_d2304_i32_bf16_to_f32_scaled sm_90 regs={{[0-9]+}} smem=0 spill_stores=0 spill_loads=0

@@ -5,7 +5,9 @@
 // 1/sqrt is sqrt.rn + rcp.rn as on the CPU (no rsqrt.approx). The block is
 // D/4 rounded up to warps, at most 1024 (wider rows: several vectors per
 // thread); decode's static row count is cast to the shared kernel's dynamic
-// one. Every kernel assembles for sm_80 and sm_90 without spills.
+// one. Gemma's weight offset is an f32 argument after eps, added to the
+// widened weight; Qwen3's per-head norm (B, T, H, Dh) runs B·T·H rows of Dh.
+// Every kernel assembles for sm_80 and sm_90 without spills.
 // RUN: llmc --compile-to=kernels --target=cuda:sm_80 %s | FileCheck %s --check-prefix=KERNELS
 // RUN: llmc --compile-to=ptx --target=cuda:sm_80,sm_90 %s > %t.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t.ptx
@@ -35,6 +37,18 @@ module attributes {llm.model = "t"} {
     %0 = llm.layer_norm %x, %w {eps = 1.0e-05 : f64} : tensor<3x1000xf32>, tensor<1000xbf16> -> tensor<3x1000xf32>
     return %0 : tensor<3x1000xf32>
   }
+  func.func private @gemma(%x: tensor<1x?x2304xf32>, %w: tensor<2304xbf16>) -> tensor<1x?x2304xf32> {
+    %0 = llm.rms_norm %x, %w {eps = 1.0e-06 : f64, weight_offset = 1.0 : f64} : tensor<1x?x2304xf32>, tensor<2304xbf16> -> tensor<1x?x2304xf32>
+    return %0 : tensor<1x?x2304xf32>
+  }
+  func.func private @qwen3_k_prefill(%x: tensor<1x?x8x128xf32>, %w: tensor<128xbf16>) -> tensor<1x?x8x128xf32> {
+    %0 = llm.rms_norm %x, %w {eps = 1.0e-06 : f64} : tensor<1x?x8x128xf32>, tensor<128xbf16> -> tensor<1x?x8x128xf32>
+    return %0 : tensor<1x?x8x128xf32>
+  }
+  func.func private @qwen3_q_decode(%x: tensor<1x1x32x128xf32>, %w: tensor<128xbf16>) -> tensor<1x1x32x128xf32> {
+    %0 = llm.rms_norm %x, %w {eps = 1.0e-06 : f64} : tensor<1x1x32x128xf32>, tensor<128xbf16> -> tensor<1x1x32x128xf32>
+    return %0 : tensor<1x1x32x128xf32>
+  }
 }
 
 // Host side: rows = every dimension but the last, eps as an f32 argument.
@@ -54,6 +68,18 @@ module attributes {llm.model = "t"} {
 // KERNELS: gpu.launch_func @llmc_kernels::@layer_norm_d64_f32_wf32_bf32 blocks in (%{{.*}}, %c1, %c1) threads in (%c32, %c1, %c1) args(%{{.*}} : memref<?x64xf32>, %arg1 : memref<64xf32>, %arg2 : memref<64xf32>, %{{.*}} : memref<?x64xf32>, %{{.*}} : f32)
 // KERNELS-LABEL: func.func private @layer_odd
 // KERNELS: gpu.launch_func @llmc_kernels::@layer_norm_d1000_f32_wbf16 blocks in (%c3, %c1, %c1) threads in (%c256, %c1, %c1)
+// KERNELS-LABEL: func.func private @gemma
+// KERNELS-DAG: %[[GEPS:.*]] = arith.constant 9.99999997E-7 : f32
+// KERNELS-DAG: %[[OFFSET:.*]] = arith.constant 1.000000e+00 : f32
+// KERNELS: gpu.launch_func @llmc_kernels::@rms_norm_d2304_f32_wbf16_offset blocks in (%{{.*}}, %c1, %c1) threads in (%c576, %c1, %c1) args(%{{.*}} : memref<?x2304xf32>, %arg1 : memref<2304xbf16>, %{{.*}} : memref<?x2304xf32>, %[[GEPS]] : f32, %[[OFFSET]] : f32)
+// Per-head rows: (B, T, H) collapsed, one CTA of a warp per head.
+// KERNELS-LABEL: func.func private @qwen3_k_prefill
+// KERNELS: %[[HX:.*]] = memref.collapse_shape %arg0 {{\[\[}}0, 1, 2], [3]] : memref<1x?x8x128xf32> into memref<?x128xf32>
+// KERNELS: %[[HROWS:.*]] = memref.dim %[[HX]], %c0
+// KERNELS: gpu.launch_func @llmc_kernels::@rms_norm_d128_f32_wbf16 blocks in (%[[HROWS]], %c1, %c1) threads in (%c32, %c1, %c1) args(%[[HX]] : memref<?x128xf32>, %arg1 : memref<128xbf16>
+// KERNELS-LABEL: func.func private @qwen3_q_decode
+// KERNELS: memref.cast %{{.*}} : memref<32x128xf32> to memref<?x128xf32>
+// KERNELS: gpu.launch_func @llmc_kernels::@rms_norm_d128_f32_wbf16 blocks in (%c32, %c1, %c1) threads in (%c32, %c1, %c1)
 
 // Kernels: one scratch f32 per warp, the block size as known_block_size
 // (.maxntid: ptxas budgets registers for it).
@@ -90,6 +116,14 @@ module attributes {llm.model = "t"} {
 // D = 1000: 250 vectors on 256 threads, the last 6 idle.
 // KERNELS-LABEL: gpu.func @layer_norm_d1000_f32_wbf16
 // KERNELS: arith.cmpi ult, %{{.*}}, %c250 : index
+// The offset is added to the widened weight before the product.
+// KERNELS-LABEL: gpu.func @rms_norm_d2304_f32_wbf16_offset(
+// KERNELS-SAME: memref<?x2304xf32>, %[[OEPS:[a-z0-9]+]]: f32, %[[OOFF:[a-z0-9]+]]: f32)
+// KERNELS: arith.addf %{{.*}}, %[[OEPS]] : f32
+// KERNELS: %[[OW:.*]] = arith.extf %{{.*}} : vector<4xbf16> to vector<4xf32>
+// KERNELS: %[[OSPLAT:.*]] = vector.broadcast %[[OOFF]] : f32 to vector<4xf32>
+// KERNELS: %[[WO:.*]] = arith.addf %[[OW]], %[[OSPLAT]] : vector<4xf32>
+// KERNELS: arith.mulf %{{.*}}, %[[WO]] : vector<4xf32>
 
 // The PTX has 128-bit loads and stores, butterfly shuffles and a correctly
 // rounded 1/sqrt.
@@ -117,3 +151,7 @@ module attributes {llm.model = "t"} {
 // PTXAS-DAG: kernel rms_norm_d8192_f32_wf16 sm_90 regs={{[0-9]+}} smem=128 spill_stores=0 spill_loads=0
 // PTXAS-DAG: kernel layer_norm_d64_f32_wf32_bf32 sm_90 regs={{[0-9]+}} smem={{[0-9]+}} spill_stores=0 spill_loads=0
 // PTXAS-DAG: kernel layer_norm_d1000_f32_wbf16 sm_90 regs={{[0-9]+}} smem=32 spill_stores=0 spill_loads=0
+// PTXAS-DAG: kernel rms_norm_d2304_f32_wbf16_offset sm_80 regs={{[0-9]+}} smem={{[0-9]+}} spill_stores=0 spill_loads=0
+// PTXAS-DAG: kernel rms_norm_d128_f32_wbf16 sm_80 regs={{[0-9]+}} smem={{[0-9]+}} spill_stores=0 spill_loads=0
+// PTXAS-DAG: kernel rms_norm_d2304_f32_wbf16_offset sm_90 regs={{[0-9]+}} smem={{[0-9]+}} spill_stores=0 spill_loads=0
+// PTXAS-DAG: kernel rms_norm_d128_f32_wbf16 sm_90 regs={{[0-9]+}} smem={{[0-9]+}} spill_stores=0 spill_loads=0

@@ -34,7 +34,8 @@ def literal(array, element_type):
     return text.replace("nan", NAN_HEX[element_type]), tensor_type
 
 
-def reference(q, k, v, num_kv_heads, causal, window, scale, positions):
+def reference(q, k, v, num_kv_heads, causal, window, scale, positions,
+              softcap=None):
     batch, tokens, heads, head_dim = q.shape
     keys = k.shape[1]
     group = heads // num_kv_heads
@@ -55,6 +56,8 @@ def reference(q, k, v, num_kv_heads, causal, window, scale, positions):
             for h in range(heads):
                 g = h // group
                 scores = scale * (k[b, visible, g, :] @ q[b, t, h, :])
+                if softcap is not None:
+                    scores = softcap * np.tanh(scores / softcap)
                 weights = np.exp(scores - scores.max())
                 weights /= weights.sum()
                 out[b, t, h, :] = weights @ v[b, visible, g, :]
@@ -78,8 +81,10 @@ def check(name, got, want):
 class Case:
     def __init__(self, name, batch, tokens, keys, heads, kv_heads, head_dim,
                  causal=True, window=None, scale=None, positions=None,
-                 kv_type="f32", dynamic=(), poison_unseen=False):
+                 kv_type="f32", dynamic=(), poison_unseen=False,
+                 softcap=None):
         self.name = name
+        self.softcap = softcap
         self.heads, self.kv_heads = heads, kv_heads
         self.causal, self.window, self.scale = causal, window, scale
         self.kv_type, self.dynamic = kv_type, dynamic
@@ -143,6 +148,8 @@ class Case:
             attrs.append("sliding_window = %d : i64" % self.window)
         if self.scale is not None:
             attrs.append("scale = %r : f64" % self.scale)
+        if self.softcap is not None:
+            attrs.append("softcap = %r : f64" % self.softcap)
         lines.append("  %%o_%s = llm.attention %s {%s} : %s -> %s"
                      % (n, ", ".join(operands), ", ".join(attrs),
                         ", ".join(types), result_type))
@@ -155,7 +162,8 @@ class Case:
 
     def expected(self):
         return reference(self.q, self.k, self.v, self.kv_heads, self.causal,
-                         self.window, self.scale, self.positions)
+                         self.window, self.scale, self.positions,
+                         self.softcap)
 
 
 CASES = [
@@ -202,6 +210,16 @@ CASES = [
     # The same with a dynamic T and a sliding window across the blocks.
     Case("query_blocks_dynamic_window", 1, 130, 140, 2, 1, 4, window=40,
          dynamic=(1,), positions=[list(range(10, 140))]),
+    # Gemma-2's softcapped scores: caps of 1.5 and 2 against scores up to
+    # ~11 (|q·k| ≤ 4·Dh, scale 1/√8 or 0.5), so tanh saturates for many
+    # keys. With a window, positions and NaN slots (the cap comes before
+    # the mask); and over a dynamic prefill of three key tiles.
+    Case("softcap_window_positions", 2, 3, 80, 6, 2, 4, window=20,
+         scale=0.5, softcap=1.5, positions=[[60, 61, 62], [5, 6, 7]],
+         poison_unseen=True),
+    Case("softcap_dynamic_prefill", 1, 70, 140, 4, 2, 8, softcap=2.0,
+         dynamic=(1,)),
+    Case("softcap_noncausal", 1, 2, 64, 2, 2, 8, causal=False, softcap=1.5),
 ]
 
 

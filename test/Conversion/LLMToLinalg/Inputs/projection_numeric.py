@@ -1,6 +1,7 @@
 """llm.linear (with/without bias, f32/bf16 weights, dynamic T, enough rows for
-several of the GEMM's cache blocks), llm.logits
-and llm.embedding (f32 and bf16 tables) against numpy."""
+several of the GEMM's cache blocks), llm.logits (softcapped too, through the
+GEMM, the GEMV and the generic contraction) and llm.embedding (f32 and bf16
+tables, scaled too) against numpy."""
 import numpy as np
 
 from llm_numeric_cases import MainBuilder, check_all, round_bf16
@@ -116,5 +117,46 @@ r = m.op("llm.embedding %s, %s : %s, %s -> %s"
          % (dtok, ctable, tdyn, tablety, edyn), edyn)
 m.print(*m.cast(r[0], edyn, ety))
 checks.append(("embedding dynamic T", table[tokens]))
+
+# Gemma-2's final logit softcapping: a cap of 1 against logits of spread ~1
+# (|z| up to ~3), so tanh bends most of them. Prefill rows (the GEMM), one
+# decode row (the GEMV) and a rank-1 input (the generic contraction).
+CAP = 1.0
+
+
+def softcap(z):
+    return CAP * np.tanh(z / CAP)
+
+
+capped = "{softcap = %r : f64}" % CAP
+r = m.op("llm.logits %s, %s %s : %s, %s -> %s"
+         % (cx, chead, capped, xty, headty, lty), lty)
+m.print(*r)
+checks.append(("logits softcap prefill", softcap(linear(x, head))))
+cx1, x1ty = m.constant(x[:1, :1])
+l1ty = "tensor<1x1x%dxf32>" % V
+r = m.op("llm.logits %s, %s %s : %s, %s -> %s"
+         % (cx1, chead, capped, x1ty, headty, l1ty), l1ty)
+m.print(*r)
+checks.append(("logits softcap decode", softcap(linear(x[:1, :1], head))))
+cxr, xrty = m.constant(x[0, 0])
+lrty = "tensor<%dxf32>" % V
+r = m.op("llm.logits %s, %s %s : %s, %s -> %s"
+         % (cxr, chead, capped, xrty, headty, lrty), lrty)
+m.print(*r)
+checks.append(("logits softcap rank-1", softcap(linear(x[0, 0], head))))
+
+# Gemma's embedding scale √hidden (here √K), in f32, on f32 and bf16 tables.
+SCALE = np.sqrt(K)
+scaled = "{scale = %r : f64}" % SCALE
+r = m.op("llm.embedding %s, %s %s : %s, %s -> %s"
+         % (ctok, ctable, scaled, tokty, tablety, ety), ety)
+m.print(*r)
+checks.append(("embedding scaled f32", table[tokens] * SCALE))
+r = m.op("llm.embedding %s, %s %s : %s, %s -> %s"
+         % (dtok, ctableb, scaled, tdyn, tablebty, edyn), edyn)
+m.print(*m.cast(r[0], edyn, ety))
+checks.append(("embedding scaled bf16 dynamic T",
+               table_bf16.astype(np.float64)[tokens] * SCALE))
 
 check_all(checks, run(m.module()))

@@ -81,7 +81,18 @@ def attention_attrs(c):
     attrs = "causal, num_heads = %d : i64, num_kv_heads = %d : i64" % (c["heads"], c["kv_heads"])
     if c.get("window"):
         attrs += ", sliding_window = %d : i64" % c["window"]
+    if c.get("softcap"):
+        attrs += ", softcap = %r : f64" % c["softcap"]
     return attrs
+
+
+def score_args(c):
+    """The attention kernels' f32 score arguments (AttentionKernels.h's
+    ScoreTransform): 1/√D, or 1/(√D · cap) and the cap."""
+    scale = 1 / np.sqrt(c["dim"])
+    if not c.get("softcap"):
+        return [("f32", np.float32(scale))]
+    return [("f32", np.float32(scale / c["softcap"])), ("f32", np.float32(c["softcap"]))]
 
 
 def view_type(c):
@@ -174,6 +185,11 @@ case_chain("chain_f32", cache="f32", page=16, capacity=256, batch=2, heads=4, kv
 # of 12 (keys leave the window page by page).
 case_chain("chain_bf16_window", cache="bf16", page=8, capacity=64, batch=2, heads=6,
            kv_heads=2, dim=32, chunks=[20, 5], style="interleaved", window=12)
+# Gemma-2's softcapped scores (a cap of 1.5 against scores of spread ~1.3,
+# so tanh bends most of them) with a sliding window of 6: flash attention
+# over chunks of 12 and 3, split-K decode at 15.
+case_chain("chain_softcap", cache="f32", page=8, capacity=32, batch=2, heads=4, kv_heads=2,
+           dim=16, chunks=[12, 3], style="half", window=6, softcap=1.5)
 # Writes skipped: seq 0 at 9 (id -1); seq 1 at 7 (id 1000), 12 (id 16 = the
 # pool size) and 40 (past the capacity).
 case_skip("skip", cache="f32", page=4, capacity=32, batch=2, heads=2, kv_heads=2, dim=8,
@@ -222,6 +238,8 @@ def attention(q, k, v, positions, c):
             keys = slice(begin, min(p + 1, k.shape[1]))
             for h in range(H):
                 s = k[b, keys, h // group] @ q[b, t, h] / np.sqrt(D)
+                if c.get("softcap"):
+                    s = c["softcap"] * np.tanh(s / c["softcap"])
                 w = np.exp(s - s.max())
                 out[b, t, h] = (w / w.sum()) @ v[b, keys, h // group]
     return out
@@ -251,7 +269,7 @@ class Builder:
 
 def generate_chain(m, b, name, c, rng, expected):
     B, H, Hkv, D, cap = c["batch"], c["heads"], c["kv_heads"], c["dim"], c["capacity"]
-    row, scale = Hkv * D, np.float32(1 / np.sqrt(D))
+    row = Hkv * D
     table = shuffled_table(rng, c)
     m.buffer(name + "_table", table)
     inputs, start = [], 0
@@ -291,7 +309,7 @@ def generate_chain(m, b, name, c, rng, expected):
                 ("%s_qr%d" % (pre, i), (n, H * D))] + rows + table_arg)
             b.launch("attention_prefill_", [("%s_qr%d" % (pre, i), (B, T, H, D))] + pool
                      + table_arg + [("%s_p%d" % (name, i), (B, T)),
-                                    ("%s_a%d" % (pre, i), (B, T, H, D)), ("f32", scale)])
+                                    ("%s_a%d" % (pre, i), (B, T, H, D))] + score_args(c))
         for part, shape in (("pm", (B, H, splits)), ("ps", (B, H, splits)),
                             ("pa", (B, H, splits, D)), ("ad", (B, 1, H, D))):
             m.buffer("%s_%s" % (pre, part), nan_output(shape))
@@ -300,7 +318,7 @@ def generate_chain(m, b, name, c, rng, expected):
         partials = [(pre + "_pm", (B, H, splits)), (pre + "_ps", (B, H, splits)),
                     (pre + "_pa", (B, H, splits, D))]
         b.launch("attention_decode_", [(name + "_qd", (B, 1, H, D))] + pool + table_arg
-                 + [(name + "_pd", (B, 1))] + partials + [("f32", scale)])
+                 + [(name + "_pd", (B, 1))] + partials + score_args(c))
         b.launch("attention_decode_combine_", [(name + "_pd", (B, 1))] + partials
                  + [(pre + "_ad", (B, 1, H, D))])
         dumps = ["%s_qr%d" % (pre, i) for i in range(len(c["chunks"]))]
@@ -343,7 +361,7 @@ def generate_skip(m, b, name, c, rng, expected):
 
 def generate_clamp(m, b, name, c, rng, expected):
     B, T, H, Hkv, D, cap = c["batch"], c["tokens"], c["heads"], c["kv_heads"], c["dim"], c["capacity"]
-    row, scale = Hkv * D, np.float32(1 / np.sqrt(D))
+    row = Hkv * D
     table = shuffled_table(rng, c)
     for (seq, column), page in c["bad"].items():
         table[seq, column] = page
@@ -365,11 +383,11 @@ def generate_clamp(m, b, name, c, rng, expected):
     partials = [(name + "_pm", (B, H, splits)), (name + "_ps", (B, H, splits)),
                 (name + "_pa", (B, H, splits, D))]
     b.launch("attention_decode_", [(name + "_qd", (B, 1, H, D))] + pool
-             + [(name + "_pd", (B, 1))] + partials + [("f32", scale)])
+             + [(name + "_pd", (B, 1))] + partials + score_args(c))
     b.launch("attention_decode_combine_", [(name + "_pd", (B, 1))] + partials
              + [(name + "_ad", (B, 1, H, D))])
     b.launch("attention_prefill_", [(name + "_qp", (B, T, H, D))] + pool
-             + [(name + "_pp", (B, T)), (name + "_ap", (B, T, H, D)), ("f32", scale)])
+             + [(name + "_pp", (B, T)), (name + "_ap", (B, T, H, D))] + score_args(c))
     m.dump(name + "_ad")
     m.dump(name + "_ap")
     expected.append((name, "clamp", c, {"table": table, "ck": ck, "cv": cv, "qd": qd, "pd": pd,

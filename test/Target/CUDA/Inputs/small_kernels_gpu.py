@@ -1,5 +1,5 @@
-"""Cases of the GPU check of the norm, embedding, RoPE and sampling kernels
-(small-kernels-gpu.test).
+"""Cases of the GPU check of the norm, embedding, RoPE, logit softcap and
+sampling kernels (small-kernels-gpu.test).
 
   small_kernels_gpu.py generate DIR   writes the llm modules, compiles them
                                       with llmc (PTX per architecture:
@@ -12,8 +12,10 @@
                                       status 1 if any fails
 
 Kernel names and grids come from llmc's kernels phase; the arguments mirror
-NormKernels.cpp, EmbeddingKernels.cpp, RopeKernels.cpp and the sampling ABI
-(SamplingKernels.cpp). References: float64 numpy for the norms; RoPE with
+NormKernels.cpp, EmbeddingKernels.cpp, RopeKernels.cpp, ElementwiseKernels.cpp
+(the softcap after a logits projection) and the sampling ABI
+(SamplingKernels.cpp). References: float64 numpy for the norms and the
+softcapped logits; RoPE with
 inv_freq from Hugging Face's formulas and the angle rounded to f32 as both
 targets compute it; a port of runtime/src/sampler.cpp for the token ids
 (exact, except the documented approximate settings, which must pick one of
@@ -100,8 +102,9 @@ def narrow(cases, name, values, type_name):
 
 # ------------------------------------------------------------------ norms
 ROWS = 3
-NORMS = [  # (op, D, weight type, bias type or None, eps): block sizes 32-1024,
-    # 1 or 2 vectors per thread, idle threads, vectors of 2 (D = 6)
+NORMS = [  # (op, D, weight type, bias type or None, eps[, weight_offset,
+    # heads, T]): block sizes 32-1024, 1 or 2 vectors per thread, idle
+    # threads, vectors of 2 (D = 6)
     ("rms_norm", 896, "bf16", None, 1e-6),
     ("layer_norm", 64, "f32", "f32", 1e-5),
     ("rms_norm", 8192, "f16", None, 1e-5),
@@ -110,9 +113,42 @@ NORMS = [  # (op, D, weight type, bias type or None, eps): block sizes 32-1024,
     ("rms_norm", 6, "f32", None, 1e-5),
     ("layer_norm", 1000, "bf16", "bf16", 1e-5),
     ("rms_norm", 5000, "f32", None, 1e-6),
+    # Gemma's (1 + w) RMSNorm; Qwen3's per-head q/k norm over (B, T, H, Dh)
+    # with a weight of Dh, at prefill (T dynamic: T·H rows) and decode
+    # (T = 1); OLMo2's norm of a whole projection (H·Dh) at decode.
+    ("rms_norm", 256, "bf16", None, 1e-6, 1.0),
+    ("rms_norm", 128, "bf16", None, 1e-6, 0.0, 16),
+    ("rms_norm", 128, "f32", None, 1e-6, 1.0, 8, 1),
+    ("rms_norm", 2048, "f32", None, 1e-6, 0.0, 1, 1),
 ]
+
+
+def norm_case(entry):
+    """(op, D, weight type, bias type, eps, weight offset, heads, T or None
+    for a dynamic T of ROWS tokens) of a NORMS entry."""
+    return tuple(entry) + (0.0, 1, None)[len(entry) - 5:]
+
+
+def norm_type(d, heads, tokens):
+    t = "?" if tokens is None else str(tokens)
+    if heads == 1:
+        return "tensor<1x%sx%dxf32>" % (t, d)
+    return "tensor<1x%sx%dx%dxf32>" % (t, heads, d)
 # ------------------------------------------------------------- embeddings
-EMBEDDINGS = [(512, 64, "f32"), (1000, 896, "bf16"), (300, 4096, "f16")]
+# (V, D, table type[, scale]): Gemma scales the rows by √D (in f32).
+EMBEDDINGS = [(512, 64, "f32"), (1000, 896, "bf16"), (300, 4096, "f16"),
+              (1000, 2304, "bf16", math.sqrt(2304.0))]
+
+
+def embedding_case(entry):
+    """(V, D, table type, scale or None) of an EMBEDDINGS entry."""
+    return tuple(entry) + (None,)[len(entry) - 3:]
+# ------------------------------------------------- softcapped logits
+# Gemma-2's final_logit_softcapping on a tied head (V, D): a cap of 2 against
+# logits of spread ~1.3 (x in [-1, 1], weights in [-0.5, 0.5]), so tanh
+# bends most of them; decode (the GEMV) and a prefill of LOGIT_ROWS rows
+# (the f32 GEMM), each followed by the in-place softcap kernel.
+LOGIT_VOCAB, LOGIT_DIM, LOGIT_CAP, LOGIT_ROWS = 300, 64, 2.0, 70
 # ------------------------------------------------------------------- RoPE
 THETA = 10000.0
 HEADS = 4
@@ -239,22 +275,29 @@ def scaling_attribute(scaling):
 
 def ops_module():
     args, ops, results = [], [], []
-    for n, (op, d, wt, bt, eps) in enumerate(NORMS):
-        ty = "tensor<1x?x%dxf32>" % d
+    for n, entry in enumerate(NORMS):
+        op, d, wt, bt, eps, offset, heads, tokens = norm_case(entry)
+        ty = norm_type(d, heads, tokens)
         args += ["%%nx%d: %s" % (n, ty), "%%nw%d: tensor<%dx%s>" % (n, d, wt)]
         operands, types = "%%nx%d, %%nw%d" % (n, n), "%s, tensor<%dx%s>" % (ty, d, wt)
         if bt:
             args.append("%%nb%d: tensor<%dx%s>" % (n, d, bt))
             operands += ", %%nb%d" % n
             types += ", tensor<%dx%s>" % (d, bt)
-        ops.append("%%n%d = llm.%s %s {eps = %.17e : f64} : %s -> %s"
-                   % (n, op, operands, eps, types, ty))
+        attrs = "eps = %.17e : f64" % eps
+        if offset:
+            attrs += ", weight_offset = %r : f64" % offset
+        ops.append("%%n%d = llm.%s %s {%s} : %s -> %s"
+                   % (n, op, operands, attrs, types, ty))
         results.append(("%%n%d" % n, ty))
     args.append("%tok: tensor<1x?xi32>")
-    for n, (v, d, tt) in enumerate(EMBEDDINGS):
+    for n, entry in enumerate(EMBEDDINGS):
+        v, d, tt, scale = embedding_case(entry)
         args.append("%%et%d: tensor<%dx%dx%s>" % (n, v, d, tt))
-        ops.append("%%e%d = llm.embedding %%tok, %%et%d : tensor<1x?xi32>, "
-                   "tensor<%dx%dx%s> -> tensor<1x?x%dxf32>" % (n, n, v, d, tt, d))
+        attrs = "" if scale is None else " {scale = %r : f64}" % scale
+        ops.append("%%e%d = llm.embedding %%tok, %%et%d%s : tensor<1x?xi32>, "
+                   "tensor<%dx%dx%s> -> tensor<1x?x%dxf32>"
+                   % (n, n, attrs, v, d, tt, d))
         results.append(("%%e%d" % n, "tensor<1x?x%dxf32>" % d))
     args += ["%pos: tensor<1x?xi32>", "%%rx64: tensor<1x?x%dx64xf32>" % HEADS,
              "%%rx80: tensor<1x?x%dx80xf32>" % HEADS]
@@ -264,6 +307,15 @@ def ops_module():
                    "rotary_dim = %d : i64%s} : %s, tensor<1x?xi32>"
                    % (n, style, dh, THETA, rot, scaling_attribute(scaling), ty))
         results.append(("%%r%d" % n, ty))
+    args += ["%%lx1: tensor<1x1x%dxf32>" % LOGIT_DIM,
+             "%%lxp: tensor<1x?x%dxf32>" % LOGIT_DIM,
+             "%%lw: tensor<%dx%dxf32>" % (LOGIT_VOCAB, LOGIT_DIM)]
+    for n, (x, t) in enumerate((("%lx1", "1"), ("%lxp", "?"))):
+        ty = "tensor<1x%sx%dxf32>" % (t, LOGIT_VOCAB)
+        ops.append("%%l%d = llm.logits %s, %%lw {tied, softcap = %r : f64} : "
+                   "tensor<1x%sx%dxf32>, tensor<%dx%dxf32> -> %s"
+                   % (n, x, LOGIT_CAP, t, LOGIT_DIM, LOGIT_VOCAB, LOGIT_DIM, ty))
+        results.append(("%%l%d" % n, ty))
     types = ", ".join(t for _, t in results)
     return ("module attributes {llm.model = \"t\"} {\n"
             "  func.func private @f(%s) -> (%s) {\n    %s\n    return %s : %s\n"
@@ -279,8 +331,10 @@ def generate_ops(cases, rng):
         assert kernel.startswith(prefix), (kernel, prefix)
         cases.launch("ops", kernel, fill(grid, runtime), block, args)
 
-    for n, (op, d, wt, bt, eps) in enumerate(NORMS):
-        x = rng.standard_normal((ROWS, d)).astype(np.float32)
+    for n, entry in enumerate(NORMS):
+        op, d, wt, bt, eps, offset, heads, tokens = norm_case(entry)
+        rows = (ROWS if tokens is None else tokens) * heads
+        x = rng.standard_normal((rows, d)).astype(np.float32)
         if op == "layer_norm":
             x += 3.0  # a mean far from 0
         cases.save("nx%d" % n, x)
@@ -288,21 +342,27 @@ def generate_ops(cases, rng):
                    .astype(np.float32), wt)
         xd, eps32 = x.astype(np.float64), float(np.float32(eps))
         if op == "rms_norm":
-            ref = xd / np.sqrt((xd * xd).mean(-1, keepdims=True) + eps32) * w
+            ref = (xd / np.sqrt((xd * xd).mean(-1, keepdims=True) + eps32)
+                   * (w.astype(np.float64) + offset))
         else:
             centred = xd - xd.mean(-1, keepdims=True)
             ref = centred / np.sqrt((centred ** 2).mean(-1, keepdims=True) + eps32) * w
-        args = [mem("nx%d" % n, (ROWS, d)), mem("nw%d" % n, (d,))]
+        args = [mem("nx%d" % n, (rows, d)), mem("nw%d" % n, (d,))]
         if bt:
             ref = ref + narrow(cases, "nb%d" % n,
                                rng.standard_normal(d).astype(np.float32), bt)
             args.append(mem("nb%d" % n, (d,)))
-        cases.alloc("no%d" % n, ROWS * d * 4)
-        args += [mem("no%d" % n, (ROWS, d)), "f32 %.9e" % np.float32(eps)]
-        launch(op, ROWS, args)
-        cases.dump("no%d" % n, "f32", ref, "%s D=%d weight %s bias %s" % (op, d, wt, bt))
+        cases.alloc("no%d" % n, rows * d * 4)
+        args += [mem("no%d" % n, (rows, d)), "f32 %.9e" % np.float32(eps)]
+        if offset:
+            args.append("f32 %.9e" % np.float32(offset))
+        launch(op, rows, args)
+        cases.dump("no%d" % n, "f32", ref,
+                   "%s D=%d weight %s bias %s offset %g heads %d T %s"
+                   % (op, d, wt, bt, offset, heads, tokens or "dynamic"))
 
-    for n, (v, d, tt) in enumerate(EMBEDDINGS):
+    for n, entry in enumerate(EMBEDDINGS):
+        v, d, tt, scale = embedding_case(entry)
         ids = np.array([0, v - 1, -1, v, 3], np.int32)  # two invalid ids
         cases.save("ids%d" % n, ids)
         table = narrow(cases, "et%d" % n,
@@ -310,10 +370,17 @@ def generate_ops(cases, rng):
         ref = np.array([table[i] if 0 <= i < v else np.zeros(d, np.float32)
                         for i in ids], np.float64)
         cases.alloc("eo%d" % n, len(ids) * d * 4)
-        launch("embedding", len(ids), [mem("ids%d" % n, (len(ids),)),
-                                       mem("et%d" % n, (v, d)),
-                                       mem("eo%d" % n, (len(ids), d))])
-        cases.dump("eo%d" % n, "exact", ref, "embedding V=%d D=%d %s" % (v, d, tt))
+        args = [mem("ids%d" % n, (len(ids),)), mem("et%d" % n, (v, d)),
+                mem("eo%d" % n, (len(ids), d))]
+        description = "embedding V=%d D=%d %s" % (v, d, tt)
+        if scale is not None:
+            # One f32 product per element: the reference is that product
+            # rounded to f32, so the comparison stays exact.
+            args.append("f32 %.9e" % np.float32(scale))
+            ref = (ref.astype(np.float32) * np.float32(scale)).astype(np.float64)
+            description += " scale %g" % scale
+        launch("embedding", len(ids), args)
+        cases.dump("eo%d" % n, "exact", ref, description)
 
     tokens = len(POSITIONS)
     cases.save("pos", POSITIONS)
@@ -338,6 +405,24 @@ def generate_ops(cases, rng):
         cases.dump("ro%d" % n, "f32",
                    rope_reference(inputs[dh], style, rot, scaling).reshape(tokens, row),
                    "rope %s %s head_dim %d rotary_dim %d" % (style, name, dh, rot))
+    w = rng.uniform(-0.5, 0.5, (LOGIT_VOCAB, LOGIT_DIM)).astype(np.float32)
+    cases.save("lw", w)
+    for n, rows in enumerate((1, LOGIT_ROWS)):
+        x = rng.uniform(-1, 1, (rows, LOGIT_DIM)).astype(np.float32)
+        cases.save("lx%d" % n, x)
+        count = rows * LOGIT_VOCAB
+        cases.alloc("lo%d" % n, count * 4)
+        # The projection (GEMM row tiles of 64), then the softcap in place.
+        launch("gemv" if rows == 1 else "gemm", -(-rows // 64),
+               [mem("lx%d" % n, (rows, LOGIT_DIM)), mem("lw", (LOGIT_VOCAB, LOGIT_DIM)),
+                mem("lo%d" % n, (rows, LOGIT_VOCAB))])
+        launch("softcap", -(-count // 4 // 256),
+               [mem("lo%d" % n, (count,)), mem("lo%d" % n, (count,)),
+                "f32 %.9e" % np.float32(LOGIT_CAP), "f32 %.9e" % np.float32(1 / LOGIT_CAP)])
+        z = x.astype(np.float64) @ w.astype(np.float64).T
+        cases.dump("lo%d" % n, "f32", LOGIT_CAP * np.tanh(z / LOGIT_CAP),
+                   "logits softcap %g V=%d D=%d rows %d" % (LOGIT_CAP, LOGIT_VOCAB,
+                                                           LOGIT_DIM, rows))
     assert next(launches, None) is None
 
 
