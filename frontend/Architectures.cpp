@@ -74,6 +74,48 @@ DecoderBlock neoxBlock() {
   return block;
 }
 
+/// Gemma: (1 + w) RMSNorms, embeddings scaled by sqrt(hidden_size).
+DecoderBlock gemmaBlock() {
+  DecoderBlock block;
+  block.normWeightOffset = 1.0;
+  block.scaleEmbeddings = true;
+  return block;
+}
+
+/// Gemma 2: Gemma's block with norms on both sides of each sublayer (the
+/// softcaps and the attention scale come from the config).
+DecoderBlock gemma2Block() {
+  DecoderBlock block = gemmaBlock();
+  block.normPlacement = NormPlacement::Sandwich;
+  return block;
+}
+
+HFConfigDefaults gemmaDefaults() {
+  HFConfigDefaults d;
+  d.maxPositionEmbeddings = 8192;
+  d.tieWordEmbeddings = true;
+  d.activationDefault = "gelu_pytorch_tanh";
+  d.geluMeansTanh = true;
+  d.readsAttentionBias = true;
+  return d;
+}
+
+HFConfigDefaults gemma2Defaults() {
+  HFConfigDefaults d = gemmaDefaults();
+  d.geluMeansTanh = false;
+  d.activationKey = "hidden_activation";
+  d.slidingWindow = 4096;
+  d.windowRule = HFWindowRule::AlternatingLayers;
+  d.readsGemma2Attention = true;
+  return d;
+}
+
+TensorNames gemma2Names() {
+  TensorNames n;
+  n.ffnNorm = "pre_feedforward_layernorm";
+  return n;
+}
+
 HFConfigDefaults llamaDefaults() {
   HFConfigDefaults d;
   d.readsAttentionBias = d.readsMLPBias = true;
@@ -153,6 +195,8 @@ DecoderBlock postNormBlock() {
 /// In name order (listArchitectures prints it). The defaults are those of
 /// transformers 5's LlamaConfig, MistralConfig, ...
 const Architecture kArchitectures[] = {
+    {"gemma", gemmaBlock(), gemmaDefaults(), {}},
+    {"gemma2", gemma2Block(), gemma2Defaults(), gemma2Names()},
     {"gpt_neox", neoxBlock(), neoxDefaults(), neoxNames()},
     {"llama", kLlamaBlock, llamaDefaults(), {}},
     {"mistral", kLlamaBlock, mistralDefaults(), {}},

@@ -60,6 +60,9 @@ enum class HFWindowRule {
   /// Only with use_sliding_window, and then the layers of layer_types or
   /// those >= max_window_layers (qwen2, qwen3).
   UseSlidingWindowLayers,
+  /// The layers of layer_types, by default every other one from layer 0
+  /// (gemma2).
+  AlternatingLayers,
 };
 
 /// How the family's transformers config class reads config.json: its
@@ -74,6 +77,16 @@ struct HFConfigDefaults {
   llvm::StringRef normEpsKey = "rms_norm_eps";
   llvm::StringRef ropeThetaKey = "rope_theta";
   bool tieWordEmbeddings = false;
+  /// The activation's key ("hidden_activation" for gemma2) and default;
+  /// GemmaConfig turns a legacy "gelu" into the tanh approximation.
+  llvm::StringRef activationKey = "hidden_act";
+  llvm::StringRef activationDefault = "silu";
+  bool geluMeansTanh = false;
+  /// gemma2: attn_logit_softcapping, final_logit_softcapping and
+  /// query_pre_attn_scalar, with these defaults (null disables a cap).
+  bool readsGemma2Attention = false;
+  double attentionSoftcapDefault = 50.0, finalLogitSoftcapDefault = 30.0;
+  double queryPreAttnScalarDefault = 256.0;
   /// Whether the attention applies partial_rotary_factor (phi3, gpt_neox);
   /// llama-like attention rotates whole heads whatever the config says.
   bool appliesPartialRotary = false;

@@ -18,6 +18,7 @@
 
 #include <cmath>
 #include <optional>
+#include <tuple>
 
 using namespace llvm;
 
@@ -168,21 +169,24 @@ Error assignIfPresent(Expected<std::optional<T>> value, U &out) {
   return Error::success();
 }
 
-Expected<Activation> parseActivation(const FieldReader &reader) {
-  auto act = reader.getString("hidden_act");
+Expected<Activation> parseActivation(const FieldReader &reader,
+                                     const HFConfigDefaults &defaults) {
+  StringRef key = defaults.activationKey;
+  auto act = reader.getString(key);
   if (!act)
     return act.takeError();
-  if (!*act)
-    return Activation::SiLU; // All three config classes default to silu.
+  std::string name = act->has_value() ? (*act)->str() : defaults.activationDefault.str();
+  if (defaults.geluMeansTanh && name == "gelu")
+    name = "gelu_pytorch_tanh"; // GemmaConfig's legacy "gelu"
   std::optional<Activation> result =
-      StringSwitch<std::optional<Activation>>(**act)
+      StringSwitch<std::optional<Activation>>(name)
           .Cases({"silu", "swish"}, Activation::SiLU)
           .Case("gelu", Activation::GELU)
           .Cases({"gelu_pytorch_tanh", "gelu_new"}, Activation::GELUTanh)
           .Case("relu", Activation::ReLU)
           .Default(std::nullopt);
   if (!result)
-    return reader.fail("field 'hidden_act' has unsupported value '" + **act +
+    return reader.fail("field '" + key + "' has unsupported value '" + name +
                        "' (expected silu, swish, gelu, gelu_pytorch_tanh, "
                        "gelu_new or relu)");
   return *result;
@@ -536,6 +540,26 @@ Error parseSlidingWindow(const FieldReader &reader, const HFConfigDefaults &defa
     config.slidingWindow = window;
     return Error::success();
   }
+  if (defaults.windowRule == HFWindowRule::AlternatingLayers) {
+    if (!window)
+      return Error::success();
+    std::vector<bool> sliding;
+    if (reader.lookup("layer_types")) {
+      auto types = parseLayerTypes(reader, config.numLayers);
+      if (!types)
+        return types.takeError();
+      sliding = std::move(*types);
+    } else {
+      for (int64_t layer = 0; layer < config.numLayers; ++layer)
+        sliding.push_back(layer % 2 == 0); // Gemma2Config's default
+    }
+    if (llvm::none_of(sliding, [](bool s) { return s; }))
+      return Error::success();
+    config.slidingWindow = window;
+    if (!llvm::all_of(sliding, [](bool s) { return s; }))
+      config.slidingLayers = std::move(sliding);
+    return Error::success();
+  }
 
   auto use = reader.getBool("use_sliding_window");
   if (!use)
@@ -561,6 +585,35 @@ Error parseSlidingWindow(const FieldReader &reader, const HFConfigDefaults &defa
   config.slidingWindow = window;
   if (!llvm::all_of(sliding, [](bool s) { return s; }))
     config.slidingLayers = std::move(sliding);
+  return Error::success();
+}
+
+/// gemma2's softcaps (a number, or null for none) and its softmax scale
+/// query_pre_attn_scalar^-0.5.
+Error parseGemma2Attention(const FieldReader &reader,
+                           const HFConfigDefaults &defaults,
+                           ModelConfig &config) {
+  for (auto [key, fallback, out] :
+       {std::tuple{"attn_logit_softcapping", defaults.attentionSoftcapDefault,
+                   &config.block.attentionSoftcap},
+        std::tuple{"final_logit_softcapping", defaults.finalLogitSoftcapDefault,
+                   &config.block.finalLogitSoftcap}}) {
+    *out = fallback;
+    if (reader.object.get(key)) { // JSON null disables the cap
+      auto value = reader.getNumber(key);
+      if (!value)
+        return value.takeError();
+      *out = *value;
+    }
+  }
+  double scalar = defaults.queryPreAttnScalarDefault;
+  if (Error err =
+          assignIfPresent(reader.getNumber("query_pre_attn_scalar"), scalar))
+    return err;
+  if (!(scalar > 0.0) || !std::isfinite(scalar))
+    return reader.fail("field 'query_pre_attn_scalar' (" +
+                       formatDouble(scalar) + ") must be a positive finite number");
+  config.block.attentionScale = 1.0 / std::sqrt(scalar);
   return Error::success();
 }
 
@@ -724,6 +777,9 @@ Expected<ModelConfig> parseHFConfig(StringRef jsonText, StringRef sourceName) {
     if (Error err =
             assignIfPresent(reader.getBool("mlp_bias"), config.mlpBias))
       return err;
+  if (defaults.readsGemma2Attention)
+    if (Error err = parseGemma2Attention(reader, defaults, config))
+      return err;
   if (defaults.readsParallelResidual) {
     bool parallel = true;
     if (Error err = assignIfPresent(reader.getBool("use_parallel_residual"),
@@ -733,7 +789,7 @@ Expected<ModelConfig> parseHFConfig(StringRef jsonText, StringRef sourceName) {
                                      : ResidualTopology::Sequential;
   }
 
-  auto act = parseActivation(reader);
+  auto act = parseActivation(reader, defaults);
   if (!act)
     return act.takeError();
   config.hiddenAct = *act;

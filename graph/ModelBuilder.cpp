@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 
+#include <cmath>
 #include <map>
 
 using namespace mlir;
@@ -187,8 +188,9 @@ public:
 
     setLocation("model.embed_tokens");
     Type hiddenType = tensor({batch, seqLen, config.hiddenSize}, f32);
-    Value hidden = llm::EmbeddingOp::create(builder, loc, hiddenType, tokens,
-                                            weight(-1, WeightRole::Embedding));
+    Value hidden = llm::EmbeddingOp::create(
+        builder, loc, hiddenType, tokens, weight(-1, WeightRole::Embedding),
+        config.block.scaleEmbeddings ? getEmbeddingScale() : FloatAttr());
     // Layers run shared code: one call per layer to a layer function, one
     // function per distinct set of weight formats, which keeps the compiled
     // code (and compile time) independent of the layer count.
@@ -237,8 +239,9 @@ public:
     Value head = config.tieWordEmbeddings ? weight(-1, WeightRole::Embedding)
                                           : weight(-1, WeightRole::LMHead);
     setLocation("lm_head");
-    auto logits = llm::LogitsOp::create(builder, loc, logitsType, normed, head,
-                                        config.tieWordEmbeddings);
+    auto logits = llm::LogitsOp::create(
+        builder, loc, logitsType, normed, head, config.tieWordEmbeddings,
+        optionalF64(config.block.finalLogitSoftcap));
     func::ReturnOp::create(builder, loc, ValueRange{logits, cache});
     loc = builder.getUnknownLoc();
   }
@@ -376,7 +379,33 @@ private:
     if (config.block.norm == NormKind::LayerNorm)
       return llm::LayerNormOp::create(builder, loc, x.getType(), x, w,
                                       bias(layer, role), eps);
-    return llm::RMSNormOp::create(builder, loc, x.getType(), x, w, eps);
+    return llm::RMSNormOp::create(
+        builder, loc, x.getType(), x, w, eps,
+        builder.getF64FloatAttr(config.block.normWeightOffset));
+  }
+
+  /// `value` as an f64 attribute, or null.
+  FloatAttr optionalF64(std::optional<double> value) {
+    return value ? builder.getF64FloatAttr(*value) : FloatAttr();
+  }
+
+  /// sqrt(hidden_size) as transformers' Gemma builds it: a tensor of the
+  /// model's dtype (bf16 turns sqrt(3072) = 55.43 into 55.5).
+  FloatAttr getEmbeddingScale() {
+    llvm::APFloat scale(std::sqrt(double(config.hiddenSize)));
+    bool lost;
+    if (config.dtype == DType::BF16)
+      scale.convert(llvm::APFloat::BFloat(), llvm::APFloat::rmNearestTiesToEven,
+                    &lost);
+    else if (config.dtype == DType::F16)
+      scale.convert(llvm::APFloat::IEEEhalf(),
+                    llvm::APFloat::rmNearestTiesToEven, &lost);
+    else
+      scale.convert(llvm::APFloat::IEEEsingle(),
+                    llvm::APFloat::rmNearestTiesToEven, &lost);
+    scale.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven,
+                  &lost);
+    return builder.getF64FloatAttr(scale.convertToDouble());
   }
 
   /// llm.linear of `role`'s weight, with its bias when the model has one.
@@ -501,7 +530,8 @@ private:
     Value attended = llm::AttentionOp::create(
         builder, loc, q.getType(), q, view.getKeys(), view.getValues(),
         positions, config.numHeads, config.numKVHeads, /*causal=*/true,
-        windowAttr, /*scale=*/FloatAttr());
+        windowAttr, optionalF64(config.block.attentionScale),
+        optionalF64(config.block.attentionSoftcap));
     return linear(mergeHeads(attended), layer, WeightRole::OProj);
   }
 
