@@ -110,6 +110,23 @@ HFConfigDefaults gemma2Defaults() {
   return d;
 }
 
+/// Gemma 3: Gemma 2's block with per-head (1 + w) q/k norms.
+DecoderBlock gemma3Block() {
+  DecoderBlock block = gemma2Block();
+  block.qkNorm = QKNormKind::PerHead;
+  return block;
+}
+
+HFConfigDefaults gemma3Defaults() {
+  HFConfigDefaults d = gemma2Defaults();
+  d.maxPositionEmbeddings = 131072;
+  d.slidingWindowPattern = 6;
+  d.ropeTheta = 1e6;
+  d.slidingRopeTheta = 10000.0;
+  d.attentionSoftcapDefault = d.finalLogitSoftcapDefault = std::nullopt;
+  return d;
+}
+
 TensorNames gemma2Names() {
   TensorNames n;
   n.ffnNorm = "pre_feedforward_layernorm";
@@ -197,6 +214,7 @@ DecoderBlock postNormBlock() {
 const Architecture kArchitectures[] = {
     {"gemma", gemmaBlock(), gemmaDefaults(), {}},
     {"gemma2", gemma2Block(), gemma2Defaults(), gemma2Names()},
+    {"gemma3_text", gemma3Block(), gemma3Defaults(), gemma2Names()},
     {"gpt_neox", neoxBlock(), neoxDefaults(), neoxNames()},
     {"llama", kLlamaBlock, llamaDefaults(), {}},
     {"mistral", kLlamaBlock, mistralDefaults(), {}},

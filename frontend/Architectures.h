@@ -73,6 +73,14 @@ struct HFConfigDefaults {
   /// The window when the config enables one without giving its size.
   std::optional<int64_t> slidingWindow;
   HFWindowRule windowRule = HFWindowRule::None;
+  /// AlternatingLayers without layer_types: layer i slides unless i + 1 is
+  /// a multiple of this (gemma2 2, gemma3 6; gemma3 reads
+  /// sliding_window_pattern).
+  int64_t slidingWindowPattern = 2;
+  double ropeTheta = 10000.0;
+  /// gemma3: windowed layers use rope_local_base_freq (this default),
+  /// unscaled.
+  std::optional<double> slidingRopeTheta;
   double normEps = 1e-6;
   llvm::StringRef normEpsKey = "rms_norm_eps";
   llvm::StringRef ropeThetaKey = "rope_theta";
@@ -85,7 +93,8 @@ struct HFConfigDefaults {
   /// gemma2: attn_logit_softcapping, final_logit_softcapping and
   /// query_pre_attn_scalar, with these defaults (null disables a cap).
   bool readsGemma2Attention = false;
-  double attentionSoftcapDefault = 50.0, finalLogitSoftcapDefault = 30.0;
+  std::optional<double> attentionSoftcapDefault = 50.0,
+                        finalLogitSoftcapDefault = 30.0;
   double queryPreAttnScalarDefault = 256.0;
   /// Whether the attention applies partial_rotary_factor (phi3, gpt_neox);
   /// llama-like attention rotates whole heads whatever the config says.

@@ -98,6 +98,9 @@ void printModelConfig(const ModelConfig &config, raw_ostream &os) {
     os << *config.slidingWindow << "\n";
   else
     os << "none\n";
+  if (config.slidingRopeTheta)
+    os << "sliding_rope_theta: " << formatDouble(*config.slidingRopeTheta)
+       << "\n";
   if (!config.slidingLayers.empty()) {
     os << "sliding_layers:";
     for (int64_t layer = 0; layer < config.numLayers; ++layer)

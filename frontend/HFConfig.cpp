@@ -26,8 +26,6 @@ namespace llmc {
 
 namespace {
 
-/// transformers' default rope_theta for every supported class.
-constexpr double kDefaultRopeTheta = 10000.0;
 /// Qwen2Config's and Qwen3Config's default max_window_layers.
 constexpr int64_t kQwenDefaultMaxWindowLayers = 28;
 
@@ -550,8 +548,15 @@ Error parseSlidingWindow(const FieldReader &reader, const HFConfigDefaults &defa
         return types.takeError();
       sliding = std::move(*types);
     } else {
+      int64_t pattern = defaults.slidingWindowPattern;
+      if (Error err = assignIfPresent(reader.getInt("sliding_window_pattern"),
+                                      pattern))
+        return err;
+      if (pattern <= 0)
+        return reader.fail("field 'sliding_window_pattern' (" + Twine(pattern) +
+                           ") must be positive");
       for (int64_t layer = 0; layer < config.numLayers; ++layer)
-        sliding.push_back(layer % 2 == 0); // Gemma2Config's default
+        sliding.push_back((layer + 1) % pattern != 0);
     }
     if (llvm::none_of(sliding, [](bool s) { return s; }))
       return Error::success();
@@ -586,6 +591,28 @@ Error parseSlidingWindow(const FieldReader &reader, const HFConfigDefaults &defa
   if (!llvm::all_of(sliding, [](bool s) { return s; }))
     config.slidingLayers = std::move(sliding);
   return Error::success();
+}
+
+/// rope_parameters.sliding_attention of gemma3 (transformers >= 5): the
+/// windowed layers' RoPE, which llmc runs as default RoPE with its theta.
+Error parseSlidingRope(const FieldReader &perLayerType, ModelConfig &config) {
+  const json::Value *value = perLayerType.lookup("sliding_attention");
+  if (!value)
+    return Error::success();
+  const json::Object *object = value->getAsObject();
+  if (!object)
+    return perLayerType.typeError("sliding_attention", "an object", *value);
+  std::string prefix = perLayerType.name("sliding_attention.");
+  FieldReader sliding(perLayerType.source, *object, prefix);
+  auto type = sliding.getString("rope_type");
+  if (!type)
+    return type.takeError();
+  if (*type && **type != "default")
+    return sliding.fail("field '" + sliding.name("rope_type") + "' is '" +
+                        **type +
+                        "': llmc runs the sliding layers with default RoPE");
+  return assignIfPresent(sliding.getNumber("rope_theta"),
+                         config.slidingRopeTheta);
 }
 
 /// gemma2's softcaps (a number, or null for none) and its softmax scale
@@ -735,23 +762,43 @@ Expected<ModelConfig> parseHFConfig(StringRef jsonText, StringRef sourceName) {
   if (Error err = assignIfPresent(reader.getNumber(defaults.normEpsKey),
                                   config.rmsNormEps))
     return err;
-  config.ropeTheta = kDefaultRopeTheta;
+  config.ropeTheta = defaults.ropeTheta;
   if (Error err = assignIfPresent(reader.getNumber(defaults.ropeThetaKey),
                                   config.ropeTheta))
     return err;
+  if (defaults.slidingRopeTheta) {
+    config.slidingRopeTheta = defaults.slidingRopeTheta;
+    if (Error err = assignIfPresent(reader.getNumber("rope_local_base_freq"),
+                                    config.slidingRopeTheta))
+      return err;
+  }
 
   // transformers v5 folds rope_theta, partial_rotary_factor and
-  // rope_scaling into rope_parameters (whose own values win).
+  // rope_scaling into rope_parameters (whose own values win); for gemma3 it
+  // holds one such object per layer type.
   StringRef ropeKey =
       reader.lookup("rope_parameters") ? "rope_parameters" : "rope_scaling";
+  std::optional<FieldReader> perLayerType;
+  if (defaults.slidingRopeTheta && ropeKey == "rope_parameters") {
+    const json::Object *object = reader.lookup(ropeKey)->getAsObject();
+    if (object && (object->get("full_attention") ||
+                   object->get("sliding_attention"))) {
+      perLayerType.emplace(reader.source, *object, "rope_parameters.");
+      if (Error err = parseSlidingRope(*perLayerType, config))
+        return err;
+    }
+  }
+  const FieldReader &ropeReader = perLayerType ? *perLayerType : reader;
+  if (perLayerType)
+    ropeKey = "full_attention";
   std::optional<double> partialRotary;
   if (defaults.partialRotaryDefault != 1.0)
     partialRotary = defaults.partialRotaryDefault;
   if (Error err = assignIfPresent(reader.getNumber(defaults.partialRotaryKey),
                                   partialRotary))
     return err;
-  if (Error err =
-          parseRopeScaling(reader, ropeKey, defaults, config, partialRotary))
+  if (Error err = parseRopeScaling(ropeReader, ropeKey, defaults, config,
+                                  partialRotary))
     return err;
   if (Error err = applyPartialRotary(reader, defaults, partialRotary, config))
     return err;

@@ -136,6 +136,7 @@ enum class Field {
   ScalingLongFactor,
   AttentionSoftcap,
   FinalLogitSoftcap,
+  SlidingRopeTheta,
 };
 } // namespace
 
@@ -191,6 +192,8 @@ static StringRef hfName(Field field) {
     return "attn_logit_softcapping";
   case Field::FinalLogitSoftcap:
     return "final_logit_softcapping";
+  case Field::SlidingRopeTheta:
+    return "rope_local_base_freq";
   }
   llvm_unreachable("unknown Field");
 }
@@ -249,6 +252,8 @@ static StringRef ggufSuffix(Field field) {
     return "attn_logit_softcapping";
   case Field::FinalLogitSoftcap:
     return "final_logit_softcapping";
+  case Field::SlidingRopeTheta:
+    return "rope.freq_base_swa";
   }
   llvm_unreachable("unknown Field");
 }
@@ -413,6 +418,10 @@ Error validateModelConfig(const ModelConfig &config, ConfigSyntax syntax) {
     return err;
   if (config.slidingWindow)
     if (Error err = checkSize(name, Field::SlidingWindow, *config.slidingWindow))
+      return err;
+  if (config.slidingRopeTheta)
+    if (Error err = checkPositiveReal(name, Field::SlidingRopeTheta,
+                                      *config.slidingRopeTheta))
       return err;
   if (!config.slidingLayers.empty() &&
       int64_t(config.slidingLayers.size()) != config.numLayers)

@@ -114,6 +114,10 @@ struct ModelConfig {
   /// do (Gemma-2's alternating layers, Qwen2's max_window_layers); empty
   /// means every layer. Use getLayerWindow.
   std::vector<bool> slidingLayers;
+  /// The RoPE base of the windowed layers when it differs from ropeTheta
+  /// (gemma3's rope_local_base_freq): they use default RoPE with it, and
+  /// ropeScaling applies to the other layers only.
+  std::optional<double> slidingRopeTheta;
   /// Bias on q/k/v projections (llama attention_bias; always for qwen2).
   bool qkvBias = false;
   /// Bias on o_proj (llama attention_bias sets both qkv and output bias).

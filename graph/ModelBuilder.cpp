@@ -442,12 +442,17 @@ private:
         ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
   }
 
-  Value rope(Value x) {
+  /// RoPE as the layer uses it: windowed layers of a model with a local
+  /// base (gemma3) rotate by it, unscaled.
+  Value rope(Value x, std::optional<int64_t> window) {
+    bool local = window && config.slidingRopeTheta;
     return llm::RopeOp::create(
         builder, loc, x.getType(), x, positions,
         llm::RopeStyleAttr::get(&context, toIR(config.ropeStyle)),
-        builder.getF64FloatAttr(config.ropeTheta),
-        builder.getI64IntegerAttr(config.rotaryDim), ropeScaling);
+        builder.getF64FloatAttr(local ? *config.slidingRopeTheta
+                                      : config.ropeTheta),
+        builder.getI64IntegerAttr(config.rotaryDim),
+        local ? llm::RopeScalingAttr::getNone(&context) : ropeScaling);
   }
 
   /// Rounds f32 keys/values to the cache's element type.
@@ -515,8 +520,8 @@ private:
       q = norm(q, layer, WeightRole::QNorm);
       k = norm(k, layer, WeightRole::KNorm);
     }
-    q = rope(q);
-    k = rope(k);
+    q = rope(q, window);
+    k = rope(k, window);
     Value cachedKeys = toCacheType(k);
     Value cachedValues = toCacheType(v);
     cache = llm::KVAppendOp::create(builder, loc, cacheType, cache, cachedKeys,
