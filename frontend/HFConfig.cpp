@@ -519,9 +519,11 @@ Expected<std::vector<bool>> parseLayerTypes(const FieldReader &reader,
   return sliding;
 }
 
-/// Sliding window per model_type: mistral's sliding_window applies to every
-/// layer; qwen2's and qwen3's only when use_sliding_window, and then to the
-/// layers layer_types marks, or without it to layers >= max_window_layers.
+/// The attention window and the layers it applies to, by the family's rule
+/// (HFWindowRule): every layer (mistral, phi3); with use_sliding_window,
+/// the layers of layer_types or those >= max_window_layers (qwen2, qwen3);
+/// the layers of layer_types or all but every sliding_window_pattern-th
+/// (gemma2, gemma3).
 Error parseSlidingWindow(const FieldReader &reader, const HFConfigDefaults &defaults,
                          ModelConfig &config) {
   if (defaults.windowRule == HFWindowRule::None)
@@ -538,45 +540,33 @@ Error parseSlidingWindow(const FieldReader &reader, const HFConfigDefaults &defa
     config.slidingWindow = window;
     return Error::success();
   }
-  if (defaults.windowRule == HFWindowRule::AlternatingLayers) {
-    if (!window)
+  if (defaults.windowRule == HFWindowRule::UseSlidingWindowLayers) {
+    auto use = reader.getBool("use_sliding_window");
+    if (!use)
+      return use.takeError();
+    if (!use->value_or(false))
       return Error::success();
-    std::vector<bool> sliding;
-    if (reader.lookup("layer_types")) {
-      auto types = parseLayerTypes(reader, config.numLayers);
-      if (!types)
-        return types.takeError();
-      sliding = std::move(*types);
-    } else {
-      int64_t pattern = defaults.slidingWindowPattern;
-      if (Error err = assignIfPresent(reader.getInt("sliding_window_pattern"),
-                                      pattern))
-        return err;
-      if (pattern <= 0)
-        return reader.fail("field 'sliding_window_pattern' (" + Twine(pattern) +
-                           ") must be positive");
-      for (int64_t layer = 0; layer < config.numLayers; ++layer)
-        sliding.push_back((layer + 1) % pattern != 0);
-    }
-    if (llvm::none_of(sliding, [](bool s) { return s; }))
-      return Error::success();
-    config.slidingWindow = window;
-    if (!llvm::all_of(sliding, [](bool s) { return s; }))
-      config.slidingLayers = std::move(sliding);
-    return Error::success();
   }
-
-  auto use = reader.getBool("use_sliding_window");
-  if (!use)
-    return use.takeError();
-  if (!use->value_or(false) || !window)
+  if (!window)
     return Error::success();
+
+  // Which layers slide: layer_types, else the family's default rule.
   std::vector<bool> sliding;
   if (reader.lookup("layer_types")) {
     auto types = parseLayerTypes(reader, config.numLayers);
     if (!types)
       return types.takeError();
     sliding = std::move(*types);
+  } else if (defaults.windowRule == HFWindowRule::AlternatingLayers) {
+    int64_t pattern = defaults.slidingWindowPattern;
+    if (Error err = assignIfPresent(reader.getInt("sliding_window_pattern"),
+                                    pattern))
+      return err;
+    if (pattern <= 0)
+      return reader.fail("field 'sliding_window_pattern' (" + Twine(pattern) +
+                         ") must be positive");
+    for (int64_t layer = 0; layer < config.numLayers; ++layer)
+      sliding.push_back((layer + 1) % pattern != 0);
   } else {
     int64_t maxWindowLayers = kQwenDefaultMaxWindowLayers;
     if (Error err = assignIfPresent(reader.getInt("max_window_layers"),
@@ -592,6 +582,7 @@ Error parseSlidingWindow(const FieldReader &reader, const HFConfigDefaults &defa
     config.slidingLayers = std::move(sliding);
   return Error::success();
 }
+
 
 /// rope_parameters.sliding_attention of gemma3 (transformers >= 5): the
 /// windowed layers' RoPE, which llmc runs as default RoPE with its theta.
