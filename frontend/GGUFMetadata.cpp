@@ -1,6 +1,7 @@
 //===- GGUFMetadata.cpp - Read GGUF metadata and map it to ModelConfig ----===//
 
 #include "GGUFMetadata.h"
+#include "Architectures.h"
 
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -591,14 +592,19 @@ Expected<ModelConfig> modelConfigFromGGUF(const GGUFHeader &header,
     return arch.takeError();
   if (!*arch)
     return reader.fail("missing required metadata key 'general.architecture'");
-  // llama.cpp writes Mistral models as "llama"; qwen2 keeps its own name and
-  // the same key layout under "qwen2.".
-  if (**arch != "llama" && **arch != "qwen2")
+  // llama.cpp writes Mistral models as "llama"; the others keep their
+  // model_type and the same key layout under "<arch>.".
+  static const StringRef kGGUFArchitectures[] = {"gemma", "llama", "olmo2",
+                                                 "qwen2", "qwen3"};
+  if (!llvm::is_contained(kGGUFArchitectures, **arch))
     return reader.fail("unsupported general.architecture '" + **arch +
-                       "' (expected llama or qwen2)");
+                       "' (expected gemma, llama, olmo2, qwen2 or qwen3)");
   config.architecture = **arch;
+  config.block = findArchitecture(**arch)->block;
+  // llama.cpp's converter bakes Gemma's + 1 into the norm weights.
+  config.block.normWeightOffset = 0.0;
   // llama.cpp permutes llama Q/K rows for adjacent-pair RoPE (LLAMA_ROPE_TYPE
-  // NORM); qwen2 is converted unpermuted and rotated by halves (NEOX).
+  // NORM); the others are converted unpermuted and rotated by halves (NEOX).
   config.ropeStyle =
       **arch == "llama" ? RopeStyle::Interleaved : RopeStyle::Half;
   std::string prefix = **arch + ".";
@@ -713,7 +719,9 @@ Expected<ModelConfig> modelConfigFromGGUF(const GGUFHeader &header,
   config.qkvBias = names.contains("blk.0.attn_q.bias");
   config.outputBias = names.contains("blk.0.attn_output.bias");
   config.mlpBias = names.contains("blk.0.ffn_up.bias");
-  config.hiddenAct = Activation::SiLU; // Both architectures use SwiGLU.
+  // SwiGLU, but GeGLU with the tanh GELU for gemma.
+  config.hiddenAct =
+      **arch == "gemma" ? Activation::GELUTanh : Activation::SiLU;
 
   if (Error err = validateModelConfig(config, ConfigSyntax::GGUF))
     return reader.fail(toString(std::move(err)));

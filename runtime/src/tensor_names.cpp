@@ -1,4 +1,4 @@
-// GGUF llama tensor names rewritten to Hugging Face names (table in tensor_names.h).
+// GGUF tensor names rewritten to Hugging Face names (llama's, and the q/k and post norms of qwen3 and olmo2).
 #include "tensor_names.h"
 
 #include <cctype>
@@ -29,6 +29,12 @@ constexpr NamePair kBlock[] = {
     {"ffn_up", "mlp.up_proj"},
     {"ffn_down", "mlp.down_proj"},
     {"ffn_norm", "post_attention_layernorm"},
+    // qwen3 (per head) and olmo2 (over the projection): q/k RMSNorm.
+    {"attn_q_norm", "self_attn.q_norm"},
+    {"attn_k_norm", "self_attn.k_norm"},
+    // olmo2: the norms of the sublayer outputs.
+    {"post_attention_norm", "post_attention_layernorm"},
+    {"post_ffw_norm", "post_feedforward_layernorm"},
 };
 
 /// Splits "stem.weight" / "stem.bias"; false for any other suffix.
