@@ -45,26 +45,38 @@ bool needsDecomposition(Operation *op) {
          !llmc::cuda::isGemvFusedProjection(op);
 }
 
-/// The CUDA kernels read float weights only: a block-quantized weight is
-/// an error naming it (llmc compile gives CUDA targets float weights,
-/// dequantized at load).
-LogicalResult refuseBlockWeights(ModuleOp module) {
+/// True for the ops whose CUDA kernels decode block-quantized weights: the
+/// projections (GEMV and GEMM) and the embedding gather.
+bool readsBlockWeights(Operation *op) {
+  return isa<llm::LinearOp, llm::LogitsOp, llm::MultiLinearOp,
+             llm::GLULinearOp, llm::EmbeddingOp>(op);
+}
+
+/// A block-quantized weight reaching any other op (a norm weight, say,
+/// which the dialect does not forbid) is an error naming it and the op.
+LogicalResult verifyBlockWeightUsers(ModuleOp module) {
   LogicalResult result = success();
   module.walk([&](func::FuncOp func) {
     for (BlockArgument argument : func.getArguments()) {
       if (!llm::getBlockQuantElementType(argument.getType()))
         continue;
-      auto name = func.getArgAttrOfType<StringAttr>(argument.getArgNumber(),
-                                                    "llm.weight");
-      std::string weight =
-          name ? name.str()
-               : "#" + std::to_string(argument.getArgNumber());
-      func.emitError() << "the CUDA kernels compute f32, f16 and bf16 "
-                          "weights; weight "
-                       << weight << " is " << argument.getType()
-                       << " (dequantize it at load: --weight-type=f16)";
-      result = failure();
-      return WalkResult::interrupt();
+      for (Operation *user : argument.getUsers()) {
+        if (readsBlockWeights(user))
+          continue;
+        auto name = func.getArgAttrOfType<StringAttr>(argument.getArgNumber(),
+                                                      "llm.weight");
+        std::string weight =
+            name ? name.str()
+                 : "#" + std::to_string(argument.getArgNumber());
+        user->emitError() << "the CUDA kernels decode block-quantized "
+                             "weights in projections and the embedding only; "
+                             "weight "
+                          << weight << " (" << argument.getType()
+                          << ") is used by '" << user->getName()
+                          << "' (dequantize it at load: --weight-type=f16)";
+        result = failure();
+        return WalkResult::interrupt();
+      }
     }
     return WalkResult::advance();
   });
@@ -75,7 +87,7 @@ struct LLMLowerToCUDAPass
     : public llmc::impl::LLMLowerToCUDABase<LLMLowerToCUDAPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (failed(refuseBlockWeights(module)) ||
+    if (failed(verifyBlockWeightUsers(module)) ||
         failed(llmc::cuda::verifyPagedKVViews(module)) ||
         failed(llmc::decomposeFusedOps(module, needsDecomposition)))
       return signalPassFailure();

@@ -1,6 +1,8 @@
 // Small builders shared by the CPU lowering patterns (tensor creation, casts).
 #include "codegen/cpu/LoweringUtils.h"
 #include "codegen/common/Softcap.h"
+#include "codegen/cpu/LLMToLinalg.h"
+#include "dialect/LLMTypes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -82,4 +84,12 @@ Value llmc::softcapInPlace(OpBuilder &builder, Location loc, Value tensor,
                             [&](OpBuilder &b, Location l, Value z) {
                               return createSoftcap(b, l, z, value);
                             });
+}
+
+void llmc::addBlockStorageTypeConversion(TypeConverter &converter) {
+  converter.addConversion([](RankedTensorType type) -> std::optional<Type> {
+    if (!llm::getBlockQuantElementType(type))
+      return std::nullopt;
+    return llm::getBlockStorageType(type);
+  });
 }

@@ -1,5 +1,5 @@
 // Lowers llm.linear and llm.logits to a contraction linalg.generic, llm.embedding to a gather (generic, or block decoding).
-#include "codegen/cpu/BlockDecoding.h"
+#include "codegen/common/BlockDecoding.h"
 #include "codegen/cpu/LLMToLinalg.h"
 #include "codegen/cpu/LoweringUtils.h"
 #include "dialect/LLMOps.h"

@@ -1,7 +1,7 @@
 // The register-tiled vector kernel behind the CPU projection patterns (x · Wᵀ + bias, threaded with scf.parallel).
 #include "codegen/cpu/VectorProjection.h"
 #include "codegen/cpu/ActivationQuantization.h"
-#include "codegen/cpu/BlockDecoding.h"
+#include "codegen/common/BlockDecoding.h"
 #include "codegen/cpu/LoweringUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

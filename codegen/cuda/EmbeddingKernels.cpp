@@ -1,5 +1,6 @@
 // llm.embedding → one CTA per token copying its table row (vectorized,
-// converted to the result type).
+// converted to the result type, or decoded from its blocks).
+#include "codegen/cuda/BlockDequant.h"
 #include "codegen/cuda/DeviceBuilder.h"
 #include "codegen/cuda/LLMToCUDA.h"
 #include "dialect/LLMOps.h"
@@ -11,6 +12,7 @@
 
 using namespace mlir;
 using namespace llmc::cuda;
+using llmc::BlockDecoder;
 
 namespace {
 
@@ -31,22 +33,72 @@ int64_t getBlockSize(int64_t numVectors) {
   return std::min<int64_t>(kMaxBlockSize, llvm::alignTo(numVectors, kWarpSize));
 }
 
+/// The units a thread of the embedding kernel copies: 128-bit vectors of a
+/// float row, or whole blocks of a block-quantized one.
+int64_t getRowUnits(int64_t hidden, Type tableElement,
+                    llm::BlockQuantType format) {
+  if (format)
+    return hidden / format.getBlockElements();
+  return hidden / getAccessWidth(hidden, tableElement);
+}
+
+/// f32 `values` times the kernel's scale argument (null: unchanged).
+Value applyScale(DeviceBuilder &d, Value values, Value scale) {
+  if (!scale)
+    return values;
+  OpBuilder &b = d.builder();
+  return arith::MulFOp::create(
+      b, d.location(), values,
+      vector::BroadcastOp::create(b, d.location(), values.getType(), scale));
+}
+
+/// Decodes block `blockIndex` of table row `row` into row `token` of out,
+/// kBlockDecodeLanes elements per store, times `scale` unless null (zeros
+/// when `valid` is false).
+void emitBlockRowCopy(DeviceBuilder &d, const BlockDecoder &decoder,
+                      Value row, Value blockIndex, Value valid, Value out,
+                      Value token, Type resultType, Value scale) {
+  OpBuilder &b = d.builder();
+  Location loc = d.location();
+  auto lanesType = VectorType::get({kBlockDecodeLanes}, b.getF32Type());
+  Value zeros = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(lanesType, b.getF32FloatAttr(0.0f)));
+  BlockDecoder::Block block = decoder.loadBlock(b, loc, row, blockIndex);
+  Value start = arith::MulIOp::create(
+      b, loc, blockIndex, d.index(decoder.getBlockElements()));
+  for (int64_t first = 0; first < decoder.getBlockElements();
+       first += kBlockDecodeLanes) {
+    Value values =
+        applyScale(d, decoder.decode(b, loc, block, first), scale);
+    values = arith::SelectOp::create(b, loc, valid, values, zeros);
+    Value column = arith::AddIOp::create(b, loc, start, d.index(first));
+    d.storeVector(d.fromF32(values, resultType), out, {token, column});
+  }
+}
+
 /// embedding_v<V>_d<D>_<ids>_<table>_to_<result>[_scaled]: block i copies
 /// row tokens[i] of the table (V × D) to row i of out (tokens × D), times
 /// an f32 `scale` argument after out when `scaled` (Gemma's √hidden, in
-/// f32). An id outside [0, V) (the runtime rejects those before a call)
-/// yields a row of zeros instead of a read out of bounds.
+/// f32); a table of a block format (its bytes, V × rowBytes i8; <table> is
+/// the format's name) is decoded a block per thread. An id outside [0, V)
+/// (the runtime rejects those before a call) yields a row of zeros instead
+/// of a read out of bounds.
 gpu::GPUFuncOp getEmbeddingKernel(KernelModule &kernels, Type idType,
-                                  MemRefType tableType, Type resultType,
+                                  MemRefType tableType,
+                                  llm::BlockQuantType format, Type resultType,
                                   bool scaled) {
-  int64_t vocab = tableType.getDimSize(0), hidden = tableType.getDimSize(1);
+  int64_t vocab = tableType.getDimSize(0);
+  int64_t hidden = format ? tableType.getDimSize(1) / format.getBlockBytes() *
+                                format.getBlockElements()
+                          : tableType.getDimSize(1);
   Type tableElement = tableType.getElementType();
   int64_t width = getAccessWidth(hidden, tableElement);
-  int64_t numVectors = hidden / width, blockSize = getBlockSize(numVectors);
+  int64_t numUnits = getRowUnits(hidden, tableElement, format);
+  int64_t blockSize = getBlockSize(numUnits);
   std::string name = "embedding_v" + std::to_string(vocab) + "_d" +
                      std::to_string(hidden) + "_" + getTypeTag(idType) + "_" +
-                     getTypeTag(tableElement) + "_to_" + getTypeTag(resultType) +
-                     (scaled ? "_scaled" : "");
+                     (format ? getBlockTag(format) : getTypeTag(tableElement)) +
+                     "_to_" + getTypeTag(resultType) + (scaled ? "_scaled" : "");
   auto dyn = ShapedType::kDynamic;
   auto idsType = MemRefType::get({dyn}, idType);
   auto outType = MemRefType::get({dyn, hidden}, resultType);
@@ -66,25 +118,29 @@ gpu::GPUFuncOp getEmbeddingKernel(KernelModule &kernels, Type idType,
         Value valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
                                             id, d.index(vocab));
         Value row = arith::SelectOp::create(b, loc, valid, id, d.index(0));
+        Value scale = scaled ? func.getArgument(3) : Value();
+        if (format) {
+          auto loop = scf::ForOp::create(b, loc, d.threadId(),
+                                         d.index(numUnits), d.index(blockSize));
+          b.setInsertionPointToStart(loop.getBody());
+          emitBlockRowCopy(d, makeBlockDecoder(format, table), row,
+                           loop.getInductionVar(), valid, out, token,
+                           resultType, scale);
+          return;
+        }
         auto resultVector = VectorType::get({width}, resultType);
         Value zeros = arith::ConstantOp::create(
             b, loc,
             DenseElementsAttr::get(resultVector,
                                    FloatAttr::get(resultType, 0.0)));
         auto loop = scf::ForOp::create(b, loc, d.threadId(),
-                                       d.index(numVectors), d.index(blockSize));
+                                       d.index(numUnits), d.index(blockSize));
         b.setInsertionPointToStart(loop.getBody());
         Value col = arith::MulIOp::create(b, loc, loop.getInductionVar(),
                                           d.index(width));
         Value v = d.loadVector(VectorType::get({width}, tableElement), table,
                                {row, col});
-        v = d.toF32(v);
-        if (scaled)
-          v = arith::MulFOp::create(
-              b, loc, v,
-              vector::BroadcastOp::create(b, loc, v.getType(),
-                                          func.getArgument(3)));
-        v = d.fromF32(v, resultType);
+        v = d.fromF32(applyScale(d, d.toF32(v), scale), resultType);
         v = arith::SelectOp::create(b, loc, valid, v, zeros);
         d.storeVector(v, out, {token, col});
       });
@@ -130,16 +186,14 @@ struct EmbeddingLowering : KernelPattern<llm::EmbeddingOp> {
       outRows = memref::CollapseShapeOp::create(rewriter, loc, result, toRows);
 
     std::optional<APFloat> scale = op.getScale();
+    llm::BlockQuantType format =
+        llm::getBlockQuantElementType(op.getTable().getType());
     gpu::GPUFuncOp kernel =
         getEmbeddingKernel(kernels, tokensType.getElementType(), tableType,
-                           resultElement, scale.has_value());
-    int64_t hidden = tableType.getDimSize(1);
+                           format, resultElement, scale.has_value());
     LaunchShape shape;
     shape.grid[0] = memref::DimOp::create(rewriter, loc, ids, 0);
-    shape.block = {
-        getBlockSize(hidden /
-                     getAccessWidth(hidden, tableType.getElementType())),
-        1, 1};
+    shape.block = {kernel.getKnownBlockSize()->front(), 1, 1};
     SmallVector<Value> args{ids, table, outRows};
     if (scale)
       args.push_back(arith::ConstantOp::create(

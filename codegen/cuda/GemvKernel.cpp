@@ -1,5 +1,6 @@
 // Decode projections (one row): GEMVs bound by reading the weights once, alone or fused.
 #include "codegen/common/Activation.h"
+#include "codegen/cuda/BlockDequant.h"
 #include "codegen/cuda/ProjectionKernels.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -32,18 +33,181 @@ constexpr int64_t kUnroll = 4;
 /// rows).
 constexpr int64_t kTwoRowsMinRows = 8192;
 
+/// Blocks of a block-quantized weight each lane decodes per step of the K
+/// loop: one block is already several loads in flight (Q4_0: 9 16-bit
+/// loads, Q4_K: 9 of 16 bytes), and a whole block of up to 256 decoded
+/// elements per row is what the registers hold.
+constexpr int64_t kBlockUnroll = 1;
+
+/// Elements a GEMV lane decodes and multiplies at a time for one weight row
+/// per warp: 8 (two 128-bit loads of x); half that for two rows (a gated
+/// GEMV, or two rows per warp). 16, the GEMM's runs, spilled a normalizing
+/// gated GEMV on K-quants (two rows of decoded weights, x, x · γ and γ live
+/// together), and 8 still spilled 20 bytes of the Q5_K one on sm_80.
+constexpr int64_t kGemvDecodeLanes = 8;
+
 /// The dot products one warp computes over K: x (1, K) f32, read as vectors
 /// of `width` lanes, against `rows` (weight buffer, row index) pairs whose
-/// weights share `weightType`.
+/// weights share `weightType`. With a block `format` (the weight buffers
+/// are its bytes), a chunk is one block: `width` is its element count, and
+/// each lane decodes its blocks in registers, getDecodeLanes() elements at
+/// a time.
 struct WarpDots {
   int64_t k, width;
   Type weightType;
+  llm::BlockQuantType format;
   Value x;
   /// The fused normalization's weight (K), or null.
   Value normWeight;
   double normEps;
   SmallVector<std::pair<Value, Value>> rows;
+
+  /// Lanes of the vector accumulators.
+  int64_t getAccumulatorWidth() const {
+    return format ? getDecodeLanes() : width;
+  }
+  /// Elements of a block decoded at a time.
+  int64_t getDecodeLanes() const {
+    return kGemvDecodeLanes / static_cast<int64_t>(rows.size());
+  }
+  /// Chunks per lane per step of the K loop.
+  int64_t getUnroll() const { return format ? kBlockUnroll : kUnroll; }
 };
+
+/// x · normWeight for the fused norm (and sumSquares += Σx² of the raw x),
+/// or x unchanged without one. Σx² is a scalar: one register instead of a
+/// vector of them keeps a normalizing GEMV under ptxas's 64-register
+/// occupancy target.
+Value normalizeActivation(DeviceBuilder &d, const WarpDots &dots, Value x,
+                          Value norm, Value &sumSquares) {
+  if (!dots.normWeight)
+    return x;
+  OpBuilder &b = d.builder();
+  Location loc = d.location();
+  Value squares = arith::MulFOp::create(b, loc, x, x);
+  sumSquares = vector::ReductionOp::create(b, loc, vector::CombiningKind::ADD,
+                                           squares, sumSquares);
+  return arith::MulFOp::create(b, loc, x, d.toF32(norm));
+}
+
+/// x[0, column ...] as vector<width x f32> and, when normalizing, the norm
+/// weight's vector at the same columns (else null).
+std::pair<Value, Value> loadActivation(DeviceBuilder &d, const WarpDots &dots,
+                                       Value column, int64_t width) {
+  auto xType = VectorType::get({width}, d.builder().getF32Type());
+  Value x = d.loadVector(xType, dots.x, {d.index(0), column});
+  if (!dots.normWeight)
+    return {x, Value()};
+  auto normType = VectorType::get(
+      {width}, cast<MemRefType>(dots.normWeight.getType()).getElementType());
+  return {x, d.loadVector(normType, dots.normWeight, {column})};
+}
+
+/// Decoded elements of a block-quantized weight one lane multiplies in one
+/// stretch of straight-line code: 32, a whole small block or a K-quant
+/// sub-block (a 256-element block runs as a loop of eight such groups). A
+/// whole Q6_K block unrolled (its 32 scales and the 256 elements of x it
+/// meets) spilled 0.5 KB at ptxas's 128 registers; groups of 64 still
+/// spilled in the two-row kernels.
+constexpr int64_t kBlockGroupElements = 32;
+
+/// acc[j] += block `chunk` of row j, elements [first, first + count),
+/// decoded in registers getDecodeLanes() at a time, · x at the same columns
+/// (acc.back() += Σx² when normalizing). The block's scales are read here:
+/// what the group does not use is dead code.
+SmallVector<Value> accumulateBlockElements(DeviceBuilder &d,
+                                           const WarpDots &dots,
+                                           ArrayRef<BlockDecoder> decoders,
+                                           Value chunk, int64_t first,
+                                           int64_t count, ArrayRef<Value> acc) {
+  OpBuilder &b = d.builder();
+  Location loc = d.location();
+  SmallVector<BlockDecoder::Block> blocks;
+  for (auto [decoder, row] : llvm::zip(decoders, dots.rows))
+    blocks.push_back(decoder.loadBlock(b, loc, row.second, chunk));
+  Value blockColumn = arith::MulIOp::create(b, loc, chunk, d.index(dots.width));
+  SmallVector<Value> updated(acc);
+  int64_t lanes = dots.getDecodeLanes();
+  for (int64_t run = first; run < first + count; run += lanes) {
+    Value column = arith::AddIOp::create(b, loc, blockColumn, d.index(run));
+    auto [x, norm] = loadActivation(d, dots, column, lanes);
+    Value sumSquares = dots.normWeight ? updated.back() : Value();
+    x = normalizeActivation(d, dots, x, norm, sumSquares);
+    if (dots.normWeight)
+      updated.back() = sumSquares;
+    for (size_t j = 0; j < decoders.size(); ++j)
+      updated[j] = vector::FMAOp::create(
+          b, loc, decoders[j].decode(b, loc, blocks[j], run), x, updated[j]);
+  }
+  return updated;
+}
+
+/// The groups from `group` on of block `chunk` for the run-time group index
+/// `groupIndex`: if groupIndex == group { that group } else { the next };
+/// the last one unconditional. Every lane of the warp is at the same group
+/// (the loop over groups is warp-uniform), so the branches do not diverge.
+SmallVector<Value> accumulateBlockGroup(DeviceBuilder &d, const WarpDots &dots,
+                                        ArrayRef<BlockDecoder> decoders,
+                                        Value chunk, Value groupIndex,
+                                        int64_t group, ArrayRef<Value> acc) {
+  OpBuilder &b = d.builder();
+  Location loc = d.location();
+  int64_t first = group * kBlockGroupElements;
+  if (first + kBlockGroupElements >= dots.width)
+    return accumulateBlockElements(d, dots, decoders, chunk, first,
+                                   kBlockGroupElements, acc);
+  Value matches = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        groupIndex, d.index(group));
+  auto ifOp = scf::IfOp::create(b, loc, ValueRange(acc).getTypes(), matches,
+                                /*withElse=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  scf::YieldOp::create(b, loc,
+                       accumulateBlockElements(d, dots, decoders, chunk, first,
+                                               kBlockGroupElements, acc));
+  b.setInsertionPointToStart(ifOp.elseBlock());
+  scf::YieldOp::create(b, loc,
+                       accumulateBlockGroup(d, dots, decoders, chunk,
+                                            groupIndex, group + 1, acc));
+  return SmallVector<Value>(ifOp.getResults());
+}
+
+/// The block-format counterpart of accumulateChunks: `chunks` are block
+/// indices; every row's block is decoded in registers getDecodeLanes()
+/// elements at a time and multiplied with x there (acc[j] are vectors of
+/// that many f32). Blocks longer than
+/// kBlockGroupElements run as a loop over their groups.
+SmallVector<Value> accumulateBlocks(DeviceBuilder &d, const WarpDots &dots,
+                                    ArrayRef<Value> chunks,
+                                    ArrayRef<Value> acc) {
+  OpBuilder &b = d.builder();
+  Location loc = d.location();
+  SmallVector<BlockDecoder> decoders;
+  for (auto [weight, row] : dots.rows)
+    decoders.push_back(
+        makeBlockDecoder(dots.format, weight, dots.getDecodeLanes()));
+  SmallVector<Value> updated(acc);
+  for (Value chunk : chunks) {
+    if (dots.width <= kBlockGroupElements) {
+      updated = accumulateBlockElements(d, dots, decoders, chunk, 0,
+                                        dots.width, updated);
+      continue;
+    }
+    auto loop = scf::ForOp::create(
+        b, loc, d.index(0), d.index(dots.width / kBlockGroupElements),
+        d.index(1), updated,
+        [&](OpBuilder &nb, Location, Value group, ValueRange carried) {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+          scf::YieldOp::create(
+              b, loc,
+              accumulateBlockGroup(d, dots, decoders, chunk, group, 0,
+                                   SmallVector<Value>(carried)));
+        });
+    updated.assign(loop.getResults().begin(), loop.getResults().end());
+  }
+  return updated;
+}
 
 /// acc[j] += weight_j[row_j, chunk·width ...] · x[chunk·width ...] (x ·
 /// normWeight when normalizing, and then the scalar acc.back() += Σx²) for the
@@ -52,35 +216,27 @@ struct WarpDots {
 SmallVector<Value> accumulateChunks(DeviceBuilder &d, const WarpDots &dots,
                                     ArrayRef<Value> chunks,
                                     ArrayRef<Value> acc) {
+  if (dots.format)
+    return accumulateBlocks(d, dots, chunks, acc);
   OpBuilder &b = d.builder();
   Location loc = d.location();
-  auto xType = VectorType::get({dots.width}, b.getF32Type());
   auto weightType = VectorType::get({dots.width}, dots.weightType);
-  SmallVector<Value> xs, norms, ws;
+  SmallVector<std::pair<Value, Value>> xs;
+  SmallVector<Value> ws;
   for (Value chunk : chunks) {
     Value column = arith::MulIOp::create(b, loc, chunk, d.index(dots.width));
-    xs.push_back(d.loadVector(xType, dots.x, {d.index(0), column}));
-    if (dots.normWeight) {
-      auto normType = VectorType::get(
-          {dots.width},
-          cast<MemRefType>(dots.normWeight.getType()).getElementType());
-      norms.push_back(d.loadVector(normType, dots.normWeight, {column}));
-    }
+    xs.push_back(loadActivation(d, dots, column, dots.width));
     for (auto [weight, row] : dots.rows)
       ws.push_back(d.loadVector(weightType, weight, {row, column}));
   }
   SmallVector<Value> updated(acc);
   size_t numRows = dots.rows.size();
   for (size_t u = 0; u < chunks.size(); ++u) {
-    Value x = xs[u];
-    if (dots.normWeight) {
-      // Σx² as a scalar: one register instead of a vector of them keeps a
-      // normalizing GEMV under ptxas's 64-register occupancy target.
-      Value squares = arith::MulFOp::create(b, loc, x, x);
-      updated.back() = vector::ReductionOp::create(
-          b, loc, vector::CombiningKind::ADD, squares, updated.back());
-      x = arith::MulFOp::create(b, loc, x, d.toF32(norms[u]));
-    }
+    Value sumSquares = dots.normWeight ? updated.back() : Value();
+    Value x = normalizeActivation(d, dots, xs[u].first, xs[u].second,
+                                  sumSquares);
+    if (dots.normWeight)
+      updated.back() = sumSquares;
     for (size_t j = 0; j < numRows; ++j)
       updated[j] = vector::FMAOp::create(b, loc, d.toF32(ws[u * numRows + j]),
                                          x, updated[j]);
@@ -96,15 +252,16 @@ SmallVector<Value> emitWarpDots(DeviceBuilder &d, const WarpDots &dots) {
   Value lane = d.laneId();
 
   // K as chunks of `width` elements; lane l takes chunks l, l + 32, ...
-  // Whole steps of kUnroll·32 chunks run in a loop, then up to kUnroll-1
+  // Whole steps of unroll·32 chunks run in a loop, then up to unroll-1
   // whole 32-chunk steps, then one partial step for the lanes it covers.
   int64_t chunks = dots.k / dots.width;
-  int64_t groupChunks = kUnroll * kWarpSize;
+  int64_t unroll = dots.getUnroll();
+  int64_t groupChunks = unroll * kWarpSize;
   int64_t groups = chunks / groupChunks;
   int64_t wholeSteps = (chunks % groupChunks) / kWarpSize;
   int64_t partialLanes = chunks % kWarpSize;
 
-  auto accType = VectorType::get({dots.width}, b.getF32Type());
+  auto accType = VectorType::get({dots.getAccumulatorWidth()}, b.getF32Type());
   Value zero = arith::ConstantOp::create(
       b, loc, DenseElementsAttr::get(accType, b.getF32FloatAttr(0.0f)));
   // One vector accumulator per row, and a scalar one for Σx² when
@@ -124,7 +281,7 @@ SmallVector<Value> emitWarpDots(DeviceBuilder &d, const WarpDots &dots) {
           OpBuilder::InsertionGuard guard(b);
           b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
           SmallVector<Value> group;
-          for (int64_t u = 0; u < kUnroll; ++u)
+          for (int64_t u = 0; u < unroll; ++u)
             group.push_back(chunkAt(base, u * kWarpSize));
           scf::YieldOp::create(
               b, loc,
@@ -205,6 +362,13 @@ struct GemvSegment {
   int64_t n, k, width;
   Type weightType;
   int64_t firstWarp, numWarps;
+
+  /// The warp's dot products of this segment (rows still to be added).
+  WarpDots getDots(const GemvNorm &norm) const {
+    return WarpDots{k,           width,      weightType,
+                    operands.weightFormat, operands.x, norm.weight,
+                    norm.eps,    {}};
+  }
 };
 
 /// The body of a warp of `segment`: rows firstRow .. firstRow + rowsPerWarp
@@ -218,9 +382,7 @@ void emitSegmentRows(DeviceBuilder &d, const GemvSegment &segment,
       arith::SubIOp::create(b, loc, warp, d.index(segment.firstWarp));
   Value firstRow =
       arith::MulIOp::create(b, loc, localWarp, d.index(rowsPerWarp));
-  WarpDots dots{segment.k,           segment.width, segment.weightType,
-                segment.operands.x, norm.weight,   norm.eps,
-                {}};
+  WarpDots dots = segment.getDots(norm);
   for (int64_t j = 0; j < rowsPerWarp; ++j) {
     Value row = arith::AddIOp::create(b, loc, firstRow, d.index(j));
     if (j > 0)
@@ -280,7 +442,7 @@ std::string getMultiGemvName(ArrayRef<GemvSegment> segments,
   SmallVector<std::string> extents, tags;
   for (const GemvSegment &segment : segments) {
     extents.push_back(std::to_string(segment.n));
-    tags.push_back(getTypeTag(segment.weightType) +
+    tags.push_back(getWeightTag(segment.operands) +
                    getEpilogueTag(segment.operands));
   }
   if (llvm::all_equal(tags))
@@ -311,23 +473,27 @@ void launchWarps(OpBuilder &builder, Location loc, gpu::GPUFuncOp kernel,
 ///   slices need to stay out of local memory.
 /// - two rows (two rows per warp, or a gate and an up row): 2 (up to 128
 ///   registers), still 64 KiB in flight per SM.
+/// - block-quantized weights: 2 (up to 128 registers): a lane holds a
+///   block's scales (Q6_K: 32 of them) and decodes 16 elements per row at a
+///   time next to 16 of x.
 /// Without a target ptxas's own occupancy heuristic may pick fewer
 /// registers and spill (40, spilling 24 bytes, for Qwen2's fused q/k/v on
 /// sm_90).
-int32_t getMinBlocksPerSM(int64_t weightRowsPerWarp, Type weightType) {
-  if (weightRowsPerWarp >= 2)
+int32_t getMinBlocksPerSM(int64_t weightRowsPerWarp, Type weightType,
+                          bool blocks) {
+  if (weightRowsPerWarp >= 2 || blocks)
     return 2;
   return weightType.isF32() ? 3 : 4;
 }
 
 /// The block size (reqntid) and the occupancy target of a GEMV kernel.
 void setBlockSize(OpBuilder &b, gpu::GPUFuncOp func,
-                  int64_t weightRowsPerWarp, Type weightType) {
+                  int64_t weightRowsPerWarp, Type weightType, bool blocks) {
   func.setKnownBlockSizeAttr(
       b.getDenseI32ArrayAttr({kWarpsPerBlock * kWarpSize, 1, 1}));
   func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
-                b.getI32IntegerAttr(
-                    getMinBlocksPerSM(weightRowsPerWarp, weightType)));
+                b.getI32IntegerAttr(getMinBlocksPerSM(weightRowsPerWarp,
+                                                      weightType, blocks)));
 }
 
 } // namespace
@@ -344,13 +510,16 @@ void launchMultiGemv(OpBuilder &builder, Location loc, KernelModule &kernels,
   SmallVector<GemvSegment> segments;
   int64_t totalRows = 0;
   for (const ProjectionOperands &output : outputs) {
-    auto weightType = cast<MemRefType>(output.weight.getType());
     GemvSegment segment;
     segment.operands = output;
-    segment.n = weightType.getDimSize(0);
-    segment.k = weightType.getDimSize(1);
-    segment.weightType = weightType.getElementType();
-    segment.width = getRowVectorWidth(segment.k, segment.weightType);
+    segment.n = output.getOutputs();
+    segment.k = output.getDepth();
+    segment.weightType =
+        cast<MemRefType>(output.weight.getType()).getElementType();
+    segment.width =
+        output.weightFormat
+            ? output.weightFormat.getBlockElements()
+            : getRowVectorWidth(segment.k, segment.weightType);
     totalRows += segment.n;
     segments.push_back(segment);
   }
@@ -375,13 +544,17 @@ void launchMultiGemv(OpBuilder &builder, Location loc, KernelModule &kernels,
       name, ValueRange(args).getTypes(),
       [&](OpBuilder &b, gpu::GPUFuncOp func) {
         DeviceBuilder d(b, func.getLoc());
-        // The widest weight type decides (f32 weights need more registers).
+        // The widest weight type decides (f32 weights need more registers,
+        // block formats more still).
         Type widest = segments.front().weightType;
-        for (const GemvSegment &segment : segments)
+        bool blocks = false;
+        for (const GemvSegment &segment : segments) {
           if (segment.weightType.getIntOrFloatBitWidth() >
               widest.getIntOrFloatBitWidth())
             widest = segment.weightType;
-        setBlockSize(b, func, rowsPerWarp, widest);
+          blocks |= static_cast<bool>(segment.operands.weightFormat);
+        }
+        setBlockSize(b, func, rowsPerWarp, widest, blocks);
         unsigned arg = 0;
         Value x = func.getArgument(arg++);
         GemvNorm kernelNorm{norm.weight ? func.getArgument(arg++) : Value(),
@@ -401,16 +574,19 @@ void launchMultiGemv(OpBuilder &builder, Location loc, KernelModule &kernels,
 
 void launchGatedGemv(OpBuilder &builder, Location loc, KernelModule &kernels,
                      const GemvNorm &norm, Value x, Value gateWeight,
-                     Value upWeight, llm::Activation activation, Value out) {
-  auto weightType = cast<MemRefType>(gateWeight.getType());
-  int64_t n = weightType.getDimSize(0), k = weightType.getDimSize(1);
-  Type elementType = weightType.getElementType();
+                     Value upWeight, llm::BlockQuantType weightFormat,
+                     llm::Activation activation, Value out) {
+  ProjectionOperands gate;
+  gate.weight = gateWeight;
+  gate.weightFormat = weightFormat;
+  int64_t n = gate.getOutputs(), k = gate.getDepth();
+  Type elementType = getElementType(gateWeight);
   assert(elementType == getElementType(upWeight) &&
          "gate and up weights share a type");
   std::string name = "gemv_glu_" +
                      llm::stringifyActivation(activation).str() + "_n" +
                      std::to_string(n) + "_k" + std::to_string(k) + "_" +
-                     getTypeTag(elementType) + getNormTag(norm);
+                     getWeightTag(gate) + getNormTag(norm);
 
   SmallVector<Value> args = {x};
   if (norm.weight)
@@ -423,12 +599,15 @@ void launchGatedGemv(OpBuilder &builder, Location loc, KernelModule &kernels,
         Location l = func.getLoc();
         DeviceBuilder d(b, l);
         // A gate row and an up row per warp.
-        setBlockSize(b, func, /*weightRowsPerWarp=*/2, elementType);
+        setBlockSize(b, func, /*weightRowsPerWarp=*/2, elementType,
+                     static_cast<bool>(weightFormat));
         unsigned arg = 0;
         WarpDots dots;
         dots.k = k;
         dots.weightType = elementType;
-        dots.width = getRowVectorWidth(k, elementType);
+        dots.format = weightFormat;
+        dots.width = weightFormat ? weightFormat.getBlockElements()
+                                  : getRowVectorWidth(k, elementType);
         dots.x = func.getArgument(arg++);
         dots.normWeight = norm.weight ? func.getArgument(arg++) : Value();
         dots.normEps = norm.eps;

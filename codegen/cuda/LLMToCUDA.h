@@ -8,7 +8,9 @@
 
 namespace llmc::cuda {
 
-/// Maps ranked tensors to identity-layout memrefs (device buffers) and
+/// Maps ranked tensors to identity-layout memrefs (device buffers), a
+/// block-quantized weight tensor<N x K x !llm.block<f>> to its bytes
+/// memref<N x rowBytes x i8>, and
 /// `!llm.kv_cache` to its bytes, `memref<N x i8>`, laid out as
 /// (2, layers, batch, capacity, kv_heads, head_dim) like the CPU cache, or
 /// for the paged layout (2, layers, pages, page_size, kv_heads, head_dim)

@@ -235,18 +235,22 @@ NVVM::MMATypes getMultiplicandType(Type elementType) {
 // there and is left for later.
 void launchMmaGemm(OpBuilder &builder, Location loc, KernelModule &kernels,
                    const ProjectionOperands &operands) {
-  auto weightType = cast<MemRefType>(operands.weight.getType());
-  int64_t n = weightType.getDimSize(0);
-  int64_t k = weightType.getDimSize(1);
-  Type elementType = weightType.getElementType();
+  int64_t n = operands.getOutputs();
+  int64_t k = operands.getDepth();
+  llm::BlockQuantType format = operands.weightFormat;
+  // Blocks are decoded to f16: d·q of an f16 scale and a code of up to 8
+  // bits keeps 11 of its up to 19 significant bits (bf16 would keep 8).
+  Type elementType =
+      format ? Type(builder.getF16Type())
+             : cast<MemRefType>(operands.weight.getType()).getElementType();
   assert((elementType.isBF16() || elementType.isF16()) &&
          "tensor cores take 16-bit weights");
   Type f32 = builder.getF32Type();
   int64_t xWidth = getRowVectorWidth(k, f32);
-  int64_t weightWidth = getRowVectorWidth(k, elementType);
+  int64_t weightWidth = format ? 1 : getRowVectorWidth(k, elementType);
 
   std::string name = "gemm_mma_n" + std::to_string(n) + "_k" +
-                     std::to_string(k) + "_" + getTypeTag(elementType) +
+                     std::to_string(k) + "_" + getWeightTag(operands) +
                      getEpilogueTag(operands);
   SmallVector<Value> args = operands.getArgs();
   // x and the weight tiles, both in the weight's type, double buffered.
@@ -269,10 +273,26 @@ void launchMmaGemm(OpBuilder &builder, Location loc, KernelModule &kernels,
         WarpLayout layout = getWarpLayout(d);
         NVVM::MMATypes multiplicand = getMultiplicandType(elementType);
 
-        auto load = [&](Value k0) { return block.load(d, k0); };
+        // Block formats: x's tile as for float weights, the weight's
+        // decoded by the prologue (one run of 16 elements per thread).
+        BlockWeightTile blockTile{ops.weight, format, n, block.firstColumn,
+                                  kTileN,     kTileK, kNumThreads};
+        size_t xValues = 2 * block.x.getChunksPerThread();
+        auto load = [&](Value k0) {
+          if (!format)
+            return block.load(d, k0);
+          SmallVector<Value> values = loadTile(d, block.x, k0);
+          llvm::append_range(values, loadBlockTile(d, blockTile, k0));
+          return values;
+        };
         auto store = [&](ArrayRef<Value> values, Value buffer) {
-          block.store(d, values, sharedA, sharedB, buffer,
-                      /*transposed=*/false);
+          if (!format)
+            return block.store(d, values, sharedA, sharedB, buffer,
+                               /*transposed=*/false);
+          storeTile(d, block.x, values.take_front(xValues), sharedA, buffer,
+                    /*transposed=*/false);
+          storeBlockTile(d, blockTile, values.drop_front(xValues), sharedB,
+                         buffer);
         };
         auto compute = [&](Value buffer, ValueRange acc) {
           return computeStage(d, multiplicand, layout, sharedA, sharedB, buffer,

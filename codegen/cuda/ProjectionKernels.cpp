@@ -1,5 +1,6 @@
 // llm.linear, llm.logits → GEMV (one row) or GEMM kernels (any row count).
 #include "codegen/cuda/ProjectionKernels.h"
+#include "codegen/cuda/BlockDequant.h"
 #include "codegen/cuda/LLMToCUDA.h"
 #include "dialect/LLMOps.h"
 
@@ -47,7 +48,19 @@ ProjectionOperands::fromOutputArgs(Value x, ValueRange args,
   if (host.residual)
     ops.residual = args[arg++];
   ops.out = args[arg++];
+  ops.weightFormat = host.weightFormat;
   return ops;
+}
+
+int64_t ProjectionOperands::getOutputs() const {
+  return cast<MemRefType>(weight.getType()).getDimSize(0);
+}
+
+int64_t ProjectionOperands::getDepth() const {
+  int64_t stored = cast<MemRefType>(weight.getType()).getDimSize(1);
+  if (!weightFormat)
+    return stored;
+  return stored / weightFormat.getBlockBytes() * weightFormat.getBlockElements();
 }
 
 int64_t getRowVectorWidth(int64_t k, Type elementType) {
@@ -87,6 +100,12 @@ void storeProjectionResult(DeviceBuilder &d, const ProjectionOperands &ops,
         b, loc, sum,
         memref::LoadOp::create(b, loc, ops.residual, ValueRange{row, column}));
   memref::StoreOp::create(b, loc, sum, ops.out, ValueRange{row, column});
+}
+
+std::string getWeightTag(const ProjectionOperands &operands) {
+  if (operands.weightFormat)
+    return getBlockTag(operands.weightFormat);
+  return getTypeTag(cast<MemRefType>(operands.weight.getType()).getElementType());
 }
 
 std::string getEpilogueTag(const ProjectionOperands &operands) {
@@ -156,8 +175,8 @@ Value withDynamicRows(OpBuilder &b, Location loc, Value buffer) {
 
 /// x[l..., K] · W[N, K]ᵀ (+ bias[N]) → [l..., N], f32 activations and
 /// result. A statically single row is a GEMV, any other row count (the
-/// sequence length of a prefill) a GEMM: on tensor cores for 16-bit
-/// weights, in f32 FMAs for f32 weights.
+/// sequence length of a prefill) a GEMM: on tensor cores for 16-bit and
+/// block-quantized weights, in f32 FMAs for f32 weights.
 template <typename OpTy> struct ProjectionLowering : KernelPattern<OpTy> {
   using KernelPattern<OpTy>::KernelPattern;
 
@@ -174,7 +193,9 @@ template <typename OpTy> struct ProjectionLowering : KernelPattern<OpTy> {
       return rewriter.notifyMatchFailure(op, "operands are not buffers");
     if (!xType.getElementType().isF32() || !resultType.getElementType().isF32())
       return rewriter.notifyMatchFailure(op, "activations are not f32");
-    if (!isWeightType(weightType.getElementType()) ||
+    llm::BlockQuantType format =
+        llm::getBlockQuantElementType(op.getWeight().getType());
+    if ((!format && !isWeightType(weightType.getElementType())) ||
         (bias && !isWeightType(getElementTypeOrSelf(bias.getType()))))
       return rewriter.notifyMatchFailure(op, "weight type not supported");
     if (!weightType.hasStaticShape())
@@ -186,6 +207,7 @@ template <typename OpTy> struct ProjectionLowering : KernelPattern<OpTy> {
     ProjectionOperands operands;
     operands.x = viewAsRows(rewriter, loc, adaptor.getX());
     operands.weight = adaptor.getWeight();
+    operands.weightFormat = format;
     operands.bias = bias;
     if (Value residual = getResidual(adaptor))
       operands.residual = viewAsRows(rewriter, loc, residual);
@@ -199,7 +221,7 @@ template <typename OpTy> struct ProjectionLowering : KernelPattern<OpTy> {
       if (operands.residual)
         operands.residual = withDynamicRows(rewriter, loc, operands.residual);
       operands.out = withDynamicRows(rewriter, loc, operands.out);
-      if (weightType.getElementType().isF32())
+      if (!format && weightType.getElementType().isF32())
         launchSimtGemm(rewriter, loc, this->kernels, operands);
       else
         launchMmaGemm(rewriter, loc, this->kernels, operands);
@@ -247,6 +269,8 @@ struct MultiLinearLowering : KernelPattern<llm::MultiLinearOp> {
     SmallVector<ProjectionOperands> outputs;
     SmallVector<Value> results;
     for (auto [i, weight] : llvm::enumerate(adaptor.getWeights())) {
+      llm::BlockQuantType format =
+          llm::getBlockQuantElementType(op.getWeights()[i].getType());
       auto resultType = dyn_cast_or_null<MemRefType>(
           getTypeConverter()->convertType(op.getResult(i).getType()));
       auto weightType = dyn_cast<MemRefType>(weight.getType());
@@ -254,13 +278,14 @@ struct MultiLinearLowering : KernelPattern<llm::MultiLinearOp> {
           adaptor.getBiases().empty() ? Value() : adaptor.getBiases()[i];
       if (!resultType || !resultType.getElementType().isF32() ||
           !weightType || !weightType.hasStaticShape() ||
-          !isWeightType(weightType.getElementType()) ||
+          (!format && !isWeightType(weightType.getElementType())) ||
           (bias && !isWeightType(getElementTypeOrSelf(bias.getType()))))
         return rewriter.notifyMatchFailure(op, "operand types");
       results.push_back(allocateResult(rewriter, loc, resultType, {}));
       ProjectionOperands output;
       output.x = x;
       output.weight = weight;
+      output.weightFormat = format;
       output.bias = bias;
       output.out = viewAsRows(rewriter, loc, results.back());
       outputs.push_back(output);
@@ -286,8 +311,10 @@ struct GLULinearLowering : KernelPattern<llm::GLULinearOp> {
     if (!isGemvFusedProjection(op) || !isF32Buffer(adaptor.getX()) ||
         !resultType || !resultType.getElementType().isF32())
       return rewriter.notifyMatchFailure(op, "not one row of f32");
+    llm::BlockQuantType format =
+        llm::getBlockQuantElementType(op.getGateWeight().getType());
     if (!gateType || !upType || !gateType.hasStaticShape() ||
-        !isWeightType(gateType.getElementType()))
+        (!format && !isWeightType(gateType.getElementType())))
       return rewriter.notifyMatchFailure(op, "weight types");
     FailureOr<GemvNorm> norm =
         getGemvNorm(adaptor.getNormWeight(), op.getNormEps());
@@ -296,7 +323,7 @@ struct GLULinearLowering : KernelPattern<llm::GLULinearOp> {
     Value result = allocateResult(rewriter, loc, resultType, {});
     launchGatedGemv(rewriter, loc, kernels, *norm,
                     viewAsRows(rewriter, loc, adaptor.getX()),
-                    adaptor.getGateWeight(), adaptor.getUpWeight(),
+                    adaptor.getGateWeight(), adaptor.getUpWeight(), format,
                     op.getActivation(), viewAsRows(rewriter, loc, result));
     rewriter.replaceOp(op, result);
     return success();

@@ -5,15 +5,24 @@
 #include "codegen/cuda/DeviceBuilder.h"
 #include "codegen/cuda/KernelModule.h"
 #include "dialect/LLMAttrs.h"
+#include "dialect/LLMTypes.h"
 
 namespace llmc::cuda {
 
 /// One projection out = x · weightᵀ (+ bias) (+ residual) on device
 /// buffers, every row K-contiguous: x (M, K) f32, weight (N, K)
-/// f32/bf16/f16, bias (N) of any float type or null, residual (M, N) f32 or
-/// null, out (M, N) f32. M may be dynamic; N and K are static.
+/// f32/bf16/f16 or, with `weightFormat`, the bytes of N rows of K elements
+/// in that block format (N, rowBytes) i8, bias (N) of any float type or
+/// null, residual (M, N) f32 or null, out (M, N) f32. M may be dynamic; N
+/// and K are static.
 struct ProjectionOperands {
   mlir::Value x, weight, bias, residual, out;
+  /// The weight's block format; null for float weights.
+  mlir::llm::BlockQuantType weightFormat;
+
+  /// N and K of the weight (K in elements, also for block formats).
+  int64_t getOutputs() const;
+  int64_t getDepth() const;
 
   /// The kernel arguments: x, then getOutputArgs().
   llvm::SmallVector<mlir::Value> getArgs() const;
@@ -44,7 +53,8 @@ void launchGemv(mlir::OpBuilder &builder, mlir::Location loc,
                 KernelModule &kernels, const ProjectionOperands &operands);
 
 /// Several one-row projections of the same x (`outputs`, each with its own
-/// weight, bias, residual and out; at least one) in one launch, x optionally
+/// weight (float or block format), bias, residual and out; at least one) in
+/// one launch, x optionally
 /// normalized: the grid's warps take the rows of the first output, then of
 /// the second, and so on (llm.multi_linear).
 void launchMultiGemv(mlir::OpBuilder &builder, mlir::Location loc,
@@ -53,16 +63,19 @@ void launchMultiGemv(mlir::OpBuilder &builder, mlir::Location loc,
 
 /// out (1, N) = act(x · gateᵀ) · (x · upᵀ) for one row x, optionally
 /// normalized: each warp computes a gate row and an up row and stores only
-/// their gated unit (llm.glu_linear). Both weights have one element type.
+/// their gated unit (llm.glu_linear). Both weights have one element type,
+/// or one block format (`weightFormat`, else null).
 void launchGatedGemv(mlir::OpBuilder &builder, mlir::Location loc,
                      KernelModule &kernels, const GemvNorm &norm,
                      mlir::Value x, mlir::Value gateWeight,
-                     mlir::Value upWeight, mlir::llm::Activation activation,
-                     mlir::Value out);
+                     mlir::Value upWeight,
+                     mlir::llm::BlockQuantType weightFormat,
+                     mlir::llm::Activation activation, mlir::Value out);
 
-/// Any row count, bf16/f16 weights: mma.sync m16n8k16 with f32
-/// accumulation, x rounded to the weight's type when staged in shared
-/// memory.
+/// Any row count, bf16/f16 or block-quantized weights: mma.sync m16n8k16
+/// with f32 accumulation, x rounded to the weight's type (f16 for blocks)
+/// when staged in shared memory; blocks are decoded into f16 tiles in shared
+/// memory (BlockGemmTile.cpp).
 void launchMmaGemm(mlir::OpBuilder &builder, mlir::Location loc,
                    KernelModule &kernels, const ProjectionOperands &operands);
 
@@ -148,6 +161,31 @@ llvm::SmallVector<mlir::Value> emitPipelinedKLoop(
                                                       mlir::ValueRange)>
         compute);
 
+/// A tile of `rows` weight rows × `depth` elements of a block-quantized
+/// weight (its bytes, (N, rowBytes) i8, in `source`), decoded by all
+/// `numThreads` threads of a CTA, kBlockDecodeLanes elements each (rows ·
+/// depth = numThreads · kBlockDecodeLanes; a stage of `depth` elements lies
+/// in one block). Rows past N read as zero.
+struct BlockWeightTile {
+  mlir::Value source;
+  mlir::llm::BlockQuantType format;
+  int64_t n;
+  mlir::Value firstRow;
+  int64_t rows, depth, numThreads;
+};
+
+/// This thread's run of the tile at column `k0`, decoded to f32: {vector,
+/// i1 in range}. The loads and the decoding happen here, in registers.
+llvm::SmallVector<mlir::Value>
+loadBlockTile(DeviceBuilder &d, const BlockWeightTile &tile, mlir::Value k0);
+
+/// Stores the run from loadBlockTile (zeros when out of range) into
+/// [buffer, row, column...] of the workgroup memref `shared`, converted to
+/// its element type.
+void storeBlockTile(DeviceBuilder &d, const BlockWeightTile &tile,
+                    llvm::ArrayRef<mlir::Value> values, mlir::Value shared,
+                    mlir::Value buffer);
+
 /// Tile sizes of a GEMM kernel: output rows × columns per CTA, K per stage.
 struct GemmTileShape {
   int64_t rows, columns, depth;
@@ -183,6 +221,10 @@ void launchGemmGrid(mlir::OpBuilder &builder, mlir::Location loc,
 /// Kernel-name fragment of the epilogue: "_bias<type>" with a bias,
 /// "_res" with a residual, "" for neither.
 std::string getEpilogueTag(const ProjectionOperands &operands);
+
+/// Kernel-name fragment of the weight: its element type ("bf16") or block
+/// format ("q4_k").
+std::string getWeightTag(const ProjectionOperands &operands);
 
 } // namespace llmc::cuda
 

@@ -271,9 +271,8 @@ Error runPipeline(mlir::ModuleOp module, const PipelineOptions &options) {
 }
 
 /// The format of every weight: --weight-type, or the weights file's formats
-/// that `target` computes.
-Expected<WeightFormatMap> getWeightFormats(const ModelConfig &config,
-                                           TargetKind target) {
+/// (both targets compute on every block format).
+Expected<WeightFormatMap> getWeightFormats(const ModelConfig &config) {
   std::optional<WeightFormat> requested;
   if (!weightTypeName.empty()) {
     requested = parseWeightFormat(weightTypeName);
@@ -282,8 +281,7 @@ Expected<WeightFormatMap> getWeightFormats(const ModelConfig &config,
                                getWeightFormatNames() + ", got '" +
                                weightTypeName + "'");
   }
-  return chooseWeightFormats(config, requested,
-                             /*computesBlocks=*/target == TargetKind::CPU);
+  return chooseWeightFormats(config, requested, /*computesBlocks=*/true);
 }
 
 /// Builds the `llm` module of `config` and runs the pipeline; with
@@ -293,8 +291,7 @@ Expected<mlir::OwningOpRef<mlir::ModuleOp>>
 compileModule(mlir::MLIRContext &context, const ModelConfig &config,
               ModelBuildOptions options, const PipelineOptions &pipelineOptions,
               ModelInterface *interface = nullptr) {
-  Expected<WeightFormatMap> formats =
-      getWeightFormats(config, pipelineOptions.target);
+  Expected<WeightFormatMap> formats = getWeightFormats(config);
   if (!formats)
     return formats.takeError();
   options.weightFormats = std::move(*formats);

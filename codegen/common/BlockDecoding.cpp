@@ -19,9 +19,7 @@
 //         bytes per 128 (bits 2g, 2g+1 of byte e % 32:
 //         bits 4-5 of element 32g + e % 32), int8 sc @192
 //         (i = element / 16), d @208
-#include "codegen/cpu/BlockDecoding.h"
-#include "codegen/cpu/LLMToLinalg.h"
-#include "codegen/cpu/LoweringUtils.h"
+#include "codegen/common/BlockDecoding.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -40,6 +38,10 @@ constexpr int64_t kChunk = 32;
 constexpr int64_t kQ6KScaleRun = 16;
 /// Code offsets: q4_0 and q5_0 store q + 8 and q + 16, q6_k q + 32.
 constexpr double kQ4_0Offset = 8, kQ5_0Offset = 16, kQ6_KOffset = 32;
+
+Value indexConstant(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantIndexOp::create(b, loc, value);
+}
 
 Value i32Constant(OpBuilder &b, Location loc, int64_t value) {
   return arith::ConstantIntOp::create(b, loc, b.getI32Type(), value);
@@ -82,13 +84,16 @@ Value bitcastScalar(OpBuilder &b, Location loc, Value bytes, Type type) {
 } // namespace
 
 BlockDecoder::BlockDecoder(llm::BlockQuantType format, Value storage,
-                           int64_t lanes)
-    : format(format), storage(storage), lanes(lanes) {
+                           int64_t lanes, ByteReader reader)
+    : format(format), storage(storage), lanes(lanes),
+      reader(std::move(reader)) {
   assert(kQ6KScaleRun % lanes == 0 && "decoded vectors must not span scales");
 }
 
 Value BlockDecoder::readBytes(OpBuilder &b, Location loc, const Block &block,
                               int64_t byte, int64_t count) const {
+  if (reader)
+    return reader(b, loc, block, byte, count);
   Value column = byte ? b.createOrFold<arith::AddIOp>(
                             loc, block.offset, indexConstant(b, loc, byte))
                       : block.offset;
@@ -436,12 +441,4 @@ void BlockDecoder::decodeInto(OpBuilder &b, Location loc, const Block &block,
         AffineMap::getMinorIdentityMap(2, 1, b.getContext()),
         ArrayRef<bool>{true});
   }
-}
-
-void llmc::addBlockStorageTypeConversion(TypeConverter &converter) {
-  converter.addConversion([](RankedTensorType type) -> std::optional<Type> {
-    if (!llm::getBlockQuantElementType(type))
-      return std::nullopt;
-    return llm::getBlockStorageType(type);
-  });
 }

@@ -1,10 +1,12 @@
-// Dequantizes GGUF blocks into f32 vectors in registers, for the CPU kernels that compute on them.
-#ifndef LLMC_CODEGEN_CPU_BLOCKDECODING_H
-#define LLMC_CODEGEN_CPU_BLOCKDECODING_H
+// Dequantizes GGUF blocks into f32 vectors in registers, for the CPU and CUDA kernels that compute on them.
+#ifndef LLMC_CODEGEN_COMMON_BLOCKDECODING_H
+#define LLMC_CODEGEN_COMMON_BLOCKDECODING_H
 
 #include "dialect/LLMTypes.h"
 
 #include "mlir/IR/Builders.h"
+
+#include <functional>
 
 namespace llmc {
 
@@ -15,8 +17,10 @@ namespace llmc {
 /// elements at a time (`decode`): one vector read of the packed codes, integer
 /// unpacking, one conversion to f32 and one FMA with the scale (and the
 /// offset or min), so that the weights never exist dequantized in memory.
-/// Reads stay on the tensor (vector.transfer_read), like the float kernels',
-/// so bufferization sees them where they happen.
+/// By default reads stay on the tensor (vector.transfer_read), like the CPU's
+/// float kernels', so bufferization sees them where they happen; a ByteReader
+/// replaces them (the CUDA kernels load from device buffers with the
+/// alignment the block's position guarantees).
 class BlockDecoder {
 public:
   /// The scales of one block of one row, as f32 scalars.
@@ -29,10 +33,17 @@ public:
     llvm::SmallVector<mlir::Value> params;
   };
 
+  /// Bytes [byte, byte + count) of `block` (byte offsets within the block)
+  /// as a vector<count x i8>.
+  using ByteReader = std::function<mlir::Value(
+      mlir::OpBuilder &, mlir::Location, const Block &, int64_t byte,
+      int64_t count)>;
+
   /// `lanes` must divide the 16-element halves of a 32-element chunk (4, 8 or
-  /// 16), so that every decoded vector lies in one sub-block.
+  /// 16), so that every decoded vector lies in one sub-block. Without
+  /// `reader`, bytes are read from `storage` with vector.transfer_read.
   BlockDecoder(mlir::llm::BlockQuantType format, mlir::Value storage,
-               int64_t lanes);
+               int64_t lanes, ByteReader reader = {});
 
   int64_t getBlockElements() const { return format.getBlockElements(); }
   int64_t getBlockBytes() const { return format.getBlockBytes(); }
@@ -83,8 +94,9 @@ private:
   mlir::llm::BlockQuantType format;
   mlir::Value storage;
   int64_t lanes;
+  ByteReader reader;
 };
 
 } // namespace llmc
 
-#endif // LLMC_CODEGEN_CPU_BLOCKDECODING_H
+#endif // LLMC_CODEGEN_COMMON_BLOCKDECODING_H
