@@ -25,7 +25,7 @@
 #             llama3-8l-paged: the same with 8 layers, and llama3-8l-cpu,
 #             their CPU reference (x86-64-v3: the GPU machine's processor
 #             is unknown here)
-#   kernels/  projection, attention, small, fused, paged-kv: each kernel
+#   kernels/  projection, block, attention, small, fused, paged-kv: each kernel
 #             check's PTX, launch manifest and what its comparison needs
 #             (inputs as seeds where they are large)
 #   random/   random-weight variants: CUDA artifacts, prompts and the CPU's
@@ -55,7 +55,8 @@ REFERENCE_CPU=${LLMC_REFERENCE_CPU:-x86-64-v3}
 # The test scripts gpu-check.sh runs from the checkout, hashed into
 # BUNDLE.txt: a bundle only matches the scripts that made it.
 CHECK_SCRIPTS="test/lib/llmc_cuda_module.py test/lib/cuda_sim.py
-  test/Target/CUDA/Inputs/projection_gpu.py test/Target/CUDA/Inputs/small_kernels_gpu.py
+  test/Target/CUDA/Inputs/projection_gpu.py test/Target/CUDA/Inputs/block_projection_gpu.py
+  test/Target/CUDA/Inputs/small_kernels_gpu.py
   test/Target/CUDA/Inputs/fused_kernels_check.py test/Target/CUDA/Inputs/paged_kv_check.py
   test/Integration/GPU/Inputs/run_random_configs.py test/Integration/GPU/Inputs/random_model.py
   test/Integration/GPU/Inputs/compare_logits.py test/runtime/Inputs/is_prefix.py"
@@ -120,6 +121,9 @@ compile llama3-8l-cpu "$BUNDLE/info/llama3-8l.json" --target=cpu --cpu="$REFEREN
 # references; one runner program for the manifests.
 K="$BUNDLE/kernels"
 "$PY" test/Target/CUDA/Inputs/projection_gpu.py generate "$K/projection"
+# Block-quantized weights: the references are dequantized here by the gguf
+# package (the reference venv's), so that the GPU machine needs numpy only.
+"$(scripts/reference-venv.sh)" test/Target/CUDA/Inputs/block_projection_gpu.py generate "$K/block"
 "$PY" test/Target/CUDA/Inputs/small_kernels_gpu.py generate "$K/small"
 "$PY" test/Target/CUDA/Inputs/fused_kernels_check.py generate "$K/fused"
 "$PY" test/Target/CUDA/Inputs/paged_kv_check.py generate "$K/paged-kv"

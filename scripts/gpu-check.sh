@@ -27,6 +27,8 @@
 #   bin/kernel-manifest-runner, then compared (test/Target/CUDA/*-gpu.test):
 #     projection-run 90, projection-compare 120: the GEMVs and GEMMs (never
 #       run on hardware before this script), tails, biases, tied logits;
+#     block-run 60, block-compare 60: the same kernels, the embedding and the
+#       fused GEMVs on every GGUF block format (never run on hardware);
 #     attention 150: prefill and decode attention (+ LLaMA-3-8B-shaped timings);
 #     small-run 60, small-compare 90: norms, embedding, RoPE, sampling;
 #     fused-run 60, fused-compare 60; paged-kv-run 60, paged-kv-compare 60.
@@ -206,6 +208,7 @@ kernel_check() {
   fi
 }
 kernel_check projection test/Target/CUDA/Inputs/projection_gpu.py 90 120
+kernel_check block test/Target/CUDA/Inputs/block_projection_gpu.py 60 60
 attention() { # every run against float64; the bench runs' timings
   local ptx=()
   for arch in sm_90 sm_80; do

@@ -2,7 +2,8 @@
 // buffer in its logical (batch, capacity) order, so it lowers only as the
 // keys and values of llm.attention (whose kernels read the pages through
 // the table); any other user is reported once, on the view, before the
-// conversion.
+// conversion. A block-quantized weight used outside the projections and the
+// embedding is reported likewise.
 // RUN: llmc-opt %s -split-input-file --llm-lower-to-cuda --verify-diagnostics
 
 !paged = !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = f32, layout = paged, page_size = 16>
@@ -44,11 +45,13 @@ module {
 
 // -----
 
-// Block-quantized weights: the CUDA kernels read floats, and the error names the weight.
+// Block-quantized weights: the CUDA kernels decode them in the projections
+// and the embedding; a block weight reaching any other op (a layer norm's
+// weight, which the dialect allows) is reported on that op, naming the weight.
 module {
-  // expected-error @+1 {{the CUDA kernels compute f32, f16 and bf16 weights; weight model.layers.0.mlp.up_proj.weight is 'tensor<64x256x!llm.block<q4_k>>' (dequantize it at load: --weight-type=f16)}}
-  func.func private @decode(%x: tensor<1x1x256xf32>, %w: tensor<64x256x!llm.block<q4_k>> {llm.weight = "model.layers.0.mlp.up_proj.weight"}) -> tensor<1x1x64xf32> {
-    %y = llm.linear %x, %w : tensor<1x1x256xf32>, tensor<64x256x!llm.block<q4_k>> -> tensor<1x1x64xf32>
-    return %y : tensor<1x1x64xf32>
+  func.func private @decode(%x: tensor<1x1x256xf32>, %w: tensor<256x!llm.block<q8_0>> {llm.weight = "model.norm.weight"}) -> tensor<1x1x256xf32> {
+    // expected-error @+1 {{the CUDA kernels decode block-quantized weights in projections and the embedding only; weight model.norm.weight ('tensor<256x!llm.block<q8_0>>') is used by 'llm.layer_norm' (dequantize it at load: --weight-type=f16)}}
+    %y = llm.layer_norm %x, %w {eps = 1.0e-05 : f64} : tensor<1x1x256xf32>, tensor<256x!llm.block<q8_0>> -> tensor<1x1x256xf32>
+    return %y : tensor<1x1x256xf32>
   }
 }
