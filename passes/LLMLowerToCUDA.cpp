@@ -46,10 +46,12 @@ bool needsDecomposition(Operation *op) {
 }
 
 /// True for the ops whose CUDA kernels decode block-quantized weights: the
-/// projections (GEMV and GEMM) and the embedding gather.
+/// projections (GEMV and GEMM) and the embedding gather; and for calls,
+/// which pass the weight to a function whose argument is checked in turn
+/// (the model's layer functions).
 bool readsBlockWeights(Operation *op) {
   return isa<llm::LinearOp, llm::LogitsOp, llm::MultiLinearOp,
-             llm::GLULinearOp, llm::EmbeddingOp>(op);
+             llm::GLULinearOp, llm::EmbeddingOp, func::CallOp>(op);
 }
 
 /// A block-quantized weight reaching any other op (a norm weight, say,

@@ -38,6 +38,19 @@ import sys
 
 PARAM_BYTES = {"u64": 8, "b64": 8, "s64": 8, "u32": 4, "b32": 4, "s32": 4, "f32": 4}
 DTYPE_BYTES = {"f32": 4, "bf16": 2, "f16": 2}
+# GGUF block formats: (elements, bytes) per block (dialect/LLMTypes.td).
+BLOCK_FORMATS = {"q8_0": (32, 34), "q4_0": (32, 18), "q4_1": (32, 20),
+                 "q5_0": (32, 22), "q5_1": (32, 24), "q4_k": (256, 144),
+                 "q5_k": (256, 176), "q6_k": (256, 210)}
+
+
+def weight_bytes(weight):
+    """Bytes of a manifest weight: elements of a float dtype, or the rows'
+    blocks."""
+    if weight["dtype"] in BLOCK_FORMATS:
+        elements, nbytes = BLOCK_FORMATS[weight["dtype"]]
+        return element_count(weight["shape"]) // elements * nbytes
+    return element_count(weight["shape"]) * DTYPE_BYTES[weight["dtype"]]
 # cuMemAlloc's alignment; buffers here get it too, so alignment claims of
 # the kernels are checked against realistic addresses.
 DEVICE_ALIGNMENT = 256
@@ -252,7 +265,7 @@ class ModelBuffers:
         self.weights = (ctypes.c_void_p * len(manifest["weights"]))()
         self.weight_addresses = {}
         for i, w in enumerate(manifest["weights"]):
-            size = element_count(w["shape"]) * DTYPE_BYTES[w["dtype"]]
+            size = weight_bytes(w)
             self.weights[i] = buffers.new(size, w["name"])
             self.weight_addresses[w["name"]] = (self.weights[i], size)
         kv = manifest["kv_cache"]

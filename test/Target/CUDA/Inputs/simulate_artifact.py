@@ -2,7 +2,7 @@
 host_trace.py's recording host API, and every kernel launch in the SIMT
 simulator test/lib/cuda_sim.py on the actual host buffers.
 
-Usage: simulate_artifact.py <artifact> <kernels.mlir> <model.safetensors>
+Usage: simulate_artifact.py <artifact> <kernels.mlir> <model.safetensors|.gguf>
                             <tokens-file> <plan> <out.f32> [<last rows>]
 
 <kernels.mlir> is `llmc --compile-to=kernels` of the same model and flags
@@ -14,7 +14,11 @@ file in order with positions counting on from 0. Writes float32 logits
 
 Device memory is host memory here. Weights come from the safetensors file
 (F32/F16/BF16 tensors under the artifact's weight names), rounded to the
-dtype the manifest asks for (round to nearest even, as the runtime does).
+dtype the manifest asks for (round to nearest even, as the runtime does),
+or from a GGUF file (<model.gguf>, read with the PyPI gguf package: run
+this with the reference venv's python): a weight the manifest wants in a
+block format gets the tensor's blocks as stored (the format must match),
+a float weight its F32 values.
 Scratch buffers and the KV cache start as 0xFF bytes (NaN in every float
 type, -1 as an integer): a kernel that reads memory nobody wrote gets NaN
 (the runtime zeroes the KV cache; a kernel must not need that). Each launch
@@ -69,8 +73,37 @@ def read_safetensors(path):
     return tensors
 
 
+def read_gguf_weights(path, manifest):
+    """{name: float32 array, or uint8 blocks (rows, row bytes)} of a GGUF
+    file under the artifact's weight names (llama.cpp's tensor names)."""
+    import gguf
+    sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "e2e", "Inputs"))
+    from decoder_numeric import gguf_name
+    stored = {t.name: t for t in gguf.GGUFReader(path).tensors}
+    tensors = {}
+    for w in manifest["weights"]:
+        name = w.get("source", {"tensor": w["name"]})["tensor"]
+        t = stored.get(gguf_name(name))
+        if t is None:
+            continue
+        kind = t.tensor_type.name.lower()
+        if w["dtype"] not in ("f32", "f16", "bf16"):
+            if kind != w["dtype"]:
+                raise SystemExit("%s: %s is %s, the artifact wants %s"
+                                 % (path, name, kind, w["dtype"]))
+            tensors[name] = np.asarray(t.data, np.uint8).reshape(t.data.shape[0], -1)
+        else:
+            values = gguf.quants.dequantize(t.data, t.tensor_type)
+            tensors[name] = np.asarray(values, np.float32).reshape(
+                [int(extent) for extent in reversed(t.shape)])
+    return tensors
+
+
 def fill_weights(model, manifest, path):
-    tensors = read_safetensors(path)
+    if path.endswith(".gguf"):
+        tensors = read_gguf_weights(path, manifest)
+    else:
+        tensors = read_safetensors(path)
     for w in manifest["weights"]:
         # A part of a fused tensor: its "source" tensor's rows, for g in
         # [0, groups): [start + g * stride, ... + count).
@@ -82,6 +115,14 @@ def fill_weights(model, manifest, path):
             start, count, stride, groups = source["rows"]
             values = np.concatenate([values[start + g * stride:start + g * stride + count]
                                      for g in range(groups)])
+        if values.dtype == np.uint8:  # blocks, as stored
+            raw = np.ascontiguousarray(values)
+            address, size = model.weight_addresses[w["name"]]
+            if raw.nbytes != size:
+                raise SystemExit("%s: %s has %d bytes of blocks, the artifact wants %d"
+                                 % (path, w["name"], raw.nbytes, size))
+            ctypes.memmove(address, raw.ctypes.data, size)
+            continue
         if list(values.shape) != list(w["shape"]):
             raise SystemExit("%s: %s has shape %s, the artifact wants %s"
                              % (path, w["name"], list(values.shape), w["shape"]))
