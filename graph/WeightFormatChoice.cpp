@@ -8,10 +8,9 @@ namespace llmc {
 
 namespace {
 
-/// The file's format of `spec` when the target can compute on it as stored.
+/// The file's format of `spec` when the targets can compute on it as stored.
 std::optional<WeightFormat> getComputableFileFormat(const ModelConfig &config,
-                                                    const WeightSpec &spec,
-                                                    bool computesBlocks) {
+                                                    const WeightSpec &spec) {
   auto stored = config.weightFormats.find(spec.getSourceName());
   if (stored == config.weightFormats.end())
     return std::nullopt;
@@ -20,7 +19,7 @@ std::optional<WeightFormat> getComputableFileFormat(const ModelConfig &config,
     return format;
   bool wholeBlocks = spec.shape.size() == 2 &&
                      spec.shape[1] % getBlockElements(*format) == 0;
-  if (computesBlocks && wholeBlocks)
+  if (wholeBlocks)
     return format;
   return std::nullopt;
 }
@@ -28,13 +27,8 @@ std::optional<WeightFormat> getComputableFileFormat(const ModelConfig &config,
 } // namespace
 
 Expected<WeightFormatMap> chooseWeightFormats(const ModelConfig &config,
-                                              std::optional<WeightFormat> requested,
-                                              bool computesBlocks) {
+                                              std::optional<WeightFormat> requested) {
   bool quantizing = requested && isBlockFormat(*requested);
-  if (quantizing && !computesBlocks)
-    return createStringError("--weight-type=" + toString(*requested) +
-                             ": this target computes f32, f16 and bf16 weights; "
-                             "block formats run on the CPU target");
   if (quantizing && !isQuantizedAtLoad(*requested))
     return createStringError(
         "--weight-type=" + toString(*requested) +
@@ -67,7 +61,7 @@ Expected<WeightFormatMap> chooseWeightFormats(const ModelConfig &config,
       format = wholeBlocks ? *requested : WeightFormat::F32;
     } else {
       format = requested.value_or(
-          getComputableFileFormat(config, spec, computesBlocks).value_or(fallback));
+          getComputableFileFormat(config, spec).value_or(fallback));
     }
     formats[spec.name] = format;
   }

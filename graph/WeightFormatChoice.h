@@ -19,19 +19,18 @@ using WeightFormatMap = llvm::StringMap<WeightFormat>;
 ///
 /// With `requested` (--weight-type) a float type: every weight in it, the
 /// runtime converting or dequantizing at load. With a block format the
-/// runtime quantizes to (isQuantizedAtLoad; a target with block kernels
-/// only): every matrix whose rows are whole blocks in it, quantized at load
+/// runtime quantizes to (isQuantizedAtLoad): every matrix whose rows are whole blocks in it, quantized at load
 /// from the file's float weights, the others in f32; a weight the file
 /// already stores in another block format is an error naming it.
 ///
 /// Without: each weight keeps the format of the weights file
-/// (`config.weightFormats`) when the target computes it — a float type, or
-/// with `computesBlocks` a block format on a matrix whose rows are whole
-/// blocks; any other weight (formats the kernels lack, blocks on a target
-/// without block kernels, no weights file) is computed in `config.dtype`.
+/// (`config.weightFormats`) when both targets compute it — a float type, or
+/// a block format on a matrix whose rows are whole blocks; any other weight
+/// (formats the kernels lack, odd rows, no weights file) is computed in
+/// `config.dtype`.
 llvm::Expected<WeightFormatMap>
 chooseWeightFormats(const ModelConfig &config,
-                    std::optional<WeightFormat> requested, bool computesBlocks);
+                    std::optional<WeightFormat> requested);
 
 /// The block formats the runtime quantizes float weights into at load.
 bool isQuantizedAtLoad(WeightFormat format);

@@ -281,7 +281,7 @@ Expected<WeightFormatMap> getWeightFormats(const ModelConfig &config) {
                                getWeightFormatNames() + ", got '" +
                                weightTypeName + "'");
   }
-  return chooseWeightFormats(config, requested, /*computesBlocks=*/true);
+  return chooseWeightFormats(config, requested);
 }
 
 /// Builds the `llm` module of `config` and runs the pipeline; with
