@@ -549,6 +549,9 @@ Error parseSlidingWindow(const FieldReader &reader, const HFConfigDefaults &defa
   }
   if (!window)
     return Error::success();
+  // validateModelConfig refuses such a count; no per-layer table before it.
+  if (config.numLayers <= 0 || config.numLayers > kMaxLayers)
+    return Error::success();
 
   // Which layers slide: layer_types, else the family's default rule.
   std::vector<bool> sliding;

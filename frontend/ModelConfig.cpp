@@ -379,6 +379,10 @@ Error validateModelConfig(const ModelConfig &config, ConfigSyntax syntax) {
   for (auto [field, value] : sizes)
     if (Error err = checkSize(name, field, value))
       return err;
+  if (config.numLayers > kMaxLayers)
+    return fail("field '" + name(Field::NumLayers) + "' (" +
+                Twine(config.numLayers) + ") is too large (maximum " +
+                Twine(kMaxLayers) + ")");
 
   // Grouped-query attention: query head i reads KV head i / (H / Hkv).
   if (config.numHeads % config.numKVHeads != 0)

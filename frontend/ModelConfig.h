@@ -24,6 +24,12 @@
 
 namespace llmc {
 
+/// Upper bound on num_hidden_layers / block_count. Per-layer tables (which
+/// layers slide, the IR's calls) are as long as the layer count, so a corrupt
+/// count must be refused before anything loops over it. Published decoders
+/// stay far below (Llama-3.1-405B has 126 layers).
+constexpr int64_t kMaxLayers = 65536;
+
 /// Which elements RoPE rotates together. The weight source decides it, not
 /// the architecture: Hugging Face safetensors checkpoints rotate halves
 /// (rotate_half); llama.cpp's GGUF converter permutes the Q/K rows of llama
@@ -91,7 +97,7 @@ struct ModelConfig {
   // hiddenSize -> numHeads*headDim and o_proj maps it back).
   int64_t hiddenSize = 0;
   int64_t intermediateSize = 0;
-  int64_t numLayers = 0;
+  int64_t numLayers = 0; // At most kMaxLayers.
   int64_t numHeads = 0;
   int64_t numKVHeads = 0;
   int64_t headDim = 0;
