@@ -3,6 +3,7 @@
 
 #include "codegen/CUDATarget.h"
 #include "dialect/LLMTypes.h"
+#include "frontend/Architectures.h"
 #include "passes/Passes.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -129,6 +130,10 @@ llvm::Error writeManifest(const ArtifactPaths &paths, const ModelConfig &config,
       {"rope_theta", config.ropeTheta},
       {"rotary_dim", config.rotaryDim},
       {"rope_style", toString(config.ropeStyle)},
+      // How the family's safetensors checkpoints order q/k rows, which the
+      // runtime reorders to rope_style when they differ.
+      {"safetensors_rope_style",
+       toString(getCheckpointRopeStyle(config.architecture))},
       {"rope_scaling", toString(config.ropeScaling.kind)},
       {"tie_word_embeddings", config.tieWordEmbeddings},
       {"bos_token_id", config.bosTokenId},

@@ -198,8 +198,10 @@ LogicalResult LinearOp::verify() {
 }
 
 LogicalResult LogitsOp::verify() {
+  ShapedType bias = getBias() ? cast<ShapedType>(getBias().getType())
+                              : ShapedType();
   if (failed(verifyProjection(*this, getX().getType(), getWeight().getType(),
-                              ShapedType(), getResult().getType())))
+                              bias, getResult().getType())))
     return failure();
   if (auto softcap = getSoftcap())
     return requirePositive(*this, softcap->convertToDouble(), "softcap");

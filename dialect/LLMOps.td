@@ -145,27 +145,31 @@ def LLM_AddOp : LLM_Op<"add", [Pure, SameOperandsAndResultType]> {
 def LLM_LogitsOp : LLM_Op<"logits", [Pure]> {
   let summary = "final projection from hidden states to vocabulary logits";
   let description = [{
-    `result[..., v] = Σ_d x[..., d] · weight[v, d]`. With `tied` the weight is
-    the token-embedding table (no separate `lm_head`), which the runtime uses
-    to bind one buffer to both arguments. With `softcap = c` (c > 0) each
-    logit z becomes `c · tanh(z / c)`, in f32 (Gemma-2's
+    `result[..., v] = Σ_d x[..., d] · weight[v, d] (+ bias[v])`. With `tied`
+    the weight is the token-embedding table (no separate `lm_head`), which the
+    runtime uses to bind one buffer to both arguments. An LM head may carry a
+    bias of the vocabulary's size (GPT-J). With `softcap = c` (c > 0) each
+    logit z (bias included) becomes `c · tanh(z / c)`, in f32 (Gemma-2's
     final_logit_softcapping).
 
     ```mlir
     %logits = llm.logits %h, %table {tied} : tensor<1x?x64xf32>, tensor<512x64xf32> -> tensor<1x?x512xf32>
     %capped = llm.logits %h, %table {tied, softcap = 30.0 : f64} : tensor<1x?x64xf32>, tensor<512x64xf32> -> tensor<1x?x512xf32>
+    %biased = llm.logits %h, %head, %b : tensor<1x?x64xf32>, tensor<512x64xf32>, tensor<512xf32> -> tensor<1x?x512xf32>
     ```
   }];
-  let arguments = (ins LLM_FloatTensor:$x, LLM_WeightTensor:$weight, UnitAttr:$tied,
+  let arguments = (ins LLM_FloatTensor:$x, LLM_WeightTensor:$weight,
+                       Optional<LLM_FloatTensor>:$bias, UnitAttr:$tied,
                        OptionalAttr<F64Attr>:$softcap);
   let results = (outs LLM_FloatTensor:$result);
   let assemblyFormat = [{
-    $x `,` $weight attr-dict `:` type($x) `,` type($weight) `->` type($result)
+    $x `,` $weight (`,` $bias^)? attr-dict `:` type($x) `,` type($weight)
+    (`,` type($bias)^)? `->` type($result)
   }];
-  /// Without softcapping.
+  /// Without a bias or softcapping.
   let builders = [
     OpBuilder<(ins "Type":$result, "Value":$x, "Value":$weight, "bool":$tied), [{
-      build($_builder, $_state, result, x, weight, tied, FloatAttr());
+      build($_builder, $_state, result, x, weight, Value(), tied, FloatAttr());
     }]>
   ];
   let hasVerifier = 1;

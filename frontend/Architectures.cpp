@@ -202,6 +202,52 @@ TensorNames neoxNames() {
   return n;
 }
 
+/// GPT-J: GPT-NeoX's parallel block with one LayerNorm read by both
+/// branches, separate q/k/v.
+DecoderBlock gptjBlock() {
+  DecoderBlock block = neoxBlock();
+  block.qkvLayout = QKVLayout::Separate;
+  block.parallelSharesNorm = true;
+  return block;
+}
+
+HFConfigDefaults gptjDefaults() {
+  HFConfigDefaults d;
+  d.keys.hiddenSize = "n_embd";
+  d.keys.intermediateSize = "n_inner";
+  d.keys.numLayers = "n_layer";
+  d.keys.numHeads = "n_head";
+  d.keys.maxPositions = "n_positions";
+  d.intermediateHiddenMultiple = 4;
+  d.normEps = 1e-5;
+  d.normEpsKey = "layer_norm_epsilon";
+  d.readsRope = false;
+  d.rotatesInterleavedPairs = true;
+  d.appliesPartialRotary = true;
+  d.rotaryDimKey = "rotary_dim";
+  d.rotaryDimDefault = 64;
+  d.activationKey = "activation_function";
+  d.activationDefault = "gelu_new";
+  d.mlpBiasAlways = true;
+  d.lmHeadBiasAlways = true;
+  return d;
+}
+
+TensorNames gptjNames() {
+  TensorNames n;
+  n.embedding = "transformer.wte";
+  n.layers = "transformer.h";
+  n.finalNorm = "transformer.ln_f";
+  n.attnNorm = "ln_1";
+  n.qProj = "attn.q_proj";
+  n.kProj = "attn.k_proj";
+  n.vProj = "attn.v_proj";
+  n.oProj = "attn.out_proj";
+  n.upProj = "mlp.fc_in";
+  n.downProj = "mlp.fc_out";
+  return n;
+}
+
 DecoderBlock postNormBlock() {
   DecoderBlock block;
   block.normPlacement = NormPlacement::Post;
@@ -216,6 +262,7 @@ const Architecture kArchitectures[] = {
     {"gemma2", gemma2Block(), gemma2Defaults(), gemma2Names()},
     {"gemma3_text", gemma3Block(), gemma3Defaults(), gemma2Names()},
     {"gpt_neox", neoxBlock(), neoxDefaults(), neoxNames()},
+    {"gptj", gptjBlock(), gptjDefaults(), gptjNames()},
     {"llama", kLlamaBlock, llamaDefaults(), {}},
     {"mistral", kLlamaBlock, mistralDefaults(), {}},
     // OLMo 2: norms on the sublayer outputs, q/k RMSNorm over the whole
@@ -235,6 +282,13 @@ const Architecture *findArchitecture(StringRef modelType) {
     return arch.name == modelType;
   });
   return found == std::end(kArchitectures) ? nullptr : found;
+}
+
+RopeStyle getCheckpointRopeStyle(StringRef modelType) {
+  const Architecture *family = findArchitecture(modelType);
+  return family && family->hfDefaults.rotatesInterleavedPairs
+             ? RopeStyle::Interleaved
+             : RopeStyle::Half;
 }
 
 std::string listArchitectures() {

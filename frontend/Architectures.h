@@ -11,6 +11,7 @@
 #define LLMC_FRONTEND_ARCHITECTURES_H
 
 #include "DecoderBlock.h"
+#include "ModelConfig.h"
 #include "WeightTable.h"
 
 #include <string>
@@ -65,10 +66,24 @@ enum class HFWindowRule {
   AlternatingLayers,
 };
 
+/// The keys of the model's sizes. A family's config class may spell them
+/// otherwise (transformers' attribute_map: GPT-J's n_embd, n_layer, ...).
+struct HFSizeKeys {
+  llvm::StringRef hiddenSize = "hidden_size";
+  llvm::StringRef intermediateSize = "intermediate_size";
+  llvm::StringRef numLayers = "num_hidden_layers";
+  llvm::StringRef numHeads = "num_attention_heads";
+  llvm::StringRef maxPositions = "max_position_embeddings";
+};
+
 /// How the family's transformers config class reads config.json: its
 /// defaults for absent fields, and the keys and rules that differ between
 /// families.
 struct HFConfigDefaults {
+  HFSizeKeys keys;
+  /// When nonzero, an absent or null intermediate size means this many
+  /// times hidden_size (GPT-J's n_inner: 4); else it is required.
+  int64_t intermediateHiddenMultiple = 0;
   int64_t maxPositionEmbeddings = 2048;
   /// The window when the config enables one without giving its size.
   std::optional<int64_t> slidingWindow;
@@ -83,7 +98,13 @@ struct HFConfigDefaults {
   std::optional<double> slidingRopeTheta;
   double normEps = 1e-6;
   llvm::StringRef normEpsKey = "rms_norm_eps";
+  /// Whether the family reads rope_theta (ropeThetaKey) and rope_scaling /
+  /// rope_parameters; GPT-J's sinusoids always use base 10000, unscaled.
+  bool readsRope = true;
   llvm::StringRef ropeThetaKey = "rope_theta";
+  /// Hugging Face checkpoints rotate halves (rotate_half); GPT-J rotates
+  /// interleaved pairs (rotate_every_two) of its checkpoints' q/k rows.
+  bool rotatesInterleavedPairs = false;
   bool tieWordEmbeddings = false;
   /// The activation's key ("hidden_activation" for gemma2) and default;
   /// GemmaConfig turns a legacy "gelu" into the tanh approximation.
@@ -101,6 +122,11 @@ struct HFConfigDefaults {
   bool appliesPartialRotary = false;
   llvm::StringRef partialRotaryKey = "partial_rotary_factor";
   double partialRotaryDefault = 1.0;
+  /// GPT-J gives the rotated width as an element count instead of a
+  /// factor: this key, with this default (null is refused: transformers
+  /// then builds its sinusoids for hidden_size, not head_dim).
+  llvm::StringRef rotaryDimKey;
+  int64_t rotaryDimDefault = 0;
   /// phi3: a top-level original_max_position_embeddings (default 4096)
   /// overrides the rope object's, and rope types "su" and "yarn" mean
   /// longrope.
@@ -115,6 +141,8 @@ struct HFConfigDefaults {
   bool mlpBiasAlways = false;
   /// gpt_neox: use_parallel_residual (default true) picks the topology.
   bool readsParallelResidual = false;
+  /// gptj: lm_head has a bias.
+  bool lmHeadBiasAlways = false;
 };
 
 struct Architecture {
@@ -124,6 +152,10 @@ struct Architecture {
   HFConfigDefaults hfDefaults;
   TensorNames tensors;
 };
+
+/// The RoPE row order of `modelType`'s Hugging Face (safetensors)
+/// checkpoints: the one its transformers modeling code rotates.
+RopeStyle getCheckpointRopeStyle(llvm::StringRef modelType);
 
 /// The family named `modelType`, or null.
 const Architecture *findArchitecture(llvm::StringRef modelType);

@@ -74,6 +74,8 @@ static void printDecoderBlock(const DecoderBlock &block, raw_ostream &os) {
      << optional(block.finalLogitSoftcap, "none") << "\n";
   os << "block.attention_scale: "
      << optional(block.attentionScale, "1/sqrt(head_dim)") << "\n";
+  os << "block.parallel_shares_norm: " << boolName(block.parallelSharesNorm)
+     << "\n";
 }
 
 void printModelConfig(const ModelConfig &config, raw_ostream &os) {
@@ -111,6 +113,7 @@ void printModelConfig(const ModelConfig &config, raw_ostream &os) {
   os << "qkv_bias: " << boolName(config.qkvBias) << "\n";
   os << "output_bias: " << boolName(config.outputBias) << "\n";
   os << "mlp_bias: " << boolName(config.mlpBias) << "\n";
+  os << "lm_head_bias: " << boolName(config.lmHeadBias) << "\n";
   os << "hidden_act: " << toString(config.hiddenAct) << "\n";
   os << "dtype: " << toString(config.dtype) << "\n";
   os << "bos_token_id: " << config.bosTokenId << "\n";

@@ -13,6 +13,7 @@
 //   Post      x += norm(attn(x));        x += norm(ffn(x))           olmo2
 //   Sandwich  x += norm(attn(norm(x)));  x += norm(ffn(norm(x)))     gemma2
 //   Parallel  x += attn(norm_a(x)) + ffn(norm_f(x))                  gpt_neox
+//             x += attn(norm(x)) + ffn(norm(x))   (one shared norm)  gptj
 //
 //===----------------------------------------------------------------------===//
 
@@ -54,6 +55,9 @@ struct DecoderBlock {
   double normWeightOffset = 0.0;
   NormPlacement normPlacement = NormPlacement::Pre;
   ResidualTopology residual = ResidualTopology::Sequential;
+  /// A parallel block's FFN reads the attention norm's output instead of
+  /// normalizing x on its own (gptj's single ln_1).
+  bool parallelSharesNorm = false;
   FeedForwardKind feedForward = FeedForwardKind::Gated;
   QKNormKind qkNorm = QKNormKind::None;
   QKVLayout qkvLayout = QKVLayout::Separate;

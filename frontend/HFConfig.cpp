@@ -13,10 +13,12 @@
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
 
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <tuple>
 
@@ -495,6 +497,20 @@ Error applyPartialRotary(const FieldReader &reader,
   return Error::success();
 }
 
+/// The rotated width given as an element count (GPT-J's rotary_dim).
+Error parseRotaryDim(const FieldReader &reader,
+                     const HFConfigDefaults &defaults, ModelConfig &config) {
+  StringRef key = defaults.rotaryDimKey;
+  const json::Value *raw = reader.object.get(key);
+  if (raw && raw->kind() == json::Value::Null)
+    return reader.fail("field '" + key + "' is null: transformers' " +
+                       config.architecture +
+                       " then sizes its sinusoids by the hidden size, not "
+                       "a head; give the rotated width");
+  config.rotaryDim = defaults.rotaryDimDefault;
+  return assignIfPresent(reader.getInt(key), config.rotaryDim);
+}
+
 /// Reads layer_types (transformers >= 5 writes it): one "sliding_attention"
 /// or "full_attention" per layer.
 Expected<std::vector<bool>> parseLayerTypes(const FieldReader &reader,
@@ -700,7 +716,6 @@ Expected<ModelConfig> parseHFConfig(StringRef jsonText, StringRef sourceName) {
 
   ModelConfig config;
   config.name = modelNameFromPath(sourceName);
-  config.ropeStyle = RopeStyle::Half; // safetensors checkpoints rotate halves.
 
   auto modelType = reader.getString("model_type");
   if (!modelType)
@@ -714,20 +729,36 @@ Expected<ModelConfig> parseHFConfig(StringRef jsonText, StringRef sourceName) {
   config.architecture = (*modelType)->str();
   config.block = family->block;
   const HFConfigDefaults &defaults = family->hfDefaults;
+  const HFSizeKeys &keys = defaults.keys;
+  config.ropeStyle = defaults.rotatesInterleavedPairs ? RopeStyle::Interleaved
+                                                      : RopeStyle::Half;
 
   struct RequiredInt {
     StringRef key;
     int64_t *out;
   };
-  for (RequiredInt field : {RequiredInt{"hidden_size", &config.hiddenSize},
-                            {"intermediate_size", &config.intermediateSize},
-                            {"num_hidden_layers", &config.numLayers},
-                            {"num_attention_heads", &config.numHeads},
+  for (RequiredInt field : {RequiredInt{keys.hiddenSize, &config.hiddenSize},
+                            {keys.numLayers, &config.numLayers},
+                            {keys.numHeads, &config.numHeads},
                             {"vocab_size", &config.vocabSize}}) {
     auto value = reader.requireInt(field.key);
     if (!value)
       return value.takeError();
     *field.out = *value;
+  }
+  if (defaults.intermediateHiddenMultiple) {
+    // Saturates: validation then calls the size too large.
+    if (MulOverflow(config.hiddenSize, defaults.intermediateHiddenMultiple,
+                    config.intermediateSize))
+      config.intermediateSize = std::numeric_limits<int64_t>::max();
+    if (Error err = assignIfPresent(reader.getInt(keys.intermediateSize),
+                                    config.intermediateSize))
+      return err;
+  } else {
+    auto value = reader.requireInt(keys.intermediateSize);
+    if (!value)
+      return value.takeError();
+    config.intermediateSize = *value;
   }
 
   config.numKVHeads = config.numHeads;
@@ -749,7 +780,7 @@ Expected<ModelConfig> parseHFConfig(StringRef jsonText, StringRef sourceName) {
   }
 
   config.maxPositionEmbeddings = defaults.maxPositionEmbeddings;
-  if (Error err = assignIfPresent(reader.getInt("max_position_embeddings"),
+  if (Error err = assignIfPresent(reader.getInt(keys.maxPositions),
                                   config.maxPositionEmbeddings))
     return err;
   config.rmsNormEps = defaults.normEps;
@@ -757,9 +788,10 @@ Expected<ModelConfig> parseHFConfig(StringRef jsonText, StringRef sourceName) {
                                   config.rmsNormEps))
     return err;
   config.ropeTheta = defaults.ropeTheta;
-  if (Error err = assignIfPresent(reader.getNumber(defaults.ropeThetaKey),
-                                  config.ropeTheta))
-    return err;
+  if (defaults.readsRope)
+    if (Error err = assignIfPresent(reader.getNumber(defaults.ropeThetaKey),
+                                    config.ropeTheta))
+      return err;
   if (defaults.slidingRopeTheta) {
     config.slidingRopeTheta = defaults.slidingRopeTheta;
     if (Error err = assignIfPresent(reader.getNumber("rope_local_base_freq"),
@@ -785,17 +817,24 @@ Expected<ModelConfig> parseHFConfig(StringRef jsonText, StringRef sourceName) {
   const FieldReader &ropeReader = perLayerType ? *perLayerType : reader;
   if (perLayerType)
     ropeKey = "full_attention";
-  std::optional<double> partialRotary;
-  if (defaults.partialRotaryDefault != 1.0)
-    partialRotary = defaults.partialRotaryDefault;
-  if (Error err = assignIfPresent(reader.getNumber(defaults.partialRotaryKey),
-                                  partialRotary))
-    return err;
-  if (Error err = parseRopeScaling(ropeReader, ropeKey, defaults, config,
-                                  partialRotary))
-    return err;
-  if (Error err = applyPartialRotary(reader, defaults, partialRotary, config))
-    return err;
+  if (!defaults.rotaryDimKey.empty()) {
+    if (Error err = parseRotaryDim(reader, defaults, config))
+      return err;
+  } else {
+    std::optional<double> partialRotary;
+    if (defaults.partialRotaryDefault != 1.0)
+      partialRotary = defaults.partialRotaryDefault;
+    if (Error err = assignIfPresent(
+            reader.getNumber(defaults.partialRotaryKey), partialRotary))
+      return err;
+    if (defaults.readsRope)
+      if (Error err = parseRopeScaling(ropeReader, ropeKey, defaults, config,
+                                       partialRotary))
+        return err;
+    if (Error err =
+            applyPartialRotary(reader, defaults, partialRotary, config))
+      return err;
+  }
 
   config.tieWordEmbeddings = defaults.tieWordEmbeddings;
   if (Error err = assignIfPresent(reader.getBool("tie_word_embeddings"),
@@ -814,6 +853,7 @@ Expected<ModelConfig> parseHFConfig(StringRef jsonText, StringRef sourceName) {
     config.qkvBias = config.outputBias = attentionBias;
   }
   config.mlpBias = defaults.mlpBiasAlways;
+  config.lmHeadBias = defaults.lmHeadBiasAlways;
   if (defaults.readsMLPBias)
     if (Error err =
             assignIfPresent(reader.getBool("mlp_bias"), config.mlpBias))

@@ -140,7 +140,32 @@ enum class Field {
 };
 } // namespace
 
-static StringRef hfName(Field field) {
+/// `field`'s config.json key as `family`'s config class reads it (the
+/// keys of LlamaConfig where it does not say otherwise).
+static StringRef hfName(Field field, const Architecture *family) {
+  if (family) {
+    const HFConfigDefaults &d = family->hfDefaults;
+    switch (field) {
+    case Field::HiddenSize:
+      return d.keys.hiddenSize;
+    case Field::IntermediateSize:
+      return d.keys.intermediateSize;
+    case Field::NumLayers:
+      return d.keys.numLayers;
+    case Field::NumHeads:
+      return d.keys.numHeads;
+    case Field::MaxPositions:
+      return d.keys.maxPositions;
+    case Field::RmsNormEps:
+      return d.normEpsKey;
+    case Field::RopeTheta:
+      return d.ropeThetaKey;
+    case Field::RotaryDim:
+      return d.rotaryDimKey.empty() ? d.partialRotaryKey : d.rotaryDimKey;
+    default:
+      break;
+    }
+  }
   switch (field) {
   case Field::HiddenSize:
     return "hidden_size";
@@ -266,7 +291,7 @@ struct Namer {
 
   std::string operator()(Field field) const {
     if (syntax == ConfigSyntax::HuggingFace)
-      return hfName(field).str();
+      return hfName(field, findArchitecture(config.architecture)).str();
     if (field == Field::BosTokenId)
       return "tokenizer.ggml.bos_token_id";
     if (field == Field::EosTokenId)

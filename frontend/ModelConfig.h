@@ -130,6 +130,8 @@ struct ModelConfig {
   bool outputBias = false;
   /// Bias on gate/up/down projections (llama mlp_bias).
   bool mlpBias = false;
+  /// Bias on the LM head (gptj's lm_head; a tied head keeps it).
+  bool lmHeadBias = false;
   Activation hiddenAct = Activation::SiLU;
   /// Defaults to F32 when the config does not say: that is what
   /// transformers' from_pretrained loads without an explicit dtype.

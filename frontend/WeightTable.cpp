@@ -63,6 +63,8 @@ std::vector<WeightSpec> llmc::getWeightTable(const ModelConfig &config,
   const bool normBias = block.norm == NormKind::LayerNorm;
   const bool preNorms = block.normPlacement != NormPlacement::Post;
   const bool postNorms = block.normPlacement != NormPlacement::Pre;
+  const bool sharesNorm = block.residual == ResidualTopology::Parallel &&
+                          block.parallelSharesNorm;
 
   std::vector<WeightSpec> table;
   std::string prefix;
@@ -139,7 +141,7 @@ std::vector<WeightSpec> llmc::getWeightTable(const ModelConfig &config,
     add(WeightRole::OProj, {d, qDim}, config.outputBias);
     if (postNorms)
       addNorm(WeightRole::AttnPostNorm, d);
-    if (preNorms)
+    if (preNorms && !sharesNorm)
       addNorm(WeightRole::FFNNorm, d);
     if (block.fusedGateUp) {
       addPart(WeightRole::GateProj, names.gateUpProj, "gate", {0, ffn}, d,
@@ -159,6 +161,9 @@ std::vector<WeightSpec> llmc::getWeightTable(const ModelConfig &config,
   prefix.clear();
   addNorm(WeightRole::FinalNorm, d);
   if (!config.tieWordEmbeddings)
-    add(WeightRole::LMHead, {config.vocabSize, d});
+    add(WeightRole::LMHead, {config.vocabSize, d}, config.lmHeadBias);
+  else if (config.lmHeadBias) // A tied head keeps its own bias.
+    table.push_back({(names.lmHead + ".bias").str(), WeightRole::LMHead,
+                     /*bias=*/true, layer, {config.vocabSize}});
   return table;
 }

@@ -240,8 +240,8 @@ public:
                                           : weight(-1, WeightRole::LMHead);
     setLocation("lm_head");
     auto logits = llm::LogitsOp::create(
-        builder, loc, logitsType, normed, head, config.tieWordEmbeddings,
-        optionalF64(config.block.finalLogitSoftcap));
+        builder, loc, logitsType, normed, head, bias(-1, WeightRole::LMHead),
+        config.tieWordEmbeddings, optionalF64(config.block.finalLogitSoftcap));
     func::ReturnOp::create(builder, loc, ValueRange{logits, cache});
     loc = builder.getUnknownLoc();
   }
@@ -483,14 +483,15 @@ private:
     };
 
     setLocation("self_attn");
+    Value attentionInput = sublayerInput(hidden, WeightRole::AttnNorm);
     Value attended = sublayerOutput(
-        emitAttention(layer, sublayerInput(hidden, WeightRole::AttnNorm),
-                      window),
-        WeightRole::AttnPostNorm);
+        emitAttention(layer, attentionInput, window), WeightRole::AttnPostNorm);
     if (block.residual == ResidualTopology::Parallel) {
       setLocation("mlp");
-      Value fed = emitFeedForward(layer,
-                                  sublayerInput(hidden, WeightRole::FFNNorm));
+      Value fed = emitFeedForward(
+          layer, block.parallelSharesNorm
+                     ? attentionInput
+                     : sublayerInput(hidden, WeightRole::FFNNorm));
       Value both = llm::AddOp::create(builder, loc, attended, fed);
       return llm::AddOp::create(builder, loc, hidden, both);
     }

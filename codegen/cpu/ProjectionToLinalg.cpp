@@ -178,7 +178,7 @@ struct LogitsOpLowering : OpConversionPattern<llm::LogitsOp> {
     if (llm::getBlockQuantElementType(op.getWeight().getType()))
       return rewriter.notifyMatchFailure(op, kBlocksNeedVectorKernels);
     Value logits = createProjection(rewriter, op.getLoc(), adaptor.getX(),
-                                    adaptor.getWeight(), Value(),
+                                    adaptor.getWeight(), adaptor.getBias(),
                                     cast<RankedTensorType>(op.getType()));
     rewriter.replaceOp(op, llmc::softcapInPlace(rewriter, op.getLoc(), logits,
                                                 op.getSoftcap()));

@@ -27,7 +27,9 @@ constexpr unsigned kVectorProjectionBenefit = 2;
 Value getBias(llm::LinearOp op, llm::LinearOp::Adaptor adaptor) {
   return adaptor.getBias();
 }
-Value getBias(llm::LogitsOp, llm::LogitsOp::Adaptor) { return Value(); }
+Value getBias(llm::LogitsOp, llm::LogitsOp::Adaptor adaptor) {
+  return adaptor.getBias();
+}
 
 /// A residual is decomposed into an llm.add before this lowering
 /// (llmc::decomposeFusedOps); a projection still carrying one is left alone.

@@ -127,7 +127,9 @@ Value getBias(llm::LinearOp, llm::LinearOp::Adaptor adaptor) {
 }
 /// `tied` only tells the runtime to bind the embedding table as the weight;
 /// the math is the same.
-Value getBias(llm::LogitsOp, llm::LogitsOp::Adaptor) { return Value(); }
+Value getBias(llm::LogitsOp, llm::LogitsOp::Adaptor adaptor) {
+  return adaptor.getBias();
+}
 
 Value getResidual(llm::LinearOp::Adaptor adaptor) {
   return adaptor.getResidual();

@@ -143,14 +143,19 @@ void parse_config(const Fields &c, Manifest &m) {
   m.head_dim = positive_i32(c, "head_dim");
   m.vocab_size = positive_i32(c, "vocab_size");
   m.max_position_embeddings = positive_i32(c, "max_position_embeddings");
-  std::string rope = c.string("rope_style");
-  if (rope == "half")
-    m.rope_layout = LLMC_ROPE_HALF;
-  else if (rope == "interleaved")
-    m.rope_layout = LLMC_ROPE_INTERLEAVED;
-  else
-    fail(LLMC_ERR_UNSUPPORTED, m.path, ": manifest field 'config.rope_style' = '",
-         rope, "' is not one of 'half', 'interleaved'");
+  auto rope_layout = [&](const char *key) {
+    std::string rope = c.string(key);
+    if (rope == "half")
+      return LLMC_ROPE_HALF;
+    if (rope == "interleaved")
+      return LLMC_ROPE_INTERLEAVED;
+    fail(LLMC_ERR_UNSUPPORTED, m.path, ": manifest field 'config.", key,
+         "' = '", rope, "' is not one of 'half', 'interleaved'");
+  };
+  m.rope_layout = rope_layout("rope_style");
+  // Absent in artifacts from before GPT-J: every family rotated halves.
+  if (c.optional("safetensors_rope_style"))
+    m.safetensors_rope_layout = rope_layout("safetensors_rope_style");
   if (m.head_dim % 2 != 0)
     fail(LLMC_ERR_FORMAT, m.path, ": manifest field 'config.head_dim' = ",
          m.head_dim, " must be even (RoPE rotates pairs)");

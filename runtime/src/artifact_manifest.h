@@ -72,6 +72,9 @@ struct Manifest {
   int32_t hidden_size = 0, num_layers = 0, num_heads = 0, num_kv_heads = 0,
           head_dim = 0, vocab_size = 0, max_position_embeddings = 0;
   llmc_rope_layout rope_layout = LLMC_ROPE_HALF;
+  /// The q/k row order of the family's safetensors checkpoints (HF
+  /// modeling code rotates halves, GPT-J interleaved pairs).
+  llmc_rope_layout safetensors_rope_layout = LLMC_ROPE_HALF;
   bool tie_word_embeddings = false;
   int32_t bos_token_id = -1;
   std::vector<int32_t> eos_token_ids;

@@ -167,7 +167,11 @@ const void *bind_weight(const Manifest &m, WeightSet &set, size_t i,
          ", the artifact expects ", shape_text(w.shape.data(), w.shape.size()));
 
   int64_t heads = rope_heads(m, w.name);
-  bool reorder = heads != 0 && set.rope_layout != m.rope_layout;
+  // A safetensors file is ordered as its family's modeling code rotates.
+  llmc_rope_layout stored = set.format == LLMC_WEIGHTS_SAFETENSORS
+                                ? m.safetensors_rope_layout
+                                : set.rope_layout;
+  bool reorder = heads != 0 && stored != m.rope_layout;
   bool blocks = dtype_traits(w.format).dequantize != nullptr;
   if (blocks)
     if (const void *in_place = bind_blocks(w, t, reorder))

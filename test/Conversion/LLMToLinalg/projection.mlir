@@ -101,6 +101,23 @@ func.func @logits_softcap(%h: tensor<1x?x64xf32>, %table: tensor<512x64xf32>) ->
 
 // -----
 
+// An LM head with a bias (GPT-J): the accumulator starts as the bias, as
+// llm.linear's does, and the softcap applies to biased logits.
+// CHECK-DAG: #[[BMAP:.+]] = affine_map<(d0, d1, d2) -> (d2)>
+// CHECK-LABEL: func @logits_bias_softcap
+// CHECK-SAME: %[[B:[^:]+]]: tensor<512xf32>)
+// CHECK: %[[INIT:.+]] = linalg.generic {indexing_maps = [#[[BMAP]], {{.+}}]{{.*}} ins(%[[B]] : tensor<512xf32>)
+// CHECK: %[[Z:.+]] = linalg.generic {{.+}}iterator_types = ["parallel", "parallel", "parallel", "reduction"]
+// CHECK-SAME: outs(%[[INIT]] : tensor<1x?x512xf32>)
+// CHECK: linalg.generic {{.+}} outs(%[[Z]] : tensor<1x?x512xf32>)
+// CHECK: math.tanh
+func.func @logits_bias_softcap(%h: tensor<1x?x64xf32>, %head: tensor<512x64xf32>, %b: tensor<512xf32>) -> tensor<1x?x512xf32> {
+  %0 = llm.logits %h, %head, %b {softcap = 30.0 : f64} : tensor<1x?x64xf32>, tensor<512x64xf32>, tensor<512xf32> -> tensor<1x?x512xf32>
+  return %0 : tensor<1x?x512xf32>
+}
+
+// -----
+
 // CHECK-DAG: #[[TOK:.+]] = affine_map<(d0, d1, d2) -> (d0, d1)>
 // CHECK-DAG: #[[OUT:.+]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 // CHECK-LABEL: func @embedding_bf16_dynamic

@@ -354,6 +354,14 @@ func.func @f(%x: tensor<1x?x64xf32>, %w: tensor<512x64xf32>) {
 
 // -----
 
+func.func @f(%x: tensor<1x?x64xf32>, %w: tensor<512x64xf32>, %b: tensor<500xf32>) {
+  // expected-error @+1 {{bias size (500) does not match weight output dimension (512)}}
+  %0 = llm.logits %x, %w, %b : tensor<1x?x64xf32>, tensor<512x64xf32>, tensor<500xf32> -> tensor<1x?x512xf32>
+  return
+}
+
+// -----
+
 func.func @f(%x: tensor<1x?x64xf32>, %w: tensor<512x64xf32>) {
   // expected-error @+1 {{softcap must be positive, got -3.000000e+01}}
   %0 = llm.logits %x, %w {tied, softcap = -30.0 : f64} : tensor<1x?x64xf32>, tensor<512x64xf32> -> tensor<1x?x512xf32>

@@ -52,7 +52,7 @@ func.func @norms_of_heads(%qh: tensor<1x?x8x16xf32>, %wh: tensor<16xf32>, %q: te
 }
 
 // CHECK-LABEL: func @projections
-func.func @projections(%x: tensor<1x?x896xf32>, %wk: tensor<128x896xbf16>, %bk: tensor<128xbf16>, %table: tensor<151936x896xbf16>, %h: tensor<3x896xf32>) {
+func.func @projections(%x: tensor<1x?x896xf32>, %wk: tensor<128x896xbf16>, %bk: tensor<128xbf16>, %table: tensor<151936x896xbf16>, %h: tensor<3x896xf32>, %vb: tensor<151936xf32>) {
   // CHECK: llm.linear %{{.*}}, %{{.*}} : tensor<1x?x896xf32>, tensor<128x896xbf16> -> tensor<1x?x128xf32>
   %0 = llm.linear %x, %wk : tensor<1x?x896xf32>, tensor<128x896xbf16> -> tensor<1x?x128xf32>
   // CHECK: llm.linear %{{.*}}, %{{.*}}, %{{.*}} : tensor<1x?x896xf32>, tensor<128x896xbf16>, tensor<128xbf16> -> tensor<1x?x128xf32>
@@ -68,6 +68,9 @@ func.func @projections(%x: tensor<1x?x896xf32>, %wk: tensor<128x896xbf16>, %bk: 
   // Gemma-2's final logit softcapping.
   // CHECK: llm.logits %{{.*}}, %{{.*}} {softcap = 3.000000e+01 : f64, tied} : tensor<3x896xf32>, tensor<151936x896xbf16> -> tensor<3x151936xf32>
   %c = llm.logits %h, %table {tied, softcap = 30.0 : f64} : tensor<3x896xf32>, tensor<151936x896xbf16> -> tensor<3x151936xf32>
+  // GPT-J's LM head bias.
+  // CHECK: llm.logits %{{.*}}, %{{.*}}, %{{.*}} : tensor<3x896xf32>, tensor<151936x896xbf16>, tensor<151936xf32> -> tensor<3x151936xf32>
+  %lb = llm.logits %h, %table, %vb : tensor<3x896xf32>, tensor<151936x896xbf16>, tensor<151936xf32> -> tensor<3x151936xf32>
   // CHECK: llm.add %{{.*}}, %{{.*}} : tensor<1x?x896xf32>
   %4 = llm.add %x, %x : tensor<1x?x896xf32>
   return

@@ -73,7 +73,7 @@ TINY = {"hidden_size": 64, "intermediate_size": 168, "num_hidden_layers": 2,
         "max_position_embeddings": 128}
 # family_<f>: test/e2e/Inputs/make_hf_model.py's tiny model of family <f>
 # (the same directories hf-families.test checks against transformers).
-FAMILIES = ("qwen3", "olmo2", "gpt_neox", "phi3", "gemma", "gemma2", "gemma3_text")
+FAMILIES = ("qwen3", "olmo2", "gpt_neox", "phi3", "gemma", "gemma2", "gemma3_text", "gptj")
 MAKE_HF_MODEL = os.path.join(HERE, "..", "..", "..", "e2e", "Inputs", "make_hf_model.py")
 VARIANTS = (set(random_model.VARIANTS) | {"stories260k"} |
             {"family_" + family for family in FAMILIES})
