@@ -71,7 +71,6 @@ static bool isMatmulWeight(const WeightSpec &spec) {
 ModelStats computeModelStats(const ModelConfig &c, KVCacheFormat kvFormat) {
   ModelStats s;
   const int64_t qDim = mul({c.numHeads, c.headDim});
-  const int64_t kvDim = mul({c.numKVHeads, c.headDim});
 
   // Every layer has layer 0's shapes: count it once and multiply.
   ParameterCounts &p = s.parameters;

@@ -155,16 +155,6 @@ int fail(Error error) {
   return fail(message);
 }
 
-std::optional<DType> parseDType(StringRef name) {
-  if (name == "f32")
-    return DType::F32;
-  if (name == "f16")
-    return DType::F16;
-  if (name == "bf16")
-    return DType::BF16;
-  return std::nullopt;
-}
-
 /// The --kv-type flag, or `fallback` when it is not given.
 Expected<KVCacheFormat> getKVType(DType fallback) {
   if (kvTypeName.empty())
