@@ -73,14 +73,17 @@ int64_t getPageTableBytes(mlir::llm::KVCacheType cache) {
   return mlir::llm::getPageTableBytes(cache.getPageCount());
 }
 
-/// The manifest's "kv_cache": layout, element type, logical shape and, for
-/// the paged layout, the page size and the page table's bytes at the head
-/// of the buffer.
+/// The manifest's "kv_cache": layout, element type, logical shape, for a
+/// quantized cache the bytes of the scale after each head row, and for the
+/// paged layout the page size and the page table's bytes at the head of
+/// the buffer.
 llvm::json::Object getKVCacheJSON(mlir::llm::KVCacheType cache) {
   llvm::json::Object json{
       {"layout", cache.isPaged() ? "paged" : "contiguous"},
       {"dtype", getWeightFormatName(cache.getElementType())},
       {"shape", toJSON(getKVCacheShape(cache))}};
+  if (cache.isQuantized())
+    json["scale_bytes"] = cache.getScaleBytes();
   if (cache.isPaged()) {
     json["page_size"] = cache.getPageSize();
     json["page_table_bytes"] = getPageTableBytes(cache);
@@ -205,6 +208,13 @@ llvm::Error writeHeader(const ArtifactPaths &paths, const ModelConfig &config,
        << "), zeroed before the first call. */\n"
        << "#define " << macro << "_KV_CACHE_ELEMENTS " << cacheElements
        << "LL\n";
+    if (cache.isQuantized())
+      os << "/* Quantized KV cache: each head row of head_dim one-byte codes "
+            "is followed by\n"
+            "   its f32 scale (value = code * scale), KV_SCALE_BYTES "
+            "bytes. */\n"
+         << "#define " << macro << "_KV_SCALE_BYTES " << cache.getScaleBytes()
+         << "\n";
     if (cache.isPaged())
       os << "/* Paged KV cache: the kv_cache buffer starts with the page "
             "table, batch *\n"

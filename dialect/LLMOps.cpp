@@ -461,12 +461,13 @@ LogicalResult verifyAppend(Operation *op, KVCacheType cache, Value layerIndex,
   if (failed(requireRank(op, keys, 4, "keys")))
     return failure();
   Type elementType = keys.getElementType();
-  if (elementType != cache.getElementType() &&
+  if (elementType != cache.getValueType() &&
       !(mayRound && elementType.isF32()))
     return op->emitOpError()
            << "keys element type " << elementType
-           << " does not match the cache element type "
-           << cache.getElementType() << (mayRound ? " and is not f32" : "");
+           << " does not match the cache "
+           << (cache.isQuantized() ? "value type " : "element type ")
+           << cache.getValueType() << (mayRound ? " and is not f32" : "");
   if (failed(requireSameExtent(op, keys.getDimSize(0), "keys batch",
                                cache.getBatch(), "cache batch")) ||
       failed(requireSameExtent(op, keys.getDimSize(2), "keys heads",

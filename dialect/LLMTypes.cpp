@@ -36,8 +36,12 @@ KVCacheType::verify(function_ref<InFlightDiagnostic()> emitError,
       failed(requirePositive(capacity, "capacity")) ||
       failed(requirePositive(pageSize, "page_size")))
     return failure();
-  if (!isa<FloatType>(elementType))
-    return emitError() << "kv_cache element_type must be a float type, got "
+  bool isFloat = isa<Float32Type, Float16Type, BFloat16Type>(elementType);
+  bool isCode = elementType.isSignlessInteger(8) ||
+                isa<Float8E4M3FNType>(elementType);
+  if (!isFloat && !isCode)
+    return emitError() << "kv_cache element_type must be f32, f16, bf16 or "
+                          "a quantized code (i8, f8E4M3FN), got "
                        << elementType;
   if (layout == KVCacheLayout::contiguous && pageSize != kDefaultKVPageSize)
     return emitError() << "kv_cache page_size applies only to the paged layout";
@@ -51,13 +55,33 @@ KVCacheType::verify(function_ref<InFlightDiagnostic()> emitError,
 RankedTensorType KVCacheType::getLayerViewType() const {
   return RankedTensorType::get({getBatch(), getCapacity(), getKvHeads(),
                                 getHeadDim()},
-                               getElementType());
+                               getValueType());
+}
+
+bool KVCacheType::isQuantized() const {
+  return getElementType().isSignlessInteger(8) ||
+         isa<Float8E4M3FNType>(getElementType());
+}
+
+Type KVCacheType::getValueType() const {
+  return isQuantized() ? Float32Type::get(getContext()) : getElementType();
+}
+
+double KVCacheType::getMaxCode() const {
+  assert(isQuantized() && "only quantized caches have codes");
+  return getElementType().isSignlessInteger(8) ? 127.0 : 448.0;
+}
+
+int64_t KVCacheType::getScaleBytes() const { return isQuantized() ? 4 : 0; }
+
+int64_t KVCacheType::getHeadRowBytes() const {
+  return getHeadDim() * (getElementType().getIntOrFloatBitWidth() / 8) +
+         getScaleBytes();
 }
 
 int64_t KVCacheType::getSizeInBytes() const {
-  int64_t elementBytes = getElementType().getIntOrFloatBitWidth() / 8;
   return 2 * getLayers() * getBatch() * getCapacity() * getKvHeads() *
-         getHeadDim() * elementBytes;
+         getHeadRowBytes();
 }
 
 int64_t KVCacheType::getPagesPerSequence() const {

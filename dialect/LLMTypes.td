@@ -29,10 +29,23 @@ def LLM_KVCacheType : TypeDef<LLM_Dialect, "KVCache"> {
     and updated in place after bufferization; in the IR `llm.kv_append`
     yields the updated cache.
 
+    The element type is a float type (f32, f16, bf16: keys and values are
+    stored rounded to it) or a quantized code: i8 or f8E4M3FN. A quantized
+    cache stores each position's row of one KV head as head_dim codes
+    followed by one f32 scale (little endian), scale = max |x| over the row
+    divided by the largest code (127 for i8, 448 for f8E4M3FN), code =
+    x / scale rounded to nearest even (clamped to ±127 for i8); the row's
+    value is code · scale. Scales thus live beside their rows in the same
+    buffer, in either layout (a page holds whole rows). `llm.kv_append` takes
+    f32 keys and values and quantizes them; `llm.kv_view` yields them
+    dequantized (f32), and `llm.attention` over such a view reads the codes
+    and scales a key tile at a time.
+
     Example:
     ```mlir
     !llm.kv_cache<layers = 5, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = f32>
     !llm.kv_cache<layers = 32, batch = 1, kv_heads = 8, head_dim = 128, capacity = 8192, element_type = bf16, layout = paged>
+    !llm.kv_cache<layers = 30, batch = 1, kv_heads = 3, head_dim = 64, capacity = 2048, element_type = i8>
     ```
   }];
   let parameters = (ins
@@ -49,10 +62,23 @@ def LLM_KVCacheType : TypeDef<LLM_Dialect, "KVCache"> {
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     /// The tensor type of one layer's keys (or values) as `llm.kv_view`
-    /// returns it: (batch, capacity, kv_heads, head_dim).
+    /// returns it: (batch, capacity, kv_heads, head_dim) of getValueType().
     ::mlir::RankedTensorType getLayerViewType() const;
+    /// Whether the elements are quantized codes (i8, f8E4M3FN) with a scale
+    /// per (position, KV head).
+    bool isQuantized() const;
+    /// The type keys and values have outside the cache: f32 for a quantized
+    /// cache, else the element type.
+    ::mlir::Type getValueType() const;
+    /// The largest code of a quantized cache: 127 (i8) or 448 (f8E4M3FN).
+    double getMaxCode() const;
+    /// Bytes of the f32 scale after each head row: 4 if quantized, else 0.
+    int64_t getScaleBytes() const;
+    /// Bytes of one position's keys (or values) of one KV head: head_dim
+    /// elements and the scale.
+    int64_t getHeadRowBytes() const;
     /// Bytes of the keys and values: 2 · layers · batch · capacity ·
-    /// kv_heads · head_dim · element size (for either layout).
+    /// kv_heads · head-row bytes (for either layout).
     int64_t getSizeInBytes() const;
     /// Pages of one sequence (capacity / page_size) and of the pool
     /// (batch of them); 0 for a contiguous cache.

@@ -68,10 +68,9 @@ static bool isMatmulWeight(const WeightSpec &spec) {
   }
 }
 
-ModelStats computeModelStats(const ModelConfig &c, DType kvDType) {
+ModelStats computeModelStats(const ModelConfig &c, KVCacheFormat kvFormat) {
   ModelStats s;
   const int64_t qDim = mul({c.numHeads, c.headDim});
-  const int64_t kvDim = mul({c.numKVHeads, c.headDim});
 
   // Every layer has layer 0's shapes: count it once and multiply.
   ParameterCounts &p = s.parameters;
@@ -106,9 +105,9 @@ ModelStats computeModelStats(const ModelConfig &c, DType kvDType) {
     s.matmulParameters =
         add({s.matmulParameters, mul({c.vocabSize, c.hiddenSize})});
 
-  s.kvDType = kvDType;
-  s.kvBytesPerToken =
-      mul({kKVTensors, c.numLayers, kvDim, getDTypeSize(kvDType)});
+  s.kvFormat = kvFormat;
+  s.kvBytesPerToken = mul({kKVTensors, c.numLayers, c.numKVHeads,
+                           getKVHeadRowBytes(kvFormat, c.headDim)});
   s.kvBytesFullContext = mul({s.kvBytesPerToken, c.maxPositionEmbeddings});
   s.numLayers = c.numLayers;
   s.slidingWindow = c.slidingWindow;
@@ -185,10 +184,17 @@ void printModelStats(const ModelConfig &c, const ModelStats &s,
        c.tieWordEmbeddings ? std::string("tied to embedding")
                            : humanCount(p.lmHead));
 
-  os << "kv_cache.dtype: " << toString(s.kvDType) << "\n";
-  os << "kv_cache.formula: 2 * layers * kv_heads * head_dim * sizeof(dtype)"
-     << " = 2 * " << c.numLayers << " * " << c.numKVHeads << " * "
-     << c.headDim << " * " << getDTypeSize(s.kvDType) << "\n";
+  os << "kv_cache.dtype: " << toString(s.kvFormat) << "\n";
+  if (isQuantized(s.kvFormat))
+    os << "kv_cache.formula: 2 * layers * kv_heads * (head_dim * "
+          "sizeof(code) + sizeof(f32 scale)) = 2 * "
+       << c.numLayers << " * " << c.numKVHeads << " * (" << c.headDim
+       << " * " << getKVElementBytes(s.kvFormat) << " + "
+       << getKVScaleBytes(s.kvFormat) << ")\n";
+  else
+    os << "kv_cache.formula: 2 * layers * kv_heads * head_dim * sizeof(dtype)"
+       << " = 2 * " << c.numLayers << " * " << c.numKVHeads << " * "
+       << c.headDim << " * " << getKVElementBytes(s.kvFormat) << "\n";
   line("kv_cache.bytes_per_token", s.kvBytesPerToken,
        humanBytes(s.kvBytesPerToken));
   line("kv_cache.bytes_full_context", s.kvBytesFullContext,

@@ -8,6 +8,7 @@
 #ifndef LLMC_FRONTEND_MODELSTATS_H
 #define LLMC_FRONTEND_MODELSTATS_H
 
+#include "KVCacheFormat.h"
 #include "ModelConfig.h"
 
 namespace llmc {
@@ -31,8 +32,9 @@ struct ModelStats {
   /// which is a matmul even when its matrix is shared with the embedding.
   int64_t matmulParameters = 0;
 
-  DType kvDType = DType::F16;
-  /// 2 (K and V) * layers * kv_heads * head_dim * sizeof(kvDType).
+  KVCacheFormat kvFormat = KVCacheFormat::F16;
+  /// 2 (K and V) * layers * kv_heads * (head_dim * element bytes + scale
+  /// bytes) (getKVHeadRowBytes).
   int64_t kvBytesPerToken = 0;
   /// kvBytesPerToken * max_position_embeddings.
   int64_t kvBytesFullContext = 0;
@@ -61,8 +63,9 @@ struct ModelStats {
   int64_t windowedLayers = 0;
 };
 
-/// Counts for `config` with a KV cache stored as `kvDType`.
-ModelStats computeModelStats(const ModelConfig &config, DType kvDType);
+/// Counts for `config` with a KV cache stored as `kvFormat`.
+ModelStats computeModelStats(const ModelConfig &config,
+                             KVCacheFormat kvFormat);
 
 /// Stable `key: value` lines (exact integers, then a readable form in
 /// parentheses) as `llmc info` prints them.

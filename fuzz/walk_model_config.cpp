@@ -10,8 +10,10 @@ namespace llmc::fuzz {
 
 void walk_model_config(const ModelConfig &config) {
   printModelConfig(config, llvm::nulls());
-  for (DType kvDType : {DType::F32, DType::F16, DType::BF16})
-    printModelStats(config, computeModelStats(config, kvDType), llvm::nulls());
+  for (KVCacheFormat kvFormat :
+       {KVCacheFormat::F32, KVCacheFormat::F16, KVCacheFormat::BF16,
+        KVCacheFormat::Int8, KVCacheFormat::FP8E4M3})
+    printModelStats(config, computeModelStats(config, kvFormat), llvm::nulls());
 }
 
 void load_and_walk_model_config(llvm::StringRef path) {

@@ -38,6 +38,24 @@ Type getElementType(MLIRContext &context, DType dtype) {
   return getElementType(context, toWeightFormat(dtype));
 }
 
+/// The `!llm.kv_cache` element type of `format`: a float type, or the
+/// code of a quantized cache.
+Type getElementType(MLIRContext &context, KVCacheFormat format) {
+  switch (format) {
+  case KVCacheFormat::F32:
+    return Float32Type::get(&context);
+  case KVCacheFormat::F16:
+    return Float16Type::get(&context);
+  case KVCacheFormat::BF16:
+    return BFloat16Type::get(&context);
+  case KVCacheFormat::Int8:
+    return IntegerType::get(&context, 8);
+  case KVCacheFormat::FP8E4M3:
+    return Float8E4M3FNType::get(&context);
+  }
+  llvm_unreachable("unknown KVCacheFormat");
+}
+
 llm::RopeStyle toIR(RopeStyle style) {
   return style == RopeStyle::Half ? llm::RopeStyle::half
                                   : llm::RopeStyle::interleaved;
@@ -455,12 +473,14 @@ private:
         local ? llm::RopeScalingAttr::getNone(&context) : ropeScaling);
   }
 
-  /// Rounds f32 keys/values to the cache's element type.
+  /// Rounds f32 keys/values to the cache's element type (a quantized
+  /// cache takes them in f32: llm.kv_append quantizes).
   Value toCacheType(Value x) {
-    if (kvType == f32)
+    Type valueType = cacheType.getValueType();
+    if (valueType == f32)
       return x;
     auto type = cast<RankedTensorType>(x.getType());
-    return arith::TruncFOp::create(builder, loc, type.clone(kvType), x);
+    return arith::TruncFOp::create(builder, loc, type.clone(valueType), x);
   }
 
   /// Names the location of the ops emitted next, so that diagnostics from

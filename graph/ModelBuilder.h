@@ -3,6 +3,7 @@
 #define LLMC_GRAPH_MODELBUILDER_H
 
 #include "dialect/LLMTypes.h"
+#include "frontend/KVCacheFormat.h"
 #include "frontend/ModelConfig.h"
 #include "graph/WeightFormatChoice.h"
 
@@ -22,8 +23,8 @@ struct ModelBuildOptions {
   /// The format of each weight, by name (chooseWeightFormats); a weight
   /// missing from it is in the config's dtype.
   WeightFormatMap weightFormats;
-  /// Element type of the KV cache; activations are always f32.
-  DType kvType = DType::F32;
+  /// How the KV cache stores keys and values; activations are always f32.
+  KVCacheFormat kvType = KVCacheFormat::F32;
   /// Store the cache in pages of `kvPageSize` positions behind a page table
   /// instead of one block per sequence.
   bool pagedKVCache = false;

@@ -120,7 +120,7 @@ struct DecomposeRopeAppend : DecomposePattern<llm::RopeAppendOp> {
                                  op.getScalingAttr());
     };
     Type cacheElementType =
-        cast<llm::KVCacheType>(op.getCache().getType()).getElementType();
+        cast<llm::KVCacheType>(op.getCache().getType()).getValueType();
     auto round = [&](Value x) -> Value {
       auto type = cast<RankedTensorType>(x.getType());
       if (type.getElementType() == cacheElementType)

@@ -63,7 +63,7 @@ llm::RopeOp findQueryRope(llm::RopeOp keysRope, llm::KVAppendOp append,
 void fuseAppend(IRRewriter &rewriter, DominanceInfo &dominance,
                 llm::KVAppendOp append) {
   Type cacheType =
-      cast<llm::KVCacheType>(append.getCache().getType()).getElementType();
+      cast<llm::KVCacheType>(append.getCache().getType()).getValueType();
   SmallVector<Operation *> erased;
   Value rotatedKeys = stripNarrowing(append.getKeys(), cacheType, erased);
   Value values = stripNarrowing(append.getValues(), cacheType, erased);

@@ -1,5 +1,6 @@
 // Lowers llm.attention to a key-tiled online softmax (linalg.generic inside scf.for).
 #include "codegen/cpu/LLMToLinalg.h"
+#include "codegen/common/KVQuantization.h"
 #include "codegen/common/Softcap.h"
 #include "codegen/cpu/LoweringUtils.h"
 
@@ -43,10 +44,10 @@ constexpr IteratorType kRed = IteratorType::reduction;
 class AttentionEmitter {
 public:
   AttentionEmitter(llm::AttentionOp op, Value q, Value k, Value v,
-                   Value positions, std::optional<llmc::PagedLayer> paged,
+                   Value positions, std::optional<llmc::CacheLayer> stored,
                    OpBuilder &builder)
       : op(op), loc(op.getLoc()), b(builder), q(q), k(k), v(v),
-        positions(positions), paged(std::move(paged)),
+        positions(positions), stored(std::move(stored)),
         ctx(builder.getContext()),
         f32(builder.getF32Type()),
         group(op.getNumHeads() / op.getNumKvHeads()),
@@ -66,9 +67,11 @@ private:
   Location loc;
   OpBuilder &b;
   Value q, k, v, positions;
-  /// The layer of a paged cache whose view k and v are: each tile of both
-  /// is gathered through the page table instead of sliced from k and v.
-  std::optional<llmc::PagedLayer> paged;
+  /// The layer of a paged or quantized cache whose view k and v are: each
+  /// tile of both is read from the cache as stored (gathered through the
+  /// page table; codes dequantized inside the tile's products) instead of
+  /// sliced from k and v.
+  std::optional<llmc::CacheLayer> stored;
   MLIRContext *ctx;
   Type f32;
   /// Query heads per KV head: head h reads KV head h floordiv group.
@@ -105,7 +108,9 @@ private:
   std::pair<Value, Value> computeKeyRange();
   SmallVector<Value> emitTile(Value tileStart, OpFoldResult tileLength,
                               ValueRange state);
-  Value emitScores(Value kTile, ArrayRef<OpFoldResult> tileSizes);
+  Value emitScores(Value kTile, Value kScales,
+                   ArrayRef<OpFoldResult> tileSizes);
+  Value loadKV(OpBuilder &nb, Location nloc, Value element, Value scale);
   Value emitMaskAndScale(Value scores, Value tileStart);
   Value emitOutput(Value acc, Value sum, Value destination);
   Value getBalancedBlock(Value i, Value count);
@@ -186,26 +191,45 @@ std::pair<Value, Value> AttentionEmitter::computeKeyRange() {
   return {begin, end};
 }
 
+/// A key or value element in f32: widened, or for a quantized cache its
+/// code decoded and multiplied by its row's scale.
+Value AttentionEmitter::loadKV(OpBuilder &nb, Location nloc, Value element,
+                               Value scale) {
+  if (!scale)
+    return convertFloat(nb, nloc, element, f32);
+  Value value = llmc::decodeKVCode(nb, nloc, element,
+                                   stored->cacheType.getElementType());
+  return arith::MulFOp::create(nb, nloc, value, scale);
+}
+
 /// scores[b, t, h, s] = Σ_d q[b, t, h, d] · k[b, s, h floordiv G, d] in f32;
 /// the floordiv map lets query heads share KV heads without copying K.
-Value AttentionEmitter::emitScores(Value kTile,
+/// With `kScales` (b, s, kv head), k holds codes of a quantized cache.
+Value AttentionEmitter::emitScores(Value kTile, Value kScales,
                                    ArrayRef<OpFoldResult> tileSizes) {
   Value init = createFilled(b, loc, emptyF32(tileSizes), 0.0);
   // Dims: (b, t, h, s, d).
   AffineMap qMap = map(5, {dim(0), dim(1), dim(2), dim(4)});
   AffineMap kMap = map(5, {dim(0), dim(3), dim(2).floorDiv(group), dim(4)});
   AffineMap outMap = map(5, {dim(0), dim(1), dim(2), dim(3)});
+  SmallVector<Value> inputs = {q, kTile};
+  SmallVector<AffineMap> maps = {qMap, kMap};
+  if (kScales) {
+    inputs.push_back(kScales);
+    maps.push_back(map(5, {dim(0), dim(3), dim(2).floorDiv(group)}));
+  }
+  maps.push_back(outMap);
   return linalg::GenericOp::create(
-             b, loc, TypeRange{init.getType()}, ValueRange{q, kTile},
-             ValueRange{init}, ArrayRef<AffineMap>{qMap, kMap, outMap},
-             ArrayRef<IteratorType>{kPar, kPar, kPar, kPar, kRed},
+             b, loc, TypeRange{init.getType()}, inputs, ValueRange{init},
+             maps, ArrayRef<IteratorType>{kPar, kPar, kPar, kPar, kRed},
              [&](OpBuilder &nb, Location nloc, ValueRange args) {
                Value qe = convertFloat(nb, nloc, args[0], f32);
-               Value ke = convertFloat(nb, nloc, args[1], f32);
+               Value ke = loadKV(nb, nloc, args[1],
+                                 kScales ? args[2] : Value());
                Value product =
                    arith::MulFOp::create(nb, nloc, qe, ke, reductionMath);
-               Value sum = arith::AddFOp::create(nb, nloc, args[2], product,
-                                                 reductionMath);
+               Value sum = arith::AddFOp::create(nb, nloc, args.back(),
+                                                 product, reductionMath);
                linalg::YieldOp::create(nb, nloc, sum);
              })
       .getResult(0);
@@ -276,10 +300,16 @@ SmallVector<Value> AttentionEmitter::emitTile(Value tileStart,
                                               OpFoldResult tileLength,
                                               ValueRange state) {
   Value maxOld = state[0], sumOld = state[1], accOld = state[2];
-  Value kTile, vTile;
-  if (paged) {
+  Value kTile, vTile, kScales, vScales;
+  if (stored) {
     std::tie(kTile, vTile) =
-        llmc::gatherCacheRows(b, loc, *paged, tileStart, tileLength);
+        llmc::readCacheRows(b, loc, *stored, tileStart, tileLength);
+    if (stored->cacheType.isQuantized()) {
+      kScales = llmc::decodeRowScales(b, loc, kTile, stored->cacheType);
+      vScales = llmc::decodeRowScales(b, loc, vTile, stored->cacheType);
+      kTile = llmc::sliceRowCodes(b, loc, kTile, stored->cacheType);
+      vTile = llmc::sliceRowCodes(b, loc, vTile, stored->cacheType);
+    }
   } else {
     SmallVector<OpFoldResult> kvOffsets = {b.getIndexAttr(0), tileStart,
                                            b.getIndexAttr(0), b.getIndexAttr(0)};
@@ -294,7 +324,7 @@ SmallVector<Value> AttentionEmitter::emitTile(Value tileStart,
 
   SmallVector<OpFoldResult> tileSizes(rowSizes);
   tileSizes.push_back(tileLength);
-  Value scores = emitScores(kTile, tileSizes);
+  Value scores = emitScores(kTile, kScales, tileSizes);
   scores = emitMaskAndScale(scores, tileStart);
 
   AffineMap full = b.getMultiDimIdentityMap(4);
@@ -397,13 +427,20 @@ SmallVector<Value> AttentionEmitter::emitTile(Value tileStart,
   AffineMap probsMap = map(5, {dim(0), dim(1), dim(2), dim(3)});
   AffineMap vMap = map(5, {dim(0), dim(3), dim(2).floorDiv(group), dim(4)});
   AffineMap accMap = map(5, {dim(0), dim(1), dim(2), dim(4)});
+  SmallVector<Value> pvInputs = {probs, vTile};
+  SmallVector<AffineMap> pvMaps = {probsMap, vMap};
+  if (vScales) {
+    pvInputs.push_back(vScales);
+    pvMaps.push_back(map(5, {dim(0), dim(3), dim(2).floorDiv(group)}));
+  }
+  pvMaps.push_back(accMap);
   Value accNew =
       linalg::GenericOp::create(
-          b, loc, TypeRange{accOld.getType()}, ValueRange{probs, vTile},
-          ValueRange{accScaled}, ArrayRef<AffineMap>{probsMap, vMap, accMap},
+          b, loc, TypeRange{accOld.getType()}, pvInputs,
+          ValueRange{accScaled}, pvMaps,
           ArrayRef<IteratorType>{kPar, kPar, kPar, kRed, kPar},
           [&](OpBuilder &nb, Location nloc, ValueRange args) {
-            Value ve = convertFloat(nb, nloc, args[1], f32);
+            Value ve = loadKV(nb, nloc, args[1], vScales ? args[2] : Value());
             Value product =
                 arith::MulFOp::create(nb, nloc, args[0], ve, reductionMath);
             // A masked key may be a cache slot never written (unspecified
@@ -416,7 +453,7 @@ SmallVector<Value> AttentionEmitter::emitTile(Value tileStart,
             }
             linalg::YieldOp::create(
                 nb, nloc,
-                arith::AddFOp::create(nb, nloc, args[2], product,
+                arith::AddFOp::create(nb, nloc, args.back(), product,
                                       reductionMath)
                     .getResult());
           })
@@ -588,12 +625,13 @@ struct AttentionLowering : OpConversionPattern<llm::AttentionOp> {
   LogicalResult
   matchAndRewrite(llm::AttentionOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    // Keys and values of a paged cache are read a tile at a time through
-    // the page table (the view's own gather is then left unused).
+    // Keys and values of a paged or quantized cache are read a tile at a
+    // time as stored (the view's own gather or dequantization is then left
+    // unused).
     AttentionEmitter emitter(
         op, adaptor.getQ(), adaptor.getK(), adaptor.getV(),
         adaptor.getPositions(),
-        llmc::getPagedLayer(op.getK(), op.getV(), rewriter), rewriter);
+        llmc::getCacheLayer(op.getK(), op.getV(), rewriter), rewriter);
     rewriter.replaceOp(op, emitter.emit());
     return success();
   }

@@ -1,12 +1,14 @@
-// Lowers !llm.kv_cache to a tensor and llm.kv_append / llm.kv_view to tensor slices (contiguous) or page-table gathers and scatters (paged).
+// Lowers !llm.kv_cache to a tensor and llm.kv_append / llm.kv_view to tensor slices (contiguous) or page-table gathers and scatters (paged); quantizes and dequantizes the rows of an i8 / f8E4M3FN cache.
 #include "codegen/cpu/LLMToLinalg.h"
 #include "codegen/common/ConvertedLayer.h"
+#include "codegen/common/KVQuantization.h"
 
 #include "dialect/LLMOps.h"
 #include "dialect/LLMTypes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
@@ -53,22 +55,136 @@ std::pair<Value, Value> locateRow(OpBuilder &b, Location loc,
   return {page, slot};
 }
 
-/// The slices of one (kv_heads, head_dim) cache row: in a (batch, tokens,
-/// kv_heads, head_dim) tensor and in the converted cache, each with unit
+/// The slices of one (kv_heads, width) cache row: in a (batch, tokens,
+/// kv_heads, width) tensor and in the converted cache, each with unit
 /// strides.
 struct CacheRowSlices {
   RankedTensorType rowType;
   SmallVector<OpFoldResult> sizes4, strides4, sizes6, strides6;
 
-  CacheRowSlices(OpBuilder &b, int64_t kvHeads, int64_t headDim,
+  CacheRowSlices(OpBuilder &b, int64_t kvHeads, int64_t width,
                  Type elementType)
-      : rowType(RankedTensorType::get({kvHeads, headDim}, elementType)),
+      : rowType(RankedTensorType::get({kvHeads, width}, elementType)),
         strides4(4, b.getIndexAttr(1)), strides6(kCacheRank, b.getIndexAttr(1)) {
     sizes6.assign(kCacheRank - 2, b.getIndexAttr(1));
-    sizes6.append({b.getIndexAttr(kvHeads), b.getIndexAttr(headDim)});
+    sizes6.append({b.getIndexAttr(kvHeads), b.getIndexAttr(width)});
     sizes4.assign(sizes6.begin() + 2, sizes6.end());
   }
 };
+
+using utils::IteratorType;
+
+/// One position's (kv_heads, head_dim) f32 keys or values of a quantized
+/// cache as stored: (kv_heads, row bytes), each head's codes followed by
+/// its scale's bytes, scale = max |x| / max code per head (0 for an
+/// all-zero head, whose codes are then 0). Built whole, so that storing it
+/// is one contiguous copy.
+Value quantizeRow(OpBuilder &b, Location loc, Value row,
+                  llm::KVCacheType cacheType) {
+  MLIRContext *ctx = b.getContext();
+  int64_t kvHeads = cacheType.getKvHeads(), headDim = cacheType.getHeadDim();
+  int64_t rowBytes = cacheType.getHeadRowBytes();
+  Type f32 = b.getF32Type(), i8 = b.getI8Type();
+  Type codeType = cacheType.getElementType();
+  double maxCode = cacheType.getMaxCode();
+  AffineMap rowMap = b.getMultiDimIdentityMap(2);
+  AffineMap headMap = AffineMap::get(2, 0, {getAffineDimExpr(0, ctx)}, ctx);
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
+  Value largestEmpty =
+      tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{kvHeads}, f32);
+  Value largestInit =
+      linalg::FillOp::create(b, loc, zero, largestEmpty).getResult(0);
+  Value largest =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{largestInit.getType()}, ValueRange{row},
+          ValueRange{largestInit}, ArrayRef<AffineMap>{rowMap, headMap},
+          ArrayRef<IteratorType>{IteratorType::parallel,
+                                 IteratorType::reduction},
+          [&](OpBuilder &nb, Location nloc, ValueRange args) {
+            Value magnitude = math::AbsFOp::create(nb, nloc, args[0]);
+            linalg::YieldOp::create(
+                nb, nloc,
+                arith::MaximumFOp::create(nb, nloc, args[1], magnitude)
+                    .getResult());
+          })
+          .getResult(0);
+  // Dims (h, j): byte j of head h's row is code j (j < head_dim), else
+  // byte j − head_dim of the scale.
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{RankedTensorType::get({kvHeads, rowBytes}, i8)},
+             ValueRange{largest},
+             ValueRange{tensor::EmptyOp::create(
+                 b, loc, ArrayRef<int64_t>{kvHeads, rowBytes}, i8)},
+             ArrayRef<AffineMap>{headMap, rowMap},
+             ArrayRef<IteratorType>{IteratorType::parallel,
+                                    IteratorType::parallel},
+             [&](OpBuilder &nb, Location nloc, ValueRange args) {
+               Value h = linalg::IndexOp::create(nb, nloc, 0);
+               Value j = linalg::IndexOp::create(nb, nloc, 1);
+               Value dim = arith::ConstantIndexOp::create(nb, nloc, headDim);
+               Value isCode = arith::CmpIOp::create(
+                   nb, nloc, arith::CmpIPredicate::ult, j, dim);
+               Value element = arith::MinUIOp::create(
+                   nb, nloc, j,
+                   arith::ConstantIndexOp::create(nb, nloc, headDim - 1));
+               Value x = tensor::ExtractOp::create(nb, nloc, row,
+                                                   ValueRange{h, element});
+               Value maxCodeValue = arith::ConstantOp::create(
+                   nb, nloc, nb.getF32FloatAttr(maxCode));
+               Value nonzero = arith::CmpFOp::create(
+                   nb, nloc, arith::CmpFPredicate::OGT, args[0], zero);
+               Value inverse =
+                   arith::DivFOp::create(nb, nloc, maxCodeValue, args[0]);
+               inverse =
+                   arith::SelectOp::create(nb, nloc, nonzero, inverse, zero);
+               Value code = llmc::encodeKVCode(
+                   nb, nloc, arith::MulFOp::create(nb, nloc, x, inverse),
+                   codeType);
+               Value scale =
+                   arith::DivFOp::create(nb, nloc, args[0], maxCodeValue);
+               Value byteIndex = arith::SelectOp::create(
+                   nb, nloc, isCode,
+                   arith::ConstantIndexOp::create(nb, nloc, 0),
+                   arith::SubIOp::create(nb, nloc, j, dim));
+               Value scaleByte =
+                   llmc::getKVScaleByte(nb, nloc, scale, byteIndex);
+               linalg::YieldOp::create(
+                   nb, nloc,
+                   arith::SelectOp::create(nb, nloc, isCode, code, scaleByte)
+                       .getResult());
+             })
+      .getResult(0);
+}
+
+/// Rows read from a quantized cache, (batch, length, kv_heads, row bytes),
+/// as f32 keys or values (batch, length, kv_heads, head_dim).
+Value dequantizeRows(OpBuilder &b, Location loc, Value rows,
+                     llm::KVCacheType cacheType) {
+  MLIRContext *ctx = b.getContext();
+  Value scales = llmc::decodeRowScales(b, loc, rows, cacheType);
+  Value codes = llmc::sliceRowCodes(b, loc, rows, cacheType);
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, codes);
+  Value init = tensor::EmptyOp::create(b, loc, sizes, b.getF32Type());
+  AffineMap full = b.getMultiDimIdentityMap(4);
+  AffineMap row = AffineMap::get(
+      4, 0,
+      {getAffineDimExpr(0, ctx), getAffineDimExpr(1, ctx),
+       getAffineDimExpr(2, ctx)},
+      ctx);
+  Type codeType = cacheType.getElementType();
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{init.getType()}, ValueRange{codes, scales},
+             ValueRange{init}, ArrayRef<AffineMap>{full, row, full},
+             SmallVector<IteratorType>(4, IteratorType::parallel),
+             [&](OpBuilder &nb, Location nloc, ValueRange args) {
+               Value value = llmc::decodeKVCode(nb, nloc, args[0], codeType);
+               linalg::YieldOp::create(
+                   nb, nloc,
+                   arith::MulFOp::create(nb, nloc, value, args[1])
+                       .getResult());
+             })
+      .getResult(0);
+}
 
 /// for b in [0, batch), t in [0, tokens): accs = body(b, t, accs), starting
 /// from `inits` (value semantics: the accumulated tensors are iter_args).
@@ -115,8 +231,8 @@ struct KVAppendLowering : OpConversionPattern<llm::KVAppendOp> {
     auto keysType = cast<RankedTensorType>(keys.getType());
     auto logicalType = cast<llm::KVCacheType>(op.getCache().getType());
     Value pageTable = adaptor.getPageTable();
-    int64_t kvHeads = cacheType.getDimSize(4);
-    int64_t headDim = cacheType.getDimSize(5);
+    int64_t kvHeads = logicalType.getKvHeads();
+    int64_t headDim = logicalType.getHeadDim();
 
     Value batch = rewriter.createOrFold<tensor::DimOp>(loc, keys, 0);
     Value tokens = rewriter.createOrFold<tensor::DimOp>(loc, keys, 1);
@@ -124,6 +240,9 @@ struct KVAppendLowering : OpConversionPattern<llm::KVAppendOp> {
     // One (kv_heads, head_dim) row of keys/values per (b, t).
     CacheRowSlices slices(rewriter, kvHeads, headDim,
                           keysType.getElementType());
+    // The row as stored: a quantized cache's codes and scale bytes.
+    CacheRowSlices stored(rewriter, kvHeads, cacheType.getDimSize(5),
+                          cacheType.getElementType());
     Value updatedCache = buildRowLoops(
         rewriter, loc, batch, tokens, cache,
         [&](OpBuilder &b, Location loc, Value bIv, Value tIv,
@@ -145,9 +264,11 @@ struct KVAppendLowering : OpConversionPattern<llm::KVAppendOp> {
             SmallVector<OpFoldResult> dstOffsets = {
                 b.getIndexAttr(selector), layer, outer, inner,
                 b.getIndexAttr(0),        b.getIndexAttr(0)};
+            if (logicalType.isQuantized())
+              row = quantizeRow(b, loc, row, logicalType);
             acc = tensor::InsertSliceOp::create(b, loc, row, acc, dstOffsets,
-                                                slices.sizes6,
-                                                slices.strides6);
+                                                stored.sizes6,
+                                                stored.strides6);
           }
           return {acc};
         })[0];
@@ -159,9 +280,11 @@ struct KVAppendLowering : OpConversionPattern<llm::KVAppendOp> {
 /// llm.kv_view: the layer's keys and values. Of a contiguous cache, two
 /// rank-reducing tensor.extract_slice ops (batch, capacity, kv_heads,
 /// head_dim); bufferization makes them subviews, so nothing is copied. Of a
-/// paged cache, one gather of both in logical order (gatherCacheRows over
-/// the whole capacity); llm.attention reads through the page table itself
-/// (getPagedLayer), which leaves the gather dead where it is the user.
+/// paged cache, one gather of both in logical order (readCacheRows over
+/// the whole capacity). A quantized cache's rows are then dequantized.
+/// llm.attention reads paged and quantized caches a tile at a time itself
+/// (getCacheLayer), which leaves the gather or dequantization dead where it
+/// is the user.
 struct KVViewLowering : OpConversionPattern<llm::KVViewOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -173,14 +296,18 @@ struct KVViewLowering : OpConversionPattern<llm::KVViewOp> {
     if (!getConvertedCacheType(cache))
       return rewriter.notifyMatchFailure(op, "cache was not converted");
     auto viewType = op.getKeys().getType();
+    llm::KVCacheType cacheType = op.getCache().getType();
     SmallVector<Value> views;
-    if (op.getPageTable()) {
-      llmc::PagedLayer layer{cache, adaptor.getPageTable(),
-                             getConvertedLayer(op, adaptor),
-                             op.getCache().getType()};
-      auto [keys, values] = llmc::gatherCacheRows(
+    if (op.getPageTable() || cacheType.isQuantized()) {
+      llmc::CacheLayer layer{cache, adaptor.getPageTable(),
+                             getConvertedLayer(op, adaptor), cacheType};
+      auto [keys, values] = llmc::readCacheRows(
           rewriter, loc, layer, arith::ConstantIndexOp::create(rewriter, loc, 0),
           rewriter.getIndexAttr(viewType.getDimSize(1)));
+      if (cacheType.isQuantized()) {
+        keys = dequantizeRows(rewriter, loc, keys, cacheType);
+        values = dequantizeRows(rewriter, loc, values, cacheType);
+      }
       rewriter.replaceOp(op, {keys, values});
       return success();
     }
@@ -207,8 +334,13 @@ void llmc::addKVCacheTypeConversion(TypeConverter &converter) {
   converter.addConversion([](llm::KVCacheType type) -> std::optional<Type> {
     // The same elements in either layout: a layer's rows are (batch,
     // capacity) or (pages, page_size).
+    // A quantized cache's rows are bytes: head_dim codes, then the scale.
     int64_t outer = type.isPaged() ? type.getPageCount() : type.getBatch();
     int64_t inner = type.isPaged() ? type.getPageSize() : type.getCapacity();
+    if (type.isQuantized())
+      return RankedTensorType::get({2, type.getLayers(), outer, inner,
+                                    type.getKvHeads(), type.getHeadRowBytes()},
+                                   IntegerType::get(type.getContext(), 8));
     return RankedTensorType::get({2, type.getLayers(), outer, inner,
                                   type.getKvHeads(), type.getHeadDim()},
                                  type.getElementType());
@@ -241,33 +373,58 @@ void llmc::populateKVCacheToLinalgPatterns(TypeConverter &converter,
                                                  patterns.getContext());
 }
 
-std::optional<llmc::PagedLayer>
-llmc::getPagedLayer(Value keys, Value values,
+std::optional<llmc::CacheLayer>
+llmc::getCacheLayer(Value keys, Value values,
                     ConversionPatternRewriter &rewriter) {
   auto op = keys.getDefiningOp<llm::KVViewOp>();
-  if (!op || !op.getPageTable() || keys != op.getKeys() ||
-      values != op.getValues())
+  if (!op || keys != op.getKeys() || values != op.getValues() ||
+      (!op.getPageTable() && !op.getCache().getType().isQuantized()))
     return std::nullopt;
   Value cache = rewriter.getRemappedValue(op.getCache());
-  Value pageTable = rewriter.getRemappedValue(op.getPageTable());
+  Value pageTable;
+  if (op.getPageTable()) {
+    pageTable = rewriter.getRemappedValue(op.getPageTable());
+    if (!pageTable)
+      return std::nullopt;
+  }
   OpFoldResult layer = getConvertedLayer(op, rewriter);
-  if (!cache || !getConvertedCacheType(cache) || !pageTable || !layer)
+  if (!cache || !getConvertedCacheType(cache) || !layer)
     return std::nullopt;
-  return PagedLayer{cache, pageTable, layer, op.getCache().getType()};
+  return CacheLayer{cache, pageTable, layer, op.getCache().getType()};
 }
 
-std::pair<Value, Value> llmc::gatherCacheRows(OpBuilder &b, Location loc,
-                                              const PagedLayer &layer,
-                                              Value start,
-                                              OpFoldResult length) {
+std::pair<Value, Value> llmc::readCacheRows(OpBuilder &b, Location loc,
+                                            const CacheLayer &layer,
+                                            Value start, OpFoldResult length) {
   llm::KVCacheType cacheType = layer.cacheType;
-  int64_t kvHeads = cacheType.getKvHeads(), headDim = cacheType.getHeadDim();
+  auto storedType = getConvertedCacheType(layer.cache);
+  int64_t kvHeads = storedType.getDimSize(4), width = storedType.getDimSize(5);
+  Type elementType = storedType.getElementType();
   SmallVector<OpFoldResult> sizes = {b.getIndexAttr(cacheType.getBatch()),
                                      length, b.getIndexAttr(kvHeads),
-                                     b.getIndexAttr(headDim)};
-  Value init =
-      tensor::EmptyOp::create(b, loc, sizes, cacheType.getElementType());
-  CacheRowSlices slices(b, kvHeads, headDim, cacheType.getElementType());
+                                     b.getIndexAttr(width)};
+  if (!layer.pageTable) {
+    // Contiguous: (batch, capacity) rows, sliced in place.
+    SmallVector<Value> halves;
+    SmallVector<OpFoldResult> sizes6 = {b.getIndexAttr(1), b.getIndexAttr(1)};
+    sizes6.append(sizes);
+    SmallVector<OpFoldResult> strides(kCacheRank, b.getIndexAttr(1));
+    auto type = RankedTensorType::get(
+        {cacheType.getBatch(), getConstantIntValue(length).value_or(
+                                   ShapedType::kDynamic),
+         kvHeads, width},
+        elementType);
+    for (int64_t half : kHalves) {
+      SmallVector<OpFoldResult> offsets = {
+          b.getIndexAttr(half), layer.layer,       b.getIndexAttr(0),
+          start,                b.getIndexAttr(0), b.getIndexAttr(0)};
+      halves.push_back(tensor::ExtractSliceOp::create(
+          b, loc, type, layer.cache, offsets, sizes6, strides));
+    }
+    return {halves[0], halves[1]};
+  }
+  Value init = tensor::EmptyOp::create(b, loc, sizes, elementType);
+  CacheRowSlices slices(b, kvHeads, width, elementType);
   // One (kv_heads, head_dim) row of keys and one of values per (sequence,
   // key): the page lookup is done once for both, and each row is a
   // contiguous copy (a memcpy once bufferized).
@@ -299,4 +456,43 @@ std::pair<Value, Value> llmc::gatherCacheRows(OpBuilder &b, Location loc,
         return updated;
       });
   return {gathered[0], gathered[1]};
+}
+
+Value llmc::decodeRowScales(OpBuilder &b, Location loc, Value rows,
+                            llm::KVCacheType cacheType) {
+  MLIRContext *ctx = b.getContext();
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, rows);
+  sizes.pop_back();
+  Value init = tensor::EmptyOp::create(b, loc, sizes, b.getF32Type());
+  // Dims (b, s, h): the scale's byte j is row element head_dim + j.
+  SmallVector<AffineMap> maps;
+  SmallVector<Value> inputs;
+  for (int64_t j = 0; j < cacheType.getScaleBytes(); ++j) {
+    inputs.push_back(rows);
+    maps.push_back(AffineMap::get(
+        3, 0,
+        {getAffineDimExpr(0, ctx), getAffineDimExpr(1, ctx),
+         getAffineDimExpr(2, ctx),
+         getAffineConstantExpr(cacheType.getHeadDim() + j, ctx)},
+        ctx));
+  }
+  maps.push_back(b.getMultiDimIdentityMap(3));
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{init.getType()}, inputs, ValueRange{init},
+             maps, SmallVector<utils::IteratorType>(
+                       3, utils::IteratorType::parallel),
+             [&](OpBuilder &nb, Location nloc, ValueRange args) {
+               linalg::YieldOp::create(
+                   nb, nloc, llmc::assembleKVScale(nb, nloc, args.drop_back()));
+             })
+      .getResult(0);
+}
+
+Value llmc::sliceRowCodes(OpBuilder &b, Location loc, Value rows,
+                          llm::KVCacheType cacheType) {
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, rows);
+  sizes.back() = b.getIndexAttr(cacheType.getHeadDim());
+  return tensor::ExtractSliceOp::create(
+      b, loc, rows, SmallVector<OpFoldResult>(4, b.getIndexAttr(0)), sizes,
+      SmallVector<OpFoldResult>(4, b.getIndexAttr(1)));
 }

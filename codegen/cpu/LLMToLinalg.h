@@ -28,28 +28,40 @@ void addKVCacheTypeConversion(mlir::TypeConverter &converter);
 /// points take and the block decoders read.
 void addBlockStorageTypeConversion(mlir::TypeConverter &converter);
 
-/// One layer of a converted paged cache, with the page table its keys and
-/// values are read through.
-struct PagedLayer {
+/// One layer of a converted cache that llm.attention reads a key tile at a
+/// time: a paged cache (through its page table) or a quantized one (whose
+/// rows hold codes and scales).
+struct CacheLayer {
   mlir::Value cache;
+  /// Null for the contiguous layout.
   mlir::Value pageTable;
   mlir::OpFoldResult layer;
   mlir::llm::KVCacheType cacheType;
 };
 
 /// When `keys` and `values` are the results of one llm.kv_view of a paged
-/// cache whose operands are converted: that layer. Lets llm.attention read
-/// only the keys it needs through the page table.
-std::optional<PagedLayer> getPagedLayer(mlir::Value keys, mlir::Value values,
+/// or quantized cache whose operands are converted: that layer. Lets
+/// llm.attention read only the keys it needs, as stored.
+std::optional<CacheLayer> getCacheLayer(mlir::Value keys, mlir::Value values,
                                         mlir::ConversionPatternRewriter &rewriter);
 
 /// Keys and values [start, start + length) of every sequence in logical
-/// order, (batch, length, kv_heads, head_dim) each, gathered through the
-/// page table (one lookup per key for both).
+/// order as stored, (batch, length, kv_heads, row) each: sliced from a
+/// contiguous cache, gathered through the page table of a paged one (one
+/// lookup per key for both). A row is head_dim elements, or for a
+/// quantized cache head_dim code bytes and the scale's bytes (i8).
 std::pair<mlir::Value, mlir::Value>
-gatherCacheRows(mlir::OpBuilder &b, mlir::Location loc,
-                const PagedLayer &layer, mlir::Value start,
-                mlir::OpFoldResult length);
+readCacheRows(mlir::OpBuilder &b, mlir::Location loc, const CacheLayer &layer,
+              mlir::Value start, mlir::OpFoldResult length);
+
+/// The scales of rows read from a quantized cache, (batch, length, kv_heads)
+/// f32.
+mlir::Value decodeRowScales(mlir::OpBuilder &b, mlir::Location loc,
+                            mlir::Value rows, mlir::llm::KVCacheType cacheType);
+
+/// The first head_dim bytes of such rows: the codes.
+mlir::Value sliceRowCodes(mlir::OpBuilder &b, mlir::Location loc,
+                          mlir::Value rows, mlir::llm::KVCacheType cacheType);
 
 /// llm.add, llm.glu, llm.activation.
 void populateElementwiseToLinalgPatterns(mlir::TypeConverter &converter,

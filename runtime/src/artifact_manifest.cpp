@@ -197,12 +197,27 @@ void parse_kv_cache(const Fields &kv, Manifest &m) {
     fail(LLMC_ERR_UNSUPPORTED, m.path, ": kv_cache.layout '", layout,
          "' is not supported (expected 'contiguous' or 'paged')");
   // The runtime only allocates the cache and zeroes it (0.0 in every float
-  // format); the compiled code reads and writes its elements.
+  // format, code 0 with scale 0.0 in a quantized one); the compiled code
+  // reads and writes its elements.
   std::string dtype = kv.string("dtype");
-  size_t element_bytes = dtype == "f32" ? 4 : (dtype == "bf16" || dtype == "f16") ? 2 : 0;
+  bool quantized = dtype == "i8" || dtype == "f8E4M3FN";
+  size_t element_bytes = dtype == "f32"                       ? 4
+                         : (dtype == "bf16" || dtype == "f16") ? 2
+                         : quantized                           ? 1
+                                                               : 0;
   if (element_bytes == 0)
     fail(LLMC_ERR_UNSUPPORTED, m.path, ": kv_cache.dtype '", dtype,
-         "' is not supported (expected 'f32', 'bf16' or 'f16')");
+         "' is not supported (expected 'f32', 'bf16', 'f16', 'i8' or "
+         "'f8E4M3FN')");
+  // A quantized cache's head rows (head_dim codes) each carry an f32 scale.
+  uint64_t scale_bytes = 0;
+  if (quantized) {
+    scale_bytes = static_cast<uint64_t>(kv.integer("scale_bytes", 0, 64));
+    if (scale_bytes != sizeof(float))
+      fail(LLMC_ERR_FORMAT, m.path, ": kv_cache.scale_bytes (", scale_bytes,
+           ") must be 4 (an f32 scale per head row) for dtype '", dtype,
+           "'");
+  }
   const auto &dims = kv.array("shape");
   for (size_t i = 0; i < dims.size(); ++i)
     m.kv_shape.push_back(
@@ -223,10 +238,13 @@ void parse_kv_cache(const Fields &kv, Manifest &m) {
          "] does not match [2, num_layers, batch, context_length, "
          "num_kv_heads, head_dim] = [", want, "]");
   }
-  uint64_t elements = 1;
-  for (int64_t d : m.kv_shape)
-    elements = mul_or_fail(elements, static_cast<uint64_t>(d), m, "kv_cache size");
-  m.kv_cache_bytes = mul_or_fail(elements, element_bytes, m, "kv_cache size");
+  uint64_t rows = 1;
+  for (size_t i = 0; i + 1 < m.kv_shape.size(); ++i)
+    rows = mul_or_fail(rows, static_cast<uint64_t>(m.kv_shape[i]), m,
+                       "kv_cache size");
+  uint64_t row_bytes =
+      static_cast<uint64_t>(m.head_dim) * element_bytes + scale_bytes;
+  m.kv_cache_bytes = mul_or_fail(rows, row_bytes, m, "kv_cache size");
   if (layout == "paged")
     parse_page_table(kv, m);
 }

@@ -55,3 +55,15 @@ module {
     return %y : tensor<1x1x256xf32>
   }
 }
+
+// -----
+
+// A quantized KV cache: the CUDA kernels read float caches.
+!int8 = !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = i8>
+module {
+  // expected-error @+1 {{the CUDA kernels read f32, f16 and bf16 KV caches, not 'i8' codes (--kv-type=int8 and fp8 are for --target=cpu)}}
+  func.func private @decode(%c: !int8, %k: tensor<1x1x4x8xf32>, %pos: tensor<1x1xi32>) -> !int8 {
+    %0 = llm.kv_append %c[0], %k, %k, %pos : !int8, tensor<1x1x4x8xf32>, tensor<1x1x4x8xf32>, tensor<1x1xi32>
+    return %0 : !int8
+  }
+}

@@ -70,8 +70,10 @@ cl::opt<std::string>
                    cl::sub(compileCommand), cl::cat(compilerCategory));
 cl::opt<std::string>
     kvTypeName("kv-type",
-               cl::desc("KV-cache element type: f32, f16 or bf16 (default: "
-                        "f32 when compiling; the model's dtype for 'info')"),
+               cl::desc("KV-cache element type: f32, f16, bf16, int8 or fp8 "
+                        "(e4m3; int8 and fp8 with an f32 scale per position "
+                        "and KV head) (default: f32 when compiling; the "
+                        "model's dtype for 'info')"),
                cl::init(""), cl::sub(cl::SubCommand::getTopLevel()),
                cl::sub(infoCommand), cl::sub(compileCommand),
                cl::cat(compilerCategory));
@@ -153,24 +155,15 @@ int fail(Error error) {
   return fail(message);
 }
 
-std::optional<DType> parseDType(StringRef name) {
-  if (name == "f32")
-    return DType::F32;
-  if (name == "f16")
-    return DType::F16;
-  if (name == "bf16")
-    return DType::BF16;
-  return std::nullopt;
-}
-
 /// The --kv-type flag, or `fallback` when it is not given.
-Expected<DType> getKVType(DType fallback) {
+Expected<KVCacheFormat> getKVType(DType fallback) {
   if (kvTypeName.empty())
-    return fallback;
-  if (std::optional<DType> dtype = parseDType(kvTypeName))
-    return *dtype;
-  return createStringError("--kv-type must be f32, f16 or bf16, got '" +
-                           kvTypeName + "'");
+    return toKVCacheFormat(fallback);
+  if (std::optional<KVCacheFormat> format = parseKVCacheFormat(kvTypeName))
+    return *format;
+  return createStringError(
+      "--kv-type must be f32, f16, bf16, int8 or fp8, got '" + kvTypeName +
+      "'");
 }
 
 /// Reads the command line's build options; fails with a message naming the
@@ -185,7 +178,7 @@ Expected<ModelBuildOptions> getBuildOptions() {
     return createStringError("--context must be positive, got " +
                              Twine(contextLength.getValue()));
   options.contextLength = contextLength;
-  Expected<DType> kvType = getKVType(DType::F32);
+  Expected<KVCacheFormat> kvType = getKVType(DType::F32);
   if (!kvType)
     return kvType.takeError();
   options.kvType = *kvType;
@@ -213,7 +206,7 @@ Error readWeightFormatsInto(ModelConfig &config) {
 int runInfo(ModelConfig config) {
   if (Error err = readWeightFormatsInto(config))
     return fail(std::move(err));
-  Expected<DType> kvType = getKVType(config.dtype);
+  Expected<KVCacheFormat> kvType = getKVType(config.dtype);
   if (!kvType)
     return fail(kvType.takeError());
   printModelStats(config, computeModelStats(config, *kvType), outs());
@@ -305,8 +298,8 @@ compileModule(mlir::MLIRContext &context, const ModelConfig &config,
         "a smaller --context");
   unsigned __int128 kvBytes = static_cast<unsigned __int128>(2) *
                               config.numLayers * options.batch * capacity *
-                              config.numKVHeads * config.headDim *
-                              getDTypeSize(options.kvType);
+                              config.numKVHeads *
+                              getKVHeadRowBytes(options.kvType, config.headDim);
   if (kvBytes > static_cast<unsigned __int128>(
                     std::numeric_limits<int64_t>::max()))
     return createStringError(

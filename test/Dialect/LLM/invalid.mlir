@@ -139,8 +139,13 @@ func.func private @f(!llm.kv_cache<layers = 1, batch = 1, kv_heads = 4, head_dim
 
 // -----
 
-// expected-error @+1 {{kv_cache element_type must be a float type, got 'i8'}}
-func.func private @f(!llm.kv_cache<layers = 1, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = i8>)
+// expected-error @+1 {{kv_cache element_type must be f32, f16, bf16 or a quantized code (i8, f8E4M3FN), got 'i4'}}
+func.func private @f(!llm.kv_cache<layers = 1, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = i4>)
+
+// -----
+
+// expected-error @+1 {{kv_cache element_type must be f32, f16, bf16 or a quantized code (i8, f8E4M3FN), got 'f8E5M2'}}
+func.func private @f(!llm.kv_cache<layers = 1, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = f8E5M2>)
 
 // -----
 
@@ -618,6 +623,26 @@ func.func @f(%c: !cache, %k: tensor<1x?x32xf32>, %pos: tensor<1x?xi32>) {
 func.func @f(%c: !cache, %k: tensor<1x?x4x8xf32>, %pos: tensor<1x?xi32>) {
   // expected-error @+1 {{keys element type 'f32' does not match the cache element type 'bf16'}}
   %0 = llm.kv_append %c[0], %k, %k, %pos : !cache, tensor<1x?x4x8xf32>, tensor<1x?x4x8xf32>, tensor<1x?xi32>
+  return
+}
+
+// -----
+
+// A quantized cache takes f32 keys and values (kv_append quantizes them).
+!cache = !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = i8>
+func.func @f(%c: !cache, %k: tensor<1x?x4x8xf16>, %pos: tensor<1x?xi32>) {
+  // expected-error @+1 {{keys element type 'f16' does not match the cache value type 'f32'}}
+  %0 = llm.kv_append %c[0], %k, %k, %pos : !cache, tensor<1x?x4x8xf16>, tensor<1x?x4x8xf16>, tensor<1x?xi32>
+  return
+}
+
+// -----
+
+// A quantized cache's view is f32 (dequantized), not its codes.
+!cache = !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = f8E4M3FN>
+func.func @f(%c: !cache) {
+  // expected-error @+1 {{results must both be 'tensor<1x512x4x8xf32>'}}
+  %k, %v = llm.kv_view %c[0] : !cache -> tensor<1x512x4x8xf8E4M3FN>, tensor<1x512x4x8xf8E4M3FN>
   return
 }
 

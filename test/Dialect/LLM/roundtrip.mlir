@@ -6,6 +6,8 @@
 // CHECK: !kv_cache = !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = f32>
 // CHECK: !kv_cache1 = !llm.kv_cache<layers = 32, batch = 4, kv_heads = 8, head_dim = 128, capacity = 8192, element_type = bf16, layout = paged>
 // CHECK: !kv_cache2 = !llm.kv_cache<layers = 1, batch = 1, kv_heads = 1, head_dim = 64, capacity = 4096, element_type = f16, layout = paged, page_size = 64>
+// CHECK: !kv_cache3 = !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = i8>
+// CHECK: !kv_cache4 = !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = f8E4M3FN, layout = paged>
 !cache = !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = f32>
 !paged = !llm.kv_cache<layers = 32, batch = 4, kv_heads = 8, head_dim = 128, capacity = 8192, element_type = bf16, layout = paged>
 !paged64 = !llm.kv_cache<layers = 1, batch = 1, kv_heads = 1, head_dim = 64, capacity = 4096, element_type = f16, layout = paged, page_size = 64>
@@ -157,6 +159,19 @@ func.func @kv_cache_dynamic_layer(%c: !cache, %k: tensor<1x?x4x8xf32>, %pos: ten
   // CHECK: llm.kv_view %{{.*}}[%[[L]]] : !kv_cache -> tensor<1x512x4x8xf32>, tensor<1x512x4x8xf32>
   %kv:2 = llm.kv_view %c1[%layer] : !cache -> tensor<1x512x4x8xf32>, tensor<1x512x4x8xf32>
   return %c1 : !cache
+}
+
+// Quantized caches: f32 keys and values in, f32 views out; the codes and
+// scales stay inside the cache.
+// CHECK-LABEL: func @kv_cache_quantized
+func.func @kv_cache_quantized(%c8: !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = i8>, %cf8: !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = f8E4M3FN, layout = paged>, %table: tensor<1x32xi32>, %k: tensor<1x?x4x8xf32>, %pos: tensor<1x?xi32>) {
+  // CHECK: llm.kv_append %{{.*}}[1], %{{.*}}, %{{.*}}, %{{.*}} : !kv_cache3, tensor<1x?x4x8xf32>, tensor<1x?x4x8xf32>, tensor<1x?xi32>
+  %c1 = llm.kv_append %c8[1], %k, %k, %pos : !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = i8>, tensor<1x?x4x8xf32>, tensor<1x?x4x8xf32>, tensor<1x?xi32>
+  // CHECK: llm.kv_view %{{.*}}[1] : !kv_cache3 -> tensor<1x512x4x8xf32>, tensor<1x512x4x8xf32>
+  %kv:2 = llm.kv_view %c1[1] : !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = i8> -> tensor<1x512x4x8xf32>, tensor<1x512x4x8xf32>
+  // CHECK: llm.kv_view %{{.*}}[0] pages(%{{.*}} : tensor<1x32xi32>) : !kv_cache4 -> tensor<1x512x4x8xf32>, tensor<1x512x4x8xf32>
+  %pv:2 = llm.kv_view %cf8[0] pages(%table : tensor<1x32xi32>) : !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = f8E4M3FN, layout = paged> -> tensor<1x512x4x8xf32>, tensor<1x512x4x8xf32>
+  return
 }
 
 // CHECK-LABEL: func @fused_projections

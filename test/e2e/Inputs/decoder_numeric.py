@@ -16,6 +16,11 @@ Variants:
       than one attention key tile;
   ntk-rope  static NTK-aware scaling (theta * factor^(d/(d-2))): llmc's own "ntk" rope type, which transformers
       does not have.
+  kv-int8, kv-fp8, kv-int8-long  quantized KV caches (--kv-type): every key and value row of one position and KV head is
+      stored as codes times one scale, max |x| / 127 with codes rounded to nearest even (int8) or max |x| / 448 with
+      codes rounded to the nearest e4m3 value (fp8); the reference rounds its own float64 keys and values the same
+      way before attending, so what is left is f32 against float64 (the same bounds as an f32 cache). A prompt
+      longer than one key tile reads full tiles and a tail.
 """
 import json
 import os
@@ -48,7 +53,35 @@ VARIANTS = {
     # A prompt longer than one attention key tile, then decode after it.
     "long-prefill": {"_format": "gguf", "max_position_embeddings": 160,
                      "_prompt_len": 150},
+    "kv-int8": {"_kv_type": "int8", "hidden_size": 32},
+    "kv-fp8": {"_kv_type": "fp8", "hidden_size": 32},
+    "kv-int8-long": {"_kv_type": "int8", "max_position_embeddings": 160,
+                     "_prompt_len": 150},
 }
+
+# The largest code of each quantized cache format.
+MAX_CODE = {"int8": 127.0, "fp8": 448.0}
+
+
+def round_e4m3(y):
+    """Nearest e4m3 (OCP FP8, finite-only) value of each element, ties to even: 3 mantissa bits, exponents down
+    to -6, below that multiples of 2^-9; |y| <= 448."""
+    magnitude = np.abs(y)
+    exponent = np.floor(np.log2(np.maximum(magnitude, 2.0 ** -6)))
+    step = 2.0 ** (exponent - 3)
+    return np.minimum(np.rint(magnitude / step) * step, 448.0) * np.sign(y)
+
+
+def quantize_rows(x, kv_type):
+    """x (S, Hkv, Dh) as a quantized cache stores it: per (position, head), scale = max |x| / max code (an f32)
+    and codes of x / scale."""
+    if kv_type is None:
+        return x
+    largest = np.abs(x).max(axis=-1, keepdims=True)
+    scale = (largest / MAX_CODE[kv_type]).astype(np.float32).astype(np.float64)
+    scaled = np.where(largest > 0, x * (MAX_CODE[kv_type] / np.where(largest > 0, largest, 1.0)), 0.0)
+    codes = np.clip(np.rint(scaled), -127, 127) if kv_type == "int8" else round_e4m3(scaled)
+    return codes * scale
 
 
 def rope_style(cfg):
@@ -231,6 +264,7 @@ def reference_logits(cfg, w, tokens):
         k = proj(n, "self_attn.k_proj").reshape(len(tokens), kv_heads, head_dim)
         v = proj(n, "self_attn.v_proj").reshape(len(tokens), kv_heads, head_dim)
         q, k = rope(q, positions, freqs, scale), rope(k, positions, freqs, scale)
+        k, v = quantize_rows(k, cfg.get("_kv_type")), quantize_rows(v, cfg.get("_kv_type"))
         a = attention(q, k, v, positions).reshape(len(tokens), heads * head_dim)
         x = x + proj(a, "self_attn.o_proj")
         n = rms_norm(x, w[p + "post_attention_layernorm.weight"], cfg["rms_norm_eps"])
@@ -244,6 +278,8 @@ def reference_logits(cfg, w, tokens):
 def check_variant(name):
     cfg = dict(BASE, **VARIANTS[name])
     prompt_len = cfg.pop("_prompt_len", 6)
+    kv_type = cfg.get("_kv_type")
+    kv_flags = ["--kv-type=" + kv_type] if kv_type else []
     with tempfile.TemporaryDirectory() as tmp:
         if cfg.get("_format") == "gguf":
             # Only metadata and tensor names are read: zero weights.
@@ -253,8 +289,8 @@ def check_variant(name):
         else:
             path = os.path.join(tmp, "config.json")
             with open(path, "w") as f:
-                json.dump(cfg, f)
-        module = subprocess.run(["llmc", "--compile-to=llm", path],
+                json.dump({k: v for k, v in cfg.items() if not k.startswith("_")}, f)
+        module = subprocess.run(["llmc", "--compile-to=llm", path] + kv_flags,
                                 capture_output=True, text=True, check=True).stdout
     lowered = subprocess.run(["llmc-opt", "--llm-lower-to-linalg"], input=module,
                              capture_output=True, text=True, check=True).stdout
@@ -277,7 +313,7 @@ def check_variant(name):
         if tuple(int(x) for x in shape.split("x")) != weights[wname].shape:
             sys.exit("%s: FAILED, llmc's %s is %s, the model's %s" % (
                 name, wname, shape, weights[wname].shape))
-    cache_type = re.search(r"%arg2: (tensor<[0-9x]+xf32>)", signature).group(1)
+    cache_type = re.search(r"%arg2: (tensor<[0-9x]+x(?:f32|i8)>)", signature).group(1)
     prefill_result = re.search(r"func.func (?:private )?@prefill\(.*?\) -> \((tensor<[^>]+>)",
                                lowered).group(1)
     vocab = cfg["vocab_size"]
@@ -291,7 +327,8 @@ def check_variant(name):
         main.append("  %%w%d = arith.constant %s" % (i, literal))
         weight_values.append("%%w%d" % i)
         weight_types.append(ty)
-    main.append("  %%cache0 = arith.constant dense<0.0> : %s" % cache_type)
+    zero = "0" if cache_type.endswith("i8>") else "0.0"
+    main.append("  %%cache0 = arith.constant dense<%s> : %s" % (zero, cache_type))
     for tag, toks, first in (("p", tokens[:prompt_len], 0),
                              ("d", tokens[prompt_len:], prompt_len)):
         n = len(toks)
