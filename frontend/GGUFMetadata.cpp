@@ -595,10 +595,10 @@ Expected<ModelConfig> modelConfigFromGGUF(const GGUFHeader &header,
   // llama.cpp writes Mistral models as "llama"; the others keep their
   // model_type and the same key layout under "<arch>.".
   static const StringRef kGGUFArchitectures[] = {"gemma", "llama", "olmo2",
-                                                 "qwen2", "qwen3"};
+                                                 "phi3", "qwen2", "qwen3"};
   if (!llvm::is_contained(kGGUFArchitectures, **arch))
     return reader.fail("unsupported general.architecture '" + **arch +
-                       "' (expected gemma, llama, olmo2, qwen2 or qwen3)");
+                       "' (expected gemma, llama, olmo2, phi3, qwen2 or qwen3)");
   config.architecture = **arch;
   config.block = findArchitecture(**arch)->block;
   // llama.cpp's converter bakes Gemma's + 1 into the norm weights.
@@ -674,6 +674,10 @@ Expected<ModelConfig> modelConfigFromGGUF(const GGUFHeader &header,
   if (!window)
     return window.takeError();
   config.slidingWindow = *window;
+  // llama.cpp's converter writes phi3's window as 0 when the config has
+  // none (Phi-4).
+  if (**arch == "phi3" && window->value_or(-1) == 0)
+    config.slidingWindow = std::nullopt;
 
   auto vocab = reader.getInt(prefix + "vocab_size");
   if (!vocab)
@@ -715,6 +719,22 @@ Expected<ModelConfig> modelConfigFromGGUF(const GGUFHeader &header,
   if (names.contains("rope_freqs.weight"))
     return reader.fail("tensor 'rope_freqs.weight' (precomputed RoPE "
                        "frequency factors) is not supported");
+  // Phi-3's longrope (128k models) keeps its factors in tensors too.
+  for (StringRef factors : {"rope_factors_long.weight",
+                            "rope_factors_short.weight"})
+    if (names.contains(factors))
+      return reader.fail("tensor '" + factors +
+                         "' (longrope frequency factors) is not supported; "
+                         "compile the Hugging Face directory instead");
+  // Phi-3's converter keeps the checkpoint's fused q/k/v and gate/up
+  // tensors (blk.N.attn_qkv, blk.N.ffn_up of 2 x feed_forward_length rows);
+  // the runtime names them as Hugging Face does.
+  if (**arch == "phi3") {
+    config.block.qkvLayout = names.contains("blk.0.attn_qkv.weight")
+                                 ? QKVLayout::Concatenated
+                                 : QKVLayout::Separate;
+    config.block.fusedGateUp = !names.contains("blk.0.ffn_gate.weight");
+  }
   config.tieWordEmbeddings = !names.contains("output.weight");
   config.qkvBias = names.contains("blk.0.attn_q.bias");
   config.outputBias = names.contains("blk.0.attn_output.bias");

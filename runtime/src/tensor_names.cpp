@@ -1,4 +1,4 @@
-// GGUF tensor names rewritten to Hugging Face names (llama's, and the q/k and post norms of qwen3 and olmo2).
+// GGUF tensor names rewritten to Hugging Face names (llama's, the q/k and post norms of qwen3 and olmo2, phi3's fused tensors).
 #include "tensor_names.h"
 
 #include <cctype>
@@ -37,6 +37,18 @@ constexpr NamePair kBlock[] = {
     {"post_ffw_norm", "post_feedforward_layernorm"},
 };
 
+/// Per-block tensors whose meaning depends on the architecture; consulted
+/// before kBlock.
+struct ArchNamePair {
+  std::string_view architecture;
+  NamePair names;
+};
+constexpr ArchNamePair kArchBlock[] = {
+    // Phi-3's converter keeps the checkpoint's fused tensors.
+    {"phi3", {"attn_qkv", "self_attn.qkv_proj"}},
+    {"phi3", {"ffn_up", "mlp.gate_up_proj"}},
+};
+
 /// Splits "stem.weight" / "stem.bias"; false for any other suffix.
 bool split_suffix(std::string_view name, std::string_view *stem,
                   std::string_view *suffix) {
@@ -57,7 +69,8 @@ std::string layer_tensor_name(int layer, std::string_view suffix) {
   return out;
 }
 
-std::string canonical_from_gguf(std::string_view name) {
+std::string canonical_from_gguf(std::string_view name,
+                                std::string_view architecture) {
   std::string_view stem, suffix;
   if (!split_suffix(name, &stem, &suffix))
     return std::string(name);
@@ -76,10 +89,16 @@ std::string canonical_from_gguf(std::string_view name) {
     return std::string(name);
   std::string_view layer = rest.substr(0, digits);
   std::string_view part = rest.substr(digits + 1);
+  auto block_name = [&](std::string_view hf) {
+    return "model.layers." + std::string(layer) + "." + std::string(hf) +
+           std::string(suffix);
+  };
+  for (const ArchNamePair &p : kArchBlock)
+    if (architecture == p.architecture && part == p.names.gguf)
+      return block_name(p.names.hf);
   for (const NamePair &p : kBlock)
     if (part == p.gguf)
-      return "model.layers." + std::string(layer) + "." + std::string(p.hf) +
-             std::string(suffix);
+      return block_name(p.hf);
   return std::string(name);
 }
 

@@ -20,8 +20,12 @@ namespace llmc::rt {
 ///                            -> model.layers.N.mlp.{gate,up,down}_proj
 ///   blk.N.ffn_norm           -> model.layers.N.post_attention_layernorm
 /// keeping the ".weight" / ".bias" suffix. Names with no mapping are
-/// returned unchanged (they stay reachable under their GGUF name).
-std::string canonical_from_gguf(std::string_view gguf_name);
+/// returned unchanged (they stay reachable under their GGUF name). Some
+/// architectures (general.architecture) store fused tensors under these
+/// names: phi3's blk.N.attn_qkv -> self_attn.qkv_proj ([q; k; v]) and
+/// blk.N.ffn_up -> mlp.gate_up_proj ([gate; up]).
+std::string canonical_from_gguf(std::string_view gguf_name,
+                                std::string_view architecture);
 
 /// Canonical names of per-layer tensors, used by the llama2.c loader.
 std::string layer_tensor_name(int layer, std::string_view suffix);

@@ -259,7 +259,7 @@ private:
     for (uint32_t d = 0; d < n_dims; ++d)
       t.shape[d] = static_cast<int64_t>(ne[n_dims - 1 - d]);
     t.n_elements = static_cast<int64_t>(n_elements);
-    t.name = canonical_from_gguf(name);
+    t.name = canonical_from_gguf(name, architecture());
     tensors.push_back(std::move(t));
     offsets.push_back(offset);
   }
@@ -292,12 +292,17 @@ private:
     }
   }
 
-  llmc_rope_layout rope_layout() const {
+  /// general.architecture (metadata precedes the tensor infos), or "".
+  std::string_view architecture() const {
     const MetaValue *arch = set_.find_meta("general.architecture");
-    if (arch && arch->type == LLMC_META_STRING)
-      for (std::string_view a : kHalfRopeArchs)
-        if (arch->str == a)
-          return LLMC_ROPE_HALF;
+    return arch && arch->type == LLMC_META_STRING ? std::string_view(arch->str)
+                                                  : std::string_view();
+  }
+
+  llmc_rope_layout rope_layout() const {
+    for (std::string_view a : kHalfRopeArchs)
+      if (architecture() == a)
+        return LLMC_ROPE_HALF;
     return LLMC_ROPE_INTERLEAVED;
   }
 

@@ -3,10 +3,14 @@ llama.cpp's convert_hf_to_gguf.py lays such a model out, with the gguf package (
 names from the package's own HF -> GGUF table (gguf.get_tensor_name_map: llama.cpp's tensor_mapping.py),
 metadata under "<arch>." with GGUFWriter's key helpers, and the converter's per-family tensor edits that change
 values: Gemma's RMSNorm weights get the + 1 baked in (GemmaModel.modify_tensors). The families here are
-converted without permuting Q/K rows (llama.cpp runs them with NEOX RoPE). No tokenizer is written: the tests
-pass token ids. (llama.cpp's own converter imports torch, which CI's reference venv does not have.)
+converted without permuting Q/K rows (llama.cpp runs them with NEOX RoPE). Phi-3 as Phi3MiniModel writes it:
+the fused qkv_proj / gate_up_proj kept (attn_qkv, ffn_up), the rotated width int(partial_rotary_factor *
+hidden) // heads as rope.dimension_count, the window as attention.sliding_window (0 without one),
+rope.scaling.original_context_length, and longrope's factors as the rope_factors_long / _short tensors.
+No tokenizer is written: the tests pass token ids. (llama.cpp's own converter imports torch, which CI's
+reference venv does not have.)
 
-Usage: hf_to_gguf.py <model dir> <out.gguf>      families: qwen3, olmo2, gemma
+Usage: hf_to_gguf.py <model dir> <out.gguf>      families: qwen3, olmo2, gemma, phi3
 """
 import json
 import os
@@ -16,7 +20,8 @@ import sys
 import gguf
 import numpy as np
 
-ARCHS = {"qwen3": gguf.MODEL_ARCH.QWEN3, "olmo2": gguf.MODEL_ARCH.OLMO2, "gemma": gguf.MODEL_ARCH.GEMMA}
+ARCHS = {"qwen3": gguf.MODEL_ARCH.QWEN3, "olmo2": gguf.MODEL_ARCH.OLMO2, "gemma": gguf.MODEL_ARCH.GEMMA,
+         "phi3": gguf.MODEL_ARCH.PHI3}
 
 
 def read_safetensors(path):
@@ -31,6 +36,20 @@ def read_safetensors(path):
         begin, end = entry["data_offsets"]
         tensors[name] = np.frombuffer(data[8 + length + begin:8 + length + end], np.float32).reshape(entry["shape"])
     return tensors
+
+
+def write_phi3_metadata(writer, config):
+    """What Phi3MiniModel.set_gguf_parameters / generate_extra_tensors add for Phi-3."""
+    rope = config.get("rope_scaling") or {}
+    rotary = config.get("partial_rotary_factor", 1.0)
+    writer.add_rope_dimension_count(int(rotary * config["hidden_size"]) // config["num_attention_heads"])
+    writer.add_rope_scaling_orig_ctx_len(config.get("original_max_position_embeddings",
+                                                    config["max_position_embeddings"]))
+    writer.add_sliding_window(config.get("sliding_window") or 0)
+    if rope.get("long_factor"):
+        for kind in ("long", "short"):
+            writer.add_tensor("rope_factors_%s.weight" % kind,
+                              np.asarray(rope[kind + "_factor"], dtype=np.float32))
 
 
 def main():
@@ -51,6 +70,8 @@ def main():
     writer.add_key_length(head_dim)
     writer.add_value_length(head_dim)
     writer.add_rope_freq_base(config.get("rope_theta", 10000.0))
+    if family == "phi3":
+        write_phi3_metadata(writer, config)
     writer.add_layer_norm_rms_eps(config["rms_norm_eps"])
     writer.add_vocab_size(config["vocab_size"])
     writer.add_bos_token_id(config["bos_token_id"])
