@@ -284,6 +284,28 @@ const Architecture *findArchitecture(StringRef modelType) {
   return found == std::end(kArchitectures) ? nullptr : found;
 }
 
+namespace {
+/// The families whose GGUF architecture name differs from the model_type.
+struct GGUFName {
+  StringRef modelType, gguf;
+};
+constexpr GGUFName kGGUFNames[] = {{"gpt_neox", "gptneox"}};
+} // namespace
+
+StringRef getGGUFArchitecture(StringRef modelType) {
+  for (const GGUFName &n : kGGUFNames)
+    if (n.modelType == modelType)
+      return n.gguf;
+  return modelType;
+}
+
+StringRef getModelTypeOfGGUFArchitecture(StringRef ggufArchitecture) {
+  for (const GGUFName &n : kGGUFNames)
+    if (n.gguf == ggufArchitecture)
+      return n.modelType;
+  return ggufArchitecture;
+}
+
 RopeStyle getCheckpointRopeStyle(StringRef modelType) {
   const Architecture *family = findArchitecture(modelType);
   return family && family->hfDefaults.rotatesInterleavedPairs

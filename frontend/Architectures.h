@@ -157,6 +157,11 @@ struct Architecture {
 /// checkpoints: the one its transformers modeling code rotates.
 RopeStyle getCheckpointRopeStyle(llvm::StringRef modelType);
 
+/// llama.cpp's general.architecture for `modelType` ("gptneox" for
+/// gpt_neox; the model_type itself otherwise), and the reverse.
+llvm::StringRef getGGUFArchitecture(llvm::StringRef modelType);
+llvm::StringRef getModelTypeOfGGUFArchitecture(llvm::StringRef ggufArchitecture);
+
 /// The family named `modelType`, or null.
 const Architecture *findArchitecture(llvm::StringRef modelType);
 

@@ -447,6 +447,15 @@ public:
     return typeError(key, "a number", *value);
   }
 
+  Expected<std::optional<bool>> getBool(StringRef key) const {
+    const GGUFValue *value = lookup(key);
+    if (!value)
+      return std::nullopt;
+    if (value->type != GGUFValueType::Bool)
+      return typeError(key, "a bool", *value);
+    return value->intValue != 0;
+  }
+
   Expected<std::optional<std::string>> getString(StringRef key) const {
     const GGUFValue *value = lookup(key);
     if (!value)
@@ -593,14 +602,16 @@ Expected<ModelConfig> modelConfigFromGGUF(const GGUFHeader &header,
   if (!*arch)
     return reader.fail("missing required metadata key 'general.architecture'");
   // llama.cpp writes Mistral models as "llama"; the others keep their
-  // model_type and the same key layout under "<arch>.".
-  static const StringRef kGGUFArchitectures[] = {"gemma", "llama", "olmo2",
-                                                 "phi3", "qwen2", "qwen3"};
+  // model_type (gpt_neox as "gptneox") and the same key layout under
+  // "<arch>.".
+  static const StringRef kGGUFArchitectures[] = {
+      "gemma", "gptneox", "llama", "olmo2", "phi3", "qwen2", "qwen3"};
   if (!llvm::is_contained(kGGUFArchitectures, **arch))
     return reader.fail("unsupported general.architecture '" + **arch +
-                       "' (expected gemma, llama, olmo2, phi3, qwen2 or qwen3)");
-  config.architecture = **arch;
-  config.block = findArchitecture(**arch)->block;
+                       "' (expected gemma, gptneox, llama, olmo2, phi3, qwen2 "
+                       "or qwen3)");
+  config.architecture = getModelTypeOfGGUFArchitecture(**arch).str();
+  config.block = findArchitecture(config.architecture)->block;
   // llama.cpp's converter bakes Gemma's + 1 into the norm weights.
   config.block.normWeightOffset = 0.0;
   // llama.cpp permutes llama Q/K rows for adjacent-pair RoPE (LLAMA_ROPE_TYPE
@@ -624,7 +635,10 @@ Expected<ModelConfig> modelConfigFromGGUF(const GGUFHeader &header,
       return value.takeError();
     *field.out = *value;
   }
-  auto eps = reader.requireFloat(prefix + "attention.layer_norm_rms_epsilon");
+  auto eps = reader.requireFloat(
+      prefix + (config.block.norm == NormKind::LayerNorm
+                    ? "attention.layer_norm_epsilon"
+                    : "attention.layer_norm_rms_epsilon"));
   if (!eps)
     return eps.takeError();
   config.rmsNormEps = *eps;
@@ -735,13 +749,28 @@ Expected<ModelConfig> modelConfigFromGGUF(const GGUFHeader &header,
                                  : QKVLayout::Separate;
     config.block.fusedGateUp = !names.contains("blk.0.ffn_gate.weight");
   }
+  // GPT-NeoX's converter reorders the per-head query_key_value into
+  // [q; k; v] (attn_qkv); its parallel residual is a key.
+  if (**arch == "gptneox") {
+    config.block.qkvLayout = QKVLayout::Concatenated;
+    auto parallel = reader.getBool(prefix + "use_parallel_residual");
+    if (!parallel)
+      return parallel.takeError();
+    config.block.residual = parallel->value_or(true)
+                                ? ResidualTopology::Parallel
+                                : ResidualTopology::Sequential;
+  }
   config.tieWordEmbeddings = !names.contains("output.weight");
-  config.qkvBias = names.contains("blk.0.attn_q.bias");
+  config.qkvBias = names.contains("blk.0.attn_q.bias") ||
+                   names.contains("blk.0.attn_qkv.bias");
   config.outputBias = names.contains("blk.0.attn_output.bias");
   config.mlpBias = names.contains("blk.0.ffn_up.bias");
-  // SwiGLU, but GeGLU with the tanh GELU for gemma.
-  config.hiddenAct =
-      **arch == "gemma" ? Activation::GELUTanh : Activation::SiLU;
+  // SwiGLU; GeGLU with the tanh GELU for gemma; GPT-NeoX's plain MLP with
+  // transformers' default hidden_act "gelu" (exact erf: GGUF does not record
+  // the activation, and ggml runs its tanh form).
+  config.hiddenAct = **arch == "gemma"     ? Activation::GELUTanh
+                     : **arch == "gptneox" ? Activation::GELU
+                                           : Activation::SiLU;
 
   if (Error err = validateModelConfig(config, ConfigSyntax::GGUF))
     return reader.fail(toString(std::move(err)));

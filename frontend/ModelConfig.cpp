@@ -296,7 +296,12 @@ struct Namer {
       return "tokenizer.ggml.bos_token_id";
     if (field == Field::EosTokenId)
       return "tokenizer.ggml.eos_token_id";
-    return (config.architecture + "." + ggufSuffix(field)).str();
+    if (field == Field::RmsNormEps && config.block.norm == NormKind::LayerNorm)
+      return (getGGUFArchitecture(config.architecture) +
+              ".attention.layer_norm_epsilon")
+          .str();
+    return (getGGUFArchitecture(config.architecture) + "." + ggufSuffix(field))
+        .str();
   }
 };
 } // namespace

@@ -1,4 +1,4 @@
-// GGUF tensor names rewritten to Hugging Face names (llama's, the q/k and post norms of qwen3 and olmo2, phi3's fused tensors).
+// GGUF tensor names rewritten to Hugging Face names (llama's, the q/k and post norms of qwen3 and olmo2, phi3's fused tensors, gpt_neox's own paths).
 #include "tensor_names.h"
 
 #include <cctype>
@@ -37,17 +37,52 @@ constexpr NamePair kBlock[] = {
     {"post_ffw_norm", "post_feedforward_layernorm"},
 };
 
-/// Per-block tensors whose meaning depends on the architecture; consulted
-/// before kBlock.
-struct ArchNamePair {
+/// Phi-3's converter keeps the checkpoint's fused tensors.
+constexpr NamePair kPhi3Block[] = {
+    {"attn_qkv", "self_attn.qkv_proj"},
+    {"ffn_up", "mlp.gate_up_proj"},
+};
+
+/// GPT-NeoX keeps its own module paths (the norms are llama's names).
+constexpr NamePair kNeoxGlobal[] = {
+    {"token_embd", "gpt_neox.embed_in"},
+    {"output_norm", "gpt_neox.final_layer_norm"},
+    {"output", "embed_out"},
+};
+constexpr NamePair kNeoxBlock[] = {
+    {"attn_qkv", "attention.query_key_value"},
+    {"attn_output", "attention.dense"},
+    {"ffn_up", "mlp.dense_h_to_4h"},
+    {"ffn_down", "mlp.dense_4h_to_h"},
+};
+
+/// Where an architecture's names differ from llama's: its layers' prefix,
+/// and name pairs consulted before kGlobal / kBlock.
+struct NamePairs {
+  const NamePair *first = nullptr, *last = nullptr;
+  const NamePair *begin() const { return first; }
+  const NamePair *end() const { return last; }
+};
+template <size_t N> constexpr NamePairs pairs(const NamePair (&a)[N]) {
+  return {a, a + N};
+}
+struct ArchNames {
   std::string_view architecture;
-  NamePair names;
+  std::string_view layers;
+  NamePairs global, block;
 };
-constexpr ArchNamePair kArchBlock[] = {
-    // Phi-3's converter keeps the checkpoint's fused tensors.
-    {"phi3", {"attn_qkv", "self_attn.qkv_proj"}},
-    {"phi3", {"ffn_up", "mlp.gate_up_proj"}},
+constexpr ArchNames kArchNames[] = {
+    {"phi3", "model.layers", {}, pairs(kPhi3Block)},
+    {"gptneox", "gpt_neox.layers", pairs(kNeoxGlobal), pairs(kNeoxBlock)},
 };
+constexpr ArchNames kLlamaNames = {"", "model.layers", {}, {}};
+
+const ArchNames &arch_names(std::string_view architecture) {
+  for (const ArchNames &a : kArchNames)
+    if (a.architecture == architecture)
+      return a;
+  return kLlamaNames;
+}
 
 /// Splits "stem.weight" / "stem.bias"; false for any other suffix.
 bool split_suffix(std::string_view name, std::string_view *stem,
@@ -74,9 +109,11 @@ std::string canonical_from_gguf(std::string_view name,
   std::string_view stem, suffix;
   if (!split_suffix(name, &stem, &suffix))
     return std::string(name);
-  for (const NamePair &p : kGlobal)
-    if (stem == p.gguf)
-      return std::string(p.hf) + std::string(suffix);
+  const ArchNames &arch = arch_names(architecture);
+  for (NamePairs table : {arch.global, pairs(kGlobal)})
+    for (const NamePair &p : table)
+      if (stem == p.gguf)
+        return std::string(p.hf) + std::string(suffix);
 
   constexpr std::string_view kBlk = "blk.";
   if (stem.substr(0, kBlk.size()) != kBlk)
@@ -89,16 +126,11 @@ std::string canonical_from_gguf(std::string_view name,
     return std::string(name);
   std::string_view layer = rest.substr(0, digits);
   std::string_view part = rest.substr(digits + 1);
-  auto block_name = [&](std::string_view hf) {
-    return "model.layers." + std::string(layer) + "." + std::string(hf) +
-           std::string(suffix);
-  };
-  for (const ArchNamePair &p : kArchBlock)
-    if (architecture == p.architecture && part == p.names.gguf)
-      return block_name(p.names.hf);
-  for (const NamePair &p : kBlock)
-    if (part == p.gguf)
-      return block_name(p.hf);
+  for (NamePairs table : {arch.block, pairs(kBlock)})
+    for (const NamePair &p : table)
+      if (part == p.gguf)
+        return std::string(arch.layers) + "." + std::string(layer) + "." +
+               std::string(p.hf) + std::string(suffix);
   return std::string(name);
 }
 

@@ -7,10 +7,13 @@ converted without permuting Q/K rows (llama.cpp runs them with NEOX RoPE). Phi-3
 the fused qkv_proj / gate_up_proj kept (attn_qkv, ffn_up), the rotated width int(partial_rotary_factor *
 hidden) // heads as rope.dimension_count, the window as attention.sliding_window (0 without one),
 rope.scaling.original_context_length, and longrope's factors as the rope_factors_long / _short tensors.
+GPT-NeoX as GPTNeoXModel writes it: query_key_value reordered from per head ([H][q, k, v][Dh]) to [q; k; v],
+rope.dimension_count int(rotary_pct * head_dim), use_parallel_residual, the LayerNorm epsilon; no KV head count
+or key length (llama.cpp's GPT-NeoX has as many KV heads as heads).
 No tokenizer is written: the tests pass token ids. (llama.cpp's own converter imports torch, which CI's
 reference venv does not have.)
 
-Usage: hf_to_gguf.py <model dir> <out.gguf>      families: qwen3, olmo2, gemma, phi3
+Usage: hf_to_gguf.py <model dir> <out.gguf>      families: qwen3, olmo2, gemma, phi3, gpt_neox
 """
 import json
 import os
@@ -21,7 +24,7 @@ import gguf
 import numpy as np
 
 ARCHS = {"qwen3": gguf.MODEL_ARCH.QWEN3, "olmo2": gguf.MODEL_ARCH.OLMO2, "gemma": gguf.MODEL_ARCH.GEMMA,
-         "phi3": gguf.MODEL_ARCH.PHI3}
+         "phi3": gguf.MODEL_ARCH.PHI3, "gpt_neox": gguf.MODEL_ARCH.GPTNEOX}
 
 
 def read_safetensors(path):
@@ -65,14 +68,19 @@ def main():
     writer.add_feed_forward_length(config["intermediate_size"])
     writer.add_block_count(layers)
     writer.add_head_count(heads)
-    writer.add_head_count_kv(config.get("num_key_value_heads", heads))
     head_dim = config.get("head_dim") or config["hidden_size"] // heads
-    writer.add_key_length(head_dim)
-    writer.add_value_length(head_dim)
-    writer.add_rope_freq_base(config.get("rope_theta", 10000.0))
+    if family == "gpt_neox":
+        writer.add_rope_dimension_count(int(config["rotary_pct"] * head_dim))
+        writer.add_parallel_residual(config.get("use_parallel_residual", True))
+        writer.add_layer_norm_eps(config["layer_norm_eps"])
+    else:
+        writer.add_head_count_kv(config.get("num_key_value_heads", heads))
+        writer.add_key_length(head_dim)
+        writer.add_value_length(head_dim)
+        writer.add_rope_freq_base(config.get("rope_theta", 10000.0))
+        writer.add_layer_norm_rms_eps(config["rms_norm_eps"])
     if family == "phi3":
         write_phi3_metadata(writer, config)
-    writer.add_layer_norm_rms_eps(config["rms_norm_eps"])
     writer.add_vocab_size(config["vocab_size"])
     writer.add_bos_token_id(config["bos_token_id"])
     writer.add_eos_token_id(config["eos_token_id"])
@@ -83,6 +91,10 @@ def main():
             raise SystemExit("%s: no GGUF name for %s in the gguf package's %s table" % (model_dir, name, family))
         if family == "gemma" and name.endswith("norm.weight"):
             values = values + 1.0
+        if family == "gpt_neox" and ".query_key_value." in name:
+            # [H][q, k, v][Dh](, hidden) -> [q; k; v] (GPTNeoXModel.modify_tensors).
+            per_head = values.reshape((heads, 3, head_dim) + values.shape[1:])
+            values = np.concatenate([per_head[:, part].reshape((-1,) + values.shape[1:]) for part in range(3)])
         writer.add_tensor(gguf_name, np.ascontiguousarray(values, dtype=np.float32))
     writer.write_header_to_file()
     writer.write_kv_data_to_file()
