@@ -115,7 +115,8 @@ struct ModelConfig {
   /// scales; Gemma GGUF files bake the norm offset into the weights).
   DecoderBlock block;
 
-  // Shapes. All positive; numHeads % numKVHeads == 0; headDim even.
+  // Shapes. All positive; numHeads % numKVHeads == 0; headDim even (except
+  // for latent attention, whose cache head need not be; see `latent`).
   // hiddenSize == numHeads * headDim is NOT required (q_proj maps
   // hiddenSize -> numHeads*headDim and o_proj maps it back).
   int64_t hiddenSize = 0;

@@ -551,24 +551,30 @@ private:
       q = norm(q, layer, WeightRole::QNorm);
       k = norm(k, layer, WeightRole::KNorm);
     }
-    q = rope(q, window);
-    k = rope(k, window);
-    Value cachedKeys = toCacheType(k);
-    Value cachedValues = toCacheType(v);
-    cache = llm::KVAppendOp::create(builder, loc, cacheType, cache, cachedKeys,
-                                    cachedValues, positions, layerIndex,
+    Value attended = attendThroughCache(rope(q, window), rope(k, window),
+                                        toCacheType(v), window);
+    return linear(mergeHeads(attended), layer, WeightRole::OProj);
+  }
+
+  /// Appends the (rotated) keys `k` and the values `v`, already of the
+  /// cache's value type, to the layer's cache and attends the queries `q`
+  /// over the cached ones (causal, the layer's window, the block's scale
+  /// and softcap).
+  Value attendThroughCache(Value q, Value k, Value v,
+                           std::optional<int64_t> window) {
+    cache = llm::KVAppendOp::create(builder, loc, cacheType, cache,
+                                    toCacheType(k), v, positions, layerIndex,
                                     pageTable, IntegerAttr());
     auto view =
         llm::KVViewOp::create(builder, loc, cache, layerIndex, pageTable);
     IntegerAttr windowAttr;
     if (window)
       windowAttr = builder.getI64IntegerAttr(*window);
-    Value attended = llm::AttentionOp::create(
+    return llm::AttentionOp::create(
         builder, loc, q.getType(), q, view.getKeys(), view.getValues(),
-        positions, config.numHeads, config.numKVHeads, /*causal=*/true,
+        positions, config.numHeads, cacheType.getKvHeads(), /*causal=*/true,
         windowAttr, optionalF64(config.block.attentionScale),
         optionalF64(config.block.attentionSoftcap));
-    return linear(mergeHeads(attended), layer, WeightRole::OProj);
   }
 
   /// Multi-head latent attention with the up-projections absorbed. Per
@@ -602,22 +608,11 @@ private:
         1, rank);
     Value kPe = splitHeads(linear(x, layer, WeightRole::KRopeProj), 1,
                            mla.qkRopeHeadDim);
-    Value key = toCacheType(concatLast({latent, rope(kPe, window)}));
+    Value key = concatLast({latent, rope(kPe, window)});
     // The values are the keys: their first kv_lora_rank elements are the
     // latent.
-    cache = llm::KVAppendOp::create(builder, loc, cacheType, cache, key, key,
-                                    positions, layerIndex, pageTable,
-                                    IntegerAttr());
-    auto view =
-        llm::KVViewOp::create(builder, loc, cache, layerIndex, pageTable);
-    IntegerAttr windowAttr;
-    if (window)
-      windowAttr = builder.getI64IntegerAttr(*window);
-    Value attended = llm::AttentionOp::create(
-        builder, loc, query.getType(), query, view.getKeys(),
-        view.getValues(), positions, heads, /*num_kv_heads=*/1,
-        /*causal=*/true, windowAttr, optionalF64(config.block.attentionScale),
-        optionalF64(config.block.attentionSoftcap));
+    Value attended =
+        attendThroughCache(query, key, toCacheType(key), window);
     Value latentOut = sliceLast(attended, rank);
     Value values = llm::HeadLinearOp::create(
         builder, loc, withLastDim(latentOut, mla.vHeadDim), latentOut,

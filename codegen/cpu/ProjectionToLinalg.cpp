@@ -20,6 +20,18 @@ namespace {
 constexpr const char *kBlocksNeedVectorKernels =
     "block-quantized weights need the vector projection kernels";
 
+/// The body of a contraction generic over (x, w, acc): yields acc + x·w,
+/// both factors widened to `accType`.
+void yieldMultiplyAdd(OpBuilder &b, Location loc, ValueRange args,
+                      Type accType) {
+  Value x = llmc::convertFloat(b, loc, args[0], accType);
+  Value w = llmc::convertFloat(b, loc, args[1], accType);
+  Value product = arith::MulFOp::create(b, loc, x, w);
+  linalg::YieldOp::create(b, loc,
+                          arith::AddFOp::create(b, loc, args[2], product)
+                              .getResult());
+}
+
 /// Lanes of the vectors a block-quantized embedding row is decoded in.
 constexpr int64_t kGatherLanes = 16;
 
@@ -124,12 +136,7 @@ Value createProjection(OpBuilder &b, Location loc, Value x, Value weight,
           b, loc, TypeRange{accumulatorType}, ValueRange{x, weight},
           ValueRange{init}, {xMap, wMap, accMap}, iterators,
           [&](OpBuilder &nb, Location nloc, ValueRange args) {
-            Value xc = llmc::convertFloat(nb, nloc, args[0], accType);
-            Value wc = llmc::convertFloat(nb, nloc, args[1], accType);
-            Value product = arith::MulFOp::create(nb, nloc, xc, wc);
-            linalg::YieldOp::create(
-                nb, nloc,
-                arith::AddFOp::create(nb, nloc, args[2], product).getResult());
+            yieldMultiplyAdd(nb, nloc, args, accType);
           })
           .getResult(0);
   if (accType == elementType)
@@ -216,13 +223,7 @@ struct HeadLinearOpLowering : OpConversionPattern<llm::HeadLinearOp> {
             ValueRange{adaptor.getX(), weight}, ValueRange{init},
             {xMap, wMap, outMap}, iterators,
             [&](OpBuilder &nb, Location nloc, ValueRange args) {
-              Value xc = llmc::convertFloat(nb, nloc, args[0], accType);
-              Value wc = llmc::convertFloat(nb, nloc, args[1], accType);
-              Value product = arith::MulFOp::create(nb, nloc, xc, wc);
-              linalg::YieldOp::create(
-                  nb, nloc,
-                  arith::AddFOp::create(nb, nloc, args[2], product)
-                      .getResult());
+              yieldMultiplyAdd(nb, nloc, args, accType);
             })
             .getResult(0);
     rewriter.replaceOp(op, acc);
