@@ -197,6 +197,40 @@ LogicalResult LinearOp::verify() {
   return success();
 }
 
+LogicalResult HeadLinearOp::verify() {
+  auto x = getX().getType();
+  auto weight = getWeight().getType();
+  auto result = getResult().getType();
+  if (failed(requireRank(*this, x, 4, "x")) ||
+      failed(requireRank(*this, weight, 2, "weight")) ||
+      failed(requireRank(*this, result, 4, "result")))
+    return failure();
+  for (int64_t i = 0; i < 3; ++i)
+    if (failed(requireSameExtent(*this, result.getDimSize(i),
+                                 "result dimension " + std::to_string(i),
+                                 x.getDimSize(i),
+                                 "x dimension " + std::to_string(i))))
+      return failure();
+  // Each head's block of rows: (N, K), or (K, N) with transpose_weight.
+  const int64_t heads = x.getDimSize(2), in = x.getDimSize(3),
+                out = result.getDimSize(3);
+  if (ShapedType::isDynamic(heads) || ShapedType::isDynamic(in) ||
+      ShapedType::isDynamic(out))
+    return emitOpError("needs static heads and head widths");
+  const bool transposed = getTransposeWeight();
+  const int64_t rowsPerHead = transposed ? in : out;
+  const int64_t columns = transposed ? out : in;
+  if (failed(requireSameExtent(*this, weight.getDimSize(0), "weight rows",
+                               heads * rowsPerHead,
+                               transposed ? "heads x input width"
+                                          : "heads x output width")) ||
+      failed(requireSameExtent(*this, weight.getDimSize(1), "weight columns",
+                               columns,
+                               transposed ? "output width" : "input width")))
+    return failure();
+  return success();
+}
+
 LogicalResult LogitsOp::verify() {
   ShapedType bias = getBias() ? cast<ShapedType>(getBias().getType())
                               : ShapedType();

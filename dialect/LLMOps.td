@@ -127,6 +127,35 @@ def LLM_LinearOp : LLM_Op<"linear", [Pure, AttrSizedOperandSegments]> {
   let hasVerifier = 1;
 }
 
+def LLM_HeadLinearOp : LLM_Op<"head_linear", [Pure]> {
+  let summary = "one projection per head: x[..., h, :] · W_hᵀ with W = [W_0; W_1; ...]";
+  let description = [{
+    Projects every head with its own matrix, the heads' matrices stacked in
+    one 2-D weight as a checkpoint stores them (multi-head latent attention's
+    absorbed up-projections, DeepSeek's `kv_b_proj` split per head):
+    `result[b, t, h, n] = Σ_k x[b, t, h, k] · weight[h·N + n, k]`, or with
+    `transpose_weight` (the head's rows are (K, N): the key up-projection
+    applied to a query, which maps it into the latent space)
+    `result[b, t, h, n] = Σ_k x[b, t, h, k] · weight[h·K + k, n]`.
+    x is (B, T, H, K), the result (B, T, H, N); the weight is a float tensor
+    (narrower element types are widened, accumulation is in f32).
+
+    ```mlir
+    // W_UV: v_head_dim 16 rows per head over a 32-wide latent.
+    %o = llm.head_linear %latent, %wuv : tensor<1x?x4x32xf32>, tensor<64x32xf32> -> tensor<1x?x4x16xf32>
+    // W_UKᵀ: 16 key rows per head, applied to the queries' nope part.
+    %ql = llm.head_linear %qnope, %wuk {transpose_weight} : tensor<1x?x4x16xf32>, tensor<64x32xbf16> -> tensor<1x?x4x32xf32>
+    ```
+  }];
+  let arguments = (ins LLM_FloatTensor:$x, LLM_FloatTensor:$weight,
+                       UnitAttr:$transpose_weight);
+  let results = (outs LLM_FloatTensor:$result);
+  let assemblyFormat = [{
+    $x `,` $weight attr-dict `:` type($x) `,` type($weight) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 def LLM_AddOp : LLM_Op<"add", [Pure, SameOperandsAndResultType]> {
   let summary = "residual addition";
   let description = [{

@@ -27,6 +27,21 @@ StringRef TensorNames::get(WeightRole role) const {
     return kNorm;
   case WeightRole::OProj:
     return oProj;
+  case WeightRole::QAProj:
+    return qAProj;
+  case WeightRole::QANorm:
+    return qANorm;
+  case WeightRole::KVANorm:
+    return kvANorm;
+  // Parts of fused tensors: the weight table names them after their tensor.
+  case WeightRole::QRopeProj:
+    return qBProj;
+  case WeightRole::KVAProj:
+  case WeightRole::KRopeProj:
+    return kvAProj;
+  case WeightRole::KUpProj:
+  case WeightRole::VUpProj:
+    return kvBProj;
   case WeightRole::FFNNorm:
     return ffnNorm;
   case WeightRole::FFNPostNorm:
@@ -37,6 +52,13 @@ StringRef TensorNames::get(WeightRole role) const {
     return upProj;
   case WeightRole::DownProj:
     return downProj;
+  // Named by the weight table (transformers' module paths under mlp.).
+  case WeightRole::MoERouter:
+    return "mlp.gate";
+  case WeightRole::MoEExperts:
+    return "mlp.experts";
+  case WeightRole::MoESharedExperts:
+    return "mlp.shared_experts";
   case WeightRole::FinalNorm:
     return finalNorm;
   case WeightRole::LMHead:
@@ -255,9 +277,30 @@ DecoderBlock postNormBlock() {
   return block;
 }
 
+/// DeepSeek-V2/V3 with dense MLPs: LLaMA's block with multi-head latent
+/// attention.
+DecoderBlock latentAttentionBlock() {
+  DecoderBlock block;
+  block.attention = AttentionKind::Latent;
+  return block;
+}
+
+HFConfigDefaults deepseekDefaults(int64_t maxPositions, bool ropeInterleave) {
+  HFConfigDefaults d;
+  d.maxPositionEmbeddings = maxPositions;
+  d.readsAttentionBias = true;
+  d.readsLatentAttention = true;
+  d.readsRopeInterleave = ropeInterleave;
+  return d;
+}
+
 /// In name order (listArchitectures prints it). The defaults are those of
 /// transformers 5's LlamaConfig, MistralConfig, ...
 const Architecture kArchitectures[] = {
+    {"deepseek_v2", latentAttentionBlock(),
+     deepseekDefaults(2048, /*ropeInterleave=*/false), {}},
+    {"deepseek_v3", latentAttentionBlock(),
+     deepseekDefaults(4096, /*ropeInterleave=*/true), {}},
     {"gemma", gemmaBlock(), gemmaDefaults(), {}},
     {"gemma2", gemma2Block(), gemma2Defaults(), gemma2Names()},
     {"gemma3_text", gemma3Block(), gemma3Defaults(), gemma2Names()},

@@ -47,6 +47,14 @@ struct TensorNames {
   llvm::StringRef gateProj = "mlp.gate_proj";
   llvm::StringRef upProj = "mlp.up_proj";
   llvm::StringRef downProj = "mlp.down_proj";
+  /// Multi-head latent attention's tensors (q_proj above when there is no
+  /// query LoRA).
+  llvm::StringRef qAProj = "self_attn.q_a_proj";
+  llvm::StringRef qANorm = "self_attn.q_a_layernorm";
+  llvm::StringRef qBProj = "self_attn.q_b_proj";
+  llvm::StringRef kvAProj = "self_attn.kv_a_proj_with_mqa";
+  llvm::StringRef kvANorm = "self_attn.kv_a_layernorm";
+  llvm::StringRef kvBProj = "self_attn.kv_b_proj";
 
   /// The module path of `role` (per-layer roles without the layer prefix).
   llvm::StringRef get(WeightRole role) const;
@@ -143,6 +151,13 @@ struct HFConfigDefaults {
   bool readsParallelResidual = false;
   /// gptj: lm_head has a bias.
   bool lmHeadBiasAlways = false;
+  /// deepseek_v2 / deepseek_v3: the latent attention's widths, with
+  /// transformers' defaults, the yarn mscale_all_dim softmax scale and
+  /// first_k_dense_replace (layers from it on are mixture-of-experts).
+  bool readsLatentAttention = false;
+  /// deepseek_v3: rope_interleave (default true) rotates adjacent pairs;
+  /// deepseek_v2 always does (complex multiplication of pairs).
+  bool readsRopeInterleave = false;
 };
 
 struct Architecture {

@@ -66,6 +66,7 @@ static void printDecoderBlock(const DecoderBlock &block, raw_ostream &os) {
   os << "block.feed_forward: " << toString(block.feedForward) << "\n";
   os << "block.qk_norm: " << toString(block.qkNorm) << "\n";
   os << "block.qkv_layout: " << toString(block.qkvLayout) << "\n";
+  os << "block.attention: " << toString(block.attention) << "\n";
   os << "block.fused_gate_up: " << boolName(block.fusedGateUp) << "\n";
   os << "block.scale_embeddings: " << boolName(block.scaleEmbeddings) << "\n";
   os << "block.attention_softcap: " << optional(block.attentionSoftcap, "none")
@@ -87,6 +88,18 @@ void printModelConfig(const ModelConfig &config, raw_ostream &os) {
   os << "num_heads: " << config.numHeads << "\n";
   os << "num_kv_heads: " << config.numKVHeads << "\n";
   os << "head_dim: " << config.headDim << "\n";
+  if (config.block.attention == AttentionKind::Latent) {
+    const LatentAttentionShape &mla = config.latent;
+    os << "q_lora_rank: ";
+    if (mla.qLoraRank)
+      os << *mla.qLoraRank << "\n";
+    else
+      os << "none\n";
+    os << "kv_lora_rank: " << mla.kvLoraRank << "\n";
+    os << "qk_nope_head_dim: " << mla.qkNopeHeadDim << "\n";
+    os << "qk_rope_head_dim: " << mla.qkRopeHeadDim << "\n";
+    os << "v_head_dim: " << mla.vHeadDim << "\n";
+  }
   os << "vocab_size: " << config.vocabSize << "\n";
   os << "max_position_embeddings: " << config.maxPositionEmbeddings << "\n";
   os << "rms_norm_eps: " << formatDouble(config.rmsNormEps) << "\n";

@@ -73,4 +73,14 @@ StringRef toString(QKVLayout layout) {
   llvm_unreachable("unknown QKVLayout");
 }
 
+StringRef toString(AttentionKind kind) {
+  switch (kind) {
+  case AttentionKind::MultiHead:
+    return "multi_head";
+  case AttentionKind::Latent:
+    return "latent";
+  }
+  llvm_unreachable("unknown AttentionKind");
+}
+
 } // namespace llmc

@@ -48,6 +48,14 @@ enum class QKVLayout { Separate, Concatenated, PerHead };
 /// (qwen3, gemma3), or over the whole projection (olmo2).
 enum class QKNormKind { None, PerHead, Projection };
 
+/// MultiHead: q, k and v projections and a cache of every KV head's keys
+/// and values. Latent: DeepSeek's multi-head latent attention (MLA): the
+/// cache holds one normalized latent of kv_lora_rank plus one rotated key of
+/// qk_rope_head_dim per token, shared by all heads; the key and value
+/// up-projections (kv_b_proj) are absorbed into the queries and the output
+/// (ModelConfig::latent has the widths).
+enum class AttentionKind { MultiHead, Latent };
+
 struct DecoderBlock {
   NormKind norm = NormKind::RMSNorm;
   /// Added to every RMSNorm weight before it scales: 1 for Gemma's
@@ -61,6 +69,7 @@ struct DecoderBlock {
   FeedForwardKind feedForward = FeedForwardKind::Gated;
   QKNormKind qkNorm = QKNormKind::None;
   QKVLayout qkvLayout = QKVLayout::Separate;
+  AttentionKind attention = AttentionKind::MultiHead;
   /// gate and up are stored as one tensor [gate; up] (phi3).
   bool fusedGateUp = false;
   /// The token embeddings are multiplied by sqrt(hidden_size) (gemma).
@@ -81,6 +90,7 @@ llvm::StringRef toString(ResidualTopology topology);
 llvm::StringRef toString(FeedForwardKind kind);
 llvm::StringRef toString(QKNormKind kind);
 llvm::StringRef toString(QKVLayout layout);
+llvm::StringRef toString(AttentionKind kind);
 
 } // namespace llmc
 

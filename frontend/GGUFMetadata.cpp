@@ -606,6 +606,11 @@ Expected<ModelConfig> modelConfigFromGGUF(const GGUFHeader &header,
   // "<arch>.".
   static const StringRef kGGUFArchitectures[] = {
       "gemma", "gptneox", "llama", "olmo2", "phi3", "qwen2", "qwen3"};
+  if (**arch == "deepseek2")
+    return reader.fail("general.architecture 'deepseek2' is refused: llmc "
+                       "compiles DeepSeek's multi-head latent attention from "
+                       "the Hugging Face directory only, not from llama.cpp's "
+                       "GGUF tensor layout");
   if (!llvm::is_contained(kGGUFArchitectures, **arch))
     return reader.fail("unsupported general.architecture '" + **arch +
                        "' (expected gemma, gptneox, llama, olmo2, phi3, qwen2 "

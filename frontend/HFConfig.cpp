@@ -28,6 +28,12 @@ namespace llmc {
 
 namespace {
 
+/// Upper bound on each latent attention width and mixture-of-experts count:
+/// they multiply the head count and one another in weight shapes, so an
+/// absurd value must stop here; published models use 512 (kv_lora_rank),
+/// 1536 (q_lora_rank) and 256 experts.
+constexpr int64_t kMaxLatentWidth = int64_t(1) << 20;
+
 /// Qwen2Config's and Qwen3Config's default max_window_layers.
 constexpr int64_t kQwenDefaultMaxWindowLayers = 28;
 
@@ -511,6 +517,135 @@ Error parseRotaryDim(const FieldReader &reader,
   return assignIfPresent(reader.getInt(key), config.rotaryDim);
 }
 
+/// DeepSeek's mixture-of-experts layers: those from first_k_dense_replace
+/// on, with transformers' defaults (deepseek_v2 / deepseek_v3). Described
+/// for `llmc info`; compiling refuses them (checkCompilable).
+Error parseMixtureOfExperts(const FieldReader &reader, ModelConfig &config) {
+  const bool v3 = config.architecture == "deepseek_v3";
+  MixtureOfExperts moe;
+  moe.firstLayer = v3 ? 3 : 0;
+  if (Error err = assignIfPresent(reader.getInt("first_k_dense_replace"),
+                                  moe.firstLayer))
+    return err;
+  if (moe.firstLayer < 0)
+    return reader.fail("field 'first_k_dense_replace' (" +
+                       Twine(moe.firstLayer) + ") must not be negative");
+  if (moe.firstLayer >= config.numLayers)
+    return Error::success(); // Every layer is dense.
+  moe.routedExperts = v3 ? 256 : 64;
+  moe.sharedExperts = v3 ? 1 : 2;
+  moe.expertIntermediateSize = v3 ? 2048 : 1407;
+  moe.expertsPerToken = v3 ? 8 : 0;
+  // DeepseekV2Config's num_experts_per_tok defaults to None, which its
+  // router cannot run.
+  if (!v3 && !reader.lookup("num_experts_per_tok"))
+    return reader.missing("num_experts_per_tok");
+  for (auto [key, out] :
+       {std::pair{"n_routed_experts", &moe.routedExperts},
+        std::pair{"n_shared_experts", &moe.sharedExperts},
+        std::pair{"moe_intermediate_size", &moe.expertIntermediateSize},
+        std::pair{"num_experts_per_tok", &moe.expertsPerToken}}) {
+    if (Error err = assignIfPresent(reader.getInt(key), *out))
+      return err;
+    if (*out <= 0 || *out > kMaxLatentWidth)
+      return reader.fail("field '" + StringRef(key) + "' (" + Twine(*out) +
+                         ") must be in [1, " + Twine(kMaxLatentWidth) +
+                         "] for the mixture-of-experts layers from "
+                         "'first_k_dense_replace' (" +
+                         Twine(moe.firstLayer) + ") on");
+  }
+  config.moe = moe;
+  return Error::success();
+}
+
+/// Multi-head latent attention (deepseek_v2, deepseek_v3): the widths with
+/// transformers' defaults (DeepseekV2Config and DeepseekV3Config agree), the
+/// cache's one latent "KV head", the RoPE pairing and the softmax scale.
+/// `headDimGiven` is config.json's head_dim, which these configs set to the
+/// rope dimension (transformers overrides it with qk_rope_head_dim).
+Error parseLatentAttention(const FieldReader &reader, StringRef ropeKey,
+                           const HFConfigDefaults &defaults,
+                           std::optional<int64_t> headDimGiven,
+                           ModelConfig &config) {
+  LatentAttentionShape &mla = config.latent;
+  mla.kvLoraRank = 512;
+  mla.qkNopeHeadDim = 128;
+  mla.qkRopeHeadDim = 64;
+  mla.vHeadDim = 128;
+  // Absent means the default rank 1536; an explicit null means q_proj.
+  const json::Value *qLora = reader.object.get("q_lora_rank");
+  if (qLora && qLora->kind() == json::Value::Null) {
+    mla.qLoraRank.reset();
+  } else {
+    int64_t rank = 1536;
+    if (Error err = assignIfPresent(reader.getInt("q_lora_rank"), rank))
+      return err;
+    if (rank <= 0)
+      return reader.fail("field 'q_lora_rank' must be positive or null, got " +
+                         Twine(rank));
+    mla.qLoraRank = rank;
+  }
+  for (auto [key, out] : {std::pair{"kv_lora_rank", &mla.kvLoraRank},
+                          std::pair{"qk_nope_head_dim", &mla.qkNopeHeadDim},
+                          std::pair{"qk_rope_head_dim", &mla.qkRopeHeadDim},
+                          std::pair{"v_head_dim", &mla.vHeadDim}}) {
+    if (Error err = assignIfPresent(reader.getInt(key), *out))
+      return err;
+    if (*out <= 0 || *out > kMaxLatentWidth)
+      return reader.fail("field '" + StringRef(key) + "' (" + Twine(*out) +
+                         ") must be in [1, " + Twine(kMaxLatentWidth) + "]");
+  }
+  if (mla.qkRopeHeadDim % 2 != 0)
+    return reader.fail("field 'qk_rope_head_dim' (" +
+                       Twine(mla.qkRopeHeadDim) +
+                       ") must be even: RoPE rotates pairs");
+  if (headDimGiven && *headDimGiven != mla.qkRopeHeadDim)
+    return reader.fail(
+        "field 'head_dim' (" + Twine(*headDimGiven) +
+        ") contradicts 'qk_rope_head_dim' (" + Twine(mla.qkRopeHeadDim) +
+        "): " + config.architecture +
+        " configs name the rope dimension head_dim (transformers replaces it "
+        "with qk_rope_head_dim)");
+  if (config.qkvBias)
+    return reader.fail("field 'attention_bias' is true: llmc's latent "
+                       "attention has no biases on q_a_proj, "
+                       "kv_a_proj_with_mqa and o_proj");
+  if (Error err = parseMixtureOfExperts(reader, config))
+    return err;
+
+  // The cache's one "KV head": the latent and the rotated key.
+  config.numKVHeads = 1;
+  config.headDim = mla.kvLoraRank + mla.qkRopeHeadDim;
+  config.rotaryDim = mla.qkRopeHeadDim;
+  // deepseek_v2 multiplies complex numbers made of adjacent pairs;
+  // deepseek_v3 pairs them too unless rope_interleave is false (its
+  // interleaved form writes the rotated pairs as halves, a permutation that
+  // the dot products of queries and keys do not see).
+  bool interleave = true;
+  if (defaults.readsRopeInterleave)
+    if (Error err =
+            assignIfPresent(reader.getBool("rope_interleave"), interleave))
+      return err;
+  config.ropeStyle = interleave ? RopeStyle::Interleaved : RopeStyle::Half;
+  // yarn_apply_mscale: qk_head_dim^-0.5, times mscale(factor,
+  // mscale_all_dim)^2 for any RoPE scaling that sets mscale_all_dim.
+  double scale =
+      1.0 / std::sqrt(double(mla.qkNopeHeadDim + mla.qkRopeHeadDim));
+  if (config.ropeScaling.kind != RopeScalingKind::None) {
+    const json::Object *rope = reader.lookup(ropeKey)->getAsObject();
+    FieldReader ropeReader(reader.source, *rope, (ropeKey + ".").str());
+    auto allDim = ropeReader.getNumber("mscale_all_dim");
+    if (!allDim)
+      return allDim.takeError();
+    if (*allDim && **allDim != 0.0) {
+      double mscale = getYarnMscale(config.ropeScaling.factor, **allDim);
+      scale *= mscale * mscale;
+    }
+  }
+  config.block.attentionScale = scale;
+  return Error::success();
+}
+
 /// Reads layer_types (transformers >= 5 writes it): one "sliding_attention"
 /// or "full_attention" per layer.
 Expected<std::vector<bool>> parseLayerTypes(const FieldReader &reader,
@@ -769,7 +904,7 @@ Expected<ModelConfig> parseHFConfig(StringRef jsonText, StringRef sourceName) {
   auto headDim = reader.getInt("head_dim");
   if (!headDim)
     return headDim.takeError();
-  if (*headDim) {
+  if (*headDim && !defaults.readsLatentAttention) {
     config.headDim = **headDim;
   } else if (config.numHeads > 0 && config.hiddenSize > 0) {
     if (config.hiddenSize % config.numHeads != 0)
@@ -869,6 +1004,11 @@ Expected<ModelConfig> parseHFConfig(StringRef jsonText, StringRef sourceName) {
     config.block.residual = parallel ? ResidualTopology::Parallel
                                      : ResidualTopology::Sequential;
   }
+
+  if (defaults.readsLatentAttention)
+    if (Error err = parseLatentAttention(reader, ropeKey, defaults, *headDim,
+                                         config))
+      return err;
 
   auto act = parseActivation(reader, defaults);
   if (!act)

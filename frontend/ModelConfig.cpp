@@ -434,8 +434,10 @@ Error validateModelConfig(const ModelConfig &config, ConfigSyntax syntax) {
                 name(Field::NumHeads) + "' (" + Twine(config.numHeads) +
                 "): " + config.architecture +
                 " stores q, k and v per head in one tensor");
-  // RoPE rotates pairs of elements.
-  if (config.headDim % 2 != 0)
+  // RoPE rotates pairs of elements (a latent cache head is the latent and
+  // the rotated key, of any width).
+  if (config.block.attention != AttentionKind::Latent &&
+      config.headDim % 2 != 0)
     return fail("field '" + name(Field::HeadDim) + "' (" +
                 Twine(config.headDim) + ") must be even");
   if (config.rotaryDim <= 0 || config.rotaryDim % 2 != 0 ||
@@ -511,6 +513,19 @@ Expected<ModelConfig> loadModelConfig(StringRef path) {
   if (!text)
     return fail(file + ": cannot read file: " + text.getError().message());
   return parseHFConfig((*text)->getBuffer(), file);
+}
+
+Error checkCompilable(const ModelConfig &config) {
+  if (config.moe)
+    return fail("layers " + Twine(config.moe->firstLayer) + " to " +
+                Twine(config.numLayers - 1) + " of this " +
+                config.architecture +
+                " model are mixture-of-experts ('first_k_dense_replace' " +
+                Twine(config.moe->firstLayer) + " < 'num_hidden_layers' " +
+                Twine(config.numLayers) +
+                "), which llmc does not compile (dense layers only; `llmc "
+                "info` describes the model)");
+  return Error::success();
 }
 
 } // namespace llmc

@@ -81,6 +81,29 @@ enum class DType { F32, F16, BF16 };
 /// messages the way the user wrote them.
 enum class ConfigSyntax { HuggingFace, GGUF };
 
+/// The widths of multi-head latent attention (DecoderBlock::attention ==
+/// Latent), named as DeepSeek's configs name them; all positive,
+/// qkRopeHeadDim even.
+struct LatentAttentionShape {
+  /// Queries through a low-rank q_a_proj / q_a_layernorm / q_b_proj of this
+  /// rank; absent: one q_proj (DeepSeek-V2-Lite).
+  std::optional<int64_t> qLoraRank;
+  int64_t kvLoraRank = 0;
+  /// Per head: the query/key width without and with RoPE, the value width.
+  int64_t qkNopeHeadDim = 0, qkRopeHeadDim = 0, vHeadDim = 0;
+};
+
+/// DeepSeek's mixture-of-experts MLP of the layers from firstLayer on
+/// (first_k_dense_replace): described so that `llmc info` counts every
+/// parameter as transformers does. llmc compiles dense layers only and
+/// refuses a model that has such layers (checkCompilable).
+struct MixtureOfExperts {
+  int64_t firstLayer = 0;
+  int64_t routedExperts = 0, sharedExperts = 0, expertIntermediateSize = 0;
+  /// Routed experts each token runs through (num_experts_per_tok).
+  int64_t expertsPerToken = 0;
+};
+
 struct ModelConfig {
   /// Artifact name: the file stem, or the directory name for
   /// `<dir>/config.json`.
@@ -92,7 +115,8 @@ struct ModelConfig {
   /// scales; Gemma GGUF files bake the norm offset into the weights).
   DecoderBlock block;
 
-  // Shapes. All positive; numHeads % numKVHeads == 0; headDim even.
+  // Shapes. All positive; numHeads % numKVHeads == 0; headDim even (except
+  // for latent attention, whose cache head need not be; see `latent`).
   // hiddenSize == numHeads * headDim is NOT required (q_proj maps
   // hiddenSize -> numHeads*headDim and o_proj maps it back).
   int64_t hiddenSize = 0;
@@ -103,6 +127,13 @@ struct ModelConfig {
   int64_t headDim = 0;
   int64_t vocabSize = 0;
   int64_t maxPositionEmbeddings = 0;
+  /// With latent attention the cache holds one "KV head" per token and
+  /// layer, the latent and the rotated key: numKVHeads is 1, headDim is
+  /// kvLoraRank + qkRopeHeadDim and rotaryDim qkRopeHeadDim; the per-head
+  /// query, key and value widths are here.
+  LatentAttentionShape latent;
+  /// The mixture-of-experts layers, when there are any.
+  std::optional<MixtureOfExperts> moe;
 
   double rmsNormEps = 1e-6;
   double ropeTheta = 10000.0;
@@ -166,6 +197,10 @@ llvm::Expected<ModelConfig> loadModelConfig(llvm::StringRef path);
 /// as `syntax` spells them and carry no file name (parsers prefix it).
 llvm::Error validateModelConfig(const ModelConfig &config,
                                 ConfigSyntax syntax = ConfigSyntax::HuggingFace);
+
+/// Whether llmc can compile `config` (not only describe it): refuses
+/// mixture-of-experts layers.
+llvm::Error checkCompilable(const ModelConfig &config);
 
 /// Stable `key: value` dump, one per line (the `--compile-to=config` output).
 void printModelConfig(const ModelConfig &config, llvm::raw_ostream &os);

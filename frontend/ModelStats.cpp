@@ -62,6 +62,14 @@ static bool isMatmulWeight(const WeightSpec &spec) {
   case WeightRole::UpProj:
   case WeightRole::DownProj:
   case WeightRole::LMHead:
+  case WeightRole::QAProj:
+  case WeightRole::QRopeProj:
+  case WeightRole::KVAProj:
+  case WeightRole::KRopeProj:
+  case WeightRole::KUpProj:
+  case WeightRole::VUpProj:
+  case WeightRole::MoERouter:
+  case WeightRole::MoESharedExperts:
     return !spec.bias;
   default:
     return false;
@@ -72,12 +80,26 @@ ModelStats computeModelStats(const ModelConfig &c, KVCacheFormat kvFormat) {
   ModelStats s;
   const int64_t qDim = mul({c.numHeads, c.headDim});
 
-  // Every layer has layer 0's shapes: count it once and multiply.
+  // Layers alike in shape are counted once and multiplied: the dense
+  // layers have layer 0's shapes, the mixture-of-experts layers those of
+  // the first of them.
+  const int64_t denseLayers =
+      c.moe ? std::min(c.moe->firstLayer, c.numLayers) : c.numLayers;
+  const int64_t expertLayers = c.numLayers - denseLayers;
+  auto layerMultiplier = [&](int64_t layer) -> int64_t {
+    if (layer < 0)
+      return 1;
+    if (layer < denseLayers)
+      return layer == 0 ? denseLayers : 0;
+    return layer == denseLayers ? expertLayers : 0;
+  };
   ParameterCounts &p = s.parameters;
-  for (const WeightSpec &spec : getWeightTable(c, /*numLayers=*/1)) {
-    int64_t count = spec.numElements();
-    if (spec.layer >= 0)
-      count = mul({count, c.numLayers});
+  for (const WeightSpec &spec : getWeightTable(
+           c, expertLayers > 0 ? denseLayers + 1 : int64_t(1))) {
+    const int64_t multiplier = layerMultiplier(spec.layer);
+    if (multiplier == 0)
+      continue;
+    int64_t count = mul({spec.numElements(), multiplier});
     int64_t *group = nullptr;
     switch (getParameterGroup(spec.role)) {
     case ParameterGroup::Embedding:
@@ -99,6 +121,11 @@ ModelStats computeModelStats(const ModelConfig &c, KVCacheFormat kvFormat) {
     *group = add({*group, count});
     if (isMatmulWeight(spec))
       s.matmulParameters = add({s.matmulParameters, count});
+    // A token runs through expertsPerToken of the routed experts.
+    if (spec.role == WeightRole::MoEExperts)
+      s.matmulParameters =
+          add({s.matmulParameters, mul({count / c.moe->routedExperts,
+                                        c.moe->expertsPerToken})});
   }
   // A tied LM head multiplies by the embedding matrix.
   if (c.tieWordEmbeddings)
@@ -197,6 +224,22 @@ void printModelStats(const ModelConfig &c, const ModelStats &s,
        << c.headDim << " * " << getKVElementBytes(s.kvFormat) << "\n";
   line("kv_cache.bytes_per_token", s.kvBytesPerToken,
        humanBytes(s.kvBytesPerToken));
+  if (c.block.attention == AttentionKind::Latent) {
+    // The latent cache stores its one head (latent and rotated key) as the
+    // keys and again as the values (the attention reads values from the
+    // value half); what transformers' expanded keys and values would take.
+    const LatentAttentionShape &mla = c.latent;
+    os << "kv_cache.latent: one head of kv_lora_rank + qk_rope_head_dim = "
+       << mla.kvLoraRank << " + " << mla.qkRopeHeadDim
+       << " per layer, stored as keys and again as values\n";
+    int64_t expanded =
+        mul({c.numLayers, c.numHeads,
+             mla.qkNopeHeadDim + mla.qkRopeHeadDim + mla.vHeadDim,
+             getKVElementBytes(s.kvFormat)});
+    line("kv_cache.expanded_bytes_per_token", expanded,
+         humanBytes(expanded) + ": layers * heads * (qk_nope_head_dim + "
+                                "qk_rope_head_dim + v_head_dim) * sizeof(dtype)");
+  }
   line("kv_cache.bytes_full_context", s.kvBytesFullContext,
        humanBytes(s.kvBytesFullContext) + " for " +
            std::to_string(c.maxPositionEmbeddings) + " tokens");

@@ -8,6 +8,7 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <limits>
+#include <tuple>
 
 using namespace llmc;
 
@@ -19,15 +20,26 @@ ParameterGroup llmc::getParameterGroup(WeightRole role) {
   case WeightRole::KProj:
   case WeightRole::VProj:
   case WeightRole::OProj:
+  case WeightRole::QAProj:
+  case WeightRole::QRopeProj:
+  case WeightRole::KVAProj:
+  case WeightRole::KRopeProj:
+  case WeightRole::KUpProj:
+  case WeightRole::VUpProj:
     return ParameterGroup::Attention;
   case WeightRole::GateProj:
   case WeightRole::UpProj:
   case WeightRole::DownProj:
+  case WeightRole::MoERouter:
+  case WeightRole::MoEExperts:
+  case WeightRole::MoESharedExperts:
     return ParameterGroup::MLP;
   case WeightRole::AttnNorm:
   case WeightRole::AttnPostNorm:
   case WeightRole::QNorm:
   case WeightRole::KNorm:
+  case WeightRole::QANorm:
+  case WeightRole::KVANorm:
   case WeightRole::FFNNorm:
   case WeightRole::FFNPostNorm:
   case WeightRole::FinalNorm:
@@ -99,12 +111,68 @@ std::vector<WeightSpec> llmc::getWeightTable(const ModelConfig &config,
   auto addNorm = [&](WeightRole role, int64_t size) {
     add(role, {size}, normBias);
   };
+  // A mixture-of-experts MLP, named as transformers 5 names its parameters
+  // (the routed experts as two stacked 3-D tensors).
+  auto addExperts = [&] {
+    const MixtureOfExperts &moe = *config.moe;
+    const int64_t experts = moe.routedExperts,
+                  m = moe.expertIntermediateSize,
+                  shared = m * moe.sharedExperts;
+    const std::string mlp = prefix + "mlp.";
+    table.push_back({mlp + "gate.weight", WeightRole::MoERouter, false, layer,
+                     {experts, d}});
+    table.push_back({mlp + "experts.gate_up_proj", WeightRole::MoEExperts,
+                     false, layer, {experts, 2 * m, d}});
+    table.push_back({mlp + "experts.down_proj", WeightRole::MoEExperts, false,
+                     layer, {experts, d, m}});
+    for (auto [name, rows, columns] :
+         {std::tuple{"gate_proj", shared, d}, std::tuple{"up_proj", shared, d},
+          std::tuple{"down_proj", d, shared}})
+      table.push_back({mlp + "shared_experts." + name + ".weight",
+                       WeightRole::MoESharedExperts, false, layer,
+                       {rows, columns}});
+  };
+  // Multi-head latent attention: the fused query tensor (q_proj, or q_b_proj
+  // after q_a_proj and q_a_layernorm) split per head into its parts without
+  // and with RoPE, kv_a_proj_with_mqa into the latent and the shared rope
+  // key, kv_b_proj per head into its key and value rows (no biases:
+  // validation refuses attention_bias).
+  auto addLatentAttention = [&] {
+    const LatentAttentionShape &mla = config.latent;
+    const int64_t heads = config.numHeads, nope = mla.qkNopeHeadDim,
+                  rope = mla.qkRopeHeadDim, v = mla.vHeadDim,
+                  rank = mla.kvLoraRank;
+    int64_t queryInput = d;
+    llvm::StringRef querySource = names.qProj;
+    if (mla.qLoraRank) {
+      add(WeightRole::QAProj, {*mla.qLoraRank, d});
+      add(WeightRole::QANorm, {*mla.qLoraRank});
+      queryInput = *mla.qLoraRank;
+      querySource = names.qBProj;
+    }
+    addPart(WeightRole::QProj, querySource, "nope",
+            {0, nope, nope + rope, heads}, queryInput, false);
+    addPart(WeightRole::QRopeProj, querySource, "rope",
+            {nope, rope, nope + rope, heads}, queryInput, false);
+    addPart(WeightRole::KVAProj, names.kvAProj, "latent", {0, rank}, d, false);
+    addPart(WeightRole::KRopeProj, names.kvAProj, "rope", {rank, rope}, d,
+            false);
+    add(WeightRole::KVANorm, {rank});
+    addPart(WeightRole::KUpProj, names.kvBProj, "k", {0, nope, nope + v, heads},
+            rank, false);
+    addPart(WeightRole::VUpProj, names.kvBProj, "v",
+            {nope, v, nope + v, heads}, rank, false);
+    add(WeightRole::OProj, {d, heads * v});
+  };
 
   add(WeightRole::Embedding, {config.vocabSize, d});
   for (layer = 0; layer < numLayers; ++layer) {
     prefix = (names.layers + "." + llvm::Twine(layer) + ".").str();
     if (preNorms)
       addNorm(WeightRole::AttnNorm, d);
+    if (block.attention == AttentionKind::Latent) {
+      addLatentAttention();
+    } else {
     switch (block.qkvLayout) {
     case QKVLayout::Separate:
       add(WeightRole::QProj, {qDim, d}, config.qkvBias);
@@ -139,11 +207,15 @@ std::vector<WeightSpec> llmc::getWeightTable(const ModelConfig &config,
       add(WeightRole::KNorm, {kvDim});
     }
     add(WeightRole::OProj, {d, qDim}, config.outputBias);
+    }
     if (postNorms)
       addNorm(WeightRole::AttnPostNorm, d);
     if (preNorms && !sharesNorm)
       addNorm(WeightRole::FFNNorm, d);
-    if (block.fusedGateUp) {
+    const bool isExpertLayer = config.moe && layer >= config.moe->firstLayer;
+    if (isExpertLayer) {
+      addExperts();
+    } else if (block.fusedGateUp) {
       addPart(WeightRole::GateProj, names.gateUpProj, "gate", {0, ffn}, d,
               config.mlpBias);
       addPart(WeightRole::UpProj, names.gateUpProj, "up", {ffn, ffn}, d,
@@ -153,7 +225,8 @@ std::vector<WeightSpec> llmc::getWeightTable(const ModelConfig &config,
         add(WeightRole::GateProj, {ffn, d}, config.mlpBias);
       add(WeightRole::UpProj, {ffn, d}, config.mlpBias);
     }
-    add(WeightRole::DownProj, {d, ffn}, config.mlpBias);
+    if (!isExpertLayer)
+      add(WeightRole::DownProj, {d, ffn}, config.mlpBias);
     if (postNorms)
       addNorm(WeightRole::FFNPostNorm, d);
   }

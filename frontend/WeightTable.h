@@ -30,8 +30,25 @@ enum class WeightRole {
   QNorm,
   KNorm,
   OProj,
+  // Multi-head latent attention (DecoderBlock::attention == Latent): QProj
+  // is then the queries' part without RoPE, QRopeProj the part with it;
+  // KVAProj makes the latent, KRopeProj the shared rotated key; KUpProj and
+  // VUpProj are kv_b_proj's key and value rows per head.
+  QAProj,
+  QANorm,
+  QRopeProj,
+  KVAProj,
+  KRopeProj,
+  KVANorm,
+  KUpProj,
+  VUpProj,
   FFNNorm,
   FFNPostNorm,
+  // A mixture-of-experts MLP (ModelConfig::moe): the router, the routed
+  // experts' stacked matrices, the shared experts' gate/up/down.
+  MoERouter,
+  MoEExperts,
+  MoESharedExperts,
   GateProj,
   UpProj,
   DownProj,

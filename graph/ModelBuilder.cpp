@@ -18,6 +18,11 @@ using namespace llmc;
 
 namespace {
 
+/// transformers' DeepseekV2RMSNorm / DeepseekV3RMSNorm default, which
+/// q_a_layernorm and kv_a_layernorm keep (they are built without the
+/// config's rms_norm_eps).
+constexpr double kLatentNormEps = 1e-6;
+
 /// The element type of a weight in `format`: a float type, or the
 /// `!llm.block<...>` of a GGUF block format (the enums share their names).
 Type getElementType(MLIRContext &context, WeightFormat format) {
@@ -434,15 +439,18 @@ private:
                                  bias(layer, role), /*residual=*/Value());
   }
 
-  /// (B, T, heads·Dh) → (B, T, heads, Dh).
-  Value splitHeads(Value x, int64_t heads) {
+  /// (B, T, heads·width) → (B, T, heads, width); width is head_dim unless
+  /// given.
+  Value splitHeads(Value x, int64_t heads, int64_t width = 0) {
+    if (width == 0)
+      width = config.headDim;
     auto type = cast<RankedTensorType>(x.getType());
     auto resultType = tensor({type.getDimSize(0), type.getDimSize(1), heads,
-                              config.headDim},
+                              width},
                              type.getElementType());
     SmallVector<OpFoldResult> outputShape = {
         builder.getIndexAttr(type.getDimSize(0)), seqLenExtent,
-        builder.getIndexAttr(heads), builder.getIndexAttr(config.headDim)};
+        builder.getIndexAttr(heads), builder.getIndexAttr(width)};
     return tensor::ExpandShapeOp::create(
         builder, loc, resultType, x,
         ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}}, outputShape);
@@ -526,6 +534,8 @@ private:
   /// Self-attention of the (normalized) input `x`, through the KV cache,
   /// projected back to the hidden size.
   Value emitAttention(int64_t layer, Value x, std::optional<int64_t> window) {
+    if (config.block.attention == AttentionKind::Latent)
+      return emitLatentAttention(layer, x, window);
     const QKNormKind qkNorm = config.block.qkNorm;
     Value qProj = linear(x, layer, WeightRole::QProj);
     Value kProj = linear(x, layer, WeightRole::KProj);
@@ -541,24 +551,99 @@ private:
       q = norm(q, layer, WeightRole::QNorm);
       k = norm(k, layer, WeightRole::KNorm);
     }
-    q = rope(q, window);
-    k = rope(k, window);
-    Value cachedKeys = toCacheType(k);
-    Value cachedValues = toCacheType(v);
-    cache = llm::KVAppendOp::create(builder, loc, cacheType, cache, cachedKeys,
-                                    cachedValues, positions, layerIndex,
+    Value attended = attendThroughCache(rope(q, window), rope(k, window),
+                                        toCacheType(v), window);
+    return linear(mergeHeads(attended), layer, WeightRole::OProj);
+  }
+
+  /// Appends the (rotated) keys `k` and the values `v`, already of the
+  /// cache's value type, to the layer's cache and attends the queries `q`
+  /// over the cached ones (causal, the layer's window, the block's scale
+  /// and softcap).
+  Value attendThroughCache(Value q, Value k, Value v,
+                           std::optional<int64_t> window) {
+    cache = llm::KVAppendOp::create(builder, loc, cacheType, cache,
+                                    toCacheType(k), v, positions, layerIndex,
                                     pageTable, IntegerAttr());
     auto view =
         llm::KVViewOp::create(builder, loc, cache, layerIndex, pageTable);
     IntegerAttr windowAttr;
     if (window)
       windowAttr = builder.getI64IntegerAttr(*window);
-    Value attended = llm::AttentionOp::create(
+    return llm::AttentionOp::create(
         builder, loc, q.getType(), q, view.getKeys(), view.getValues(),
-        positions, config.numHeads, config.numKVHeads, /*causal=*/true,
+        positions, config.numHeads, cacheType.getKvHeads(), /*causal=*/true,
         windowAttr, optionalF64(config.block.attentionScale),
         optionalF64(config.block.attentionSoftcap));
-    return linear(mergeHeads(attended), layer, WeightRole::OProj);
+  }
+
+  /// Multi-head latent attention with the up-projections absorbed. Per
+  /// token the cache holds one head: the normalized latent c (kv_lora_rank)
+  /// and the rotated shared key k_pe, [c; k_pe]. Query head h becomes
+  /// [W_UK[h]ᵀ q_nope[h]; rope(q_pe[h])], so that its dot product with a
+  /// cached [c; k_pe] is transformers' q[h] · k[h] (k_nope[h] = W_UK[h] c);
+  /// attention over that one head (MQA, the scale of the original
+  /// qk_head_dim) averages the cached heads, whose first kv_lora_rank
+  /// elements are the latent average o, and W_UV[h] o is head h's value.
+  Value emitLatentAttention(int64_t layer, Value x,
+                            std::optional<int64_t> window) {
+    const LatentAttentionShape &mla = config.latent;
+    const int64_t heads = config.numHeads, rank = mla.kvLoraRank;
+    Value queryInput = x;
+    if (mla.qLoraRank)
+      queryInput = latentNorm(linear(x, layer, WeightRole::QAProj), layer,
+                              WeightRole::QANorm);
+    Value qNope = splitHeads(linear(queryInput, layer, WeightRole::QProj),
+                             heads, mla.qkNopeHeadDim);
+    Value qPe = splitHeads(linear(queryInput, layer, WeightRole::QRopeProj),
+                           heads, mla.qkRopeHeadDim);
+    Value qLatent = llm::HeadLinearOp::create(
+        builder, loc, withLastDim(qNope, rank), qNope,
+        weight(layer, WeightRole::KUpProj), /*transpose_weight=*/true);
+    Value query = concatLast({qLatent, rope(qPe, window)});
+
+    Value latent = splitHeads(
+        latentNorm(linear(x, layer, WeightRole::KVAProj), layer,
+                   WeightRole::KVANorm),
+        1, rank);
+    Value kPe = splitHeads(linear(x, layer, WeightRole::KRopeProj), 1,
+                           mla.qkRopeHeadDim);
+    Value key = concatLast({latent, rope(kPe, window)});
+    // The values are the keys: their first kv_lora_rank elements are the
+    // latent.
+    Value attended =
+        attendThroughCache(query, key, toCacheType(key), window);
+    Value latentOut = sliceLast(attended, rank);
+    Value values = llm::HeadLinearOp::create(
+        builder, loc, withLastDim(latentOut, mla.vHeadDim), latentOut,
+        weight(layer, WeightRole::VUpProj), /*transpose_weight=*/false);
+    return linear(mergeHeads(values), layer, WeightRole::OProj);
+  }
+
+  /// RMSNorm of a latent (q_a_layernorm, kv_a_layernorm).
+  Value latentNorm(Value x, int64_t layer, WeightRole role) {
+    return llm::RMSNormOp::create(builder, loc, x.getType(), x,
+                                  weight(layer, role),
+                                  builder.getF64FloatAttr(kLatentNormEps),
+                                  builder.getF64FloatAttr(0.0));
+  }
+
+  /// The tensors joined along their last dimension.
+  Value concatLast(ValueRange parts) {
+    int64_t rank = cast<RankedTensorType>(parts.front().getType()).getRank();
+    return tensor::ConcatOp::create(builder, loc, rank - 1, parts);
+  }
+
+  /// The first `width` elements of `x`'s last dimension (B, T, H, ·).
+  Value sliceLast(Value x, int64_t width) {
+    auto type = cast<RankedTensorType>(x.getType());
+    SmallVector<OpFoldResult> offsets(4, builder.getIndexAttr(0));
+    SmallVector<OpFoldResult> sizes = {
+        builder.getIndexAttr(type.getDimSize(0)), seqLenExtent,
+        builder.getIndexAttr(type.getDimSize(2)), builder.getIndexAttr(width)};
+    SmallVector<OpFoldResult> strides(4, builder.getIndexAttr(1));
+    return tensor::ExtractSliceOp::create(builder, loc, x, offsets, sizes,
+                                          strides);
   }
 
   /// The feed-forward network of the (normalized) input `x`: gated

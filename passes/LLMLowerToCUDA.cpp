@@ -105,12 +105,25 @@ LogicalResult refuseQuantizedKVCache(ModuleOp module) {
   return failure(walk.wasInterrupted());
 }
 
+/// Multi-head latent attention (DeepSeek) has no CUDA kernels yet: its
+/// per-head projections (llm.head_linear) are refused where they are.
+LogicalResult refuseLatentAttention(ModuleOp module) {
+  WalkResult walk = module.walk([&](llm::HeadLinearOp op) {
+    op.emitError() << "the CUDA kernels have no multi-head latent attention "
+                      "(llm.head_linear) yet; compile deepseek_v2 and "
+                      "deepseek_v3 models for --target=cpu";
+    return WalkResult::interrupt();
+  });
+  return failure(walk.wasInterrupted());
+}
+
 struct LLMLowerToCUDAPass
     : public llmc::impl::LLMLowerToCUDABase<LLMLowerToCUDAPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     if (failed(verifyBlockWeightUsers(module)) ||
         failed(refuseQuantizedKVCache(module)) ||
+        failed(refuseLatentAttention(module)) ||
         failed(llmc::cuda::verifyPagedKVViews(module)) ||
         failed(llmc::decomposeFusedOps(module, needsDecomposition)))
       return signalPassFailure();

@@ -69,6 +69,9 @@ struct LLMLowerToLinalgPass
         arith::ArithDialect, bufferization::BufferizationDialect,
         linalg::LinalgDialect, math::MathDialect, memref::MemRefDialect,
         scf::SCFDialect, tensor::TensorDialect, vector::VectorDialect>();
+    // Lowered to one generic (ElementwiseToLinalg.cpp), not to copies into
+    // strided views.
+    target.addIllegalOp<tensor::ConcatOp>();
     target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp op) {
       return converter.isSignatureLegal(op.getFunctionType()) &&
              converter.isLegal(&op.getBody());

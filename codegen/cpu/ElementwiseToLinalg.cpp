@@ -1,4 +1,4 @@
-// Lowers llm.add, llm.glu and llm.activation to element-wise linalg.generic ops.
+// Lowers llm.add, llm.glu, llm.activation and tensor.concat to element-wise linalg.generic ops.
 #include "codegen/cpu/LLMToLinalg.h"
 #include "codegen/common/Activation.h"
 #include "codegen/cpu/LoweringUtils.h"
@@ -8,6 +8,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
 
@@ -97,10 +98,84 @@ struct ActivationOpLowering : OpConversionPattern<llm::ActivationOp> {
   }
 };
 
+/// tensor.concat (multi-head latent attention joins the latent query and
+/// the rotated one, the latent and the rotated key) as one generic that
+/// writes every output element from the input holding it: bufferized, the
+/// upstream decomposition copies each input into a strided view of the
+/// result, which the LLVM lowering turns into calls of the MLIR runner
+/// library's memrefCopy, which artifacts do not link.
+struct ConcatOpLowering : OpConversionPattern<tensor::ConcatOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tensor::ConcatOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    const int64_t rank = type.getRank();
+    const int64_t dim = op.getDim();
+    SmallVector<int64_t> starts;
+    int64_t start = 0;
+    for (Value input : op.getInputs()) {
+      int64_t extent = cast<RankedTensorType>(input.getType()).getDimSize(dim);
+      if (ShapedType::isDynamic(extent))
+        return rewriter.notifyMatchFailure(op, "dynamic concatenated extent");
+      starts.push_back(start);
+      start += extent;
+    }
+    Value init = llmc::createEmptyLike(rewriter, loc, type,
+                                       adaptor.getInputs().front());
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
+        SmallVector<AffineMap>{rewriter.getMultiDimIdentityMap(rank)},
+        iterators, [&](OpBuilder &nb, Location nloc, ValueRange) {
+          SmallVector<Value> indices;
+          for (int64_t d = 0; d < rank; ++d)
+            indices.push_back(linalg::IndexOp::create(nb, nloc, d));
+          Value at = indices[dim];
+          // From the last input back: each read at an index clamped into
+          // its input, the one whose range holds `at` selected.
+          Value result;
+          for (int64_t i = starts.size() - 1; i >= 0; --i) {
+            Value input = adaptor.getInputs()[i];
+            int64_t extent =
+                cast<RankedTensorType>(input.getType()).getDimSize(dim);
+            Value first = arith::ConstantIndexOp::create(nb, nloc, starts[i]);
+            Value last =
+                arith::ConstantIndexOp::create(nb, nloc, starts[i] + extent - 1);
+            Value clamped = arith::SubIOp::create(
+                nb, nloc,
+                arith::MinUIOp::create(
+                    nb, nloc, arith::MaxUIOp::create(nb, nloc, at, first),
+                    last),
+                first);
+            SmallVector<Value> inputIndices = indices;
+            inputIndices[dim] = clamped;
+            Value element =
+                tensor::ExtractOp::create(nb, nloc, input, inputIndices);
+            if (!result) {
+              result = element;
+              continue;
+            }
+            Value below = arith::CmpIOp::create(
+                nb, nloc, arith::CmpIPredicate::ult, at,
+                arith::ConstantIndexOp::create(nb, nloc,
+                                               starts[i] + extent));
+            result = arith::SelectOp::create(nb, nloc, below, element, result);
+          }
+          linalg::YieldOp::create(nb, nloc, result);
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
 } // namespace
 
 void llmc::populateElementwiseToLinalgPatterns(TypeConverter &converter,
                                                RewritePatternSet &patterns) {
-  patterns.add<AddOpLowering, GLUOpLowering, ActivationOpLowering>(
+  patterns.add<AddOpLowering, GLUOpLowering, ActivationOpLowering,
+               ConcatOpLowering>(
       converter, patterns.getContext());
 }

@@ -1,4 +1,4 @@
-// Lowers llm.linear and llm.logits to a contraction linalg.generic, llm.embedding to a gather (generic, or block decoding).
+// Lowers llm.linear, llm.head_linear and llm.logits to a contraction linalg.generic, llm.embedding to a gather (generic, or block decoding).
 #include "codegen/common/BlockDecoding.h"
 #include "codegen/cpu/LLMToLinalg.h"
 #include "codegen/cpu/LoweringUtils.h"
@@ -19,6 +19,18 @@ namespace {
 /// (ProjectionToVector.cpp); the generic contraction reads plain elements.
 constexpr const char *kBlocksNeedVectorKernels =
     "block-quantized weights need the vector projection kernels";
+
+/// The body of a contraction generic over (x, w, acc): yields acc + x·w,
+/// both factors widened to `accType`.
+void yieldMultiplyAdd(OpBuilder &b, Location loc, ValueRange args,
+                      Type accType) {
+  Value x = llmc::convertFloat(b, loc, args[0], accType);
+  Value w = llmc::convertFloat(b, loc, args[1], accType);
+  Value product = arith::MulFOp::create(b, loc, x, w);
+  linalg::YieldOp::create(b, loc,
+                          arith::AddFOp::create(b, loc, args[2], product)
+                              .getResult());
+}
 
 /// Lanes of the vectors a block-quantized embedding row is decoded in.
 constexpr int64_t kGatherLanes = 16;
@@ -124,12 +136,7 @@ Value createProjection(OpBuilder &b, Location loc, Value x, Value weight,
           b, loc, TypeRange{accumulatorType}, ValueRange{x, weight},
           ValueRange{init}, {xMap, wMap, accMap}, iterators,
           [&](OpBuilder &nb, Location nloc, ValueRange args) {
-            Value xc = llmc::convertFloat(nb, nloc, args[0], accType);
-            Value wc = llmc::convertFloat(nb, nloc, args[1], accType);
-            Value product = arith::MulFOp::create(nb, nloc, xc, wc);
-            linalg::YieldOp::create(
-                nb, nloc,
-                arith::AddFOp::create(nb, nloc, args[2], product).getResult());
+            yieldMultiplyAdd(nb, nloc, args, accType);
           })
           .getResult(0);
   if (accType == elementType)
@@ -164,6 +171,62 @@ struct LinearOpLowering : OpConversionPattern<llm::LinearOp> {
         op, createProjection(rewriter, op.getLoc(), adaptor.getX(),
                              adaptor.getWeight(), adaptor.getBias(),
                              cast<RankedTensorType>(op.getType())));
+    return success();
+  }
+};
+
+/// llm.head_linear: the weight's rows viewed per head, (H, N, K) or (H, K,
+/// N), and one contraction over K with loops (b, t, h, n, k), summed in f32.
+struct HeadLinearOpLowering : OpConversionPattern<llm::HeadLinearOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(llm::HeadLinearOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *context = rewriter.getContext();
+    auto resultType = cast<RankedTensorType>(op.getType());
+    auto xType = cast<RankedTensorType>(op.getX().getType());
+    auto weightType = cast<RankedTensorType>(op.getWeight().getType());
+    Type accType = llmc::getComputeType(resultType.getElementType());
+    if (accType != resultType.getElementType())
+      return rewriter.notifyMatchFailure(op, "results narrower than f32");
+    const bool transposed = op.getTransposeWeight();
+    const int64_t heads = xType.getDimSize(2), in = xType.getDimSize(3),
+                  out = resultType.getDimSize(3);
+    SmallVector<int64_t> perHead = {heads, transposed ? in : out,
+                                    transposed ? out : in};
+    Value weight = tensor::ExpandShapeOp::create(
+        rewriter, loc,
+        RankedTensorType::get(perHead, weightType.getElementType()),
+        adaptor.getWeight(), ArrayRef<ReassociationIndices>{{0, 1}, {2}});
+
+    auto accumulatorType = resultType;
+    Value init = llmc::createFilled(
+        rewriter, loc,
+        llmc::createEmptyLike(rewriter, loc, accumulatorType, adaptor.getX()),
+        0.0);
+    auto d = [&](unsigned i) { return rewriter.getAffineDimExpr(i); };
+    // Loops (b, t, h, n, k).
+    auto xMap = AffineMap::get(5, 0, {d(0), d(1), d(2), d(4)}, context);
+    auto wMap = AffineMap::get(
+        5, 0,
+        transposed ? ArrayRef<AffineExpr>{d(2), d(4), d(3)}
+                   : ArrayRef<AffineExpr>{d(2), d(3), d(4)},
+        context);
+    auto outMap = AffineMap::get(5, 0, {d(0), d(1), d(2), d(3)}, context);
+    SmallVector<utils::IteratorType> iterators(4,
+                                               utils::IteratorType::parallel);
+    iterators.push_back(utils::IteratorType::reduction);
+    Value acc =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{accumulatorType},
+            ValueRange{adaptor.getX(), weight}, ValueRange{init},
+            {xMap, wMap, outMap}, iterators,
+            [&](OpBuilder &nb, Location nloc, ValueRange args) {
+              yieldMultiplyAdd(nb, nloc, args, accType);
+            })
+            .getResult(0);
+    rewriter.replaceOp(op, acc);
     return success();
   }
 };
@@ -255,6 +318,7 @@ struct EmbeddingOpLowering : OpConversionPattern<llm::EmbeddingOp> {
 
 void llmc::populateProjectionToLinalgPatterns(TypeConverter &converter,
                                               RewritePatternSet &patterns) {
-  patterns.add<LinearOpLowering, LogitsOpLowering, EmbeddingOpLowering>(
+  patterns.add<LinearOpLowering, HeadLinearOpLowering, LogitsOpLowering,
+               EmbeddingOpLowering>(
       converter, patterns.getContext());
 }

@@ -284,6 +284,8 @@ Expected<mlir::OwningOpRef<mlir::ModuleOp>>
 compileModule(mlir::MLIRContext &context, const ModelConfig &config,
               ModelBuildOptions options, const PipelineOptions &pipelineOptions,
               ModelInterface *interface = nullptr) {
+  if (Error err = checkCompilable(config))
+    return std::move(err);
   Expected<WeightFormatMap> formats = getWeightFormats(config);
   if (!formats)
     return formats.takeError();

@@ -1,4 +1,4 @@
-// llm.add, llm.glu and llm.activation lower to one all-parallel linalg.generic each.
+// llm.add, llm.glu and llm.activation lower to one all-parallel linalg.generic each; so does tensor.concat.
 // RUN: llmc-opt %s -split-input-file --llm-lower-to-linalg | FileCheck %s
 
 // CHECK-DAG: #[[ID:.+]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
@@ -105,4 +105,32 @@ func.func @activation_gelu_tanh(%x: tensor<1x?x256xf32>) -> tensor<1x?x256xf32> 
 func.func @activation_silu_bf16(%x: tensor<4x16xbf16>) -> tensor<4x16xbf16> {
   %0 = llm.activation silu %x : tensor<4x16xbf16>
   return %0 : tensor<4x16xbf16>
+}
+
+// -----
+
+// tensor.concat (multi-head latent attention's [latent; rope] queries and keys): one generic over the result that reads
+// each element from the input holding it, at an index clamped into that input, and selects by range (no copies into
+// strided views, which would need the MLIR runner library's memrefCopy).
+// CHECK-LABEL: func @concat_last
+// CHECK-SAME: (%[[A:.+]]: tensor<1x?x4x32xf32>, %[[B:.+]]: tensor<1x?x4x8xf32>)
+// CHECK: %[[E:.+]] = tensor.empty(%{{.*}}) : tensor<1x?x4x40xf32>
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel"]} outs(%[[E]] : tensor<1x?x4x40xf32>)
+// CHECK: %[[I0:.+]] = linalg.index 0
+// CHECK: %[[I1:.+]] = linalg.index 1
+// CHECK: %[[I2:.+]] = linalg.index 2
+// CHECK: %[[I3:.+]] = linalg.index 3
+// CHECK: %[[C32:.+]] = arith.constant 32 : index
+// CHECK: %[[C39:.+]] = arith.constant 39 : index
+// CHECK: %[[LO:.+]] = arith.maxui %[[I3]], %[[C32]]
+// CHECK: %[[HI:.+]] = arith.minui %[[LO]], %[[C39]]
+// CHECK: %[[IB:.+]] = arith.subi %[[HI]], %[[C32]]
+// CHECK: %[[XB:.+]] = tensor.extract %[[B]][%[[I0]], %[[I1]], %[[I2]], %[[IB]]]
+// CHECK: %[[XA:.+]] = tensor.extract %[[A]][%[[I0]], %[[I1]], %[[I2]], %{{.+}}]
+// CHECK: %[[IN:.+]] = arith.cmpi ult, %[[I3]], %{{.+}} : index
+// CHECK: %[[R:.+]] = arith.select %[[IN]], %[[XA]], %[[XB]] : f32
+// CHECK: linalg.yield %[[R]] : f32
+func.func @concat_last(%a: tensor<1x?x4x32xf32>, %b: tensor<1x?x4x8xf32>) -> tensor<1x?x4x40xf32> {
+  %0 = tensor.concat dim(3) %a, %b : (tensor<1x?x4x32xf32>, tensor<1x?x4x8xf32>) -> tensor<1x?x4x40xf32>
+  return %0 : tensor<1x?x4x40xf32>
 }

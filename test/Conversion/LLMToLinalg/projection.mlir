@@ -166,3 +166,31 @@ func.func @embedding_scaled(%tokens: tensor<1x?xi32>, %table: tensor<512x64xbf16
   %0 = llm.embedding %tokens, %table {scale = 8.0 : f64} : tensor<1x?xi32>, tensor<512x64xbf16> -> tensor<1x?x64xf32>
   return %0 : tensor<1x?x64xf32>
 }
+
+// -----
+
+// llm.head_linear: the weight's rows viewed per head, then one contraction over the head's input width with loops
+// (b, t, h, n, k), summed in f32 (a bf16 weight widened per element).
+// CHECK-DAG: #[[HX:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4)>
+// CHECK-DAG: #[[HW:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d4)>
+// CHECK-DAG: #[[HWT:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d2, d4, d3)>
+// CHECK-DAG: #[[HO:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>
+// CHECK-LABEL: func @head_linear
+// CHECK-SAME: (%[[L:.+]]: tensor<1x?x4x32xf32>, %[[WUV:.+]]: tensor<64x32xf32>, %[[Q:.+]]: tensor<1x?x4x16xf32>, %[[WUK:.+]]: tensor<64x32xbf16>)
+// CHECK: %[[V3:.+]] = tensor.expand_shape %[[WUV]] {{\[\[}}0, 1], [2]] output_shape [4, 16, 32] : tensor<64x32xf32> into tensor<4x16x32xf32>
+// CHECK: linalg.fill
+// CHECK: linalg.generic {indexing_maps = [#[[HX]], #[[HW]], #[[HO]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+// CHECK-SAME: ins(%[[L]], %[[V3]] : tensor<1x?x4x32xf32>, tensor<4x16x32xf32>) outs(%{{.*}} : tensor<1x?x4x16xf32>)
+// CHECK: %[[K3:.+]] = tensor.expand_shape %[[WUK]] {{\[\[}}0, 1], [2]] output_shape [4, 16, 32] : tensor<64x32xbf16> into tensor<4x16x32xbf16>
+// CHECK: linalg.generic {indexing_maps = [#[[HX]], #[[HWT]], #[[HO]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+// CHECK-SAME: ins(%[[Q]], %[[K3]] : tensor<1x?x4x16xf32>, tensor<4x16x32xbf16>) outs(%{{.*}} : tensor<1x?x4x32xf32>)
+// CHECK: ^bb0(%[[XI:.+]]: f32, %[[WI:.+]]: bf16, %[[ACC:.+]]: f32):
+// CHECK-NEXT: %[[WF:.+]] = arith.extf %[[WI]] : bf16 to f32
+// CHECK-NEXT: %[[P:.+]] = arith.mulf %[[XI]], %[[WF]] : f32
+// CHECK-NEXT: %[[S:.+]] = arith.addf %[[ACC]], %[[P]] : f32
+// CHECK-NEXT: linalg.yield %[[S]] : f32
+func.func @head_linear(%latent: tensor<1x?x4x32xf32>, %wuv: tensor<64x32xf32>, %qnope: tensor<1x?x4x16xf32>, %wuk: tensor<64x32xbf16>) -> (tensor<1x?x4x16xf32>, tensor<1x?x4x32xf32>) {
+  %0 = llm.head_linear %latent, %wuv : tensor<1x?x4x32xf32>, tensor<64x32xf32> -> tensor<1x?x4x16xf32>
+  %1 = llm.head_linear %qnope, %wuk {transpose_weight} : tensor<1x?x4x16xf32>, tensor<64x32xbf16> -> tensor<1x?x4x32xf32>
+  return %0, %1 : tensor<1x?x4x16xf32>, tensor<1x?x4x32xf32>
+}

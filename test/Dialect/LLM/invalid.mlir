@@ -944,3 +944,75 @@ func.func @f(%x: tensor<1x1x32xf32>, %g: tensor<32x!llm.block<q8_0>>) {
 // expected-error @+2 {{expected one of [q8_0, q4_0, q4_1, q5_0, q5_1, q4_k, q5_k, q6_k] for block-quantized weight format, got: q3_k}}
 // expected-error @+1 {{failed to parse LLM_BlockQuantType parameter 'format'}}
 func.func @f(%w: tensor<64x256x!llm.block<q3_k>>)
+
+// -----
+
+func.func @f(%x: tensor<1x?x64xf32>, %w: tensor<64x32xf32>) {
+  // expected-error @+1 {{x must have rank 4, got 3}}
+  %0 = llm.head_linear %x, %w : tensor<1x?x64xf32>, tensor<64x32xf32> -> tensor<1x?x4x16xf32>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x?x4x32xf32>, %w: tensor<64x32x1xf32>) {
+  // expected-error @+1 {{weight must have rank 2, got 3}}
+  %0 = llm.head_linear %x, %w : tensor<1x?x4x32xf32>, tensor<64x32x1xf32> -> tensor<1x?x4x16xf32>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x?x4x32xf32>, %w: tensor<64x32xf32>) {
+  // expected-error @+1 {{result must have rank 4, got 3}}
+  %0 = llm.head_linear %x, %w : tensor<1x?x4x32xf32>, tensor<64x32xf32> -> tensor<1x?x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x?x4x32xf32>, %w: tensor<64x32xf32>) {
+  // expected-error @+1 {{result dimension 2 (2) does not match x dimension 2 (4)}}
+  %0 = llm.head_linear %x, %w : tensor<1x?x4x32xf32>, tensor<64x32xf32> -> tensor<1x?x2x16xf32>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x?x?x32xf32>, %w: tensor<64x32xf32>) {
+  // expected-error @+1 {{needs static heads and head widths}}
+  %0 = llm.head_linear %x, %w : tensor<1x?x?x32xf32>, tensor<64x32xf32> -> tensor<1x?x?x16xf32>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x?x4x32xf32>, %w: tensor<48x32xf32>) {
+  // expected-error @+1 {{weight rows (48) does not match heads x output width (64)}}
+  %0 = llm.head_linear %x, %w : tensor<1x?x4x32xf32>, tensor<48x32xf32> -> tensor<1x?x4x16xf32>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x?x4x16xf32>, %w: tensor<48x32xf32>) {
+  // expected-error @+1 {{weight rows (48) does not match heads x input width (64)}}
+  %0 = llm.head_linear %x, %w {transpose_weight} : tensor<1x?x4x16xf32>, tensor<48x32xf32> -> tensor<1x?x4x32xf32>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x?x4x32xf32>, %w: tensor<64x24xf32>) {
+  // expected-error @+1 {{weight columns (24) does not match input width (32)}}
+  %0 = llm.head_linear %x, %w : tensor<1x?x4x32xf32>, tensor<64x24xf32> -> tensor<1x?x4x16xf32>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x?x4x16xf32>, %w: tensor<64x24xf32>) {
+  // expected-error @+1 {{weight columns (24) does not match output width (32)}}
+  %0 = llm.head_linear %x, %w {transpose_weight} : tensor<1x?x4x16xf32>, tensor<64x24xf32> -> tensor<1x?x4x32xf32>
+  return
+}

@@ -53,6 +53,15 @@ func.func @norms_of_heads(%qh: tensor<1x?x8x16xf32>, %wh: tensor<16xf32>, %q: te
   return
 }
 
+// CHECK-LABEL: func @head_linear
+func.func @head_linear(%latent: tensor<1x?x4x32xf32>, %wuv: tensor<64x32xf32>, %qnope: tensor<1x?x4x16xf32>, %wuk: tensor<64x32xbf16>) {
+  // CHECK: llm.head_linear %{{.*}}, %{{.*}} : tensor<1x?x4x32xf32>, tensor<64x32xf32> -> tensor<1x?x4x16xf32>
+  %0 = llm.head_linear %latent, %wuv : tensor<1x?x4x32xf32>, tensor<64x32xf32> -> tensor<1x?x4x16xf32>
+  // CHECK: llm.head_linear %{{.*}}, %{{.*}} {transpose_weight} : tensor<1x?x4x16xf32>, tensor<64x32xbf16> -> tensor<1x?x4x32xf32>
+  %1 = llm.head_linear %qnope, %wuk {transpose_weight} : tensor<1x?x4x16xf32>, tensor<64x32xbf16> -> tensor<1x?x4x32xf32>
+  return
+}
+
 // CHECK-LABEL: func @projections
 func.func @projections(%x: tensor<1x?x896xf32>, %wk: tensor<128x896xbf16>, %bk: tensor<128xbf16>, %table: tensor<151936x896xbf16>, %h: tensor<3x896xf32>, %vb: tensor<151936xf32>) {
   // CHECK: llm.linear %{{.*}}, %{{.*}} : tensor<1x?x896xf32>, tensor<128x896xbf16> -> tensor<1x?x128xf32>
