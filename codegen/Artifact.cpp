@@ -347,8 +347,8 @@ llvm::Error llmc::writeCPUArtifact(mlir::ModuleOp module,
                                    outputDir + "': " + ec.message());
   ArtifactPaths paths(outputDir, config.name);
   bool openMP = usesOpenMP(module);
-  // How the decode GEMV multiplies block weights: with x rounded to int8
-  // (the instructions named), or in f32.
+  // How the decode GEMV and the prefill GEMM multiply block weights: with x
+  // rounded to int8 (the instructions named), or in f32.
   Int8DotKind int8Dot = findInt8Dot(module);
   std::string blockDot = int8Dot == Int8DotKind::None
                              ? "f32"

@@ -185,7 +185,8 @@ def LLMLowerToLinalg : Pass<"llm-lower-to-linalg", "::mlir::ModuleOp"> {
     // Off by default: the intrinsics exist only on x86 CPUs that have them;
     // llmc sets its --cpu's (and --block-dot=f32 turns it off).
     Option<"int8Dot", "int8-dot", "std::string", "\"none\"",
-           "Multiply block-quantized weights in the decode GEMV with x "
+           "Multiply block-quantized weights in the decode GEMV and the "
+           "prefill GEMM with x "
            "rounded to int8: none (f32 kernels), avx2 (VPMADDUBSW), vnni "
            "(VPDPBUSD)">,
   ];

@@ -242,7 +242,8 @@ struct CPUPipelineOptions : mlir::PassPipelineOptions<CPUPipelineOptions> {
   Option<std::string> int8Dot{
       *this, "int8-dot",
       llvm::cl::desc("Int8 dot products for block-quantized weights in the "
-                     "decode GEMV: none, avx2, vnni (default: the pass's, "
+                     "decode GEMV and prefill GEMM: none, avx2, vnni "
+                     "(default: the pass's, "
                      "none)")};
 
   PipelineOptions toPipelineOptions(Phase last) const {

@@ -60,8 +60,8 @@ struct PipelineOptions {
   /// (`llmc compile`: the host CPU unless --cpu names another).
   std::optional<int64_t> vectorRegisterBits;
   std::optional<int64_t> vectorRegisters;
-  /// The int8 dot-product instructions the decode GEMV of block-quantized
-  /// weights uses (llm-lower-to-linalg's int8-dot: none, avx2, vnni); unset
+  /// The int8 dot-product instructions the decode GEMV and the prefill GEMM
+  /// of block-quantized weights use (llm-lower-to-linalg's int8-dot: none, avx2, vnni); unset
   /// keeps the pass's default (none). llmc sets its --cpu's unless
   /// --block-dot=f32.
   std::optional<std::string> int8Dot;

@@ -94,13 +94,17 @@ Int8DotKind llmc::findInt8Dot(ModuleOp module) {
 }
 
 Value llmc::createInt8Dot(OpBuilder &b, Location loc, Int8DotKind kind,
-                          Value unsignedBytes, Value signedBytes) {
+                          Value unsignedBytes, Value signedBytes,
+                          Value accumulator) {
   assert(kind != Int8DotKind::None && "no int8 dot instruction");
   if (kind == Int8DotKind::VNNI) {
-    auto i32x8 = VectorType::get({kInt8DotBytes / 4}, b.getI32Type());
-    Value zero = arith::ConstantOp::create(
-        b, loc, DenseElementsAttr::get(i32x8, b.getI32IntegerAttr(0)));
-    return callIntrinsic(b, loc, kind, 0, {zero, unsignedBytes, signedBytes});
+    if (!accumulator) {
+      auto i32x8 = VectorType::get({kInt8DotBytes / 4}, b.getI32Type());
+      accumulator = arith::ConstantOp::create(
+          b, loc, DenseElementsAttr::get(i32x8, b.getI32IntegerAttr(0)));
+    }
+    return callIntrinsic(b, loc, kind, 0,
+                         {accumulator, unsignedBytes, signedBytes});
   }
   // Pairs summed into int16 (saturating), then pairs of those into int32.
   Value pairs = callIntrinsic(b, loc, kind, 0, {unsignedBytes, signedBytes});
@@ -108,5 +112,7 @@ Value llmc::createInt8Dot(OpBuilder &b, Location loc, Int8DotKind kind,
       b, loc,
       DenseElementsAttr::get(cast<VectorType>(pairs.getType()),
                              b.getI16IntegerAttr(1)));
-  return callIntrinsic(b, loc, kind, 1, {pairs, ones});
+  Value sums = callIntrinsic(b, loc, kind, 1, {pairs, ones});
+  return accumulator ? arith::AddIOp::create(b, loc, accumulator, sums)
+                     : sums;
 }

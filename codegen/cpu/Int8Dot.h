@@ -37,10 +37,12 @@ Int8DotKind findInt8Dot(mlir::ModuleOp module);
 /// Σ over each group of four adjacent lanes of unsigned[i] · signed[i]:
 /// vector<32xi8> × vector<32xi8> → vector<8xi32>, exactly, as long as no
 /// pair of adjacent products sums beyond int16 (the avx2 kind saturates
-/// there: unsigned codes below 64 against |signed| ≤ 127 never do).
+/// there: unsigned codes below 64 against |signed| ≤ 127 never do); added
+/// to `accumulator` (a vector<8xi32>) when one is given.
 mlir::Value createInt8Dot(mlir::OpBuilder &b, mlir::Location loc,
                           Int8DotKind kind, mlir::Value unsignedBytes,
-                          mlir::Value signedBytes);
+                          mlir::Value signedBytes,
+                          mlir::Value accumulator = {});
 
 } // namespace llmc
 

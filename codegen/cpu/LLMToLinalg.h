@@ -77,8 +77,9 @@ void populateProjectionToLinalgPatterns(mlir::TypeConverter &converter,
 /// any other row count (prefill, its tile sized for `registers`), at a
 /// higher benefit than the generic projection patterns. Projections whose
 /// weight elements × rows fall below `minParallelWeightElements` are not
-/// split across threads. With an `int8Dot` kind, the decode GEMV of
-/// block-quantized weights multiplies them with x rounded to int8.
+/// split across threads. With an `int8Dot` kind, the decode GEMV and the
+/// prefill GEMM of block-quantized weights multiply them with x rounded to
+/// int8.
 void populateProjectionToVectorPatterns(mlir::TypeConverter &converter,
                                         mlir::RewritePatternSet &patterns,
                                         int64_t minParallelWeightElements,

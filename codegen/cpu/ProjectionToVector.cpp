@@ -55,7 +55,8 @@ struct ProjectionToVector : OpConversionPattern<OpTy> {
       : OpConversionPattern<OpTy>(converter, context,
                                   kVectorProjectionBenefit),
         minParallelWeightElements(minParallelWeightElements),
-        gemmTile(llmc::getGemmTile(registers)), int8Dot(int8Dot) {}
+        gemmTile(llmc::getGemmTile(registers)),
+        int8GemmTile(llmc::getInt8GemmTile(registers)), int8Dot(int8Dot) {}
 
   LogicalResult
   matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
@@ -71,11 +72,15 @@ struct ProjectionToVector : OpConversionPattern<OpTy> {
     if (!llmc::isVectorProjectionSupported(
             xType, weightType, bias ? bias.getType() : Type(), resultType))
       return rewriter.notifyMatchFailure(op, "element types not supported");
+    mlir::llm::BlockQuantType weightFormat =
+        mlir::llm::getBlockQuantElementType(weightType);
     llmc::ProjectionTile tile =
-        llmc::getStaticRowCount(xType) == 1 ? kGemvTile : gemmTile;
+        llmc::getStaticRowCount(xType) == 1 ? kGemvTile
+        : weightFormat && int8Dot != llmc::Int8DotKind::None ? int8GemmTile
+                                                             : gemmTile;
     Value result = llmc::createVectorProjection(
         rewriter, op.getLoc(), adaptor.getX(), adaptor.getWeight(),
-        mlir::llm::getBlockQuantElementType(weightType), bias, resultType,
+        weightFormat, bias, resultType,
         tile, int8Dot, minParallelWeightElements);
     rewriter.replaceOp(op, llmc::softcapInPlace(rewriter, op.getLoc(), result,
                                                 getSoftcap(op)));
@@ -84,6 +89,7 @@ struct ProjectionToVector : OpConversionPattern<OpTy> {
 
   int64_t minParallelWeightElements;
   llmc::ProjectionTile gemmTile;
+  llmc::ProjectionTile int8GemmTile;
   llmc::Int8DotKind int8Dot;
 };
 

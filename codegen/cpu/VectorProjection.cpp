@@ -2,6 +2,7 @@
 #include "codegen/cpu/VectorProjection.h"
 #include "codegen/cpu/ActivationQuantization.h"
 #include "codegen/common/BlockDecoding.h"
+#include "codegen/cpu/Int8Gemm.h"
 #include "codegen/cpu/LoweringUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -41,6 +42,10 @@ constexpr int64_t kRowBlockBytes = 96 * 1024;
 /// Rows per block at most (small K): beyond this a block gains no reuse.
 constexpr int64_t kMaxRowBlock = 128;
 
+/// x rows of the int8 GEMM's tile: each weight panel's codes, read once per
+/// K group, meet 4 x rows' broadcast codes.
+constexpr int64_t kInt8GemmXRows = 4;
+
 
 /// The kernel's operands, x and the result flattened to rows: tensors x
 /// [M, K], weight [N, K] (for block-quantized weights its bytes,
@@ -51,10 +56,13 @@ struct KernelOperands {
   Value rows, outputs, depth;
   /// Set for block-quantized weights.
   std::optional<BlockDecoder> blocks;
-  /// Set when the block weights are multiplied with x rounded to int8 (the
-  /// GEMV): x's codes and scales, and the instructions that multiply them.
+  /// Set when the block weights are multiplied with x rounded to int8: x's
+  /// codes and scales, and the instructions that multiply them.
   std::optional<QuantizedActivations> int8;
   Int8DotKind int8Dot = Int8DotKind::None;
+  /// Set (with `int8`) when the tile's weight rows are decoded into codes
+  /// (the GEMM's x tiles of one row block share them).
+  std::optional<WeightCodeTile> codeTile;
   /// When `weight` is a tile of rows decoded into a buffer: the first weight
   /// row it holds (weight row n is its row n - weightRowBase).
   Value weightRowBase;
@@ -392,8 +400,16 @@ void emitTile(OpBuilder &b, Location loc, const KernelOperands &ops, Value m0,
         j == 0 ? n0
                : arith::AddIOp::create(b, loc, n0, indexConstant(b, loc, j)));
 
+  if (ops.codeTile) {
+    SmallVector<Value> totals = multiplyWeightCodeTile(
+        b, loc, *ops.codeTile, *ops.int8, xRows,
+        *getConstantIntValue(ops.depth), ops.int8Dot);
+    storeOutputs(b, loc, ops, xRows, weightRows,
+                 [&](size_t index) { return totals[index]; });
+    return;
+  }
   if (ops.int8) {
-    assert(tile.xRows == 1 && "the int8 kernel is a GEMV");
+    assert(tile.xRows == 1 && "the int8 kernel without a code tile is a GEMV");
     SmallVector<Value> totals =
         accumulateInt8Blocks(b, loc, ops, m0, weightRows);
     storeOutputs(b, loc, ops, xRows, weightRows,
@@ -476,7 +492,9 @@ void emitTiles(OpBuilder &b, Location loc, const KernelOperands &ops,
     Value lo, hi;
     int64_t step;
   };
-  bool blocked = rowBlock > tile.xRows;
+  // The int8 GEMM decodes each weight tile into codes once per row block,
+  // even a block of one x tile (K too long for more in L2).
+  bool blocked = rowBlock > tile.xRows || (ops.int8 && tile.xRows > 1);
   // By role: [0] weight rows, [1] x rows (whole blocks when blocked).
   Dim dims[] = {{nLo, nHi, tile.weightRows},
                 {mLo, mHi, blocked ? rowBlock : tile.xRows}};
@@ -524,22 +542,30 @@ void emitTiles(OpBuilder &b, Location loc, const KernelOperands &ops,
       return;
     }
     // Block-quantized weights: the tile's weight rows decoded once into an
-    // L1-sized buffer that every x tile of the row block then reads as f32
-    // rows, instead of each x tile decoding them again (decoding costs more
+    // L1-sized buffer that every x tile of the row block then reads (as f32
+    // rows, or as int8 codes and scales for the int8 products), instead of each x tile decoding them again (decoding costs more
     // than the FMAs it feeds when only one x tile shares it). A heap buffer
     // per iteration (freed by the pipeline's buffer deallocation at its
     // end): a stack one would grow the stack every iteration of a
     // sequential loop.
     int64_t depth = *getConstantIntValue(ops.depth);
+    KernelOperands tileOps = ops;
+    tileOps.prefetchBuffer = Value(); // the decoded rows are in L1
+    tileOps.weightRowBase = n0;
+    if (ops.int8) {
+      // Into int8 codes and scales, for the integer dot products (the
+      // tile's weight rows are a multiple of kInt8PanelRows).
+      tileOps.codeTile = decodeWeightCodeTile(
+          nb, nloc, *ops.blocks, n0, tile.weightRows, depth, ops.int8Dot);
+      rowLoop(nb, nloc, tileOps);
+      return;
+    }
     Value rows = memref::AllocOp::create(
         nb, nloc, MemRefType::get({tile.weightRows, depth}, nb.getF32Type()),
         ValueRange{}, nb.getI64IntegerAttr(kResultAlignment));
     decodeWeightRows(nb, nloc, ops, n0, tile.weightRows, rows);
-    KernelOperands tileOps = ops;
     tileOps.blocks.reset();
-    tileOps.prefetchBuffer = Value(); // the decoded rows are in L1
     tileOps.weight = rows;
-    tileOps.weightRowBase = n0;
     rowLoop(nb, nloc, tileOps);
   };
   if (lbs.empty()) {
@@ -553,14 +579,16 @@ void emitTiles(OpBuilder &b, Location loc, const KernelOperands &ops,
   scf::ParallelOp::create(b, loc, lbs, ubs, steps, body);
 }
 
-/// x rows per cache block of the GEMM: as many whole tiles of f32 rows of
-/// `depth` (K) elements as fit in kRowBlockBytes (at least one tile, at most
-/// kMaxRowBlock rows); K dynamic, or the GEMV's one-row tile: no blocking.
-int64_t getRowBlock(std::optional<int64_t> depth, ProjectionTile tile) {
+/// x rows per cache block of the GEMM: as many whole tiles of rows of
+/// `depth` (K) elements of `elementBytes` (f32, or int8 codes) as fit in
+/// kRowBlockBytes (at least one tile, at most kMaxRowBlock rows); K dynamic,
+/// or the GEMV's one-row tile: no blocking.
+int64_t getRowBlock(std::optional<int64_t> depth, ProjectionTile tile,
+                    int64_t elementBytes) {
   if (!depth || *depth <= 0 || tile.xRows == 1)
     return tile.xRows;
-  int64_t rows = std::clamp<int64_t>(kRowBlockBytes / (*depth * 4), tile.xRows,
-                                     kMaxRowBlock);
+  int64_t rows = std::clamp<int64_t>(kRowBlockBytes / (*depth * elementBytes),
+                                     tile.xRows, kMaxRowBlock);
   return rows / tile.xRows * tile.xRows;
 }
 
@@ -620,6 +648,18 @@ ProjectionTile llmc::getGemmTile(CPUVectorRegisters registers) {
   return tile;
 }
 
+ProjectionTile llmc::getInt8GemmTile(CPUVectorRegisters registers) {
+  ProjectionTile tile = getGemmTile(registers);
+  tile.xRows = kInt8GemmXRows;
+  // Per (x row, panel) one int32 and one f32 accumulator; per panel the
+  // codes; per x row its broadcast codes: 4 × 2 panels take 16 + 2 + 1 of
+  // 32 registers, 4 × 1 take 8 + 1 + 1 of AVX2's 16. Measured (SmolLM2-135M
+  // shapes, 2 threads, under load): 24 weight rows no faster than 16.
+  int64_t panels = registers.count >= 32 ? 2 : 1;
+  tile.weightRows = panels * kInt8PanelRows;
+  return tile;
+}
+
 std::optional<int64_t> llmc::getStaticRowCount(RankedTensorType xType) {
   int64_t rows = 1;
   for (int64_t size : xType.getShape().drop_back()) {
@@ -673,9 +713,9 @@ Value llmc::createVectorProjection(OpBuilder &b, Location loc, Value x,
     ops.depthMain = ops.depth; // for the tiles that read decoded rows
     ops.blocks.emplace(weightFormat, weight, ops.lanes);
     ops.hasDepthTail = false;
-    // The GEMV on the CPU's int8 dot products: x rounded to int8 once,
-    // before the threads start.
-    if (tile.xRows == 1 && int8Dot != Int8DotKind::None) {
+    // The CPU's int8 dot products: x rounded to int8 once, before the
+    // threads start.
+    if (int8Dot != Int8DotKind::None) {
       ops.int8 = quantizeActivations(b, loc, ops.x, ops.rows, depth);
       ops.int8Dot = int8Dot;
       declareInt8Dot(b, loc,
@@ -719,7 +759,7 @@ Value llmc::createVectorProjection(OpBuilder &b, Location loc, Value x,
   Value rowsMain = roundDown(b, loc, ops.rows, tile.xRows);
   Value outputsMain = roundDown(b, loc, ops.outputs, tile.weightRows);
   emitTiles(b, loc, ops, zero, outputsMain, zero, rowsMain, tile,
-            getRowBlock(staticDepth, tile));
+            getRowBlock(staticDepth, tile, ops.int8 ? 1 : 4));
   if (tile.xRows > 1)
     emitTiles(b, loc, ops, zero, outputsMain, rowsMain, ops.rows,
               {1, tile.weightRows, tile.lanes}, /*rowBlock=*/1);

@@ -38,6 +38,12 @@ struct ProjectionTile {
 /// (32 zmm), 4 × 3 vector<8xf32> on AVX2 (16 ymm).
 ProjectionTile getGemmTile(CPUVectorRegisters registers);
 
+/// The prefill GEMM tile on block-quantized weights with int8 dot products
+/// (Int8Gemm.h; lanes unused): 4 x rows × panels of 8 weight rows (one
+/// int32 lane each), as many panels as keep each (x row, panel)'s int32 and
+/// f32 accumulators in registers: 2 on AVX-512 (16 rows), 1 on AVX2.
+ProjectionTile getInt8GemmTile(CPUVectorRegisters registers);
+
 /// True when the vector kernel handles a projection of these types: every
 /// element type is f32, bf16 or f16 (products are accumulated in f32), or
 /// for the weight a block format (`weightType` is then the logical
@@ -63,11 +69,13 @@ std::optional<int64_t> getStaticRowCount(mlir::RankedTensorType xType);
 /// smaller tiles. With `weightFormat`, `weight` holds the bytes of
 /// block-quantized rows ([N, rowBytes] i8) and the K loop walks whole
 /// blocks, decoding each in registers (BlockDecoder) once per tile and
-/// reusing it for every x row of the tile; in the GEMV (one x row) with an
-/// `int8Dot` kind, x is rounded to int8 in 32-element blocks first and each
-/// block of weight codes meets it in integer dot products (llama.cpp's
-/// scheme), trading x's rounding (relative 2^-8 per block) for about half
-/// the instructions per weight. Sequential loops replace
+/// reusing it for every x row of the tile. With an `int8Dot` kind, x is
+/// rounded to int8 in 32-element blocks first and each block of weight
+/// codes meets it in integer dot products (llama.cpp's scheme), trading x's
+/// rounding (relative 2^-8 per block) for fewer instructions per weight: in
+/// the GEMV (one x row) per row and 32 elements; in the GEMM on weight
+/// tiles decoded once per x row block into codes (Int8Gemm.h), as an outer
+/// product of 4 x rows and `tile.weightRows` weight rows. Sequential loops replace
 /// scf.parallel when the work is
 /// small: fewer than `minParallelWeightElements` weight elements times the
 /// rows of x (at least `tile.xRows` when the row count is dynamic).

@@ -129,7 +129,8 @@ cl::opt<std::string> cpuName(
 
 cl::opt<std::string> blockDot(
     "block-dot",
-    cl::desc("How the CPU's decode GEMV multiplies block-quantized weights: "
+    cl::desc("How the CPU's decode GEMV and prefill GEMM multiply "
+             "block-quantized weights: "
              "int8 (x rounded to int8 per 32 elements, integer dot products "
              "where --cpu has them: AVX2, AVX-VNNI, AVX-512 VNNI; default) or "
              "f32 (weights decoded to f32 in registers, x exact)"),

@@ -3,8 +3,9 @@
 // elements); then per 32 weight elements one dot product of the weight's unsigned codes with x's codes (VPDPBUSD,
 // or VPMADDUBSW + VPMADDWD), converted to f32 and accumulated with the weight's multiplier times x's scale, and
 // the weight's addend times x's code sum in a scalar. The intrinsics are func.call'ed private declarations named
-// llvm.x86.* (LLVM takes them for the intrinsics). The prefill GEMM and int8-dot=none keep the f32 kernels
-// (block-projection.mlir).
+// llvm.x86.* (LLVM takes them for the intrinsics). The prefill GEMM (last case) decodes each tile of 16 weight
+// rows once per x row block into repacked codes and multiplies them as an outer product. int8-dot=none keeps the
+// f32 kernels (block-projection.mlir).
 // RUN: llmc-opt %s -split-input-file --llm-lower-to-linalg="int8-dot=vnni parallel-min-weight-elements=0" --canonicalize --cse | FileCheck %s
 // RUN: llmc-opt %s -split-input-file --llm-lower-to-linalg="int8-dot=avx2" --canonicalize --cse | FileCheck %s --check-prefix=AVX2
 // Through bufferization, buffer deallocation and the LLVM dialect: the declarations become llvm.func, the calls
@@ -78,20 +79,59 @@ func.func @gemv_q8_0(%x: tensor<1x1x32xf32>, %w: tensor<2x32x!llm.block<q8_0>>) 
 // -----
 
 // Q6_K: 16-element scale runs, so each 32-element dot meets two multipliers (lanes 0-3 and 4-7) and two of x's
-// 16-element sums; the prefill GEMM (dynamic rows) stays on the f32 kernels.
+// 16-element sums.
 // CHECK-LABEL: func @gemv_q6_k
 // CHECK: %[[LO:.+]] = vector.broadcast %{{.+}} : f32 to vector<4xf32>
 // CHECK: %[[HI:.+]] = vector.broadcast %{{.+}} : f32 to vector<4xf32>
 // CHECK: %[[MV:.+]] = vector.shuffle %[[LO]], %[[HI]] [0, 1, 2, 3, 4, 5, 6, 7] : vector<4xf32>, vector<4xf32>
 // CHECK: vector.fma %{{.+}}, %[[MV]], %{{.+}} : vector<8xf32>
-// CHECK-LABEL: func @gemm_q6_k
-// CHECK-NOT: llvm.x86
-// CHECK: return
 func.func @gemv_q6_k(%x: tensor<1x1x256xf32>, %w: tensor<3x256x!llm.block<q6_k>>) -> tensor<1x1x3xf32> {
   %y = llm.linear %x, %w : tensor<1x1x256xf32>, tensor<3x256x!llm.block<q6_k>> -> tensor<1x1x3xf32>
   return %y : tensor<1x1x3xf32>
 }
-func.func @gemm_q6_k(%x: tensor<1x?x256xf32>, %w: tensor<3x256x!llm.block<q6_k>>) -> tensor<1x?x3xf32> {
-  %y = llm.linear %x, %w : tensor<1x?x256xf32>, tensor<3x256x!llm.block<q6_k>> -> tensor<1x?x3xf32>
-  return %y : tensor<1x?x3xf32>
+
+// -----
+
+// The prefill GEMM (dynamic rows): x quantized once; per (x row block, tile of 16 weight rows) the tile decoded
+// into codes repacked as 64 lines (K/4) × 16 rows of 4 bytes, and multipliers and addends per 16 elements
+// (Q6_K: value = code · d·sc − 32·d·sc); then per tile of 4 x rows and 32 elements, per K group of 4, each x
+// row's 4 codes broadcast into a vector<32xi8> against the two 8-row panels, accumulated in int32 across the
+// 16-element run's 4 groups (the first dot from zero, the next from the previous), converted once per run and
+// accumulated with multiplier × x's scale and addend × x's code sum. 4 × 2 panels: 8 f32 accumulators.
+// CHECK-LABEL: func @gemm_q6_k
+// CHECK: %[[XQ:.+]] = memref.alloc(%{{.+}}) {alignment = 64 : i64} : memref<?x256xi8>
+// CHECK: scf.parallel
+// CHECK: %[[CODES:.+]] = memref.alloc() {alignment = 64 : i64} : memref<64x16xi32>
+// CHECK: %[[MULT:.+]] = memref.alloc() {alignment = 64 : i64} : memref<16x16xf32>
+// CHECK: %[[ADD:.+]] = memref.alloc() {alignment = 64 : i64} : memref<16x16xf32>
+// CHECK: %[[WORDS:.+]] = vector.bitcast %{{.+}} : vector<32xi8> to vector<8xi32>
+// CHECK: %[[WORD:.+]] = vector.extract %[[WORDS]][0] : i32 from vector<8xi32>
+// CHECK: memref.store %[[WORD]], %[[CODES]][%{{.+}}, %{{.+}}] : memref<64x16xi32>
+// CHECK: scf.for {{.+}} iter_args({{.+}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// CHECK: %[[P0:.+]] = vector.transfer_read %[[CODES]][%[[G:.+]], %c0], {{.+}} : memref<64x16xi32>, vector<8xi32>
+// CHECK: %[[W0:.+]] = vector.bitcast %[[P0]] : vector<8xi32> to vector<32xi8>
+// CHECK: %[[P1:.+]] = vector.transfer_read %[[CODES]][%[[G]], %c8], {{.+}} : memref<64x16xi32>, vector<8xi32>
+// CHECK: %[[W1:.+]] = vector.bitcast %[[P1]] : vector<8xi32> to vector<32xi8>
+// CHECK: %[[X4:.+]] = vector.transfer_read %[[XQ]][%{{.+}}, %{{.+}}], {{.+}} : memref<?x256xi8>, vector<4xi8>
+// CHECK: %[[X1:.+]] = vector.bitcast %[[X4]] : vector<4xi8> to vector<1xi32>
+// CHECK: %[[XW:.+]] = vector.extract %[[X1]][0] : i32 from vector<1xi32>
+// CHECK: %[[XB:.+]] = vector.broadcast %[[XW]] : i32 to vector<8xi32>
+// CHECK: %[[XS:.+]] = vector.bitcast %[[XB]] : vector<8xi32> to vector<32xi8>
+// CHECK: %[[D0:.+]] = {{(func\.)?}}call @llvm.x86.avx512.vpdpbusd.256(%{{.+}}, %[[W0]], %[[XS]])
+// CHECK: {{(func\.)?}}call @llvm.x86.avx512.vpdpbusd.256(%{{.+}}, %[[W1]], %[[XS]])
+// CHECK: {{(func\.)?}}call @llvm.x86.avx512.vpdpbusd.256(%[[D0]], %{{.+}}, %{{.+}})
+// CHECK: %[[M:.+]] = vector.transfer_read %[[MULT]]{{.+}} : memref<16x16xf32>, vector<8xf32>
+// CHECK: %[[A:.+]] = vector.transfer_read %[[ADD]]{{.+}} : memref<16x16xf32>, vector<8xf32>
+// CHECK: %[[F:.+]] = arith.sitofp %{{.+}} : vector<8xi32> to vector<8xf32>
+// CHECK: %[[MS:.+]] = arith.mulf %[[M]], %{{.+}} : vector<8xf32>
+// CHECK: %[[ACC:.+]] = vector.fma %[[F]], %[[MS]], %{{.+}} : vector<8xf32>
+// CHECK: vector.fma %[[A]], %{{.+}}, %[[ACC]] : vector<8xf32>
+// CHECK: vector.extract %{{.+}}[7] : f32 from vector<8xf32>
+// AVX2-LABEL: func @gemm_q6_k
+// AVX2: %[[P:.+]] = {{(func\.)?}}call @llvm.x86.avx2.pmadd.ub.sw(%{{.+}}, %{{.+}}) : (vector<32xi8>, vector<32xi8>) -> vector<16xi16>
+// AVX2: %[[S:.+]] = {{(func\.)?}}call @llvm.x86.avx2.pmadd.wd(%[[P]], %{{.+}}) : (vector<16xi16>, vector<16xi16>) -> vector<8xi32>
+// AVX2: arith.addi %{{.+}}, %{{.+}} : vector<8xi32>
+func.func @gemm_q6_k(%x: tensor<1x?x256xf32>, %w: tensor<16x256x!llm.block<q6_k>>) -> tensor<1x?x16xf32> {
+  %y = llm.linear %x, %w : tensor<1x?x256xf32>, tensor<16x256x!llm.block<q6_k>> -> tensor<1x?x16xf32>
+  return %y : tensor<1x?x16xf32>
 }

@@ -4,10 +4,11 @@ float64 products on the weights as the gguf package dequantizes them.
 block_gemv_numeric.py KIND   KIND: f32 (weights decoded to f32 in registers)
 or an int8-dot kind of llm-lower-to-linalg (avx2, vnni: x rounded to int8
 per 32 elements, integer dot products), added to LLMC_PIPELINE_OPTIONS. Each
-kind runs the decode GEMV (one row) and a prefill (5 rows: the f32 GEMM for
-every kind), on every
-block format with rows of two blocks (K-quants: two super-blocks) and an odd
-number of outputs (the 1-row tile after the 2-row ones).
+kind runs the decode GEMV (one row) and two prefills through the GEMM (5 rows:
+one 4-row x tile and a row left over; 11 rows: two tiles sharing the decoded
+weight tile, and three left over), on every block format with rows of two
+blocks (K-quants: two super-blocks) and an odd number of outputs (1-row tiles
+after the multi-row ones). The int8 kinds round x in the GEMM as in the GEMV.
 
 The blocks are random bytes (every code value occurs) with the f16 scales
 set to sane magnitudes, so all of a format's bits are exercised, not only
@@ -47,7 +48,9 @@ FORMATS = [
     ("q6_k", Q.Q6_K, [208], []),
 ]
 ROWS_OF_BLOCKS = 2
-OUTPUTS = 5
+OUTPUTS = 17
+# x rows: the decode GEMV, then prefills of one x tile (4 rows) and of two.
+GEMM_ROWS = (1, 5, 11)
 PRINT_RTOL = 5e-6
 F32_RTOL = 1e-5
 
@@ -93,7 +96,7 @@ def main():
         wv = m.fresh("w")
         m.lines.append("  %s = builtin.unrealized_conversion_cast %s : %s to %s"
                        % (wv, wb, bytes_type, block_type))
-        for rows in (1, 5):
+        for rows in GEMM_ROWS:
             x = rng.standard_normal((rows, k)).astype(np.float32)
             # A block of zeros: its int8 scale is 0.
             x[0, :32] = 0.0
@@ -106,8 +109,8 @@ def main():
             ref = x64 @ w.T
             magnitude = np.abs(x64) @ np.abs(w).T
             bound = F32_RTOL * magnitude + PRINT_RTOL * np.abs(ref)
-            if rows == 1 and INT8:
-                bound = bound + (np.abs(w) @ (int8_step(x)[0] * (0.5 + 1e-5)))[None, :]
+            if INT8:
+                bound = bound + (int8_step(x) * (0.5 + 1e-5)) @ np.abs(w).T
             label = "%s %s" % (name, "gemv" if rows == 1 else "gemm T=%d" % rows)
             checks.append((label, ref.reshape(1, rows, OUTPUTS),
                            bound.reshape(1, rows, OUTPUTS)))
