@@ -1,4 +1,4 @@
-// The scalar formulas of a quantized KV cache: int8 and fp8 e4m3 codes, and the bytes of the f32 scales.
+// The scalar formulas of a quantized KV cache: a head row's code factor and scale, int8 and fp8 e4m3 codes, and the bytes of the f32 scales.
 #include "codegen/common/KVQuantization.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

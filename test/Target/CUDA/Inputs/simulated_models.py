@@ -61,7 +61,15 @@ Bounds (compare_logits.py of test/Integration/GPU/Inputs):
     (the inputs' own f32 differences), and the logits by 3.4e-5 (int8) and
     2.7e-5 (fp8), as in f32; the quantization itself moves them by 0.31
     (int8) and 1.24 (fp8) from the f32 cache, so a wrong rounding, scale
-    or byte order is far outside the bound.
+    or byte order is far outside the bound. At the SmolLM2 shape codes do
+    flip: its keys' f32 inputs differ by ~1e-6 too, which put 2 of the
+    27,648 int8 codes of layer 0 one step from the CPU's (one of them at
+    position 0, seen by every later query), and through the attention
+    layer 1's inputs then differ by up to 7e-4 relative (139 + 144 of its
+    codes one step apart); the logits by 0.060 (0.07% of the logit scale
+    85.5; f32 at that shape: 7.4e-5). Its bound is 0.5% of the logit scale
+    and the argmax of every row, seven times the measured effect of those
+    one-step flips; compare_kv_codes.py checks the codes themselves.
 """
 import concurrent.futures
 import json
@@ -87,7 +95,12 @@ TINY = {"hidden_size": 64, "intermediate_size": 168, "num_hidden_layers": 2,
 # (the same directories hf-families.test checks against transformers).
 FAMILIES = ("qwen3", "olmo2", "gpt_neox", "phi3", "gemma", "gemma2", "gemma3_text", "gptj")
 MAKE_HF_MODEL = os.path.join(HERE, "..", "..", "..", "e2e", "Inputs", "make_hf_model.py")
-VARIANTS = (set(random_model.VARIANTS) | {"stories260k"} |
+# smollm2_shape: SmolLM2-135M's widths (hidden 576, 9 query heads of 64, 3
+# KV heads, intermediate 1536, RoPE base 1e5, tied) with 2 layers and TINY's
+# vocabulary and context.
+SMOLLM2_SHAPE = {"hidden_size": 576, "intermediate_size": 1536, "num_attention_heads": 9,
+                 "num_key_value_heads": 3, "rope_theta": 100000.0, "tie_word_embeddings": True}
+VARIANTS = (set(random_model.VARIANTS) | {"stories260k", "smollm2_shape"} |
             {"family_" + family for family in FAMILIES})
 PROMPT, DECODE = 70, 2
 # The KV cache of every variant: TINY's context, also where a variant's own
@@ -101,6 +114,8 @@ BF16_MIN_AGREE = 0.85
 # CPU artifact with the same cache. Bounds: see the docstring.
 QUANTIZED_KV = ("int8", "fp8")
 QUANTIZED_MAX_ABS = F32_MAX_ABS
+# Where a code does flip (the SmolLM2 shape): a share of the logit scale.
+QUANTIZED_MAX_SCALED = {"smollm2_shape": 0.005}
 
 
 def config(variant, directory=None):
@@ -113,7 +128,7 @@ def config(variant, directory=None):
         with open(os.path.join(directory, "config.json")) as f:
             return json.load(f)
     cfg = dict(random_model.BASE, **TINY)
-    cfg.update(random_model.VARIANTS[variant][0])
+    cfg.update(SMOLLM2_SHAPE if variant == "smollm2_shape" else random_model.VARIANTS[variant][0])
     return cfg
 
 
@@ -218,7 +233,9 @@ def check_case(work, case):
             if kind == "f32":
                 problems = check(stats, max_abs=F32_MAX_ABS, min_agree=1.0)
             elif quantized:
-                problems = check(stats, max_abs=QUANTIZED_MAX_ABS, min_agree=1.0)
+                problems = (check(stats, max_scaled=QUANTIZED_MAX_SCALED[variant], min_agree=1.0)
+                            if variant in QUANTIZED_MAX_SCALED else
+                            check(stats, max_abs=QUANTIZED_MAX_ABS, min_agree=1.0))
             elif ref_kind != "f32":
                 problems = check(stats, max_scaled=BF16_MAX_SCALED, min_agree=BF16_MIN_AGREE)
             else:
