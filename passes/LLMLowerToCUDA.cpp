@@ -85,26 +85,6 @@ LogicalResult verifyBlockWeightUsers(ModuleOp module) {
   return result;
 }
 
-/// The CUDA kernels read and write float KV caches; a quantized one (i8 or
-/// f8E4M3FN codes with scales) is refused on the function that takes it.
-LogicalResult refuseQuantizedKVCache(ModuleOp module) {
-  WalkResult walk = module.walk([&](func::FuncOp func) {
-    for (Type type : func.getArgumentTypes()) {
-      auto cache = dyn_cast<llm::KVCacheType>(type);
-      if (!cache || !cache.isQuantized())
-        continue;
-      func.emitError() << "the CUDA kernels read f32, f16 and bf16 KV caches, "
-                          "not "
-                       << cache.getElementType()
-                       << " codes (--kv-type=int8 and fp8 are for "
-                          "--target=cpu)";
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return failure(walk.wasInterrupted());
-}
-
 /// Multi-head latent attention (DeepSeek) has no CUDA kernels yet: its
 /// per-head projections (llm.head_linear) are refused where they are.
 LogicalResult refuseLatentAttention(ModuleOp module) {
@@ -122,9 +102,8 @@ struct LLMLowerToCUDAPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     if (failed(verifyBlockWeightUsers(module)) ||
-        failed(refuseQuantizedKVCache(module)) ||
         failed(refuseLatentAttention(module)) ||
-        failed(llmc::cuda::verifyPagedKVViews(module)) ||
+        failed(llmc::cuda::verifyStoredKVViews(module)) ||
         failed(llmc::decomposeFusedOps(module, needsDecomposition)))
       return signalPassFailure();
     MLIRContext *context = &getContext();

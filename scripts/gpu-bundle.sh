@@ -19,6 +19,8 @@
 #   lib/      libomp.so.5, which the CPU reference artifact needs
 #   models/   stories260K (from ../shared/models, when present)
 #   art/      stories260k (f32, sm_80+sm_90) and stories260k-paged;
+#             stories260k-kv-int8 and -kv-fp8 (--kv-type=int8 / fp8) with
+#             their CPU twins stories260k-kv-int8-cpu and -kv-fp8-cpu;
 #             llama3-8b (LLaMA-3-8B shapes, bf16 weights and KV cache,
 #             sm_90), llama3-8b-unfused (--no-fusion), llama3-8b-paged
 #             (--paged-kv-cache); llama3-8l, llama3-8l-unfused,
@@ -95,6 +97,11 @@ compile() {
 }
 compile stories260k configs/stories260k.json --target=cuda:sm_80,sm_90
 compile stories260k-paged configs/stories260k.json --target=cuda:sm_80,sm_90 --paged-kv-cache
+# A quantized KV cache, and the CPU artifacts the GPU's logits are compared with.
+for kv in int8 fp8; do
+  compile stories260k-kv-$kv configs/stories260k.json --target=cuda:sm_80,sm_90 --kv-type=$kv
+  compile stories260k-kv-$kv-cpu configs/stories260k.json --target=cpu --cpu="$REFERENCE_CPU" --kv-type=$kv
+done
 # The benchmark model: LLaMA-3-8B's shapes, bf16 weights and cache, a 4096-
 # position cache (the prompt and generation stay far below it); without the
 # fusion passes (what they gain) and with a paged cache (what the page table

@@ -43,7 +43,10 @@
 #     llama3-8b-finite 120: the 32-layer benchmark model's prefill logits are
 #       finite.
 #   stories260K (the real model; each 60): greedy200 from the GGUF and the
-#     .bin, without graphs, paged, the text; device sampling = host sampling.
+#     .bin, without graphs, paged, the text; device sampling = host sampling;
+#     kv-quant-int8, kv-quant-fp8: greedy200's teacher-forced logits with a
+#     quantized KV cache (--kv-type), one prefill and token by token, vs the
+#     CPU artifact with the same cache (never run on hardware).
 #   random-variants 240: every architecture variant's logits vs the CPU's.
 #   Benchmarks: cublas 120 (cuBLAS and copy bandwidth), llama3-8b-bench 180,
 #     llama3-8b-unfused 150, llama3-8b-paged 150 (decode and prefill
@@ -314,13 +317,38 @@ on_host() { # an approximate configuration: no sampling kernel
     grep -q '^llmc-profile: decode:' "$WORK/on-host.profile" &&
     ! grep '^llmc-profile: sample:' "$WORK/on-host.profile"
 }
-export -f greedy text device_argmax sampled on_host
+# A quantized KV cache: the GPU's logits of greedy200 (teacher-forced), in one
+# prefill and token by token, against the CPU artifact with the same cache.
+# Bound 1e-2: in the SIMT simulator the two agree to 1e-4 (stories260k-int8 of
+# simulated-kv-quant.test; every code equal), the f32 bound is 1e-3; the GPU's
+# libdevice sin/cos/exp may put a few codes one step apart, while a wrong
+# decode moves logits by O(1) (the quantization itself moves them by 1.08
+# (int8) and 2.08 (fp8) from an f32 cache).
+export KV_QUANT_MAX_ABS=1e-2
+kv_quant() { # kv_quant <int8|fp8>
+  local kind=$1 mode
+  for mode in "" --incremental; do
+    "$RUN" "$A-kv-$kind" --device cuda --weights "$M/stories260K.gguf" \
+      --tokens-file "$M/greedy200.tokens" --dump-logits "$WORK/kv-$kind-gpu.f32" $mode &&
+      "$RUN" "$A-kv-$kind-cpu" --device cpu --weights "$M/stories260K.gguf" \
+        --tokens-file "$M/greedy200.tokens" --dump-logits "$WORK/kv-$kind-cpu.f32" $mode &&
+      "$PY" "$COMPARE" "kv-quant-$kind${mode:+ (token by token)}" "$WORK/kv-$kind-gpu.f32" \
+        "$WORK/kv-$kind-cpu.f32" 512 --max-abs "$KV_QUANT_MAX_ABS" || return 1
+  done
+}
+export -f greedy text device_argmax sampled on_host kv_quant
 if have "$M/stories260K.gguf" stories260k && have "$A" stories260k; then
   step stories260k-gguf 60 greedy "$A" "$M/stories260K.gguf"
   step stories260k-bin 60 greedy "$A" "$M/stories260K.bin" --tokenizer "$M/tok512.bin"
   step stories260k-no-graphs 60 env LLMC_CUDA_GRAPHS=0 bash -c 'greedy "$A" "$M/stories260K.gguf"'
   have "$A-paged" stories260k-paged && step stories260k-paged 60 greedy "$A-paged" "$M/stories260K.gguf"
   step stories260k-text 60 text
+  for kv in int8 fp8; do
+    have "$A-kv-$kv" kv-quant-$kv && have "$A-kv-$kv-cpu" kv-quant-$kv &&
+      { step kv-quant-$kv 60 kv_quant $kv
+        summary kv-quant-$kv "" "^kv-quant-$kv: rows"
+        summary kv-quant-$kv "" "^kv-quant-$kv \(token by token\): rows"; }
+  done
   step sampling-device-argmax 60 device_argmax
   step sampling-top-k-top-p 60 sampled topk --temp 0.8 --top-k 40 --top-p 0.9 --seed 42
   step sampling-top-k-top-p-no-graphs 60 env LLMC_CUDA_GRAPHS=0 bash -c 'sampled topk-nographs --temp 0.8 --top-k 40 --top-p 0.9 --seed 42'

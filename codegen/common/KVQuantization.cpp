@@ -1,4 +1,4 @@
-// The scalar formulas of a quantized KV cache: int8 and fp8 e4m3 codes, and the bytes of the f32 scales.
+// The scalar formulas of a quantized KV cache: a head row's code factor and scale, int8 and fp8 e4m3 codes, and the bytes of the f32 scales.
 #include "codegen/common/KVQuantization.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -107,6 +107,20 @@ Value decodeE4M3(OpBuilder &b, Location loc, Value code) {
 }
 
 } // namespace
+
+llmc::KVRowQuantization llmc::getKVRowQuantization(OpBuilder &b, Location loc,
+                                                 Value largest,
+                                                 double maxCode) {
+  I32 c{b, loc};
+  Value zero = c.f32(0.0);
+  Value maxCodeValue = c.f32(maxCode);
+  Value nonzero =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, largest, zero);
+  Value factor = arith::SelectOp::create(
+      b, loc, nonzero, arith::DivFOp::create(b, loc, maxCodeValue, largest),
+      zero);
+  return {factor, arith::DivFOp::create(b, loc, largest, maxCodeValue)};
+}
 
 Value llmc::encodeKVCode(OpBuilder &b, Location loc, Value scaled,
                          Type codeType) {

@@ -7,6 +7,19 @@
 
 namespace llmc {
 
+/// The per-row factors of quantizing one head row whose largest magnitude
+/// is the f32 `largest`: each element's code is encodeKVCode(x ·
+/// `codeFactor`), codeFactor = maxCode / largest (0 for an all-zero row,
+/// whose codes are then 0), and the row stores `scale` = largest / maxCode
+/// (its value is code · scale). maxCode: 127 (i8) or 448 (f8E4M3FN),
+/// KVCacheType::getMaxCode.
+struct KVRowQuantization {
+  mlir::Value codeFactor;
+  mlir::Value scale;
+};
+KVRowQuantization getKVRowQuantization(mlir::OpBuilder &b, mlir::Location loc,
+                                       mlir::Value largest, double maxCode);
+
 /// The code byte (i8) of the f32 scalar `scaled` = x / scale, which lies
 /// within ± the format's largest code: for i8 `codeType`, rounded to
 /// nearest even and clamped to ±127; for f8E4M3FN, the nearest e4m3 value

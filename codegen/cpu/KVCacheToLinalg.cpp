@@ -129,19 +129,14 @@ Value quantizeRow(OpBuilder &b, Location loc, Value row,
                    arith::ConstantIndexOp::create(nb, nloc, headDim - 1));
                Value x = tensor::ExtractOp::create(nb, nloc, row,
                                                    ValueRange{h, element});
-               Value maxCodeValue = arith::ConstantOp::create(
-                   nb, nloc, nb.getF32FloatAttr(maxCode));
-               Value nonzero = arith::CmpFOp::create(
-                   nb, nloc, arith::CmpFPredicate::OGT, args[0], zero);
-               Value inverse =
-                   arith::DivFOp::create(nb, nloc, maxCodeValue, args[0]);
-               inverse =
-                   arith::SelectOp::create(nb, nloc, nonzero, inverse, zero);
+               llmc::KVRowQuantization quantization =
+                   llmc::getKVRowQuantization(nb, nloc, args[0], maxCode);
                Value code = llmc::encodeKVCode(
-                   nb, nloc, arith::MulFOp::create(nb, nloc, x, inverse),
+                   nb, nloc,
+                   arith::MulFOp::create(nb, nloc, x,
+                                         quantization.codeFactor),
                    codeType);
-               Value scale =
-                   arith::DivFOp::create(nb, nloc, args[0], maxCodeValue);
+               Value scale = quantization.scale;
                Value byteIndex = arith::SelectOp::create(
                    nb, nloc, isCode,
                    arith::ConstantIndexOp::create(nb, nloc, 0),

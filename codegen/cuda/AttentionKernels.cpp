@@ -1,5 +1,6 @@
 // llm.attention → flash attention (prefill) or split-K decode kernels; their shared device helpers.
 #include "codegen/cuda/AttentionKernels.h"
+#include "codegen/common/KVQuantization.h"
 #include "codegen/cuda/LLMToCUDA.h"
 #include "dialect/LLMOps.h"
 
@@ -89,8 +90,54 @@ int64_t getLanesPerVector(int64_t headDim, int64_t targetElements) {
   return lanes;
 }
 
+int64_t getKVLoadVector(const AttentionShape &shape, int64_t elements) {
+  int64_t vector = shape.quantized
+                       ? kCodeLoadBytes
+                       : 128 / shape.kvType.getIntOrFloatBitWidth();
+  while (elements % vector != 0)
+    vector /= 2;
+  return vector;
+}
+
+Value loadRowScale(DeviceBuilder &d, const AttentionShape &shape, Value rows,
+                   ArrayRef<Value> index) {
+  OpBuilder &b = d.builder();
+  Location loc = d.location();
+  SmallVector<Value> position(index);
+  position.push_back(d.index(shape.headDim));
+  Value bytes = d.loadVector(VectorType::get({kCodeLoadBytes}, b.getI8Type()),
+                             rows, position);
+  SmallVector<Value> parts;
+  for (int64_t i = 0; i < kCodeLoadBytes; ++i)
+    parts.push_back(vector::ExtractOp::create(b, loc, bytes, i));
+  return llmc::assembleKVScale(b, loc, parts);
+}
+
+Value loadDecodedCodes(DeviceBuilder &d, Value rows, ArrayRef<Value> index,
+                       Value column, int64_t count, const KVCodes &codes) {
+  OpBuilder &b = d.builder();
+  Location loc = d.location();
+  auto loadType = VectorType::get({kCodeLoadBytes}, b.getI8Type());
+  SmallVector<Value> position(index);
+  position.push_back(column);
+  SmallVector<Value> values;
+  for (int64_t offset = 0; offset < count; offset += kCodeLoadBytes) {
+    position.back() = arith::AddIOp::create(b, loc, column, d.index(offset));
+    Value loaded = d.loadVector(loadType, rows, position);
+    for (int64_t i = 0; i < kCodeLoadBytes; ++i) {
+      Value code = vector::ExtractOp::create(b, loc, loaded, i);
+      values.push_back(arith::MulFOp::create(
+          b, loc, llmc::decodeKVCode(b, loc, code, codes.codeType),
+          codes.scale));
+    }
+  }
+  return vector::FromElementsOp::create(
+      b, loc, VectorType::get({count}, b.getF32Type()), values);
+}
+
 SmallVector<Value> loadSlice(DeviceBuilder &d, const Slice &slice, Value buffer,
-                             ArrayRef<Value> indices, Value lane) {
+                             ArrayRef<Value> indices, Value lane,
+                             const KVCodes *codes) {
   OpBuilder &b = d.builder();
   Location loc = d.location();
   Type elementType = cast<MemRefType>(buffer.getType()).getElementType();
@@ -100,7 +147,10 @@ SmallVector<Value> loadSlice(DeviceBuilder &d, const Slice &slice, Value buffer,
   for (int64_t j = 0; j < slice.getVectors(); ++j) {
     position.back() = arith::AddIOp::create(b, loc, indices.back(),
                                             slice.getVectorOffset(d, lane, j));
-    Value loaded = d.toF32(d.loadVector(vectorType, buffer, position));
+    Value loaded =
+        codes ? loadDecodedCodes(d, buffer, ArrayRef<Value>(position).drop_back(),
+                                 position.back(), slice.vector, *codes)
+              : d.toF32(d.loadVector(vectorType, buffer, position));
     for (int64_t c = 0; c < slice.vector; c += kChunk)
       chunks.push_back(slice.vector == kChunk
                            ? loaded
@@ -310,24 +360,30 @@ struct AttentionLowering : KernelPattern<llm::AttentionOp> {
   matchAndRewrite(llm::AttentionOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    // K and V of a paged view: the layer's page pools (the view itself is
-    // dropped) and its page table.
-    Value pagedK, pagedV, pageTable;
-    llm::KVCacheType pagedCache;
+    // K and V of a paged or quantized view: the layer's page pools or
+    // quantized rows as stored (the view itself is dropped), and a paged
+    // cache's table.
+    Value storedK, storedV, pageTable;
+    llm::KVCacheType storedCache;
     auto view = op.getK().getDefiningOp<llm::KVViewOp>();
-    if (view && isPagedViewOfAttention(view, op)) {
-      pagedCache = view.getCache().getType();
+    if (view && isAttentionOnStoredView(view, op)) {
+      storedCache = view.getCache().getType();
       Value cache = rewriter.getRemappedValue(view.getCache());
-      pageTable = rewriter.getRemappedValue(view.getPageTable());
+      if (view.getPageTable()) {
+        pageTable = rewriter.getRemappedValue(view.getPageTable());
+        if (!pageTable)
+          return rewriter.notifyMatchFailure(op, "page table not converted");
+      }
       OpFoldResult layer = getConvertedLayer(view, rewriter);
-      if (!cache || !pageTable || !layer)
-        return rewriter.notifyMatchFailure(op, "paged view not converted");
-      pagedK = viewCacheLayer(rewriter, loc, pagedCache, cache, layer, kKeys);
-      pagedV = viewCacheLayer(rewriter, loc, pagedCache, cache, layer, kValues);
+      if (!cache || !layer)
+        return rewriter.notifyMatchFailure(op, "cache view not converted");
+      storedK = viewCacheLayer(rewriter, loc, storedCache, cache, layer, kKeys);
+      storedV =
+          viewCacheLayer(rewriter, loc, storedCache, cache, layer, kValues);
     }
     auto qType = dyn_cast<MemRefType>(adaptor.getQ().getType());
     auto kvType = dyn_cast_or_null<MemRefType>(
-        pagedCache ? getTypeConverter()->convertType(op.getK().getType())
+        storedCache ? getTypeConverter()->convertType(op.getK().getType())
                    : adaptor.getK().getType());
     auto resultType = dyn_cast_or_null<MemRefType>(
         getTypeConverter()->convertType(op.getType()));
@@ -351,9 +407,9 @@ struct AttentionLowering : KernelPattern<llm::AttentionOp> {
     shape.numKvHeads = op.getNumKvHeads();
     shape.headDim = headDim;
     shape.keyCount = kvType.getDimSize(1);
-    if (pagedCache) {
-      shape.pageSize = pagedCache.getPageSize();
-      shape.pageCount = pagedCache.getPageCount();
+    if (storedCache && storedCache.isPaged()) {
+      shape.pageSize = storedCache.getPageSize();
+      shape.pageCount = storedCache.getPageCount();
     }
     shape.groupSize = shape.numHeads / shape.numKvHeads;
     shape.headsPerBlock = getHeadsPerBlock(shape.groupSize, kMaxHeadsPerBlock);
@@ -361,6 +417,10 @@ struct AttentionLowering : KernelPattern<llm::AttentionOp> {
     shape.window = op.getSlidingWindow();
     shape.queryType = qType.getElementType();
     shape.kvType = kvType.getElementType();
+    if (storedCache && storedCache.isQuantized()) {
+      shape.kvType = storedCache.getElementType();
+      shape.quantized = true;
+    }
     Value positions = adaptor.getPositions();
     // Non-causal attention never reads positions (every key is visible).
     if (!shape.causal)
@@ -388,8 +448,8 @@ struct AttentionLowering : KernelPattern<llm::AttentionOp> {
     auto staticKV = [&](Value buffer) {
       return withStatic(withStatic(buffer, 2, shape.numKvHeads), 3, headDim);
     };
-    Value k = pagedK ? pagedK : staticKV(adaptor.getK());
-    Value v = pagedV ? pagedV : staticKV(adaptor.getV());
+    Value k = storedK ? storedK : staticKV(adaptor.getK());
+    Value v = storedV ? storedV : staticKV(adaptor.getV());
     if (cast<MemRefType>(k.getType()).isDynamicDim(0)) {
       k = withStatic(k, 0, shape.batch);
       v = withStatic(v, 0, shape.batch);

@@ -50,7 +50,11 @@ struct AttentionShape {
   bool causal;
   std::optional<int64_t> window;
   mlir::Type queryType;
+  /// The K/V element type; for a quantized cache (`quantized`) the code
+  /// type (i8 or f8E4M3FN), whose layer views the kernels then take as
+  /// (.., kv_heads, head_dim + 4) bytes: each head row's codes and scale.
   mlir::Type kvType;
+  bool quantized = false;
   /// The positions' integer type; null without positions.
   mlir::Type positionType;
   double scale;
@@ -90,6 +94,10 @@ struct Slice {
                               int64_t j) const;
 };
 
+/// Elements of one K/V load: 16 bytes of the element type, or for a
+/// quantized cache kCodeLoadBytes codes; halved until it divides `elements`.
+int64_t getKVLoadVector(const AttentionShape &shape, int64_t elements);
+
 /// Query heads one block serves: the largest divisor of `groupSize` (so
 /// they share one KV head) that is at most `maxHeads`.
 int64_t getHeadsPerBlock(int64_t groupSize, int64_t maxHeads);
@@ -99,13 +107,41 @@ int64_t getHeadsPerBlock(int64_t groupSize, int64_t maxHeads);
 /// whole number of chunks.
 int64_t getLanesPerVector(int64_t headDim, int64_t targetElements);
 
+/// Bytes of one load of quantized codes: a head row of head_dim codes and
+/// a 4-byte scale (head_dim a multiple of kChunk) starts at a multiple of
+/// 4 bytes, which allows 32-bit loads and no wider.
+constexpr int64_t kCodeLoadBytes = 4;
+
+/// A read of a quantized head row: its codes' type and its f32 scale.
+struct KVCodes {
+  mlir::Type codeType;
+  mlir::Value scale;
+};
+
+/// The f32 scale of the quantized head row at `index` (its first indices
+/// in the layer view `rows`, up to the KV head): one 32-bit load of the
+/// bytes after the codes, assembled by codegen/common/KVQuantization.
+mlir::Value loadRowScale(DeviceBuilder &d, const AttentionShape &shape,
+                         mlir::Value rows, llvm::ArrayRef<mlir::Value> index);
+
+/// `count` (a multiple of kCodeLoadBytes) codes of the head row at `index`
+/// from byte `column` on, as 32-bit loads, each decoded
+/// (codegen/common/KVQuantization) and multiplied by the row's scale, as
+/// the CPU lowering does: vector<count x f32>.
+mlir::Value loadDecodedCodes(DeviceBuilder &d, mlir::Value rows,
+                             llvm::ArrayRef<mlir::Value> index,
+                             mlir::Value column, int64_t count,
+                             const KVCodes &codes);
+
 /// Loads the lane's slice of the head_dim vector of `buffer` that starts at
 /// `indices` (each vector's offset is added to the last one) and converts
-/// it to f32 chunks.
+/// it to f32 chunks; with `codes`, `buffer` holds quantized head rows and
+/// the slice is their codes, decoded times the scale (loadDecodedCodes).
 llvm::SmallVector<mlir::Value> loadSlice(DeviceBuilder &d, const Slice &slice,
                                          mlir::Value buffer,
                                          llvm::ArrayRef<mlir::Value> indices,
-                                         mlir::Value lane);
+                                         mlir::Value lane,
+                                         const KVCodes *codes = nullptr);
 /// Stores f32 chunks as the lane's slice (converted to the buffer's type).
 void storeSlice(DeviceBuilder &d, const Slice &slice,
                 llvm::ArrayRef<mlir::Value> chunks, mlir::Value buffer,

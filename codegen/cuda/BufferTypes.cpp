@@ -112,12 +112,9 @@ void llmc::cuda::addTypeConversions(TypeConverter &converter) {
   });
   converter.addConversion([](llm::KVCacheType type) -> Type {
     // Either layout: a paged cache's pages, (pages, page_size) per layer
-    // and half, take the bytes of the contiguous (batch, capacity).
-    int64_t elements = 2 * type.getLayers() * type.getBatch() *
-                       type.getCapacity() * type.getKvHeads() *
-                       type.getHeadDim();
-    int64_t bytes =
-        elements * (type.getElementType().getIntOrFloatBitWidth() / 8);
+    // and half, take the bytes of the contiguous (batch, capacity); a
+    // quantized cache's head rows are head_dim codes and a 4-byte scale.
+    int64_t bytes = type.getSizeInBytes();
     return MemRefType::get({bytes},
                            IntegerType::get(type.getContext(), 8));
   });

@@ -14,7 +14,10 @@
 // paged cache are its layer's page pools: key s is read from page
 // table[b, s / page_size] (clamped into the pool), slot s % page_size; the
 // combine kernel, which reads only the partials, is the contiguous one (and
-// the same with a softcap, which only the split kernel applies).
+// the same with a softcap, which only the split kernel applies). A
+// quantized cache's rows are read as 32-bit loads of 4 codes (all a row of
+// head_dim + 4 bytes allows) and its scale, each code decoded and
+// multiplied by the scale in registers before the products.
 #include "codegen/cuda/AttentionKernels.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -67,10 +70,7 @@ struct DecodeTiling {
     int64_t headDim = shape.headDim;
     int64_t lanes = getLanesPerVector(headDim, kElementsPerLane);
     int64_t elements = headDim / lanes;
-    int64_t vector = 128 / shape.kvType.getIntOrFloatBitWidth();
-    while (elements % vector != 0)
-      vector /= 2;
-    slice = Slice{lanes, vector, headDim};
+    slice = Slice{lanes, getKVLoadVector(shape, elements), headDim};
     groups = kThreads / lanes;
     heads = getHeadsPerBlock(
         shape.groupSize, std::clamp<int64_t>(kHeadRegisters / (2 * elements), 1,
@@ -156,8 +156,20 @@ SplitKernelBuilder::scanKeys(KeyRange keys,
           Value safeKey = arith::MinSIOp::create(b, loc, key, lastKey);
           auto [first, second] = getCacheReadIndex(d, pages, batch, safeKey);
           SmallVector<Value> index = {first, second, kvHead, d.index(0)};
-          keyChunks.push_back(loadSlice(d, tiling.slice, k, index, lane));
-          values.push_back(loadSlice(d, tiling.slice, v, index, lane));
+          if (!shape.quantized) {
+            keyChunks.push_back(loadSlice(d, tiling.slice, k, index, lane));
+            values.push_back(loadSlice(d, tiling.slice, v, index, lane));
+            continue;
+          }
+          // Quantized rows: each row's scale (one 32-bit load, the same
+          // address for the lanes of the group), then its codes.
+          ArrayRef<Value> row = ArrayRef<Value>(index).drop_back();
+          KVCodes keyCodes{shape.kvType, loadRowScale(d, shape, k, row)};
+          KVCodes valueCodes{shape.kvType, loadRowScale(d, shape, v, row)};
+          keyChunks.push_back(
+              loadSlice(d, tiling.slice, k, index, lane, &keyCodes));
+          values.push_back(
+              loadSlice(d, tiling.slice, v, index, lane, &valueCodes));
         }
         SmallVector<Value> next;
         for (int64_t h = 0; h < heads; ++h) {

@@ -12,7 +12,10 @@
 // its rows (causal: up to max(position) + 1, from the first key of the
 // earliest window). SIMT f32 FMA, no tensor cores. K/V of a paged cache
 // are its layer's page pools: each staged key is read from page
-// table[b, s / page_size] (clamped into the pool), slot s % page_size.
+// table[b, s / page_size] (clamped into the pool), slot s % page_size. A
+// quantized cache's codes are decoded and multiplied by their row's scale
+// as they are staged (the shared tiles stay f32): 32-bit loads, the widest
+// a row of head_dim + 4 bytes allows.
 #include "codegen/cuda/AttentionKernels.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -51,6 +54,10 @@ constexpr int64_t kMaxKeyTile = 64;
 /// at head_dim 64.
 constexpr int64_t kKeyBlock = 4;
 
+/// Codes one thread stages per item from a quantized row: 4 32-bit loads
+/// and one of the row's scale.
+constexpr int64_t kQuantizedRun = 16;
+
 /// The static tiling of one prefill kernel.
 struct FlashTiling {
   Slice slice;
@@ -62,7 +69,8 @@ struct FlashTiling {
   /// Query positions per block: rows / headsPerBlock.
   int64_t queryTile;
   int64_t keyTile;
-  /// Elements of one global K/V load (16 bytes when head_dim allows).
+  /// Elements one thread stages per item: one global K/V load (16 bytes
+  /// when head_dim allows), or a run of quantized codes.
   int64_t stageVector;
 
   explicit FlashTiling(const AttentionShape &shape) {
@@ -76,8 +84,10 @@ struct FlashTiling {
     keyTile = llvm::bit_floor(static_cast<uint64_t>(
         std::min(kMaxKeyTile, kStageBytes / (2 * 4 * headDim))));
     keyTile = std::max(keyTile, kKeyBlock);
-    int64_t bits = shape.kvType.getIntOrFloatBitWidth();
-    stageVector = 128 / bits;
+    // Quantized rows: runs of up to kQuantizedRun codes (32-bit loads)
+    // share one load of their row's scale.
+    stageVector = shape.quantized ? kQuantizedRun
+                                  : 128 / shape.kvType.getIntOrFloatBitWidth();
     while (headDim % stageVector != 0)
       stageVector /= 2;
   }
@@ -235,8 +245,18 @@ void FlashKernelBuilder::stageTile(Value tileStart, Value blockEnd) {
     Value safeKey = arith::MinSIOp::create(b, loc, key, lastKey);
     auto [first, second] = getCacheReadIndex(d, pages, batch, safeKey);
     SmallVector<Value> index = {first, second, kvHead, column};
-    Value kValue = d.toF32(d.loadVector(nativeType, k, index));
-    Value vValue = d.toF32(d.loadVector(nativeType, v, index));
+    Value kValue, vValue;
+    if (shape.quantized) {
+      SmallVector<Value> row = {first, second, kvHead};
+      KVCodes keyCodes{shape.kvType, loadRowScale(d, shape, k, row)};
+      KVCodes valueCodes{shape.kvType, loadRowScale(d, shape, v, row)};
+      kValue = loadDecodedCodes(d, k, row, column, tiling.stageVector, keyCodes);
+      vValue =
+          loadDecodedCodes(d, v, row, column, tiling.stageVector, valueCodes);
+    } else {
+      kValue = d.toF32(d.loadVector(nativeType, k, index));
+      vValue = d.toF32(d.loadVector(nativeType, v, index));
+    }
     Value offset = add(mul(keyInTile, d.index(headDim)), column);
     staged.push_back({inRange, offset, select(seen, kValue, zeros),
                       select(seen, vValue, zeros)});

@@ -1,11 +1,13 @@
-// llm.kv_append → a scatter kernel into the cache (either layout); llm.kv_view → memref.view of one layer.
+// llm.kv_append → a scatter kernel into the cache (either layout; a quantized cache's rows quantized per head); llm.kv_view → memref.view of one layer.
 #include "codegen/cuda/KVCacheKernels.h"
+#include "codegen/common/KVQuantization.h"
 #include "codegen/cuda/DeviceBuilder.h"
 #include "codegen/cuda/LLMToCUDA.h"
 #include "dialect/LLMOps.h"
 #include "dialect/LLMTypes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -16,21 +18,24 @@ using llmc::getConvertedLayer;
 Value llmc::cuda::viewCacheLayer(OpBuilder &b, Location loc,
                                  llm::KVCacheType cacheType, Value cacheBytes,
                                  OpFoldResult layer, CacheHalf half) {
-  int64_t layerElements = cacheType.getBatch() * cacheType.getCapacity() *
-                          cacheType.getKvHeads() * cacheType.getHeadDim();
-  int64_t elementBytes = cacheType.getElementType().getIntOrFloatBitWidth() / 8;
+  // A head row is head_dim elements, or head_dim codes and the scale.
+  int64_t layerBytes = cacheType.getBatch() * cacheType.getCapacity() *
+                       cacheType.getKvHeads() * cacheType.getHeadRowBytes();
   Value layerIndex = getValueOrCreateConstantIndexOp(b, loc, layer);
   Value slot = arith::AddIOp::create(
       b, loc, indexConstant(b, loc, half * cacheType.getLayers()), layerIndex);
-  Value shift = arith::MulIOp::create(
-      b, loc, slot, indexConstant(b, loc, layerElements * elementBytes));
-  SmallVector<int64_t> shape = {cacheType.getBatch(), cacheType.getCapacity(),
-                                cacheType.getKvHeads(), cacheType.getHeadDim()};
+  Value shift =
+      arith::MulIOp::create(b, loc, slot, indexConstant(b, loc, layerBytes));
+  bool quantized = cacheType.isQuantized();
+  SmallVector<int64_t> shape = {
+      cacheType.getBatch(), cacheType.getCapacity(), cacheType.getKvHeads(),
+      quantized ? cacheType.getHeadRowBytes() : cacheType.getHeadDim()};
   if (cacheType.isPaged()) {
     shape[0] = cacheType.getPageCount();
     shape[1] = cacheType.getPageSize();
   }
-  auto viewType = MemRefType::get(shape, cacheType.getElementType());
+  auto viewType = MemRefType::get(
+      shape, quantized ? b.getI8Type() : cacheType.getElementType());
   return memref::ViewOp::create(b, loc, viewType, cacheBytes, shift,
                                 ValueRange{});
 }
@@ -112,17 +117,102 @@ Value llmc::cuda::collapseHeads(OpBuilder &b, Location loc, Value buffer) {
       b, loc, buffer, SmallVector<ReassociationIndices>{{0, 1}, {2, 3}});
 }
 
+void llmc::cuda::storeQuantizedHeadRow(DeviceBuilder &d,
+                                       llm::KVCacheType cacheType,
+                                       ArrayRef<RowElement> elements,
+                                       Value cacheRows, Value row,
+                                       Value head) {
+  OpBuilder &b = d.builder();
+  Location loc = d.location();
+  Value zero = d.f32(0.0);
+  Value largest = zero;
+  for (const RowElement &element : elements)
+    largest = arith::MaximumFOp::create(
+        b, loc, largest,
+        arith::SelectOp::create(b, loc, element.valid,
+                                math::AbsFOp::create(b, loc, element.value),
+                                zero));
+  largest = d.warpReduce(largest, ReduceKind::Max);
+  llmc::KVRowQuantization quantization =
+      llmc::getKVRowQuantization(b, loc, largest, cacheType.getMaxCode());
+  Value rowStart =
+      arith::MulIOp::create(b, loc, head, d.index(cacheType.getHeadRowBytes()));
+  for (const RowElement &element : elements) {
+    Value code = llmc::encodeKVCode(
+        b, loc,
+        arith::MulFOp::create(b, loc, element.value, quantization.codeFactor),
+        cacheType.getElementType());
+    auto store = scf::IfOp::create(b, loc, element.valid, false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(store.thenBlock());
+    memref::StoreOp::create(
+        b, loc, code, cacheRows,
+        ValueRange{row, arith::AddIOp::create(b, loc, rowStart, element.column)});
+  }
+  // Lanes 0..3 store the scale's bytes after the codes.
+  Value lane = d.laneId();
+  auto scaleByte = scf::IfOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, lane,
+                            d.index(cacheType.getScaleBytes())),
+      false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(scaleByte.thenBlock());
+  Value column = arith::AddIOp::create(
+      b, loc, rowStart,
+      arith::AddIOp::create(b, loc, d.index(cacheType.getHeadDim()), lane));
+  memref::StoreOp::create(b, loc,
+                          llmc::getKVScaleByte(b, loc, quantization.scale, lane),
+                          cacheRows, ValueRange{row, column});
+}
+
 namespace {
 
 /// Threads per block of the append kernel (one block per token).
 constexpr int64_t kAppendBlockSize = 256;
+
+/// Quantized append: warp w of the block quantizes KV heads w, w + 8, ...
+/// of the token's keys, then of its values (storeQuantizedHeadRow); lane l
+/// holds elements l + 32 · j of the head row.
+void emitQuantizedAppend(DeviceBuilder &d, llm::KVCacheType cache, Value token,
+                         Value dest, ArrayRef<std::pair<Value, Value>> halves) {
+  OpBuilder &b = d.builder();
+  Location loc = d.location();
+  int64_t headDim = cache.getHeadDim();
+  int64_t warps = kAppendBlockSize / kWarpSize;
+  Value lane = d.laneId();
+  for (auto [from, to] : halves) {
+    auto heads = scf::ForOp::create(b, loc, d.warpId(),
+                                    d.index(cache.getKvHeads()),
+                                    d.index(warps));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(heads.getBody());
+    Value head = heads.getInductionVar();
+    Value headStart = arith::MulIOp::create(b, loc, head, d.index(headDim));
+    SmallVector<RowElement> elements;
+    for (int64_t j = 0; j * kWarpSize < headDim; ++j) {
+      Value column = arith::AddIOp::create(b, loc, lane, d.index(j * kWarpSize));
+      Value valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                          column, d.index(headDim));
+      Value safe =
+          arith::MinUIOp::create(b, loc, column, d.index(headDim - 1));
+      Value x = d.toF32(memref::LoadOp::create(
+          b, loc, from,
+          ValueRange{token, arith::AddIOp::create(b, loc, headStart, safe)}));
+      elements.push_back({x, column, valid});
+    }
+    storeQuantizedHeadRow(d, cache, elements, to, dest, head);
+  }
+}
 
 /// kv_append_r<row>_c<capacity>[_pg<page size>]_<source>_to_<type>: block
 /// i copies token i's keys and values (kv_heads · head_dim each) to its
 /// cache row (emitCacheRow: (b, positions[i]), or its page's slot through
 /// the page table, the last argument of a paged kernel); tokens past the
 /// capacity or on a page outside the pool are skipped (the runtime checks
-/// positions and the table before a call).
+/// positions and the table before a call). A quantized cache's rows
+/// (kv_heads · (head_dim + 4) bytes) take each head's codes and scale
+/// (emitQuantizedAppend).
 gpu::GPUFuncOp getAppendKernel(KernelModule &kernels, llm::KVCacheType cache,
                                Type sourceType) {
   Type elementType = cache.getElementType();
@@ -136,7 +226,12 @@ gpu::GPUFuncOp getAppendKernel(KernelModule &kernels, llm::KVCacheType cache,
   auto dyn = ShapedType::kDynamic;
   auto source = MemRefType::get({dyn, row}, sourceType);
   auto positions = MemRefType::get({dyn}, IntegerType::get(context, 32));
-  auto target = MemRefType::get({cache.getBatch() * capacity, row}, elementType);
+  auto target =
+      cache.isQuantized()
+          ? MemRefType::get({cache.getBatch() * capacity,
+                             cache.getKvHeads() * cache.getHeadRowBytes()},
+                            IntegerType::get(context, 8))
+          : MemRefType::get({cache.getBatch() * capacity, row}, elementType);
   SmallVector<Type> argTypes = {source, source, positions, target, target};
   if (cache.isPaged())
     argTypes.push_back(MemRefType::get(cache.getPageTableType().getShape(),
@@ -156,6 +251,11 @@ gpu::GPUFuncOp getAppendKernel(KernelModule &kernels, llm::KVCacheType cache,
             emitCacheRow(d, cache.getBatch(), capacity, pos, token, pages);
         auto guard = scf::IfOp::create(b, loc, valid, false);
         b.setInsertionPointToStart(guard.thenBlock());
+        if (cache.isQuantized()) {
+          emitQuantizedAppend(d, cache, token, dest,
+                              {{keys, cacheK}, {values, cacheV}});
+          return;
+        }
         auto loop = scf::ForOp::create(b, loc, d.threadId(), d.index(row),
                                        d.index(kAppendBlockSize));
         b.setInsertionPointToStart(loop.getBody());
@@ -202,17 +302,17 @@ struct KVAppendLowering : KernelPattern<llm::KVAppendOp> {
   }
 };
 
-/// A paged view has no buffer of its logical (batch, capacity) order: its
-/// users, llm.attention (verifyPagedKVViews checked that there are no
-/// others), read the pages through the table themselves, so the view is
-/// dropped.
+/// A paged or quantized view has no buffer of its logical (batch, capacity)
+/// f32 order: its users, llm.attention (verifyStoredKVViews checked that
+/// there are no others), read the pages through the table and decode the
+/// codes themselves, so the view is dropped.
 struct KVViewLowering : OpConversionPattern<llm::KVViewOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(llm::KVViewOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto cacheType = cast<llm::KVCacheType>(op.getCache().getType());
-    if (cacheType.isPaged()) {
+    if (isStoredView(cacheType)) {
       rewriter.eraseOp(op);
       return success();
     }
@@ -235,26 +335,33 @@ void llmc::cuda::populateKVCacheKernelPatterns(TypeConverter &converter,
   patterns.add<KVViewLowering>(converter, patterns.getContext());
 }
 
-bool llmc::cuda::isPagedViewOfAttention(llm::KVViewOp view,
-                                        llm::AttentionOp attention) {
-  return view.getCache().getType().isPaged() &&
+bool llmc::cuda::isStoredView(llm::KVCacheType cacheType) {
+  return cacheType.isPaged() || cacheType.isQuantized();
+}
+
+bool llmc::cuda::isAttentionOnStoredView(llm::KVViewOp view,
+                                         llm::AttentionOp attention) {
+  return isStoredView(view.getCache().getType()) &&
          attention.getK() == view.getKeys() &&
          attention.getV() == view.getValues() &&
          attention.getQ().getDefiningOp() != view.getOperation();
 }
 
-LogicalResult llmc::cuda::verifyPagedKVViews(Operation *root) {
+LogicalResult llmc::cuda::verifyStoredKVViews(Operation *root) {
   WalkResult result = root->walk([](llm::KVViewOp view) {
-    if (!view.getCache().getType().isPaged())
+    llm::KVCacheType cacheType = view.getCache().getType();
+    if (!isStoredView(cacheType))
       return WalkResult::advance();
     for (Operation *user : view->getUsers()) {
       auto attention = dyn_cast<llm::AttentionOp>(user);
-      if (!attention || !isPagedViewOfAttention(view, attention)) {
+      if (!attention || !isAttentionOnStoredView(view, attention)) {
         view.emitOpError()
-            << "of a paged KV cache: the CUDA lowering reads it only as the "
-               "keys and values (in that order) of llm.attention, through the "
-               "page table; here it is used by '"
-            << user->getName() << "'";
+            << "of a " << (cacheType.isPaged() ? "paged" : "quantized")
+            << " KV cache: the CUDA lowering reads it only as the keys and "
+               "values (in that order) of llm.attention, "
+            << (cacheType.isPaged() ? "through the page table"
+                                    : "decoding its codes and scales")
+            << "; here it is used by '" << user->getName() << "'";
         return WalkResult::interrupt();
       }
     }

@@ -19,11 +19,13 @@ namespace llmc::cuda {
 enum CacheHalf : int64_t { kKeys = 0, kValues = 1 };
 
 /// One layer's keys or values over the cache bytes, starting at byte
-/// ((half · layers + layer) · batch · capacity · kv_heads · head_dim) · size,
+/// (half · layers + layer) · batch · capacity · kv_heads · head-row bytes,
 /// in the physical order: memref<(batch, capacity, kv_heads, head_dim)> for
 /// a contiguous cache, the page pool memref<(pages, page_size, kv_heads,
 /// head_dim)> for a paged one (pages · page_size = batch · capacity: the
-/// same bytes, so collapseHeads gives both the same rows type).
+/// same bytes, so collapseHeads gives both the same rows type). A quantized
+/// cache's last dimension is its head row as bytes (i8): head_dim codes,
+/// then the scale's four bytes.
 mlir::Value viewCacheLayer(mlir::OpBuilder &b, mlir::Location loc,
                            mlir::llm::KVCacheType cacheType,
                            mlir::Value cacheBytes, mlir::OpFoldResult layer,
@@ -34,11 +36,16 @@ mlir::Value viewCacheLayer(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value collapseHeads(mlir::OpBuilder &b, mlir::Location loc,
                           mlir::Value buffer);
 
-/// True when `attention` reads the paged `view` as its keys and values
-/// (and nothing else of it): the one use of a paged view that the CUDA
-/// lowering takes (see verifyPagedKVViews).
-bool isPagedViewOfAttention(mlir::llm::KVViewOp view,
-                            mlir::llm::AttentionOp attention);
+/// Whether a view of `cacheType` is not a buffer in its logical f32 order:
+/// a paged cache (pages in table order) or a quantized one (codes and
+/// scales).
+bool isStoredView(mlir::llm::KVCacheType cacheType);
+
+/// True when `attention` reads such a `view` (isStoredView) as its keys
+/// and values (and nothing else of it): the one use of these views that
+/// the CUDA lowering takes (see verifyStoredKVViews).
+bool isAttentionOnStoredView(mlir::llm::KVViewOp view,
+                             mlir::llm::AttentionOp attention);
 
 /// "_pg<page_size>" for a paged cache, "" for a contiguous one: the tag of
 /// the kernels that address the cache through its page table.
@@ -88,6 +95,27 @@ std::pair<mlir::Value, mlir::Value>
 emitCacheRow(DeviceBuilder &d, int64_t batch, int64_t capacity,
              mlir::Value positions, mlir::Value token,
              const PageTable &pages = {});
+
+/// One element of a KV head row held by a lane of a warp: its f32 value,
+/// its column in the head row (< head_dim) and whether the lane holds one
+/// (else `value` is ignored: a lane past the row).
+struct RowElement {
+  mlir::Value value;
+  mlir::Value column;
+  mlir::Value valid;
+};
+
+/// Inside a kernel, for one whole warp (uniform control flow: it
+/// shuffles): quantizes the head row `head` whose elements the warp's lanes
+/// hold (each element once over the warp) into the quantized cache rows
+/// `cacheRows` (rows × kv_heads · (head_dim + 4) i8) at row `row`: max |x|
+/// by a warp reduction, the codes and scale by codegen/common/
+/// KVQuantization (the CPU lowering's formulas), each code stored by its
+/// lane, the scale's four bytes by lanes 0..3 after the codes.
+void storeQuantizedHeadRow(DeviceBuilder &d, mlir::llm::KVCacheType cacheType,
+                           llvm::ArrayRef<RowElement> elements,
+                           mlir::Value cacheRows, mlir::Value row,
+                           mlir::Value head);
 
 } // namespace llmc::cuda
 

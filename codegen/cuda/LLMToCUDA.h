@@ -82,12 +82,13 @@ void populateKVCacheKernelPatterns(mlir::TypeConverter &converter,
                                    mlir::RewritePatternSet &patterns,
                                    KernelModule &kernels);
 
-/// The view of a paged cache (`llm.kv_view ... pages(...)`) is not
-/// materialized in its logical order: the attention kernels read K/V
-/// through the page table where llm.attention consumes the view as its
-/// keys and values. An error (emitted on the view) for any other user;
-/// llm-lower-to-cuda checks this before the conversion.
-mlir::LogicalResult verifyPagedKVViews(mlir::Operation *root);
+/// The view of a paged cache (`llm.kv_view ... pages(...)`) or of a
+/// quantized one is not materialized in its logical f32 order: the
+/// attention kernels read K/V through the page table and decode codes and
+/// scales where llm.attention consumes the view as its keys and values. An
+/// error (emitted on the view) for any other user; llm-lower-to-cuda checks
+/// this before the conversion.
+mlir::LogicalResult verifyStoredKVViews(mlir::Operation *root);
 
 /// Softcaps the f32 buffer `buffer` (any shape) in place, cap · tanh(x /
 /// cap), with one element-wise kernel (cap and 1/cap its arguments): the

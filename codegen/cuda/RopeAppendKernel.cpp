@@ -16,8 +16,19 @@ namespace {
 
 /// What one thread of the kernel does with its item, in item order: the
 /// queries' pairs, the keys' pairs, the values' elements, then the
-/// elements past rotary_dim of the queries and of the keys.
-enum class Task { QueryPair, KeyPair, Value, QueryCopy, KeyCopy };
+/// elements past rotary_dim of the queries and of the keys. For a quantized
+/// cache a whole warp quantizes one KV head's row of keys (KeyRow: rotated
+/// pairs and the elements past rotary_dim) or of values (ValueRow): those
+/// ranges come first, 32 items per head, so that they hold whole warps.
+enum class Task {
+  QueryPair,
+  KeyPair,
+  Value,
+  QueryCopy,
+  KeyCopy,
+  KeyRow,
+  ValueRow
+};
 
 struct TaskRange {
   Task task;
@@ -31,6 +42,11 @@ struct RopeAppendSpec {
   Type positionType;
 
   SmallVector<TaskRange> getTasks() const {
+    if (cache.isQuantized())
+      return {{Task::KeyRow, keys.heads * kWarpSize},
+              {Task::ValueRow, keys.heads * kWarpSize},
+              {Task::QueryPair, queries.numPairs()},
+              {Task::QueryCopy, queries.numPassThrough()}};
     return {{Task::QueryPair, queries.numPairs()},
             {Task::KeyPair, keys.numPairs()},
             {Task::Value, keys.heads * keys.headDim},
@@ -91,12 +107,86 @@ void emitTaskDispatch(DeviceBuilder &d, ArrayRef<TaskRange> ranges,
   }
 }
 
+/// KeyRow: warp `head` of the key-row items quantizes the token's rotated
+/// keys of that KV head into the cache row; lane l holds pairs l + 32 · j
+/// of the head and its elements rotary_dim + l + 32 · j.
+void emitQuantizedKeyRow(DeviceBuilder &d, const RopeAppendSpec &spec,
+                         const RopeAppendArgs &args, Value token, Value index,
+                         Value cacheRow) {
+  OpBuilder &b = d.builder();
+  Location loc = d.location();
+  const RopeSpec &keys = spec.keys;
+  Value head = arith::DivUIOp::create(b, loc, index, d.index(kWarpSize));
+  Value lane = arith::RemUIOp::create(b, loc, index, d.index(kWarpSize));
+  Value headStart = arith::MulIOp::create(b, loc, head, d.index(keys.headDim));
+  auto inRow = [&](Value column) {
+    return arith::SubIOp::create(b, loc, column, headStart).getResult();
+  };
+  auto below = [&](Value x, int64_t limit) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x,
+                                 d.index(limit))
+        .getResult();
+  };
+  SmallVector<RowElement> elements;
+  for (int64_t j = 0; j * kWarpSize < keys.half(); ++j) {
+    Value i = arith::AddIOp::create(b, loc, lane, d.index(j * kWarpSize));
+    Value valid = below(i, keys.half());
+    Value pair = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, head, d.index(keys.half())),
+        arith::MinUIOp::create(b, loc, i, d.index(keys.half() - 1)));
+    RotatedPair rotated = rotatePair(d, keys, args.keys, args.positions,
+                                     args.invFreq, token, pair);
+    elements.push_back({rotated.value0, inRow(rotated.column0), valid});
+    elements.push_back({rotated.value1, inRow(rotated.column1), valid});
+  }
+  int64_t passThrough = keys.headDim - keys.rotaryDim;
+  for (int64_t j = 0; j * kWarpSize < passThrough; ++j) {
+    Value e = arith::AddIOp::create(b, loc, lane, d.index(j * kWarpSize));
+    Value column = arith::AddIOp::create(
+        b, loc, arith::MinUIOp::create(b, loc, e, d.index(passThrough - 1)),
+        d.index(keys.rotaryDim));
+    Value x = d.toF32(memref::LoadOp::create(
+        b, loc, args.keys,
+        ValueRange{token, arith::AddIOp::create(b, loc, headStart, column)}));
+    elements.push_back({x, column, below(e, passThrough)});
+  }
+  storeQuantizedHeadRow(d, spec.cache, elements, args.cacheKeys, cacheRow,
+                        head);
+}
+
+/// ValueRow: warp `head` of the value-row items quantizes the token's
+/// values of that KV head; lane l holds elements l + 32 · j.
+void emitQuantizedValueRow(DeviceBuilder &d, const RopeAppendSpec &spec,
+                           const RopeAppendArgs &args, Value token,
+                           Value index, Value cacheRow) {
+  OpBuilder &b = d.builder();
+  Location loc = d.location();
+  int64_t headDim = spec.keys.headDim;
+  Value head = arith::DivUIOp::create(b, loc, index, d.index(kWarpSize));
+  Value lane = arith::RemUIOp::create(b, loc, index, d.index(kWarpSize));
+  Value headStart = arith::MulIOp::create(b, loc, head, d.index(headDim));
+  SmallVector<RowElement> elements;
+  for (int64_t j = 0; j * kWarpSize < headDim; ++j) {
+    Value column = arith::AddIOp::create(b, loc, lane, d.index(j * kWarpSize));
+    Value safe = arith::MinUIOp::create(b, loc, column, d.index(headDim - 1));
+    Value x = d.toF32(memref::LoadOp::create(
+        b, loc, args.values,
+        ValueRange{token, arith::AddIOp::create(b, loc, headStart, safe)}));
+    elements.push_back({x, column,
+                        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                              column, d.index(headDim))});
+  }
+  storeQuantizedHeadRow(d, spec.cache, elements, args.cacheValues, cacheRow,
+                        head);
+}
+
 /// The kernel (named by RopeAppendSpec::getName): grid (tokens, ceil(items
 /// / 128)), block 128; thread t of block (token, g)
 /// takes item g·128 + t (getTasks' order). Cache writes go to the token's
 /// row of the layer (emitCacheRow: batch · capacity + positions[token], or
 /// its page's slot through the page table, the last argument of a paged
-/// kernel), converted to the cache's type; tokens past the capacity or on
+/// kernel), converted to the cache's type (a quantized cache: a warp per
+/// KV head row, storeQuantizedHeadRow); tokens past the capacity or on
 /// a page outside the pool are not written, the queries are always
 /// rotated.
 gpu::GPUFuncOp getRopeAppendKernel(KernelModule &kernels,
@@ -170,6 +260,16 @@ gpu::GPUFuncOp getRopeAppendKernel(KernelModule &kernels,
                 intoCache([&] {
                   emitPassThrough(d, spec.keys, args.keys, token, index,
                                   args.cacheKeys, cacheRow);
+                });
+                return;
+              case Task::KeyRow:
+                intoCache([&] {
+                  emitQuantizedKeyRow(d, spec, args, token, index, cacheRow);
+                });
+                return;
+              case Task::ValueRow:
+                intoCache([&] {
+                  emitQuantizedValueRow(d, spec, args, token, index, cacheRow);
                 });
                 return;
               }

@@ -219,13 +219,12 @@ Value getInverseFrequencies(OpBuilder &builder, Location loc,
                                      table.getSymName());
 }
 
-void emitRotatePair(DeviceBuilder &d, const RopeSpec &spec, Value x,
-                    Value positions, Value invFreq, Value token, Value pair,
-                    Value out, Value outRow) {
+RotatedPair rotatePair(DeviceBuilder &d, const RopeSpec &spec, Value x,
+                       Value positions, Value invFreq, Value token,
+                       Value pair) {
   OpBuilder &b = d.builder();
   Location loc = d.location();
   Type f32 = b.getF32Type();
-  Type outType = cast<MemRefType>(out.getType()).getElementType();
   double attentionFactor = llmc::getRopeAttentionFactor(spec.scaling);
   Value head = arith::DivUIOp::create(b, loc, pair, d.index(spec.half()));
   Value i = arith::RemUIOp::create(b, loc, pair, d.index(spec.half()));
@@ -244,36 +243,54 @@ void emitRotatePair(DeviceBuilder &d, const RopeSpec &spec, Value x,
   }
   Value base = arith::MulIOp::create(b, loc, head, d.index(spec.headDim));
   // The pair's members: (2i, 2i+1) interleaved, (i, i + d/2) half.
-  Value x0, x1, col0, col1;
+  RotatedPair result;
+  Value x0, x1;
   if (spec.style == llm::RopeStyle::interleaved) {
-    col0 = arith::AddIOp::create(b, loc, base,
-                                 arith::MulIOp::create(b, loc, i, d.index(2)));
+    result.column0 = arith::AddIOp::create(
+        b, loc, base, arith::MulIOp::create(b, loc, i, d.index(2)));
+    result.column1 = arith::AddIOp::create(b, loc, result.column0, d.index(1));
     Value pairValues = d.toF32(d.loadVector(
-        VectorType::get({2}, spec.elementType), x, {token, col0}));
+        VectorType::get({2}, spec.elementType), x, {token, result.column0}));
     x0 = vector::ExtractOp::create(b, loc, pairValues, 0);
     x1 = vector::ExtractOp::create(b, loc, pairValues, 1);
   } else {
-    col0 = arith::AddIOp::create(b, loc, base, i);
-    col1 = arith::AddIOp::create(b, loc, col0, d.index(spec.half()));
-    x0 = d.toF32(memref::LoadOp::create(b, loc, x, ValueRange{token, col0}));
-    x1 = d.toF32(memref::LoadOp::create(b, loc, x, ValueRange{token, col1}));
+    result.column0 = arith::AddIOp::create(b, loc, base, i);
+    result.column1 =
+        arith::AddIOp::create(b, loc, result.column0, d.index(spec.half()));
+    x0 = d.toF32(
+        memref::LoadOp::create(b, loc, x, ValueRange{token, result.column0}));
+    x1 = d.toF32(
+        memref::LoadOp::create(b, loc, x, ValueRange{token, result.column1}));
   }
   // out0 = x0·cos + x1·(−sin), out1 = x1·cos + x0·sin.
-  Value out0 = arith::AddFOp::create(
+  result.value0 = arith::AddFOp::create(
       b, loc, arith::MulFOp::create(b, loc, x0, cos),
       arith::MulFOp::create(b, loc, x1, arith::NegFOp::create(b, loc, sin)));
-  Value out1 = arith::AddFOp::create(b, loc,
-                                     arith::MulFOp::create(b, loc, x1, cos),
-                                     arith::MulFOp::create(b, loc, x0, sin));
-  out0 = d.fromF32(out0, outType);
-  out1 = d.fromF32(out1, outType);
+  result.value1 = arith::AddFOp::create(
+      b, loc, arith::MulFOp::create(b, loc, x1, cos),
+      arith::MulFOp::create(b, loc, x0, sin));
+  return result;
+}
+
+void emitRotatePair(DeviceBuilder &d, const RopeSpec &spec, Value x,
+                    Value positions, Value invFreq, Value token, Value pair,
+                    Value out, Value outRow) {
+  OpBuilder &b = d.builder();
+  Location loc = d.location();
+  Type outType = cast<MemRefType>(out.getType()).getElementType();
+  RotatedPair rotated =
+      rotatePair(d, spec, x, positions, invFreq, token, pair);
+  Value out0 = d.fromF32(rotated.value0, outType);
+  Value out1 = d.fromF32(rotated.value1, outType);
   if (spec.style == llm::RopeStyle::interleaved) {
     Value result = vector::FromElementsOp::create(
         b, loc, VectorType::get({2}, outType), ValueRange{out0, out1});
-    d.storeVector(result, out, {outRow, col0});
+    d.storeVector(result, out, {outRow, rotated.column0});
   } else {
-    memref::StoreOp::create(b, loc, out0, out, ValueRange{outRow, col0});
-    memref::StoreOp::create(b, loc, out1, out, ValueRange{outRow, col1});
+    memref::StoreOp::create(b, loc, out0, out,
+                            ValueRange{outRow, rotated.column0});
+    memref::StoreOp::create(b, loc, out1, out,
+                            ValueRange{outRow, rotated.column1});
   }
 }
 

@@ -70,6 +70,20 @@ mlir::Value getInverseFrequencies(mlir::OpBuilder &builder, mlir::Location loc,
                                   KernelModule &kernels, const RopeSpec &spec,
                                   mlir::Value dynamicTable);
 
+/// A rotated pair in f32 and the columns of its two members in the token's
+/// row (heads · head_dim).
+struct RotatedPair {
+  mlir::Value value0, value1;
+  mlir::Value column0, column1;
+};
+
+/// Rotates pair `pair` (head pair / (d/2), index pair % (d/2)) of row
+/// `token` of x by positions[token] · inv_freq (see emitRotatePair) and
+/// returns it.
+RotatedPair rotatePair(DeviceBuilder &d, const RopeSpec &spec, mlir::Value x,
+                       mlir::Value positions, mlir::Value invFreq,
+                       mlir::Value token, mlir::Value pair);
+
 /// Rotates pair `pair` (head pair / (d/2), index pair % (d/2)) of row
 /// `token` of x (tokens × heads·head_dim) by positions[token] · inv_freq
 /// and stores both results, converted to `out`'s element type, at row

@@ -1,7 +1,7 @@
-// Every error of llm-lower-to-cuda: the view of a paged KV cache has no
-// buffer in its logical (batch, capacity) order, so it lowers only as the
-// keys and values of llm.attention (whose kernels read the pages through
-// the table); any other user is reported once, on the view, before the
+// Every error of llm-lower-to-cuda: the view of a paged or quantized KV
+// cache has no buffer in its logical (batch, capacity) f32 order, so it
+// lowers only as the keys and values of llm.attention (whose kernels read
+// the pages through the table and decode the codes); any other user is reported once, on the view, before the
 // conversion. A block-quantized weight used outside the projections and the
 // embedding is reported likewise.
 // RUN: llmc-opt %s -split-input-file --llm-lower-to-cuda --verify-diagnostics
@@ -58,13 +58,14 @@ module {
 
 // -----
 
-// A quantized KV cache: the CUDA kernels read float caches.
+// The view of a quantized cache has no f32 buffer either: the attention
+// kernels decode its codes and scales.
 !int8 = !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = i8>
 module {
-  // expected-error @+1 {{the CUDA kernels read f32, f16 and bf16 KV caches, not 'i8' codes (--kv-type=int8 and fp8 are for --target=cpu)}}
-  func.func private @decode(%c: !int8, %k: tensor<1x1x4x8xf32>, %pos: tensor<1x1xi32>) -> !int8 {
-    %0 = llm.kv_append %c[0], %k, %k, %pos : !int8, tensor<1x1x4x8xf32>, tensor<1x1x4x8xf32>, tensor<1x1xi32>
-    return %0 : !int8
+  func.func private @returned(%c: !int8) -> tensor<1x512x4x8xf32> {
+    // expected-error @+1 {{'llm.kv_view' op of a quantized KV cache: the CUDA lowering reads it only as the keys and values (in that order) of llm.attention, decoding its codes and scales; here it is used by 'func.return'}}
+    %kv:2 = llm.kv_view %c[1] : !int8 -> tensor<1x512x4x8xf32>, tensor<1x512x4x8xf32>
+    return %kv#0 : tensor<1x512x4x8xf32>
   }
 }
 

@@ -820,7 +820,10 @@ def store(ch, mr, idx, mask, width, align, values, what, vector):
         ch.run.report(None, "%s: store to constant %s" % (what, st.label))
         return
     if st.kind == "global" and st.key in ch.run.written_keys and st.key not in ch.run.trackers:
-        ch.run.trackers[st.key] = Tracker(st.raw.nbytes + st.byte0, 2)
+        # Global memory is byte-addressable: threads storing neighbouring
+        # bytes (a quantized KV cache's codes) do not race, so a buffer
+        # first stored as bytes is tracked per byte, others per 2 bytes.
+        ch.run.trackers[st.key] = Tracker(st.raw.nbytes + st.byte0, min(2, st.esize))
     track(ch, st, act, flat, width, "w")
     vals = np.broadcast_to(values, (ch.N,) + np.shape(values)[1:])[act]
     mem = to_memory(vals, st.elem)

@@ -19,14 +19,18 @@
 // CHECK: %[[QROW:.+]] = linalg.generic {indexing_maps = [#[[HEAD]], #[[ROW]]], iterator_types = ["parallel", "parallel"]} ins(%[[MAX]] : tensor<2xf32>) outs(%{{.+}} : tensor<2x8xi8>)
 // CHECK: %[[J:.+]] = linalg.index 1 : index
 // CHECK: %[[ISCODE:.+]] = arith.cmpi ult, %[[J]], %c4
-// CHECK: tensor.extract %[[KROW]]
-// CHECK: arith.constant 1.270000e+02 : f32
-// CHECK: math.roundeven
+// CHECK: %[[X:.+]] = tensor.extract %[[KROW]]
+// CHECK: %[[C127:.+]] = arith.constant 1.270000e+02 : f32
+// CHECK: %[[NONZERO:.+]] = arith.cmpf ogt, %[[LARGEST:.+]], %{{.+}} : f32
+// CHECK: %[[INV:.+]] = arith.divf %[[C127]], %[[LARGEST]] : f32
+// CHECK: %[[FACTOR:.+]] = arith.select %[[NONZERO]], %[[INV]], %{{.+}} : f32
+// CHECK: %[[SCALE:.+]] = arith.divf %[[LARGEST]], %[[C127]] : f32
+// CHECK: %[[SCALED:.+]] = arith.mulf %[[X]], %[[FACTOR]] : f32
+// CHECK: math.roundeven %[[SCALED]]
 // CHECK: arith.minimumf
 // CHECK: arith.maximumf
 // CHECK: arith.fptosi
 // CHECK: %[[CODE:.+]] = arith.trunci %{{.+}} : i32 to i8
-// CHECK: %[[SCALE:.+]] = arith.divf %{{.+}}, %{{.+}} : f32
 // CHECK: %[[BITS:.+]] = arith.bitcast %[[SCALE]] : f32 to i32
 // CHECK: %[[SHIFTED:.+]] = arith.shrui %[[BITS]]
 // CHECK: %[[BYTE:.+]] = arith.trunci %[[SHIFTED]] : i32 to i8

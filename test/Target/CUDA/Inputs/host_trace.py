@@ -253,6 +253,21 @@ def shuffled_page_table(batch, pages_per_sequence):
     return pool
 
 
+# Bytes of one code of a quantized KV cache (kv_cache.scale_bytes > 0).
+KV_CODE_BYTES = {"i8": 1, "f8E4M3FN": 1}
+
+
+def kv_cache_bytes(kv):
+    """Bytes of the manifest's kv_cache: shape (2, layers, batch, capacity,
+    kv_heads, head_dim) elements, or for a quantized cache head rows of
+    head_dim codes and scale_bytes of scale each."""
+    scale_bytes = kv.get("scale_bytes", 0)
+    if not scale_bytes:
+        return element_count(kv["shape"]) * DTYPE_BYTES[kv["dtype"]]
+    rows = element_count(kv["shape"][:-1])
+    return rows * (kv["shape"][-1] * KV_CODE_BYTES[kv["dtype"]] + scale_bytes)
+
+
 class ModelBuffers:
     """Weights, KV cache, tokens, positions and logits of an entry point
     call for up to `max_tokens` tokens per sequence. A paged cache's buffer
@@ -270,7 +285,7 @@ class ModelBuffers:
             self.weight_addresses[w["name"]] = (self.weights[i], size)
         kv = manifest["kv_cache"]
         table_bytes = kv["page_table_bytes"] if kv.get("layout") == "paged" else 0
-        self.kv = buffers.new(table_bytes + element_count(kv["shape"]) * DTYPE_BYTES[kv["dtype"]],
+        self.kv = buffers.new(table_bytes + kv_cache_bytes(kv),
                               "kv_cache", kv_fill)
         self.page_table = None
         if table_bytes:

@@ -8,7 +8,8 @@ A case is <variant>-<kind>[-paged]. The variant: one of random_model.py's
 (test/Integration/GPU/Inputs) with the tiny dimensions of TINY instead of
 its BASE ones, or stories260k (configs/stories260k.json: head_dim 8, 5
 layers, context 512). The kind: f32 (f32 weights and KV cache), bf16 or
-f16 (weights and KV cache of that type). -paged compiles the CUDA artifact
+f16 (weights and KV cache of that type), int8 or fp8 (f32 weights and a
+quantized KV cache, --kv-type=int8 / fp8). -paged compiles the CUDA artifact
 with --paged-kv-cache (16-position pages; host_trace.py writes a shuffled
 page table at the head of the cache) and compares it with the same
 contiguous CPU references: the table must not change the logits.
@@ -50,6 +51,25 @@ Bounds (compare_logits.py of test/Integration/GPU/Inputs):
     a 16-bit KV cache, so its reference keeps an f32 one); the argmax agreeing
     with the same-weights CPU artifact on 85% of the rows. Measured: 0.4% to
     1.5% of the logit scale.
+  - int8, fp8: max |diff| <= 1e-3 (the f32 bound) against the CPU artifact
+    with the same --kv-type, and the argmax of every row. Both backends
+    quantize the same f32 rows with the same f32 formulas
+    (codegen/common/KVQuantization: codes of x * (maxCode / max), the
+    scale max / maxCode), so codes agree unless an input differs across a
+    rounding boundary: measured on gqa (72 positions, 9216 codes per
+    format) none differ, the scales differ by at most 1.04e-6 relative
+    (the inputs' own f32 differences), and the logits by 3.4e-5 (int8) and
+    2.7e-5 (fp8), as in f32; the quantization itself moves them by 0.31
+    (int8) and 1.24 (fp8) from the f32 cache, so a wrong rounding, scale
+    or byte order is far outside the bound. At the SmolLM2 shape codes do
+    flip: its keys' f32 inputs differ by ~1e-6 too, which put 2 of the
+    27,648 int8 codes of layer 0 one step from the CPU's (one of them at
+    position 0, seen by every later query), and through the attention
+    layer 1's inputs then differ by up to 7e-4 relative (139 + 144 of its
+    codes one step apart); the logits by 0.060 (0.07% of the logit scale
+    85.5; f32 at that shape: 7.4e-5). Its bound is 0.5% of the logit scale
+    and the argmax of every row, seven times the measured effect of those
+    one-step flips; compare_kv_codes.py checks the codes themselves.
 """
 import concurrent.futures
 import json
@@ -75,7 +95,12 @@ TINY = {"hidden_size": 64, "intermediate_size": 168, "num_hidden_layers": 2,
 # (the same directories hf-families.test checks against transformers).
 FAMILIES = ("qwen3", "olmo2", "gpt_neox", "phi3", "gemma", "gemma2", "gemma3_text", "gptj")
 MAKE_HF_MODEL = os.path.join(HERE, "..", "..", "..", "e2e", "Inputs", "make_hf_model.py")
-VARIANTS = (set(random_model.VARIANTS) | {"stories260k"} |
+# smollm2_shape: SmolLM2-135M's widths (hidden 576, 9 query heads of 64, 3
+# KV heads, intermediate 1536, RoPE base 1e5, tied) with 2 layers and TINY's
+# vocabulary and context.
+SMOLLM2_SHAPE = {"hidden_size": 576, "intermediate_size": 1536, "num_attention_heads": 9,
+                 "num_key_value_heads": 3, "rope_theta": 100000.0, "tie_word_embeddings": True}
+VARIANTS = (set(random_model.VARIANTS) | {"stories260k", "smollm2_shape"} |
             {"family_" + family for family in FAMILIES})
 PROMPT, DECODE = 70, 2
 # The KV cache of every variant: TINY's context, also where a variant's own
@@ -85,6 +110,12 @@ PLAN = "%d,d%d" % (PROMPT, DECODE)
 F32_MAX_ABS = 1e-3
 BF16_MAX_SCALED = 0.04
 BF16_MIN_AGREE = 0.85
+# int8, fp8: f32 weights and a quantized KV cache (--kv-type), against the
+# CPU artifact with the same cache. Bounds: see the docstring.
+QUANTIZED_KV = ("int8", "fp8")
+QUANTIZED_MAX_ABS = F32_MAX_ABS
+# Where a code does flip (the SmolLM2 shape): a share of the logit scale.
+QUANTIZED_MAX_SCALED = {"smollm2_shape": 0.005}
 
 
 def config(variant, directory=None):
@@ -97,7 +128,7 @@ def config(variant, directory=None):
         with open(os.path.join(directory, "config.json")) as f:
             return json.load(f)
     cfg = dict(random_model.BASE, **TINY)
-    cfg.update(random_model.VARIANTS[variant][0])
+    cfg.update(SMOLLM2_SHAPE if variant == "smollm2_shape" else random_model.VARIANTS[variant][0])
     return cfg
 
 
@@ -134,22 +165,26 @@ class Work:
         self.futures = {}
         self.lock = threading.Lock()
 
-    def cpu_logits(self, variant, weight_type):
-        """The CPU artifact's logits of every token (a future: path)."""
+    def cpu_logits(self, variant, weight_type, kv_type=None):
+        """The CPU artifact's logits of every token (a future: path), with
+        f32 KV cache or --kv-type=kv_type."""
         def build():
             directory = os.path.join(self.root, variant)
             log = []
-            artifact = os.path.join(directory, "cpu-" + weight_type)
-            out = os.path.join(directory, "cpu-%s.f32" % weight_type)
+            tag = weight_type + ("-kv" + kv_type if kv_type else "")
+            artifact = os.path.join(directory, "cpu-" + tag)
+            out = os.path.join(directory, "cpu-%s.f32" % tag)
+            flags = ["--kv-type=" + kv_type] if kv_type else []
             try:
                 run(["llmc", "compile", os.path.join(directory, "config.json"),
-                     "--target=cpu", "--weight-type=" + weight_type, CONTEXT, "-o", artifact], log)
+                     "--target=cpu", "--weight-type=" + weight_type, CONTEXT, "-o", artifact]
+                    + flags, log)
                 run([self.step_logits, artifact, os.path.join(directory, "model.safetensors"),
                      os.path.join(directory, "all.tokens"), PLAN, out], log)
             except Failed:
                 raise RuntimeError("\n".join(log))
             return out
-        key = (variant, weight_type)
+        key = (variant, weight_type, kv_type)
         with self.lock:  # cases of one variant ask at the same time
             if key not in self.futures:
                 self.futures[key] = self.pool.submit(build)
@@ -160,16 +195,20 @@ def check_case(work, case):
     """(lines, failed)"""
     paged = case.endswith("-paged")
     variant, kind = case[:-len("-paged")].rsplit("-", 1) if paged else case.rsplit("-", 1)
-    if variant not in VARIANTS or kind not in ("f32", "bf16", "f16"):
+    if variant not in VARIANTS or kind not in ("f32", "bf16", "f16") + QUANTIZED_KV:
         return ["%s: unknown case" % case], True
     lines, failed = [], False
     directory = os.path.join(work.root, variant)
-    flags = ["--target=cuda:sm_90", "--weight-type=" + kind, CONTEXT]
+    quantized = kind in QUANTIZED_KV
+    flags = ["--target=cuda:sm_90", "--weight-type=" + ("f32" if quantized else kind), CONTEXT]
     tag = kind + ("-paged" if paged else "")
     if paged:
         flags.append("--paged-kv-cache")
     references = [("f32", work.cpu_logits(variant, "f32"))]
-    if kind != "f32":
+    if quantized:
+        flags.append("--kv-type=" + kind)
+        references = [("f32 --kv-type=" + kind, work.cpu_logits(variant, "f32", kind))]
+    elif kind != "f32":
         flags.append("--kv-type=" + kind)
         references.append((kind, work.cpu_logits(variant, kind)))
     try:
@@ -193,6 +232,10 @@ def check_case(work, case):
             lines.append("%s: %s" % (label, describe(stats)))
             if kind == "f32":
                 problems = check(stats, max_abs=F32_MAX_ABS, min_agree=1.0)
+            elif quantized:
+                problems = (check(stats, max_scaled=QUANTIZED_MAX_SCALED[variant], min_agree=1.0)
+                            if variant in QUANTIZED_MAX_SCALED else
+                            check(stats, max_abs=QUANTIZED_MAX_ABS, min_agree=1.0))
             elif ref_kind != "f32":
                 problems = check(stats, max_scaled=BF16_MAX_SCALED, min_agree=BF16_MIN_AGREE)
             else:
