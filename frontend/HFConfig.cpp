@@ -865,8 +865,8 @@ Expected<ModelConfig> parseHFConfig(StringRef jsonText, StringRef sourceName) {
   config.block = family->block;
   const HFConfigDefaults &defaults = family->hfDefaults;
   const HFSizeKeys &keys = defaults.keys;
-  config.ropeStyle = defaults.rotatesInterleavedPairs ? RopeStyle::Interleaved
-                                                      : RopeStyle::Half;
+  // A Hugging Face directory's q/k rows are in its family's checkpoint order.
+  config.ropeStyle = getCheckpointRopeStyle(family->name);
 
   struct RequiredInt {
     StringRef key;

@@ -551,20 +551,22 @@ private:
       q = norm(q, layer, WeightRole::QNorm);
       k = norm(k, layer, WeightRole::KNorm);
     }
-    Value attended = attendThroughCache(rope(q, window), rope(k, window),
-                                        toCacheType(v), window);
+    Value attended =
+        attendThroughCache(rope(q, window), rope(k, window), v, window);
     return linear(mergeHeads(attended), layer, WeightRole::OProj);
   }
 
-  /// Appends the (rotated) keys `k` and the values `v`, already of the
+  /// Appends the (rotated) keys `k` and the values `v`, rounded to the
   /// cache's value type, to the layer's cache and attends the queries `q`
   /// over the cached ones (causal, the layer's window, the block's scale
   /// and softcap).
   Value attendThroughCache(Value q, Value k, Value v,
                            std::optional<int64_t> window) {
-    cache = llm::KVAppendOp::create(builder, loc, cacheType, cache,
-                                    toCacheType(k), v, positions, layerIndex,
-                                    pageTable, IntegerAttr());
+    Value keys = toCacheType(k);
+    Value values = v == k ? keys : toCacheType(v); // MLA's values are its keys.
+    cache = llm::KVAppendOp::create(builder, loc, cacheType, cache, keys,
+                                    values, positions, layerIndex, pageTable,
+                                    IntegerAttr());
     auto view =
         llm::KVViewOp::create(builder, loc, cache, layerIndex, pageTable);
     IntegerAttr windowAttr;
@@ -611,8 +613,7 @@ private:
     Value key = concatLast({latent, rope(kPe, window)});
     // The values are the keys: their first kv_lora_rank elements are the
     // latent.
-    Value attended =
-        attendThroughCache(query, key, toCacheType(key), window);
+    Value attended = attendThroughCache(query, key, key, window);
     Value latentOut = sliceLast(attended, rank);
     Value values = llm::HeadLinearOp::create(
         builder, loc, withLastDim(latentOut, mla.vHeadDim), latentOut,

@@ -56,8 +56,7 @@ constexpr NamePair kNeoxBlock[] = {
     {"ffn_down", "mlp.dense_4h_to_h"},
 };
 
-/// Where an architecture's names differ from llama's: its layers' prefix,
-/// and name pairs consulted before kGlobal / kBlock.
+/// A table of name pairs.
 struct NamePairs {
   const NamePair *first = nullptr, *last = nullptr;
   const NamePair *begin() const { return first; }
@@ -66,6 +65,8 @@ struct NamePairs {
 template <size_t N> constexpr NamePairs pairs(const NamePair (&a)[N]) {
   return {a, a + N};
 }
+/// Where an architecture's names differ from llama's: its layers' prefix,
+/// and name pairs consulted before kGlobal / kBlock.
 struct ArchNames {
   std::string_view architecture;
   std::string_view layers;
