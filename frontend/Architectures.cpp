@@ -332,7 +332,8 @@ namespace {
 struct GGUFName {
   StringRef modelType, gguf;
 };
-constexpr GGUFName kGGUFNames[] = {{"gpt_neox", "gptneox"}};
+constexpr GGUFName kGGUFNames[] = {{"gemma3_text", "gemma3"},
+                                   {"gpt_neox", "gptneox"}};
 } // namespace
 
 StringRef getGGUFArchitecture(StringRef modelType) {

@@ -173,7 +173,8 @@ struct Architecture {
 RopeStyle getCheckpointRopeStyle(llvm::StringRef modelType);
 
 /// llama.cpp's general.architecture for `modelType` ("gptneox" for
-/// gpt_neox; the model_type itself otherwise), and the reverse.
+/// gpt_neox, "gemma3" for gemma3_text; the model_type itself otherwise),
+/// and the reverse.
 llvm::StringRef getGGUFArchitecture(llvm::StringRef modelType);
 llvm::StringRef getModelTypeOfGGUFArchitecture(llvm::StringRef ggufArchitecture);
 

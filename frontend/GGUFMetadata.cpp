@@ -575,6 +575,168 @@ static Error readRopeScaling(const MetadataReader &reader, StringRef arch,
   return Error::success();
 }
 
+namespace {
+/// What llama.cpp's Gemma 2 / Gemma 3 (src/models/gemma2.cpp, gemma3.cpp)
+/// read from a GGUF file, and what they assume where convert_hf_to_gguf.py
+/// drops the Hugging Face field (query_pre_attn_scalar, layer_types, Gemma
+/// 2's rope_theta).
+struct SandwichGemmaRules {
+  StringRef architecture;
+  /// Gemma 2 always softcaps attention scores and logits (50 and 30 when the
+  /// keys are absent); Gemma 3 never softcaps attention and caps logits only
+  /// when final_logit_softcapping is given and nonzero.
+  bool alwaysSoftcaps;
+  /// The 27B model, told apart by its layer count, whose attention scale is
+  /// (hidden / heads)^-0.5; every other size gets head_dim^-0.5.
+  int64_t layersOf27B;
+  /// Layer i slides unless i % pattern == pattern - 1 (llama.cpp's
+  /// set_swa_pattern) when attention.sliding_window_pattern is absent.
+  int64_t slidingWindowPattern;
+  /// The window when attention.sliding_window is absent (none for Gemma 3,
+  /// which then has no sliding layers; so does a window of 0).
+  std::optional<int64_t> defaultWindow;
+  /// Gemma 3's sliding layers rotate with rope.freq_base_swa (this default
+  /// when absent) and no scaling; Gemma 2's share the other layers' RoPE
+  /// (scaled), with rope.freq_base_swa as their base if given.
+  std::optional<double> slidingRopeThetaDefault;
+};
+/// Hugging Face's published values: query_pre_attn_scalar is head_dim
+/// (256) for Gemma 2 2B / 9B and Gemma 3 1B-12B, hidden / heads (144, 168)
+/// for the 27B models of 46 and 62 layers.
+constexpr SandwichGemmaRules kSandwichGemmaRules[] = {
+    {"gemma2", /*alwaysSoftcaps=*/true, /*layersOf27B=*/46,
+     /*slidingWindowPattern=*/2, /*defaultWindow=*/4096,
+     /*slidingRopeThetaDefault=*/std::nullopt},
+    {"gemma3", /*alwaysSoftcaps=*/false, /*layersOf27B=*/62,
+     /*slidingWindowPattern=*/6, /*defaultWindow=*/std::nullopt,
+     /*slidingRopeThetaDefault=*/10000.0},
+};
+/// llama.cpp's hparams defaults for Gemma 2's softcaps (llama-hparams.h).
+constexpr double kGemma2AttentionSoftcap = 50.0, kGemma2FinalSoftcap = 30.0;
+} // namespace
+
+/// The softcaps of a Gemma 2 / Gemma 3 file.
+static Error readGemmaSoftcaps(const MetadataReader &reader,
+                               const SandwichGemmaRules &rules,
+                               ModelConfig &config) {
+  std::string prefix = (rules.architecture + ".").str();
+  auto attention = reader.getFloat(prefix + "attn_logit_softcapping");
+  if (!attention)
+    return attention.takeError();
+  auto finalCap = reader.getFloat(prefix + "final_logit_softcapping");
+  if (!finalCap)
+    return finalCap.takeError();
+  if (rules.alwaysSoftcaps) {
+    // validateModelConfig refuses a cap that is not positive, naming the key.
+    config.block.attentionSoftcap =
+        attention->value_or(kGemma2AttentionSoftcap);
+    config.block.finalLogitSoftcap = finalCap->value_or(kGemma2FinalSoftcap);
+    return Error::success();
+  }
+  // Gemma 3: an attention cap in the file is not read (llama.cpp does not;
+  // the converter asserts the config has none).
+  if (finalCap->value_or(0.0) != 0.0)
+    config.block.finalLogitSoftcap = **finalCap;
+  return Error::success();
+}
+
+/// Which layers of a Gemma 2 / Gemma 3 file slide: llama.cpp's pattern of
+/// the architecture, or attention.sliding_window_pattern's period.
+static Error readGemmaSlidingLayers(const MetadataReader &reader,
+                                    const SandwichGemmaRules &rules,
+                                    ModelConfig &config) {
+  std::string prefix = (rules.architecture + ".").str();
+  if (!reader.lookup(prefix + "attention.sliding_window"))
+    config.slidingWindow = rules.defaultWindow;
+  if (config.slidingWindow == 0)
+    config.slidingWindow = std::nullopt;
+  // validateModelConfig refuses such a count; no per-layer table before it.
+  if (!config.slidingWindow || config.numLayers <= 0 ||
+      config.numLayers > kMaxLayers)
+    return Error::success();
+  std::string patternKey = prefix + "attention.sliding_window_pattern";
+  const GGUFValue *given = reader.lookup(patternKey);
+  if (given && given->type == GGUFValueType::Array)
+    return reader.fail(Twine("metadata key '") + patternKey +
+                       "' is a per-layer array, which llmc does not read (an "
+                       "integer period is supported)");
+  int64_t pattern = rules.slidingWindowPattern;
+  if (Error err = MetadataReader::assign(reader.getInt(patternKey), pattern))
+    return err;
+  if (pattern < 0)
+    return reader.fail(Twine("metadata key '") + patternKey + "' (" +
+                       Twine(pattern) +
+                       ") must not be negative");
+  std::vector<bool> sliding;
+  for (int64_t layer = 0; layer < config.numLayers; ++layer)
+    sliding.push_back(pattern == 0 || layer % pattern < pattern - 1);
+  if (llvm::none_of(sliding, [](bool s) { return s; })) {
+    config.slidingWindow = std::nullopt;
+    return Error::success();
+  }
+  if (!llvm::all_of(sliding, [](bool s) { return s; }))
+    config.slidingLayers = std::move(sliding);
+  return Error::success();
+}
+
+/// The RoPE of a Gemma 2 / Gemma 3 file's sliding layers.
+static Error readGemmaSlidingRope(const MetadataReader &reader,
+                                  const SandwichGemmaRules &rules,
+                                  ModelConfig &config) {
+  if (!config.slidingWindow)
+    return Error::success();
+  std::string prefix = (rules.architecture + ".").str();
+  std::string baseKey = prefix + "rope.freq_base_swa";
+  auto base = reader.getFloat(baseKey);
+  if (!base)
+    return base.takeError();
+  if (rules.slidingRopeThetaDefault) {
+    // llmc's sliding layers rotate unscaled, as llama.cpp's Gemma 3 runs
+    // them under linear scaling; under YaRN llama.cpp still passes them
+    // YaRN's other parameters, which llmc does not follow.
+    if (config.ropeScaling.kind == RopeScalingKind::Yarn)
+      return reader.fail(Twine("metadata key '") + prefix +
+                         "rope.scaling.type' 'yarn' with sliding-window "
+                         "layers is not supported (llmc rotates " +
+                         rules.architecture +
+                         "'s sliding layers without scaling)");
+    config.slidingRopeTheta = base->value_or(*rules.slidingRopeThetaDefault);
+    return Error::success();
+  }
+  if (!*base || **base == config.ropeTheta)
+    return Error::success();
+  // Gemma 2's sliding layers keep the scaling; llmc's own base for them
+  // means unscaled RoPE.
+  if (config.ropeScaling.kind != RopeScalingKind::None)
+    return reader.fail(Twine("metadata key '") + baseKey + "' (" +
+                       formatDouble(**base) + ") with rope scaling '" +
+                       toString(config.ropeScaling.kind) +
+                       "' is not supported (llmc rotates sliding layers with "
+                       "their own base unscaled)");
+  config.slidingRopeTheta = **base;
+  return Error::success();
+}
+
+/// Gemma 2 / Gemma 3: softcaps, the attention scale llama.cpp assumes, the
+/// sliding layers and their RoPE.
+static Error readSandwichGemma(const MetadataReader &reader,
+                               const SandwichGemmaRules &rules,
+                               ModelConfig &config) {
+  if (Error err = readGemmaSoftcaps(reader, rules, config))
+    return err;
+  // convert_hf_to_gguf.py drops query_pre_attn_scalar; llama.cpp scales
+  // queries by head_dim^-0.5, or (hidden / heads)^-0.5 for the 27B layer
+  // count, which are the published models' values.
+  int64_t scalar = config.headDim;
+  if (config.numLayers == rules.layersOf27B && config.numHeads > 0)
+    scalar = config.hiddenSize / config.numHeads;
+  if (scalar > 0)
+    config.block.attentionScale = 1.0 / std::sqrt(double(scalar));
+  if (Error err = readGemmaSlidingLayers(reader, rules, config))
+    return err;
+  return readGemmaSlidingRope(reader, rules, config);
+}
+
 /// The compute type a tensor's storage maps to by default: its own for F32,
 /// F16 and BF16; none for block-quantized formats, which are dequantized at
 /// load (the runtime checks that it can read each format).
@@ -602,10 +764,11 @@ Expected<ModelConfig> modelConfigFromGGUF(const GGUFHeader &header,
   if (!*arch)
     return reader.fail("missing required metadata key 'general.architecture'");
   // llama.cpp writes Mistral models as "llama"; the others keep their
-  // model_type (gpt_neox as "gptneox") and the same key layout under
-  // "<arch>.".
+  // model_type (gpt_neox as "gptneox", gemma3_text as "gemma3") and the
+  // same key layout under "<arch>.".
   static const StringRef kGGUFArchitectures[] = {
-      "gemma", "gptneox", "llama", "olmo2", "phi3", "qwen2", "qwen3"};
+      "gemma",  "gemma2", "gemma3", "gptneox", "llama",
+      "olmo2",  "phi3",   "qwen2",  "qwen3"};
   if (**arch == "deepseek2")
     return reader.fail("general.architecture 'deepseek2' is refused: llmc "
                        "compiles DeepSeek's multi-head latent attention from "
@@ -613,8 +776,8 @@ Expected<ModelConfig> modelConfigFromGGUF(const GGUFHeader &header,
                        "GGUF tensor layout");
   if (!llvm::is_contained(kGGUFArchitectures, **arch))
     return reader.fail("unsupported general.architecture '" + **arch +
-                       "' (expected gemma, gptneox, llama, olmo2, phi3, qwen2 "
-                       "or qwen3)");
+                       "' (expected gemma, gemma2, gemma3, gptneox, llama, "
+                       "olmo2, phi3, qwen2 or qwen3)");
   config.architecture = getModelTypeOfGGUFArchitecture(**arch).str();
   config.block = findArchitecture(config.architecture)->block;
   // llama.cpp's converter bakes Gemma's + 1 into the norm weights.
@@ -697,6 +860,10 @@ Expected<ModelConfig> modelConfigFromGGUF(const GGUFHeader &header,
   // none (Phi-4).
   if (**arch == "phi3" && window->value_or(-1) == 0)
     config.slidingWindow = std::nullopt;
+  for (const SandwichGemmaRules &rules : kSandwichGemmaRules)
+    if (**arch == rules.architecture)
+      if (Error err = readSandwichGemma(reader, rules, config))
+        return err;
 
   auto vocab = reader.getInt(prefix + "vocab_size");
   if (!vocab)
@@ -770,10 +937,11 @@ Expected<ModelConfig> modelConfigFromGGUF(const GGUFHeader &header,
                    names.contains("blk.0.attn_qkv.bias");
   config.outputBias = names.contains("blk.0.attn_output.bias");
   config.mlpBias = names.contains("blk.0.ffn_up.bias");
-  // SwiGLU; GeGLU with the tanh GELU for gemma; GPT-NeoX's plain MLP with
+  // SwiGLU; GeGLU with the tanh GELU for the gemmas; GPT-NeoX's plain MLP with
   // transformers' default hidden_act "gelu" (exact erf: GGUF does not record
   // the activation, and ggml runs its tanh form).
-  config.hiddenAct = **arch == "gemma"     ? Activation::GELUTanh
+  config.hiddenAct = StringRef(**arch).starts_with("gemma")
+                         ? Activation::GELUTanh
                      : **arch == "gptneox" ? Activation::GELU
                                            : Activation::SiLU;
 

@@ -1,4 +1,4 @@
-// GGUF tensor names rewritten to Hugging Face names (llama's, the q/k and post norms of qwen3 and olmo2, phi3's fused tensors, gpt_neox's own paths).
+// GGUF tensor names rewritten to Hugging Face names (llama's, the q/k and post norms of qwen3, olmo2 and the gemmas, gemma2/3's pre-FFN norm, phi3's fused tensors, gpt_neox's own paths).
 #include "tensor_names.h"
 
 #include <cctype>
@@ -29,10 +29,10 @@ constexpr NamePair kBlock[] = {
     {"ffn_up", "mlp.up_proj"},
     {"ffn_down", "mlp.down_proj"},
     {"ffn_norm", "post_attention_layernorm"},
-    // qwen3 (per head) and olmo2 (over the projection): q/k RMSNorm.
+    // qwen3, gemma3 (per head) and olmo2 (over the projection): q/k RMSNorm.
     {"attn_q_norm", "self_attn.q_norm"},
     {"attn_k_norm", "self_attn.k_norm"},
-    // olmo2: the norms of the sublayer outputs.
+    // olmo2, gemma2, gemma3: the norms of the sublayer outputs.
     {"post_attention_norm", "post_attention_layernorm"},
     {"post_ffw_norm", "post_feedforward_layernorm"},
 };
@@ -41,6 +41,12 @@ constexpr NamePair kBlock[] = {
 constexpr NamePair kPhi3Block[] = {
     {"attn_qkv", "self_attn.qkv_proj"},
     {"ffn_up", "mlp.gate_up_proj"},
+};
+
+/// Gemma 2 and 3: ffn_norm is the norm before the FFN
+/// (pre_feedforward_layernorm), post_attention_norm the one after attention.
+constexpr NamePair kSandwichGemmaBlock[] = {
+    {"ffn_norm", "pre_feedforward_layernorm"},
 };
 
 /// GPT-NeoX keeps its own module paths (the norms are llama's names).
@@ -74,6 +80,8 @@ struct ArchNames {
 };
 constexpr ArchNames kArchNames[] = {
     {"phi3", "model.layers", {}, pairs(kPhi3Block)},
+    {"gemma2", "model.layers", {}, pairs(kSandwichGemmaBlock)},
+    {"gemma3", "model.layers", {}, pairs(kSandwichGemmaBlock)},
     {"gptneox", "gpt_neox.layers", pairs(kNeoxGlobal), pairs(kNeoxBlock)},
 };
 constexpr ArchNames kLlamaNames = {"", "model.layers", {}, {}};

@@ -23,7 +23,10 @@ namespace llmc::rt {
 /// returned unchanged (they stay reachable under their GGUF name). Some
 /// architectures (general.architecture) store fused tensors under these
 /// names: phi3's blk.N.attn_qkv -> self_attn.qkv_proj ([q; k; v]) and
-/// blk.N.ffn_up -> mlp.gate_up_proj ([gate; up]); gptneox's tensors take
+/// blk.N.ffn_up -> mlp.gate_up_proj ([gate; up]); gemma2's and gemma3's
+/// blk.N.ffn_norm is the pre-FFN norm (pre_feedforward_layernorm, with
+/// post_attention_norm -> post_attention_layernorm and post_ffw_norm ->
+/// post_feedforward_layernorm around it); gptneox's tensors take
 /// GPT-NeoX's paths (gpt_neox.embed_in, gpt_neox.layers.N.attention.
 /// query_key_value — [q; k; v] in GGUF —, mlp.dense_h_to_4h, embed_out, ...).
 std::string canonical_from_gguf(std::string_view gguf_name,

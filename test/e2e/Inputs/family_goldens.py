@@ -48,6 +48,10 @@ What each family exercises, and the transformers 5.24 semantics an implementatio
                q_norm / k_norm with (1 + w) before RoPE; explicit layer_types (sliding, sliding, full); local
                layers rotate with rope_local_base_freq 1e4, unscaled; global layers with rope_theta 1e6 and
                rope_scaling linear factor 8 (rope_scaling applies to full_attention layers only).
+  gemma2-gguf  gemma2 with query_pre_attn_scalar = head_dim 16, the scale llama.cpp assumes for a GGUF file,
+               whose converter drops the field (gguf-families.test): other weights (seed 33).
+  gemma3-gguf  gemma3_text as llama.cpp's GGUF can hold it: 6 layers without layer_types, sliding_window_pattern
+               6 (layers 0-4 sliding, 5 full: llama.cpp's fixed pattern), query_pre_attn_scalar = head_dim 16.
   gpt_neox     parallel block: x + attn(input_layernorm(x)) + mlp(post_attention_layernorm(x)) (both norms
                read x); LayerNorm with bias (eps 1e-5); query_key_value fused and ordered per head: the
                output viewed as [heads, 3 * head_size], q, k, v the three thirds of each head's 48 (weight
@@ -241,6 +245,16 @@ SENSITIVITY = {
                     ("scaling head_dim^-0.5 instead of query_pre_attn_scalar^-0.5", {"query_pre_attn_scalar": 16},
                      None),
                     ("no q_norm / k_norm", None, drop_qk_norms)],
+    # What llama.cpp's GGUF drops, had the model differed from what llama.cpp then assumes.
+    "gemma2-gguf": [("scaling query_pre_attn_scalar 24^-0.5 instead of head_dim^-0.5",
+                     {"query_pre_attn_scalar": 24}, None),
+                    ("no attention softcapping", {"attn_logit_softcapping": None}, None)],
+    "gemma3-gguf": [("every layer sliding (sliding_window_pattern 7)", {"sliding_window_pattern": 7}, None),
+                    ("local layers with rope_theta instead of rope_local_base_freq",
+                     {"rope_local_base_freq": 1000000.0}, None),
+                    ("global layer without linear scaling", {"rope_scaling": None}, None),
+                    ("scaling query_pre_attn_scalar 20^-0.5 instead of head_dim^-0.5",
+                     {"query_pre_attn_scalar": 20}, None)],
     "gpt_neox": [("sequential residual", {"use_parallel_residual": False}, None),
                  ("rotary over whole heads", {"rotary_pct": 1.0}, None),
                  ("query_key_value read as [q | k | v] blocks", None, neox_qkv_as_blocks),
@@ -280,6 +294,8 @@ EQUIVALENT = {
                 {"layer_types": ["sliding_attention", "full_attention", "sliding_attention"]})],
     "gemma3_text": [("layer_types derived from sliding_window_pattern 3", {"layer_types": None,
                                                                           "sliding_window_pattern": 3})],
+    "gemma3-gguf": [("explicit layer_types, five sliding then full",
+                     {"layer_types": ["sliding_attention"] * 5 + ["full_attention"]})],
     "gpt_neox": [("hidden_act gelu_python (the erf formula)", {"hidden_act": "gelu_python"})],
     "phi3-longrope": [("explicit factor 4", longrope_scaling(factor=4.0)),
                       ("explicit attention_factor sqrt(1 + ln 4 / ln 16)",

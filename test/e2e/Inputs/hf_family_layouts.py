@@ -71,6 +71,21 @@ def gemma3_text(vocab):
                 attn_logit_softcapping=None, final_logit_softcapping=None)
 
 
+def gemma2_gguf(vocab):
+    # Gemma 2 as llama.cpp's GGUF keeps it: convert_hf_to_gguf.py drops query_pre_attn_scalar and llama.cpp then
+    # scales by head_dim^-0.5, which is google/gemma-2-2b's and -9b's query_pre_attn_scalar (256 = head_dim).
+    return dict(gemma2(vocab), query_pre_attn_scalar=16)
+
+
+def gemma3_gguf(vocab):
+    # Gemma 3 as llama.cpp's GGUF keeps it: no layer_types (the converter drops them; llama.cpp slides all
+    # layers but every sixth), google/gemma-3-1b's sliding_window_pattern 6 over 6 layers (five sliding, then
+    # full), query_pre_attn_scalar = head_dim (google/gemma-3-1b to -12b's 256).
+    cfg = dict(gemma3_text(vocab), num_hidden_layers=6, query_pre_attn_scalar=16, sliding_window_pattern=6)
+    del cfg["layer_types"]
+    return cfg
+
+
 def gpt_neox(vocab):
     # Pythia's spelling: rotary_pct / rotary_emb_base (transformers turns them into partial_rotary_factor /
     # rope_theta), no attention_bias (default true), exact-erf "gelu", untied embed_out.
@@ -296,6 +311,8 @@ FAMILIES = {
     "gemma": (23, gemma, gemma_layout),
     "gemma2": (24, gemma2, gemma2_layout),
     "gemma3_text": (25, gemma3_text, gemma3_text_layout),
+    "gemma2-gguf": (33, gemma2_gguf, gemma2_layout),
+    "gemma3-gguf": (34, gemma3_gguf, gemma3_text_layout),
     "gpt_neox": (26, gpt_neox, gpt_neox_layout),
     "gpt_neox-sequential": (26, gpt_neox_sequential, gpt_neox_layout),
     "phi3": (27, phi3, phi3_layout),

@@ -10,10 +10,21 @@ rope.scaling.original_context_length, and longrope's factors as the rope_factors
 GPT-NeoX as GPTNeoXModel writes it: query_key_value reordered from per head ([H][q, k, v][Dh]) to [q; k; v],
 rope.dimension_count int(rotary_pct * head_dim), use_parallel_residual, the LayerNorm epsilon; no KV head count
 or key length (llama.cpp's GPT-NeoX has as many KV heads as heads).
-No tokenizer is written: the tests pass token ids. (llama.cpp's own converter imports torch, which CI's
-reference venv does not have.)
+Gemma and Gemma 2 as GemmaModel / Gemma2Model write them: no rope.freq_base (their set_gguf_parameters do not
+call TextModel's, so llama.cpp takes its default 10000); Gemma 2 adds attn_logit_softcapping,
+final_logit_softcapping and attention.sliding_window, and drops query_pre_attn_scalar and layer_types. Gemma 3
+(model_type gemma3_text) as Gemma3Model writes it: TextModel's keys (rope.freq_base of the full-attention layers,
+linear rope scaling, rope.freq_base_swa from rope_local_base_freq), final_logit_softcapping when the config has
+a nonzero one, attention.sliding_window unless sliding_window_pattern is 1; query_pre_attn_scalar and
+layer_types are dropped; every tensor named *norm.weight (q_norm / k_norm included) gets the + 1. Gemma3Model
+also cuts token_embd to the tokenizer's size, which is the vocabulary size here.
+No tokenizer is written unless --tokenizer is given (the tests pass token ids); with it, the directory's
+SentencePiece-style tokenizer.json vocabulary as tokenizer.ggml.* of model "llama", which llama.cpp needs to
+load a file (llama_cpp_family_goldens.py). (llama.cpp's own converter imports torch, which CI's reference venv
+does not have.)
 
-Usage: hf_to_gguf.py <model dir> <out.gguf>      families: qwen3, olmo2, gemma, phi3, gpt_neox
+Usage: hf_to_gguf.py <model dir> <out.gguf> [--tokenizer]
+       model_type: qwen3, olmo2, gemma, gemma2, gemma3_text, phi3, gpt_neox
 """
 import json
 import os
@@ -24,7 +35,11 @@ import gguf
 import numpy as np
 
 ARCHS = {"qwen3": gguf.MODEL_ARCH.QWEN3, "olmo2": gguf.MODEL_ARCH.OLMO2, "gemma": gguf.MODEL_ARCH.GEMMA,
-         "phi3": gguf.MODEL_ARCH.PHI3, "gpt_neox": gguf.MODEL_ARCH.GPTNEOX}
+         "gemma2": gguf.MODEL_ARCH.GEMMA2, "gemma3_text": gguf.MODEL_ARCH.GEMMA3, "phi3": gguf.MODEL_ARCH.PHI3,
+         "gpt_neox": gguf.MODEL_ARCH.GPTNEOX}
+# Families whose converter class writes no rope.freq_base (it does not call TextModel.set_gguf_parameters).
+NO_ROPE_BASE = ("gemma", "gemma2")
+GEMMAS = ("gemma", "gemma2", "gemma3_text")
 
 
 def read_safetensors(path):
@@ -55,8 +70,54 @@ def write_phi3_metadata(writer, config):
                               np.asarray(rope[kind + "_factor"], dtype=np.float32))
 
 
+def write_gemma2_metadata(writer, config):
+    """What Gemma2Model.set_gguf_parameters adds: both softcaps and the window (query_pre_attn_scalar and
+    layer_types are not written)."""
+    writer.add_attn_logit_softcapping(config["attn_logit_softcapping"])
+    writer.add_final_logit_softcapping(config["final_logit_softcapping"])
+    writer.add_sliding_window(config["sliding_window"])
+
+
+def write_gemma3_metadata(writer, config):
+    """What TextModel.set_gguf_parameters and Gemma3Model.set_gguf_parameters add for Gemma 3, from the
+    config.json spelling of google/gemma-3-*: rope_theta (full-attention layers) with rope_scaling, and
+    rope_local_base_freq (sliding layers)."""
+    assert "rope_parameters" not in config, "only the rope_theta / rope_scaling spelling is converted here"
+    assert config.get("attn_logit_softcapping") is None  # as Gemma3Model asserts
+    rope = config.get("rope_scaling") or {}
+    if rope.get("rope_type", rope.get("type")) == "linear":
+        writer.add_rope_scaling_type(gguf.RopeScalingType.LINEAR)
+        writer.add_rope_scaling_factor(rope["factor"])
+    else:
+        assert not rope, rope
+    writer.add_rope_freq_base(config["rope_theta"])
+    if config.get("rope_local_base_freq") is not None:
+        writer.add_rope_freq_base_swa(config["rope_local_base_freq"])
+    if config.get("final_logit_softcapping"):
+        writer.add_final_logit_softcapping(config["final_logit_softcapping"])
+    if config.get("sliding_window_pattern") != 1:
+        writer.add_sliding_window(config["sliding_window"])
+
+
+def write_tokenizer(writer, model_dir):
+    """The vocabulary of tokenizer.json as a SentencePiece ("llama") GGUF tokenizer: ids in order, no scores;
+    special added tokens are control tokens, <0xNN> pieces bytes."""
+    tok = json.load(open(os.path.join(model_dir, "tokenizer.json")))
+    by_id = {i: piece for piece, i in tok["model"]["vocab"].items()}
+    special = {a["id"] for a in tok.get("added_tokens", []) if a.get("special")}
+    pieces = [by_id[i] for i in range(len(by_id))]
+    types = [gguf.TokenType.CONTROL if i in special
+             else gguf.TokenType.BYTE if p.startswith("<0x") and p.endswith(">") and len(p) == 6
+             else gguf.TokenType.NORMAL for i, p in enumerate(pieces)]
+    writer.add_tokenizer_model("llama")
+    writer.add_token_list(pieces)
+    writer.add_token_scores([0.0] * len(pieces))
+    writer.add_token_types(types)
+
+
 def main():
     model_dir, out = sys.argv[1], sys.argv[2]
+    with_tokenizer = sys.argv[3:] == ["--tokenizer"]
     config = json.load(open(os.path.join(model_dir, "config.json")))
     family = config["model_type"]
     arch = ARCHS[family]
@@ -77,19 +138,26 @@ def main():
         writer.add_head_count_kv(config.get("num_key_value_heads", heads))
         writer.add_key_length(head_dim)
         writer.add_value_length(head_dim)
-        writer.add_rope_freq_base(config.get("rope_theta", 10000.0))
+        if family not in NO_ROPE_BASE + ("gemma3_text",):
+            writer.add_rope_freq_base(config.get("rope_theta", 10000.0))
         writer.add_layer_norm_rms_eps(config["rms_norm_eps"])
     if family == "phi3":
         write_phi3_metadata(writer, config)
+    if family == "gemma2":
+        write_gemma2_metadata(writer, config)
+    if family == "gemma3_text":
+        write_gemma3_metadata(writer, config)
     writer.add_vocab_size(config["vocab_size"])
     writer.add_bos_token_id(config["bos_token_id"])
     writer.add_eos_token_id(config["eos_token_id"])
+    if with_tokenizer:
+        write_tokenizer(writer, model_dir)
     names = gguf.get_tensor_name_map(arch, layers)
     for name, values in read_safetensors(os.path.join(model_dir, "model.safetensors")).items():
         gguf_name = names.get_name(name, try_suffixes=(".weight", ".bias"))
         if gguf_name is None:
             raise SystemExit("%s: no GGUF name for %s in the gguf package's %s table" % (model_dir, name, family))
-        if family == "gemma" and name.endswith("norm.weight"):
+        if family in GEMMAS and name.endswith("norm.weight"):
             values = values + 1.0
         if family == "gpt_neox" and ".query_key_value." in name:
             # [H][q, k, v][Dh](, hidden) -> [q; k; v] (GPTNeoXModel.modify_tensors).

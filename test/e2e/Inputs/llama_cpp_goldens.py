@@ -43,6 +43,23 @@ def build_tool(root, out):
                    + libs + ["-fopenmp", "-lpthread", "-ldl", "-lm", "-o", out], check=True)
 
 
+def write_golden(tool, gguf_path, tokens, out_path):
+    """Runs llama.cpp (the tool of build_tool) teacher-forced over `tokens` and writes its golden file."""
+    with tempfile.TemporaryDirectory() as tmp:
+        dump = os.path.join(tmp, "logits.f32")
+        subprocess.run([tool, gguf_path, dump] + [str(t) for t in tokens], check=True, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL, env=dict(os.environ, OMP_NUM_THREADS="1"))
+        logits = np.fromfile(dump, dtype=np.float32).astype(np.float64).reshape(len(tokens), -1)
+    probes = np.random.default_rng(PROBE_SEED).choice(logits.shape[1], PROBE_IDS, replace=False)
+    with open(out_path, "w") as f:
+        json.dump({"generator": "llama.cpp of llama-cpp-python 0.3.36, f32 KV cache, no flash attention",
+                   "prompt_ids": tokens, "reply_ids": [], "probe_ids": probes.tolist(),
+                   "positions": golden_rows(logits, probes.tolist(), TOP_K, DECIMALS)},
+                  f, separators=(",", ":"))
+        f.write("\n")
+    print("%s: %d positions" % (os.path.basename(out_path), len(tokens)))
+
+
 def main():
     root, model, out_dir = sys.argv[1:4]
     os.makedirs(out_dir, exist_ok=True)
@@ -53,19 +70,7 @@ def main():
             gguf_path = os.path.join(tmp, variant + ".gguf")
             subprocess.run([sys.executable, os.path.join(HERE, "gguf_rope_scaling.py"), model, gguf_path,
                             variant], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            dump = os.path.join(tmp, variant + ".f32")
-            subprocess.run([tool, gguf_path, dump] + [str(t) for t in TOKENS], check=True,
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                           env=dict(os.environ, OMP_NUM_THREADS="1"))
-            logits = np.fromfile(dump, dtype=np.float32).astype(np.float64).reshape(len(TOKENS), -1)
-            probes = np.random.default_rng(PROBE_SEED).choice(logits.shape[1], PROBE_IDS, replace=False)
-            with open(os.path.join(out_dir, "golden_%s.json" % variant), "w") as f:
-                json.dump({"generator": "llama.cpp of llama-cpp-python 0.3.36, f32 KV cache, no flash attention",
-                           "prompt_ids": TOKENS, "reply_ids": [], "probe_ids": probes.tolist(),
-                           "positions": golden_rows(logits, probes.tolist(), TOP_K, DECIMALS)},
-                          f, separators=(",", ":"))
-                f.write("\n")
-            print("%s: %d positions" % (variant, len(TOKENS)))
+            write_golden(tool, gguf_path, TOKENS, os.path.join(out_dir, "golden_%s.json" % variant))
 
 
 if __name__ == "__main__":
