@@ -93,7 +93,8 @@ TINY = {"hidden_size": 64, "intermediate_size": 168, "num_hidden_layers": 2,
         "max_position_embeddings": 128}
 # family_<f>: test/e2e/Inputs/make_hf_model.py's tiny model of family <f>
 # (the same directories hf-families.test checks against transformers).
-FAMILIES = ("qwen3", "olmo2", "gpt_neox", "phi3", "gemma", "gemma2", "gemma3_text", "gptj")
+FAMILIES = ("qwen3", "olmo2", "gpt_neox", "phi3", "gemma", "gemma2", "gemma3_text", "gptj",
+            "deepseek_v2", "deepseek_v3")
 MAKE_HF_MODEL = os.path.join(HERE, "..", "..", "..", "e2e", "Inputs", "make_hf_model.py")
 # smollm2_shape: SmolLM2-135M's widths (hidden 576, 9 query heads of 64, 3
 # KV heads, intermediate 1536, RoPE base 1e5, tied) with 2 layers and TINY's
