@@ -394,22 +394,10 @@ struct AttentionLowering : KernelPattern<llm::AttentionOp> {
     // conversion's bare "failed to legalize".
     int64_t headDim = qType.getDimSize(3);
     if (ShapedType::isDynamic(headDim) || headDim % kChunk != 0 ||
-        headDim > kMaxHeadDim) {
-      InFlightDiagnostic error =
-          op.emitOpError()
-          << "CUDA lowering: head_dim must be static, a multiple of "
-          << kChunk << " and at most " << kMaxHeadDim;
-      // Multi-head latent attention attends over kv_lora_rank +
-      // qk_rope_head_dim (DeepSeek-V2-Lite: 512 + 64), wider than the
-      // kernels' per-thread query and accumulator slices hold in registers.
-      if (!ShapedType::isDynamic(headDim) && headDim > kMaxHeadDim)
-        error << "; head_dim " << headDim
-              << " (multi-head latent attention: kv_lora_rank + "
-                 "qk_rope_head_dim) is wider than the flash-attention and "
-                 "split-K decode kernels' register slices; compile it for "
-                 "--target=cpu";
-      return error;
-    }
+        headDim > kMaxHeadDim)
+      return op.emitOpError()
+             << "CUDA lowering: head_dim must be static, a multiple of "
+             << kChunk << " and at most " << kMaxHeadDim;
     if (qType.isDynamicDim(0))
       return op.emitOpError("CUDA lowering: the batch must be static");
 
