@@ -22,8 +22,8 @@ constexpr int64_t kChunk = 4;
 /// Largest head_dim with a specialization: multi-head latent attention's
 /// kv_lora_rank + qk_rope_head_dim of DeepSeek-V2/V3 (512 + 64), whose
 /// per-thread query and accumulator slices (36 f32 each at 16 lanes) the
-/// flash kernel's wide tiling (one row per lane group, one key per update,
-/// one block per SM) and the split-K kernel (one head per block) hold
+/// flash kernel's wide tiling above 256 (one row per lane group, one key per
+/// update, one block per SM) and the split-K kernel (one head per block) hold
 /// without spilling.
 constexpr int64_t kMaxHeadDim = 576;
 

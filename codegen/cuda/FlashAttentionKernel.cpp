@@ -8,8 +8,8 @@
 // accumulator live in their registers, scores are dot products reduced
 // with shfl.sync.bfly, and the softmax runs online over blocks of
 // kKeyBlock keys (running max and sum per row, accumulator rescaled); a
-// wide slice (multi-head latent attention's 576) takes one key per update
-// and one row per lane group (FlashTiling).
+// head wider than 256 (multi-head latent attention's 576) takes one key per
+// update and one row per lane group (FlashTiling).
 // The block scans only the keys some row sees: [min begin, max end) over
 // its rows (causal: up to max(position) + 1, from the first key of the
 // earliest window). SIMT f32 FMA, no tensor cores. K/V of a paged cache
@@ -56,6 +56,11 @@ constexpr int64_t kMaxKeyTile = 64;
 /// at head_dim 64.
 constexpr int64_t kKeyBlock = 4;
 
+/// The widest head the standard tiling (two rows per lane group from 8
+/// lanes, kKeyBlock keys per update, kBlocksPerSM) takes: Gemma's 256
+/// assembles without spills; wider heads get the wide tiling (FlashTiling).
+constexpr int64_t kMaxStandardHeadDim = 256;
+
 /// Codes one thread stages per item from a quantized row: 4 32-bit loads
 /// and one of the row's scale.
 constexpr int64_t kQuantizedRun = 16;
@@ -72,9 +77,9 @@ struct FlashTiling {
   int64_t queryTile;
   int64_t keyTile;
   /// Keys per online-softmax update, and the blocks per SM the kernel is
-  /// built for: kKeyBlock and kBlocksPerSM, or for a wide slice (more than
-  /// kElementsPerLane elements per lane: multi-head latent attention's 576
-  /// at 16 lanes holds 36) one key and one block, whose 255 registers hold
+  /// built for: kKeyBlock and kBlocksPerSM, or for a head wider than
+  /// kMaxStandardHeadDim (multi-head latent attention's 576: 36 elements
+  /// per lane at 16 lanes) one key and one block, whose 255 registers hold
   /// the row's query, accumulator and one key's K and V slices (with two
   /// rows or four keys ptxas spilled 920 bytes at 128 registers).
   int64_t keyBlock;
@@ -87,7 +92,7 @@ struct FlashTiling {
     int64_t headDim = shape.headDim;
     int64_t lanes = getLanesPerVector(headDim, kElementsPerLane);
     slice = Slice{lanes, kChunk, headDim};
-    bool wide = slice.getElements() > kElementsPerLane;
+    bool wide = headDim > kMaxStandardHeadDim;
     keyBlock = wide ? 1 : kKeyBlock;
     blocksPerSM = wide ? 1 : kBlocksPerSM;
     rowsPerGroup = lanes >= 8 && !wide ? 2 : 1;

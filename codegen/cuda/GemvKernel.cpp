@@ -462,12 +462,15 @@ std::string getMultiGemvName(ArrayRef<GemvSegment> segments,
          getNormTag(norm) + "_r" + std::to_string(rowsPerWarp);
 }
 
-/// The launch of `totalWarps` warps in CTAs of kWarpsPerBlock.
+/// The launch of `totalWarps` warps in CTAs of kWarpsPerBlock, with
+/// `gridRows` grid rows (null: one).
 void launchWarps(OpBuilder &builder, Location loc, gpu::GPUFuncOp kernel,
-                 int64_t totalWarps, ValueRange args) {
+                 int64_t totalWarps, ValueRange args,
+                 Value gridRows = Value()) {
   LaunchShape shape;
   shape.grid[0] =
       indexConstant(builder, loc, llvm::divideCeil(totalWarps, kWarpsPerBlock));
+  shape.grid[1] = gridRows;
   shape.block = {kWarpsPerBlock * kWarpSize, 1, 1};
   emitLaunch(builder, loc, kernel, shape, args);
 }
@@ -623,12 +626,8 @@ void launchHeadGemv(OpBuilder &builder, Location loc, KernelModule &kernels,
                                 /*guardColumn=*/false);
         });
       });
-  LaunchShape shape;
-  shape.grid[0] =
-      indexConstant(builder, loc, llvm::divideCeil(rows, kWarpsPerBlock));
-  shape.grid[1] = memref::DimOp::create(builder, loc, operands.x, 0);
-  shape.block = {kWarpsPerBlock * kWarpSize, 1, 1};
-  emitLaunch(builder, loc, kernel, shape, args);
+  launchWarps(builder, loc, kernel, rows, args,
+              memref::DimOp::create(builder, loc, operands.x, 0));
 }
 
 void launchGatedGemv(OpBuilder &builder, Location loc, KernelModule &kernels,
