@@ -24,6 +24,13 @@ std::optional<WeightFormat> getComputableFileFormat(const ModelConfig &config,
   return std::nullopt;
 }
 
+/// True for the per-head up-projections of multi-head latent attention
+/// (kv_b_proj's key and value rows), which llm.head_linear reads: it takes
+/// float weights only, so quantizing leaves them in f32.
+bool isPerHeadProjection(const WeightSpec &spec) {
+  return spec.role == WeightRole::KUpProj || spec.role == WeightRole::VUpProj;
+}
+
 } // namespace
 
 Expected<WeightFormatMap> chooseWeightFormats(const ModelConfig &config,
@@ -41,7 +48,8 @@ Expected<WeightFormatMap> chooseWeightFormats(const ModelConfig &config,
     WeightFormat format;
     if (quantizing) {
       // Matrices of whole blocks in the requested format, the rest (norms,
-      // biases, odd rows) in f32; blocks are made from float weights only.
+      // biases, odd rows, MLA's per-head up-projections) in f32; blocks are
+      // made from float weights only.
       auto stored = config.weightFormats.find(spec.getSourceName());
       std::optional<WeightFormat> storedFormat =
           stored == config.weightFormats.end()
@@ -58,7 +66,8 @@ Expected<WeightFormatMap> chooseWeightFormats(const ModelConfig &config,
             "without --weight-type to keep its formats)");
       bool wholeBlocks = spec.shape.size() == 2 &&
                          spec.shape[1] % getBlockElements(*requested) == 0;
-      format = wholeBlocks ? *requested : WeightFormat::F32;
+      format = wholeBlocks && !isPerHeadProjection(spec) ? *requested
+                                                         : WeightFormat::F32;
     } else {
       format = requested.value_or(
           getComputableFileFormat(config, spec).value_or(fallback));

@@ -20,7 +20,8 @@ using WeightFormatMap = llvm::StringMap<WeightFormat>;
 /// With `requested` (--weight-type) a float type: every weight in it, the
 /// runtime converting or dequantizing at load. With a block format the
 /// runtime quantizes to (isQuantizedAtLoad): every matrix whose rows are whole blocks in it, quantized at load
-/// from the file's float weights, the others in f32; a weight the file
+/// from the file's float weights, the others (and multi-head latent
+/// attention's per-head up-projections, which llm.head_linear reads) in f32; a weight the file
 /// already stores in another block format is an error naming it.
 ///
 /// Without: each weight keeps the format of the weights file

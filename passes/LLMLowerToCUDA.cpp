@@ -85,24 +85,11 @@ LogicalResult verifyBlockWeightUsers(ModuleOp module) {
   return result;
 }
 
-/// Multi-head latent attention (DeepSeek) has no CUDA kernels yet: its
-/// per-head projections (llm.head_linear) are refused where they are.
-LogicalResult refuseLatentAttention(ModuleOp module) {
-  WalkResult walk = module.walk([&](llm::HeadLinearOp op) {
-    op.emitError() << "the CUDA kernels have no multi-head latent attention "
-                      "(llm.head_linear) yet; compile deepseek_v2 and "
-                      "deepseek_v3 models for --target=cpu";
-    return WalkResult::interrupt();
-  });
-  return failure(walk.wasInterrupted());
-}
-
 struct LLMLowerToCUDAPass
     : public llmc::impl::LLMLowerToCUDABase<LLMLowerToCUDAPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     if (failed(verifyBlockWeightUsers(module)) ||
-        failed(refuseLatentAttention(module)) ||
         failed(llmc::cuda::verifyStoredKVViews(module)) ||
         failed(llmc::decomposeFusedOps(module, needsDecomposition)))
       return signalPassFailure();
@@ -118,6 +105,8 @@ struct LLMLowerToCUDAPass
     llmc::cuda::populateNormKernelPatterns(converter, patterns, kernels);
     llmc::cuda::populateEmbeddingKernelPatterns(converter, patterns, kernels);
     llmc::cuda::populateProjectionKernelPatterns(converter, patterns, kernels);
+    llmc::cuda::populateHeadLinearKernelPatterns(converter, patterns, kernels);
+    llmc::cuda::populateColumnCopyKernelPatterns(converter, patterns, kernels);
     llmc::cuda::populateRopeKernelPatterns(converter, patterns, kernels);
     llmc::cuda::populateRopeAppendKernelPatterns(converter, patterns, kernels);
     llmc::cuda::populateAttentionKernelPatterns(converter, patterns, kernels);

@@ -19,9 +19,13 @@ constexpr double kMaskedScore = -1.0e30;
 /// f32 elements of one register chunk: a 16-byte shared-memory access.
 constexpr int64_t kChunk = 4;
 
-/// Largest head_dim with a specialization: at 256, the per-thread query and
-/// accumulator slices of both kernels still fit the register file.
-constexpr int64_t kMaxHeadDim = 256;
+/// Largest head_dim with a specialization: multi-head latent attention's
+/// kv_lora_rank + qk_rope_head_dim of DeepSeek-V2/V3 (512 + 64), whose
+/// per-thread query and accumulator slices (36 f32 each at 16 lanes) the
+/// flash kernel's wide tiling above 256 (one row per lane group, one key per
+/// update, one block per SM) and the split-K kernel (one head per block) hold
+/// without spilling.
+constexpr int64_t kMaxHeadDim = 576;
 
 /// Most query heads of one GQA group a block serves (each holds its query
 /// and accumulator slices in registers); larger groups are split over

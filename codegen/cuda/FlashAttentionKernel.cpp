@@ -7,7 +7,9 @@
 // consecutive threads own a row's head_dim slice: the query and the
 // accumulator live in their registers, scores are dot products reduced
 // with shfl.sync.bfly, and the softmax runs online over blocks of
-// kKeyBlock keys (running max and sum per row, accumulator rescaled).
+// kKeyBlock keys (running max and sum per row, accumulator rescaled); a
+// head wider than 256 (multi-head latent attention's 576) takes one key per
+// update and one row per lane group (FlashTiling).
 // The block scans only the keys some row sees: [min begin, max end) over
 // its rows (causal: up to max(position) + 1, from the first key of the
 // earliest window). SIMT f32 FMA, no tensor cores. K/V of a paged cache
@@ -54,6 +56,11 @@ constexpr int64_t kMaxKeyTile = 64;
 /// at head_dim 64.
 constexpr int64_t kKeyBlock = 4;
 
+/// The widest head the standard tiling (two rows per lane group from 8
+/// lanes, kKeyBlock keys per update, kBlocksPerSM) takes: Gemma's 256
+/// assembles without spills; wider heads get the wide tiling (FlashTiling).
+constexpr int64_t kMaxStandardHeadDim = 256;
+
 /// Codes one thread stages per item from a quantized row: 4 32-bit loads
 /// and one of the row's scale.
 constexpr int64_t kQuantizedRun = 16;
@@ -69,6 +76,14 @@ struct FlashTiling {
   /// Query positions per block: rows / headsPerBlock.
   int64_t queryTile;
   int64_t keyTile;
+  /// Keys per online-softmax update, and the blocks per SM the kernel is
+  /// built for: kKeyBlock and kBlocksPerSM, or for a head wider than
+  /// kMaxStandardHeadDim (multi-head latent attention's 576: 36 elements
+  /// per lane at 16 lanes) one key and one block, whose 255 registers hold
+  /// the row's query, accumulator and one key's K and V slices (with two
+  /// rows or four keys ptxas spilled 920 bytes at 128 registers).
+  int64_t keyBlock;
+  int32_t blocksPerSM;
   /// Elements one thread stages per item: one global K/V load (16 bytes
   /// when head_dim allows), or a run of quantized codes.
   int64_t stageVector;
@@ -77,13 +92,16 @@ struct FlashTiling {
     int64_t headDim = shape.headDim;
     int64_t lanes = getLanesPerVector(headDim, kElementsPerLane);
     slice = Slice{lanes, kChunk, headDim};
-    rowsPerGroup = lanes >= 8 ? 2 : 1;
+    bool wide = headDim > kMaxStandardHeadDim;
+    keyBlock = wide ? 1 : kKeyBlock;
+    blocksPerSM = wide ? 1 : kBlocksPerSM;
+    rowsPerGroup = lanes >= 8 && !wide ? 2 : 1;
     threads = std::min(kMaxThreads, kRowTile * lanes / rowsPerGroup);
     rows = threads / lanes * rowsPerGroup;
     queryTile = rows / shape.headsPerBlock;
     keyTile = llvm::bit_floor(static_cast<uint64_t>(
         std::min(kMaxKeyTile, kStageBytes / (2 * 4 * headDim))));
-    keyTile = std::max(keyTile, kKeyBlock);
+    keyTile = std::max(keyTile, keyBlock);
     // Quantized rows: runs of up to kQuantizedRun codes (32-bit loads)
     // share one load of their row's scale.
     stageVector = shape.quantized ? kQuantizedRun
@@ -273,7 +291,7 @@ void FlashKernelBuilder::stageTile(Value tileStart, Value blockEnd) {
   }
 }
 
-/// Keys tileStart + [key, key + kKeyBlock) from the shared tiles: scores of
+/// Keys tileStart + [key, key + keyBlock) from the shared tiles: scores of
 /// every row of the lane group, then one online-softmax update per row.
 SmallVector<SoftmaxState>
 FlashKernelBuilder::processKeyBlock(Value tileStart, Value key,
@@ -282,7 +300,7 @@ FlashKernelBuilder::processKeyBlock(Value tileStart, Value key,
   Value masked = d.f32(kMaskedScore);
   SmallVector<SmallVector<Value>> scores(rows.size()), visible(rows.size());
   SmallVector<SmallVector<Value>> values;
-  for (int64_t j = 0; j < kKeyBlock; ++j) {
+  for (int64_t j = 0; j < tiling.keyBlock; ++j) {
     Value inTile = add(key, d.index(j));
     Value base = mul(inTile, d.index(headDim));
     SmallVector<Value> keyChunks =
@@ -365,7 +383,7 @@ void FlashKernelBuilder::build() {
         Value count =
             arith::MinSIOp::create(b, loc, remaining, d.index(tiling.keyTile));
         auto keyLoop = scf::ForOp::create(
-            b, loc, d.index(0), count, d.index(kKeyBlock), iterArgs,
+            b, loc, d.index(0), count, d.index(tiling.keyBlock), iterArgs,
             [&](OpBuilder &ib, Location, Value key, ValueRange state) {
               OpBuilder::InsertionGuard innerGuard(b);
               b.setInsertionPoint(ib.getInsertionBlock(),
@@ -436,7 +454,7 @@ Value llmc::cuda::attention::emitFlashAttention(OpBuilder &b, Location loc,
   // occupancy heuristic capped SmolLM2's kernel (head_dim 64) at 80
   // registers and spilled 4 bytes; with the target it takes 96, no spill.
   kernel->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
-                  b.getI32IntegerAttr(kBlocksPerSM));
+                  b.getI32IntegerAttr(tiling.blocksPerSM));
 
   LaunchShape launch;
   Value queries = memref::DimOp::create(b, loc, q, 1);

@@ -61,6 +61,10 @@ struct WarpDots {
   Value normWeight;
   double normEps;
   SmallVector<std::pair<Value, Value>> rows;
+  /// Where x's K elements start: row xRow of x from column xColumn (null:
+  /// row 0, column 0). A per-head GEMV (llm.head_linear) reads head h's
+  /// slice of a row of x (rows, heads · K).
+  Value xRow, xColumn;
 
   /// Lanes of the vector accumulators.
   int64_t getAccumulatorWidth() const {
@@ -95,7 +99,13 @@ Value normalizeActivation(DeviceBuilder &d, const WarpDots &dots, Value x,
 std::pair<Value, Value> loadActivation(DeviceBuilder &d, const WarpDots &dots,
                                        Value column, int64_t width) {
   auto xType = VectorType::get({width}, d.builder().getF32Type());
-  Value x = d.loadVector(xType, dots.x, {d.index(0), column});
+  Value xColumn = dots.xColumn ? arith::AddIOp::create(d.builder(),
+                                                        d.location(), column,
+                                                        dots.xColumn)
+                                     .getResult()
+                               : column;
+  Value x = d.loadVector(xType, dots.x,
+                         {dots.xRow ? dots.xRow : d.index(0), xColumn});
   if (!dots.normWeight)
     return {x, Value()};
   auto normType = VectorType::get(
@@ -452,12 +462,15 @@ std::string getMultiGemvName(ArrayRef<GemvSegment> segments,
          getNormTag(norm) + "_r" + std::to_string(rowsPerWarp);
 }
 
-/// The launch of `totalWarps` warps in CTAs of kWarpsPerBlock.
+/// The launch of `totalWarps` warps in CTAs of kWarpsPerBlock, with
+/// `gridRows` grid rows (null: one).
 void launchWarps(OpBuilder &builder, Location loc, gpu::GPUFuncOp kernel,
-                 int64_t totalWarps, ValueRange args) {
+                 int64_t totalWarps, ValueRange args,
+                 Value gridRows = Value()) {
   LaunchShape shape;
   shape.grid[0] =
       indexConstant(builder, loc, llvm::divideCeil(totalWarps, kWarpsPerBlock));
+  shape.grid[1] = gridRows;
   shape.block = {kWarpsPerBlock * kWarpSize, 1, 1};
   emitLaunch(builder, loc, kernel, shape, args);
 }
@@ -570,6 +583,51 @@ void launchMultiGemv(OpBuilder &builder, Location loc, KernelModule &kernels,
                             getGridWarp(d));
       });
   launchWarps(builder, loc, kernel, totalWarps, args);
+}
+
+void launchHeadGemv(OpBuilder &builder, Location loc, KernelModule &kernels,
+                    const ProjectionOperands &operands, int64_t heads) {
+  int64_t rows = operands.getOutputs(), k = operands.getDepth();
+  int64_t n = rows / heads;
+  Type weightType = getElementType(operands.weight);
+  std::string name = "head_gemv_h" + std::to_string(heads) + "_n" +
+                     std::to_string(n) + "_k" + std::to_string(k) + "_" +
+                     getWeightTag(operands);
+  SmallVector<Value> args = operands.getArgs();
+  gpu::GPUFuncOp kernel = kernels.getOrCreate(
+      name, ValueRange(args).getTypes(),
+      [&](OpBuilder &b, gpu::GPUFuncOp func) {
+        Location l = func.getLoc();
+        DeviceBuilder d(b, l);
+        setBlockSize(b, func, /*weightRowsPerWarp=*/1, weightType,
+                     /*blocks=*/false);
+        ProjectionOperands ops = ProjectionOperands::fromKernel(func, operands);
+        // Warp r of grid row m: weight row r (head r / N) against head
+        // (r / N)'s K elements of x's row m.
+        Value row = getGridWarp(d);
+        Value xRow = d.blockId(gpu::Dimension::y);
+        Value active = arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult,
+                                             row, d.index(rows));
+        auto guard = scf::IfOp::create(b, l, active, /*withElse=*/false);
+        b.setInsertionPointToStart(guard.thenBlock());
+        WarpDots dots;
+        dots.k = k;
+        dots.width = getRowVectorWidth(k, weightType);
+        dots.weightType = weightType;
+        dots.x = ops.x;
+        dots.normEps = 0.0;
+        dots.rows = {{ops.weight, row}};
+        dots.xRow = xRow;
+        dots.xColumn = arith::MulIOp::create(
+            b, l, arith::DivUIOp::create(b, l, row, d.index(n)), d.index(k));
+        SmallVector<Value> sums = emitWarpDots(d, dots);
+        onLaneZero(d, [&] {
+          storeProjectionResult(d, ops, xRow, row, sums[0], Value(),
+                                /*guardColumn=*/false);
+        });
+      });
+  launchWarps(builder, loc, kernel, rows, args,
+              memref::DimOp::create(builder, loc, operands.x, 0));
 }
 
 void launchGatedGemv(OpBuilder &builder, Location loc, KernelModule &kernels,

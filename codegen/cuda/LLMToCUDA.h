@@ -63,6 +63,17 @@ void populateProjectionKernelPatterns(mlir::TypeConverter &converter,
 /// residual in their epilogue, but no norm prologue, sibling weights or
 /// gated unit.
 bool isGemvFusedProjection(mlir::Operation *op);
+/// llm.head_linear (f32/bf16/f16 weights): per-head GEMVs, the weight's
+/// rows per head K-contiguous or, with transpose_weight, N-contiguous.
+void populateHeadLinearKernelPatterns(mlir::TypeConverter &converter,
+                                      mlir::RewritePatternSet &patterns,
+                                      KernelModule &kernels);
+/// tensor.concat along the last dimension and tensor.extract_slice of a
+/// static run of the last dimension (whole or token-prefix leading
+/// extents): column-copy kernels.
+void populateColumnCopyKernelPatterns(mlir::TypeConverter &converter,
+                                      mlir::RewritePatternSet &patterns,
+                                      KernelModule &kernels);
 /// llm.rope.
 void populateRopeKernelPatterns(mlir::TypeConverter &converter,
                                 mlir::RewritePatternSet &patterns,

@@ -61,6 +61,16 @@ void launchMultiGemv(mlir::OpBuilder &builder, mlir::Location loc,
                      KernelModule &kernels, const GemvNorm &norm,
                      llvm::ArrayRef<ProjectionOperands> outputs);
 
+/// One projection per head (llm.head_linear without transpose_weight):
+/// out[m, h·N + n] = x[m, h·K ..< (h+1)·K] · weight[h·N + n, :] for x (M,
+/// heads · K) f32, weight (heads · N, K) f32/bf16/f16, out (M, heads · N),
+/// M dynamic. The GEMV's warps (one weight row each, emitWarpDots) with
+/// grid row m reading row m of x: for one row (decode) a GEMV that reads
+/// the weight once; a prefill of M rows reads it M times, through L2.
+void launchHeadGemv(mlir::OpBuilder &builder, mlir::Location loc,
+                    KernelModule &kernels, const ProjectionOperands &operands,
+                    int64_t heads);
+
 /// out (1, N) = act(x · gateᵀ) · (x · upᵀ) for one row x, optionally
 /// normalized: each warp computes a gate row and an up row and stores only
 /// their gated unit (llm.glu_linear). Both weights have one element type,

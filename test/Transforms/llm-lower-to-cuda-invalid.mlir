@@ -68,14 +68,3 @@ module {
     return %kv#0 : tensor<1x512x4x8xf32>
   }
 }
-
-// -----
-
-// Multi-head latent attention's per-head projections: no CUDA kernels yet.
-module {
-  func.func private @decode(%x: tensor<1x1x4x32xf32>, %w: tensor<64x32xf32>) -> tensor<1x1x4x16xf32> {
-    // expected-error @+1 {{the CUDA kernels have no multi-head latent attention (llm.head_linear) yet; compile deepseek_v2 and deepseek_v3 models for --target=cpu}}
-    %0 = llm.head_linear %x, %w : tensor<1x1x4x32xf32>, tensor<64x32xf32> -> tensor<1x1x4x16xf32>
-    return %0 : tensor<1x1x4x16xf32>
-  }
-}

@@ -10,7 +10,7 @@
 // RUN: %python %S/../../lib/ptxas_check.py --arch sm_80 --arch sm_90 < %t.ptx | FileCheck %s --check-prefix=PTXAS
 // A head_dim without a kernel is an error that says so.
 // RUN: not llmc --compile-to=kernels --target=cuda:sm_80 %S/Inputs/attention-head-dim.mlir 2>&1 | FileCheck %s --check-prefix=HEADDIM
-// HEADDIM: error: 'llm.attention' op CUDA lowering: head_dim must be static, a multiple of 4 and at most 256
+// HEADDIM: error: 'llm.attention' op CUDA lowering: head_dim must be static, a multiple of 4 and at most 576
 
 !cache = !llm.kv_cache<layers = 32, batch = 1, kv_heads = 8, head_dim = 128, capacity = 8192, element_type = bf16>
 !window_cache = !llm.kv_cache<layers = 32, batch = 1, kv_heads = 8, head_dim = 128, capacity = 32768, element_type = f32>

@@ -93,14 +93,18 @@ TINY = {"hidden_size": 64, "intermediate_size": 168, "num_hidden_layers": 2,
         "max_position_embeddings": 128}
 # family_<f>: test/e2e/Inputs/make_hf_model.py's tiny model of family <f>
 # (the same directories hf-families.test checks against transformers).
-FAMILIES = ("qwen3", "olmo2", "gpt_neox", "phi3", "gemma", "gemma2", "gemma3_text", "gptj")
+FAMILIES = ("qwen3", "olmo2", "gpt_neox", "phi3", "gemma", "gemma2", "gemma3_text", "gptj",
+            "deepseek_v2", "deepseek_v3")
 MAKE_HF_MODEL = os.path.join(HERE, "..", "..", "..", "e2e", "Inputs", "make_hf_model.py")
 # smollm2_shape: SmolLM2-135M's widths (hidden 576, 9 query heads of 64, 3
 # KV heads, intermediate 1536, RoPE base 1e5, tied) with 2 layers and TINY's
 # vocabulary and context.
 SMOLLM2_SHAPE = {"hidden_size": 576, "intermediate_size": 1536, "num_attention_heads": 9,
                  "num_key_value_heads": 3, "rope_theta": 100000.0, "tie_word_embeddings": True}
-VARIANTS = (set(random_model.VARIANTS) | {"stories260k", "smollm2_shape"} |
+# deepseek_v2_lite_latent: the tiny deepseek_v2 with DeepSeek-V2-Lite's latent head, kv_lora_rank 512 +
+# qk_rope_head_dim 64 = 576 wide (the attention kernels' widest: one key per softmax update, one block per SM).
+LITE_LATENT = {"kv_lora_rank": 512, "qk_rope_head_dim": 64}
+VARIANTS = (set(random_model.VARIANTS) | {"stories260k", "smollm2_shape", "deepseek_v2_lite_latent"} |
             {"family_" + family for family in FAMILIES})
 PROMPT, DECODE = 70, 2
 # The KV cache of every variant: TINY's context, also where a variant's own
@@ -124,7 +128,7 @@ def config(variant, directory=None):
     if variant == "stories260k":
         with open(STORIES) as f:
             return json.load(f)
-    if variant.startswith("family_"):
+    if variant.startswith("family_") or variant == "deepseek_v2_lite_latent":
         with open(os.path.join(directory, "config.json")) as f:
             return json.load(f)
     cfg = dict(random_model.BASE, **TINY)
@@ -132,11 +136,35 @@ def config(variant, directory=None):
     return cfg
 
 
+def make_lite_latent_model(directory):
+    """make_hf_model.py's deepseek_v2 directory with LITE_LATENT's widths: its
+    config.json updated, its tensors (hf_family_layouts.py's layout of the
+    new config) drawn again the way make_hf_model.py draws them."""
+    sys.path.insert(0, os.path.dirname(MAKE_HF_MODEL))
+    import hf_family_layouts  # noqa: E402
+    import make_hf_model  # noqa: E402
+    import numpy as np  # noqa: E402
+    subprocess.run([sys.executable, MAKE_HF_MODEL, "deepseek_v2", directory], check=True,
+                   stdout=subprocess.DEVNULL)
+    path = os.path.join(directory, "config.json")
+    with open(path) as f:
+        cfg = dict(json.load(f), **LITE_LATENT)
+    with open(path, "w") as f:
+        json.dump(cfg, f, indent=1)
+    rng = np.random.default_rng(33)
+    tensors = {name: make_hf_model.WEIGHT_KINDS[kind](rng, shape).astype(np.float32)
+               for name, (shape, kind) in sorted(hf_family_layouts.mla_layout(cfg).items())}
+    make_hf_model.write_safetensors(os.path.join(directory, "model.safetensors"), tensors)
+
+
 def make_model(directory, variant):
     """config.json, model.safetensors and all.tokens of a variant."""
-    if variant.startswith("family_"):
-        subprocess.run([sys.executable, MAKE_HF_MODEL, variant[len("family_"):], directory],
-                       check=True, stdout=subprocess.DEVNULL)
+    if variant.startswith("family_") or variant == "deepseek_v2_lite_latent":
+        if variant == "deepseek_v2_lite_latent":
+            make_lite_latent_model(directory)
+        else:
+            subprocess.run([sys.executable, MAKE_HF_MODEL, variant[len("family_"):], directory],
+                           check=True, stdout=subprocess.DEVNULL)
         rng = random.Random("llmc-sim-" + variant)
         vocab = config(variant, directory)["vocab_size"]
         with open(os.path.join(directory, "all.tokens"), "w") as f:
