@@ -23,11 +23,22 @@ namespace {
 /// AVX-512 vector), like the buffers bufferization allocates.
 constexpr int64_t kResultAlignment = 64;
 
-/// Bytes per cache line, the unit the block kernels prefetch in.
+/// Bytes per cache line, the unit the kernels prefetch in.
 constexpr int64_t kCacheLine = 64;
-/// How many tiles of weight rows ahead the block kernels prefetch (the
-/// next one: farther measured no better).
-constexpr int64_t kPrefetchTiles = 1;
+/// How far ahead of its reads a decode GEMV prefetches, in bytes of weight
+/// rows (whole tiles, at least one), into L2. Block rows give the
+/// out-of-order core too little lookahead to hide DRAM latency (a Q8_0
+/// block is 34 bytes of ~40 instructions), and so do 16-bit rows: a tile of
+/// two f16 rows of SmolLM2's 576 columns is 2.3 KiB. Measured on a 2-core
+/// Sapphire Rapids: a stream of GEMVs of SmolLM2-135M's f16 shapes (2
+/// threads) took 17.3 ms with the next tile prefetched into L1, 13.6 ms 4
+/// KiB ahead into L2 and 13.5 ms 8 KiB ahead; llmc-run's decode, medians of
+/// 7 interleaved runs, f16 54 -> 59 tok/s (with the int8 GEMV's 4 rows:
+/// ProjectionToVector.cpp, the block formats). On Zen 3 the next tile into
+/// L1 had taken Q8_0 from 34-36 to 55-64 tok/s, Q4_0 from 48 to 62-81.
+constexpr int64_t kPrefetchBytes = 4096;
+/// LLVM's locality hint of those prefetches: 2, into L2 (and L3).
+constexpr int32_t kPrefetchLocality = 2;
 
 /// Weight rows of a GEMM tile below AVX-512 at most (4 × 3 = 12
 /// accumulators already cover two FMA pipes' latency).
@@ -66,9 +77,11 @@ struct KernelOperands {
   /// When `weight` is a tile of rows decoded into a buffer: the first weight
   /// row it holds (weight row n is its row n - weightRowBase).
   Value weightRowBase;
-  /// Set when the K loop prefetches the next tile's weight rows: the weight
-  /// as a read-only buffer, its last row and its last column (index).
+  /// Set when the K loop prefetches weight rows ahead: the weight as a
+  /// read-only buffer, its last row and its last column (index).
   Value prefetchBuffer, lastRow, lastColumn;
+  /// How many weight rows ahead the prefetches reach (kPrefetchBytes).
+  int64_t prefetchRowsAhead = 0;
   /// f32 lanes of the vectors every tile walks K with.
   int64_t lanes;
   /// K rounded down to a multiple of `lanes`: the unmasked loop's bound.
@@ -78,6 +91,12 @@ struct KernelOperands {
   /// Whether the tiles run on OpenMP threads (scf.parallel) or in order.
   bool threaded;
 };
+
+/// Bytes per element of the tensor `value` (at least 1).
+int64_t getElementBytes(Value value) {
+  return std::max<int64_t>(
+      1, cast<ShapedType>(value.getType()).getElementTypeBitWidth() / 8);
+}
 
 /// Types the kernel reads and writes; all of them widen exactly to f32.
 bool isKernelElementType(Type type) {
@@ -152,23 +171,16 @@ SmallVector<Value> accumulateFloat(OpBuilder &b, Location loc,
 }
 
 /// Prefetches, for each row of `weightRows`, the same columns [column,
-/// column + bytes) of the row one tile further, which the thread reads next
-/// (clamped to the last row and column). Small blocks give the out-of-order
-/// core too little lookahead to hide DRAM latency (a Q8_0 block is 34 bytes
-/// of ~40 instructions). Measured on Zen 3 (2 threads, SmolLM2-135M shape):
-/// decode 34-36 -> 55-64 tok/s on Q8_0, 48 -> 62-81 on Q4_0; 2 or 4 tiles
-/// ahead no better.
-void prefetchNextTile(OpBuilder &b, Location loc, const KernelOperands &ops,
-                      ArrayRef<Value> weightRows, Value column, int64_t bytes) {
-  int64_t elementBytes = std::max<int64_t>(
-      1, cast<MemRefType>(ops.prefetchBuffer.getType())
-                 .getElementTypeBitWidth() / 8);
+/// column + bytes) of the row `ops.prefetchRowsAhead` further, which the
+/// thread reads soon (clamped to the last row and column).
+void prefetchAhead(OpBuilder &b, Location loc, const KernelOperands &ops,
+                   ArrayRef<Value> weightRows, Value column, int64_t bytes) {
+  int64_t elementBytes = getElementBytes(ops.prefetchBuffer);
   for (Value row : weightRows) {
     Value ahead = b.createOrFold<arith::MinUIOp>(
         loc,
-        arith::AddIOp::create(
-            b, loc, row,
-            indexConstant(b, loc, kPrefetchTiles * weightRows.size())),
+        arith::AddIOp::create(b, loc, row,
+                              indexConstant(b, loc, ops.prefetchRowsAhead)),
         ops.lastRow);
     for (int64_t line = 0; line < bytes; line += kCacheLine) {
       Value at = b.createOrFold<arith::MinUIOp>(
@@ -178,7 +190,7 @@ void prefetchNextTile(OpBuilder &b, Location loc, const KernelOperands &ops,
           ops.lastColumn);
       memref::PrefetchOp::create(b, loc, ops.prefetchBuffer,
                                  ValueRange{ahead, at}, /*isWrite=*/false,
-                                 /*localityHint=*/3, /*isDataCache=*/true);
+                                 kPrefetchLocality, /*isDataCache=*/true);
     }
   }
 }
@@ -204,7 +216,7 @@ SmallVector<Value> accumulateBlocks(OpBuilder &b, Location loc,
           rowBlocks.push_back(blocks.loadBlock(nb, nloc, row, block));
         // Every row's block starts at the same byte offset.
         if (ops.prefetchBuffer)
-          prefetchNextTile(nb, nloc, ops, weightRows,
+          prefetchAhead(nb, nloc, ops, weightRows,
                            rowBlocks.front().offset, blocks.getBlockBytes());
         Value start = arith::MulIOp::create(
             nb, nloc, block, indexConstant(nb, nloc, blockElements));
@@ -259,7 +271,7 @@ SmallVector<Value> accumulateInt8Blocks(OpBuilder &b, Location loc,
         for (Value row : weightRows)
           rowBlocks.push_back(blocks.loadBlock(nb, nloc, row, block));
         if (ops.prefetchBuffer)
-          prefetchNextTile(nb, nloc, ops, weightRows, rowBlocks.front().offset,
+          prefetchAhead(nb, nloc, ops, weightRows, rowBlocks.front().offset,
                            blocks.getBlockBytes());
         Value start = arith::MulIOp::create(
             nb, nloc, block, indexConstant(nb, nloc, blockElements));
@@ -431,8 +443,8 @@ void emitTile(OpBuilder &b, Location loc, const KernelOperands &ops, Value m0,
         indexConstant(b, loc, ops.lanes), init,
         [&](OpBuilder &nb, Location nloc, Value k, ValueRange accumulators) {
           if (ops.prefetchBuffer)
-            prefetchNextTile(nb, nloc, ops, weightRows, k,
-                             ops.lanes * 2);
+            prefetchAhead(nb, nloc, ops, weightRows, k,
+                          ops.lanes * getElementBytes(ops.weight));
           scf::YieldOp::create(nb, nloc,
                                accumulateFloat(nb, nloc, ops, xRows,
                                                weightRows, k, Value(),
@@ -740,6 +752,11 @@ Value llmc::createVectorProjection(OpBuilder &b, Location loc, Value x,
         weight, b.getUnitAttr());
     ops.lastRow = indexConstant(b, loc, weightType.getDimSize(0) - 1);
     ops.lastColumn = indexConstant(b, loc, weightType.getDimSize(1) - 1);
+    int64_t tileBytes = std::max<int64_t>(
+        1, weightType.getDimSize(1) * getElementBytes(weight) *
+               tile.weightRows);
+    ops.prefetchRowsAhead =
+        llvm::divideCeil(kPrefetchBytes, tileBytes) * tile.weightRows;
   }
   // Threads pay off once the work (weight elements × rows of x) outweighs
   // starting an OpenMP region. A prefill's row count is dynamic: it is

@@ -13,8 +13,8 @@
 // RUN: llmc-opt %s -split-input-file --llmc-cpu-to-llvm="int8-dot=vnni" | FileCheck %s --check-prefix=LLVM
 // RUN: llmc-opt %s -split-input-file --llmc-cpu-to-llvm | FileCheck %s --check-prefix=NONE
 
-// Q4_0, 2 blocks per row: x quantized first (outside the threads), then per block and weight row the f16 scale
-// d and the addend -8d; the 16 code bytes split into low nibbles (elements 0-15) and high nibbles (16-31).
+// Q4_0, 2 blocks per row: x quantized first (outside the threads), then tiles of four weight rows (a vector
+// and a scalar accumulator each), per block and weight row the f16 scale d and the addend -8d; the 16 code bytes split into low nibbles (elements 0-15) and high nibbles (16-31).
 // CHECK: func.func private @llvm.x86.avx512.vpdpbusd.256(vector<8xi32>, vector<32xi8>, vector<32xi8>) -> vector<8xi32>
 // CHECK-LABEL: func @gemv_q4_0
 // CHECK-DAG: %[[LOW:.+]] = arith.constant dense<15> : vector<16xi8>
@@ -33,10 +33,10 @@
 // CHECK: vector.transfer_write %[[B]], %[[XQ]]
 // CHECK: vector.reduction <add>, %{{.+}} : vector<16xi32> into i32
 // CHECK: scf.parallel
-// CHECK: scf.for {{.+}} iter_args({{.+}}) -> (vector<8xf32>, vector<8xf32>, f32, f32)
+// CHECK: scf.for {{.+}} iter_args({{.+}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, f32, f32, f32, f32)
 // CHECK: %[[XV:.+]] = vector.transfer_read %[[XQ]][%{{.+}}, %{{.+}}], %{{.+}} {in_bounds = [true]} : memref<1x64xi8>, vector<32xi8>
 // CHECK: %[[DX:.+]] = memref.load %[[XS]]
-// CHECK: %[[Q:.+]] = vector.transfer_read %{{.+}} : tensor<4x36xi8>, vector<16xi8>
+// CHECK: %[[Q:.+]] = vector.transfer_read %{{.+}} : tensor<8x36xi8>, vector<16xi8>
 // CHECK: %[[QL:.+]] = arith.andi %[[Q]], %[[LOW]] : vector<16xi8>
 // CHECK: %[[QH:.+]] = arith.shrui %[[Q]], %[[FOUR]] : vector<16xi8>
 // CHECK: %[[CODES:.+]] = vector.shuffle %[[QL]], %[[QH]] [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31] : vector<16xi8>, vector<16xi8>
@@ -54,9 +54,9 @@
 // LLVM-LABEL: llvm.func @gemv_q4_0
 // LLVM: llvm.call @llvm.x86.avx512.vpdpbusd.256(%{{.+}}, %{{.+}}, %{{.+}}) : (vector<8xi32>, vector<32xi8>, vector<32xi8>) -> vector<8xi32>
 // NONE-NOT: llvm.x86
-func.func @gemv_q4_0(%x: tensor<1x1x64xf32>, %w: tensor<4x64x!llm.block<q4_0>>) -> tensor<1x1x4xf32> {
-  %y = llm.linear %x, %w : tensor<1x1x64xf32>, tensor<4x64x!llm.block<q4_0>> -> tensor<1x1x4xf32>
-  return %y : tensor<1x1x4xf32>
+func.func @gemv_q4_0(%x: tensor<1x1x64xf32>, %w: tensor<8x64x!llm.block<q4_0>>) -> tensor<1x1x8xf32> {
+  %y = llm.linear %x, %w : tensor<1x1x64xf32>, tensor<8x64x!llm.block<q4_0>> -> tensor<1x1x8xf32>
+  return %y : tensor<1x1x8xf32>
 }
 
 // -----

@@ -85,8 +85,9 @@ func.func @gemv_f32_tails(%x: tensor<1x1x40xf32>, %w: tensor<5x40xf32>, %b: tens
 
 // Tied logits with bf16 weights, rank-2 input, K and N multiples of the
 // vector width and the row block: each weight vector is widened with one
-// arith.extf; no masked step, no row tail. 16-bit weights are prefetched a
-// tile of rows ahead, each K step (f32 ones, read twice as fast per
+// arith.extf; no masked step, no row tail. 16-bit weights are prefetched
+// into L2 4 KiB ahead, each K step: 16 tiles of two 128-byte rows, row + 32
+// clamped to the last row, 63 (f32 ones, read twice as fast per
 // instruction, leave it to the hardware).
 // CHECK-LABEL: func @logits_bf16
 // CHECK-SAME: (%[[X:.+]]: tensor<1x64xf32>, %[[W:.+]]: tensor<64x64xbf16>)
@@ -94,7 +95,9 @@ func.func @gemv_f32_tails(%x: tensor<1x1x40xf32>, %w: tensor<5x40xf32>, %b: tens
 // CHECK: %[[WB:.+]] = bufferization.to_buffer %[[W]] read_only : tensor<64x64xbf16> to memref<64x64xbf16>
 // CHECK: scf.parallel (%[[N0:.+]]) = (%{{.+}}) to (%{{.+}}) step (%{{.+}}) {
 // CHECK: scf.for
-// CHECK: memref.prefetch %[[WB]][%{{.+}}, %{{.+}}], read, locality<3>, data : memref<64x64xbf16>
+// CHECK: %[[AHEAD:.+]] = arith.addi %[[N0]], %c32 : index
+// CHECK: %[[ROW:.+]] = arith.minui %[[AHEAD]], %c63 : index
+// CHECK: memref.prefetch %[[WB]][%[[ROW]], %{{.+}}], read, locality<2>, data : memref<64x64xbf16>
 // CHECK: %[[XV:.+]] = vector.transfer_read %[[X]]{{.+}} : tensor<1x64xf32>, vector<16xf32>
 // CHECK: %[[WV:.+]] = vector.transfer_read %[[W]][%[[N0]], %{{.+}}], %{{.+}} {in_bounds = [true]} : tensor<64x64xbf16>, vector<16xbf16>
 // CHECK: %[[WF:.+]] = arith.extf %[[WV]] : vector<16xbf16> to vector<16xf32>
