@@ -33,17 +33,11 @@ Value viewAsRows(OpBuilder &b, Location loc, Value buffer) {
   ReassociationIndices leading;
   for (int64_t d = 0; d + 1 < type.getRank(); ++d)
     leading.push_back(d);
-  Value rows = memref::CollapseShapeOp::create(
-      b, loc, buffer,
-      SmallVector<ReassociationIndices>{leading, {type.getRank() - 1}});
-  auto rowsType = cast<MemRefType>(rows.getType());
-  if (rowsType.isDynamicDim(0))
-    return rows;
-  return memref::CastOp::create(
+  return withDynamicRows(
       b, loc,
-      MemRefType::get({ShapedType::kDynamic, rowsType.getDimSize(1)},
-                      rowsType.getElementType()),
-      rows);
+      memref::CollapseShapeOp::create(
+          b, loc, buffer,
+          SmallVector<ReassociationIndices>{leading, {type.getRank() - 1}}));
 }
 
 /// Elements per thread: the widest access (at most 16 bytes) that divides

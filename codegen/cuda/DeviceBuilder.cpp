@@ -150,4 +150,13 @@ Value DeviceBuilder::blockReduce(Value value, ReduceKind kind, Value scratch,
   return result;
 }
 
+Value withDynamicRows(OpBuilder &b, Location loc, Value buffer) {
+  auto type = cast<MemRefType>(buffer.getType());
+  if (type.isDynamicDim(0))
+    return buffer;
+  auto dynamic = MemRefType::get({ShapedType::kDynamic, type.getDimSize(1)},
+                                 type.getElementType());
+  return memref::CastOp::create(b, loc, dynamic, buffer);
+}
+
 } // namespace llmc::cuda

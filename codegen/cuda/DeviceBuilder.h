@@ -71,6 +71,11 @@ private:
   mlir::Location loc;
 };
 
+/// `buffer` (M, N) with a dynamic M (a cast when M is static), so that one
+/// kernel serves every row count (prefill and decode).
+mlir::Value withDynamicRows(mlir::OpBuilder &b, mlir::Location loc,
+                            mlir::Value buffer);
+
 } // namespace llmc::cuda
 
 #endif // LLMC_CODEGEN_CUDA_DEVICEBUILDER_H

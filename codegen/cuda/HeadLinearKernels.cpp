@@ -132,16 +132,10 @@ void launchTransposedHeadGemv(OpBuilder &builder, Location loc,
 /// (B, T, H, W) as (B·T, H·W), the rows dynamic (one kernel for prefill
 /// and decode).
 Value viewAsHeadRows(OpBuilder &b, Location loc, Value buffer) {
-  Value rows = memref::CollapseShapeOp::create(
-      b, loc, buffer, SmallVector<ReassociationIndices>{{0, 1}, {2, 3}});
-  auto type = cast<MemRefType>(rows.getType());
-  if (type.isDynamicDim(0))
-    return rows;
-  return memref::CastOp::create(
+  return withDynamicRows(
       b, loc,
-      MemRefType::get({ShapedType::kDynamic, type.getDimSize(1)},
-                      type.getElementType()),
-      rows);
+      memref::CollapseShapeOp::create(
+          b, loc, buffer, SmallVector<ReassociationIndices>{{0, 1}, {2, 3}}));
 }
 
 struct HeadLinearLowering : KernelPattern<llm::HeadLinearOp> {

@@ -165,16 +165,6 @@ Value viewAsRows(OpBuilder &b, Location loc, Value buffer) {
       b, loc, buffer, SmallVector<ReassociationIndices>{leading, {rank - 1}});
 }
 
-/// `buffer` (M, K) with a dynamic M, as the GEMM kernels take it.
-Value withDynamicRows(OpBuilder &b, Location loc, Value buffer) {
-  auto type = cast<MemRefType>(buffer.getType());
-  if (type.isDynamicDim(0))
-    return buffer;
-  auto dynamic = MemRefType::get({ShapedType::kDynamic, type.getDimSize(1)},
-                                 type.getElementType());
-  return memref::CastOp::create(b, loc, dynamic, buffer);
-}
-
 /// x[l..., K] · W[N, K]ᵀ (+ bias[N]) → [l..., N], f32 activations and
 /// result. A statically single row is a GEMV, any other row count (the
 /// sequence length of a prefill) a GEMM: on tensor cores for 16-bit and
