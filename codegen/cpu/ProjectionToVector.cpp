@@ -84,11 +84,10 @@ struct ProjectionToVector : OpConversionPattern<OpTy> {
       return rewriter.notifyMatchFailure(op, "element types not supported");
     mlir::llm::BlockQuantType weightFormat =
         mlir::llm::getBlockQuantElementType(weightType);
-    llmc::ProjectionTile tile =
-        !(weightFormat && int8Dot != llmc::Int8DotKind::None)
-            ? (llmc::getStaticRowCount(xType) == 1 ? kGemvTile : gemmTile)
-        : llmc::getStaticRowCount(xType) == 1 ? kInt8GemvTile
-                                              : int8GemmTile;
+    bool gemv = llmc::getStaticRowCount(xType) == 1;
+    bool int8Blocks = weightFormat && int8Dot != llmc::Int8DotKind::None;
+    llmc::ProjectionTile tile = gemv ? (int8Blocks ? kInt8GemvTile : kGemvTile)
+                                     : (int8Blocks ? int8GemmTile : gemmTile);
     Value result = llmc::createVectorProjection(
         rewriter, op.getLoc(), adaptor.getX(), adaptor.getWeight(),
         weightFormat, bias, resultType,

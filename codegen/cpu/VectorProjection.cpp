@@ -216,8 +216,8 @@ SmallVector<Value> accumulateBlocks(OpBuilder &b, Location loc,
           rowBlocks.push_back(blocks.loadBlock(nb, nloc, row, block));
         // Every row's block starts at the same byte offset.
         if (ops.prefetchBuffer)
-          prefetchAhead(nb, nloc, ops, weightRows,
-                           rowBlocks.front().offset, blocks.getBlockBytes());
+          prefetchAhead(nb, nloc, ops, weightRows, rowBlocks.front().offset,
+                        blocks.getBlockBytes());
         Value start = arith::MulIOp::create(
             nb, nloc, block, indexConstant(nb, nloc, blockElements));
         SmallVector<Value> sums(accumulators);
@@ -272,7 +272,7 @@ SmallVector<Value> accumulateInt8Blocks(OpBuilder &b, Location loc,
           rowBlocks.push_back(blocks.loadBlock(nb, nloc, row, block));
         if (ops.prefetchBuffer)
           prefetchAhead(nb, nloc, ops, weightRows, rowBlocks.front().offset,
-                           blocks.getBlockBytes());
+                        blocks.getBlockBytes());
         Value start = arith::MulIOp::create(
             nb, nloc, block, indexConstant(nb, nloc, blockElements));
         for (int64_t first = 0; first < blockElements;

@@ -131,10 +131,8 @@ bool isRowBuffer(Value buffer) {
 }
 
 /// tensor.concat along the last dimension: one column copy per operand.
-struct ConcatLastLowering : OpConversionPattern<tensor::ConcatOp> {
-  ConcatLastLowering(TypeConverter &converter, MLIRContext *context,
-                     KernelModule &kernels)
-      : OpConversionPattern(converter, context), kernels(kernels) {}
+struct ConcatLastLowering : KernelPattern<tensor::ConcatOp> {
+  using KernelPattern::KernelPattern;
 
   LogicalResult
   matchAndRewrite(tensor::ConcatOp op, OpAdaptor adaptor,
@@ -157,15 +155,12 @@ struct ConcatLastLowering : OpConversionPattern<tensor::ConcatOp> {
     rewriter.replaceOp(op, result);
     return success();
   }
-  KernelModule &kernels;
 };
 
 /// tensor.extract_slice of columns: whole extents but the last, a static
 /// run of the last at unit stride.
-struct ExtractColumnsLowering : OpConversionPattern<tensor::ExtractSliceOp> {
-  ExtractColumnsLowering(TypeConverter &converter, MLIRContext *context,
-                         KernelModule &kernels)
-      : OpConversionPattern(converter, context), kernels(kernels) {}
+struct ExtractColumnsLowering : KernelPattern<tensor::ExtractSliceOp> {
+  using KernelPattern::KernelPattern;
 
   LogicalResult
   matchAndRewrite(tensor::ExtractSliceOp op, OpAdaptor adaptor,
@@ -207,7 +202,6 @@ struct ExtractColumnsLowering : OpConversionPattern<tensor::ExtractSliceOp> {
     rewriter.replaceOp(op, result);
     return success();
   }
-  KernelModule &kernels;
 };
 
 } // namespace
