@@ -333,7 +333,9 @@ struct GGUFName {
   StringRef modelType, gguf;
 };
 constexpr GGUFName kGGUFNames[] = {{"gemma3_text", "gemma3"},
-                                   {"gpt_neox", "gptneox"}};
+                                   {"gpt_neox", "gptneox"},
+                                   {"deepseek_v2", "deepseek2"},
+                                   {"deepseek_v3", "deepseek2"}};
 } // namespace
 
 StringRef getGGUFArchitecture(StringRef modelType) {

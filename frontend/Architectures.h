@@ -55,6 +55,11 @@ struct TensorNames {
   llvm::StringRef kvAProj = "self_attn.kv_a_proj_with_mqa";
   llvm::StringRef kvANorm = "self_attn.kv_a_layernorm";
   llvm::StringRef kvBProj = "self_attn.kv_b_proj";
+  /// kv_b_proj split per head as llama.cpp's GGUF files store it
+  /// (LatentUpProjectionLayout::Split): the names its converter gives the
+  /// parts before they become blk.N.attn_k_b / attn_v_b.
+  llvm::StringRef kBProj = "self_attn.k_b_proj";
+  llvm::StringRef vBProj = "self_attn.v_b_proj";
 
   /// The module path of `role` (per-layer roles without the layer prefix).
   llvm::StringRef get(WeightRole role) const;
@@ -173,8 +178,10 @@ struct Architecture {
 RopeStyle getCheckpointRopeStyle(llvm::StringRef modelType);
 
 /// llama.cpp's general.architecture for `modelType` ("gptneox" for
-/// gpt_neox, "gemma3" for gemma3_text; the model_type itself otherwise),
-/// and the reverse.
+/// gpt_neox, "gemma3" for gemma3_text, "deepseek2" for deepseek_v2 and
+/// deepseek_v3; the model_type itself otherwise), and the reverse
+/// ("deepseek2" is read as deepseek_v2: the file does not say which, and
+/// both have the same block and tensors).
 llvm::StringRef getGGUFArchitecture(llvm::StringRef modelType);
 llvm::StringRef getModelTypeOfGGUFArchitecture(llvm::StringRef ggufArchitecture);
 

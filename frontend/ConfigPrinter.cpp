@@ -77,6 +77,9 @@ static void printDecoderBlock(const DecoderBlock &block, raw_ostream &os) {
      << optional(block.attentionScale, "1/sqrt(head_dim)") << "\n";
   os << "block.parallel_shares_norm: " << boolName(block.parallelSharesNorm)
      << "\n";
+  if (block.attention == AttentionKind::Latent)
+    os << "block.latent_up_projection: " << toString(block.latentUpProjection)
+       << "\n";
 }
 
 void printModelConfig(const ModelConfig &config, raw_ostream &os) {

@@ -83,4 +83,14 @@ StringRef toString(AttentionKind kind) {
   llvm_unreachable("unknown AttentionKind");
 }
 
+StringRef toString(LatentUpProjectionLayout layout) {
+  switch (layout) {
+  case LatentUpProjectionLayout::Fused:
+    return "fused";
+  case LatentUpProjectionLayout::Split:
+    return "split";
+  }
+  llvm_unreachable("unknown LatentUpProjectionLayout");
+}
+
 } // namespace llmc

@@ -56,6 +56,14 @@ enum class QKNormKind { None, PerHead, Projection };
 /// (ModelConfig::latent has the widths).
 enum class AttentionKind { MultiHead, Latent };
 
+/// How a checkpoint stores latent attention's key and value up-projections.
+/// Fused: one kv_b_proj of [H][qk_nope_head_dim key rows; v_head_dim value
+/// rows] over the latent (transformers), split per head at load. Split:
+/// llama.cpp's two per-head tensors, k_b_proj with each head's key rows
+/// transposed, [H][kv_lora_rank][qk_nope_head_dim], and v_b_proj,
+/// [H][v_head_dim][kv_lora_rank].
+enum class LatentUpProjectionLayout { Fused, Split };
+
 struct DecoderBlock {
   NormKind norm = NormKind::RMSNorm;
   /// Added to every RMSNorm weight before it scales: 1 for Gemma's
@@ -70,6 +78,9 @@ struct DecoderBlock {
   QKNormKind qkNorm = QKNormKind::None;
   QKVLayout qkvLayout = QKVLayout::Separate;
   AttentionKind attention = AttentionKind::MultiHead;
+  /// Latent attention only: how the up-projections are stored.
+  LatentUpProjectionLayout latentUpProjection =
+      LatentUpProjectionLayout::Fused;
   /// gate and up are stored as one tensor [gate; up] (phi3).
   bool fusedGateUp = false;
   /// The token embeddings are multiplied by sqrt(hidden_size) (gemma).
@@ -91,6 +102,7 @@ llvm::StringRef toString(FeedForwardKind kind);
 llvm::StringRef toString(QKNormKind kind);
 llvm::StringRef toString(QKVLayout layout);
 llvm::StringRef toString(AttentionKind kind);
+llvm::StringRef toString(LatentUpProjectionLayout layout);
 
 } // namespace llmc
 

@@ -737,6 +737,151 @@ static Error readSandwichGemma(const MetadataReader &reader,
   return readGemmaSlidingRope(reader, rules, config);
 }
 
+/// A positive integer `key` of at most kMaxLatentWidth; `why` ends the
+/// message when it is out of range.
+static Expected<int64_t> readLatentWidth(const MetadataReader &reader,
+                                         StringRef key,
+                                         const Twine &why = "") {
+  auto value = reader.requireInt(key);
+  if (!value)
+    return value.takeError();
+  if (*value <= 0 || *value > kMaxLatentWidth)
+    return reader.fail("metadata key '" + key + "' (" + Twine(*value) +
+                       ") must be in [1, " + Twine(kMaxLatentWidth) + "]" +
+                       why);
+  return *value;
+}
+
+/// DeepSeek's mixture-of-experts layers, those from
+/// leading_dense_block_count on (llama.cpp's default 0): described for
+/// `llmc info`, refused by checkCompilable.
+static Error readMixtureOfExperts(const MetadataReader &reader,
+                                  StringRef prefix, ModelConfig &config) {
+  std::string denseKey = (prefix + "leading_dense_block_count").str();
+  MixtureOfExperts moe;
+  if (Error err = MetadataReader::assign(reader.getInt(denseKey),
+                                         moe.firstLayer))
+    return err;
+  if (moe.firstLayer >= config.numLayers)
+    return Error::success(); // Every layer is dense.
+  std::string why = (" for the mixture-of-experts layers from '" + denseKey +
+                     "' (" + Twine(moe.firstLayer) + ") on")
+                        .str();
+  for (auto [suffix, out] :
+       {std::pair{"expert_count", &moe.routedExperts},
+        std::pair{"expert_shared_count", &moe.sharedExperts},
+        std::pair{"expert_feed_forward_length", &moe.expertIntermediateSize},
+        std::pair{"expert_used_count", &moe.expertsPerToken}}) {
+    auto value = readLatentWidth(reader, (prefix + suffix).str(), why);
+    if (!value)
+      return value.takeError();
+    *out = *value;
+  }
+  config.moe = moe;
+  return Error::success();
+}
+
+/// DeepSeek-V2/V3 ("deepseek2") as llama.cpp's convert_hf_to_gguf.py writes
+/// it and src/models/deepseek2.cpp reads it. Multi-head latent attention is
+/// stored as MQA over one cache head: attention.key_length is kv_lora_rank +
+/// rope.dimension_count and value_length kv_lora_rank (llmc's latent cache
+/// head), the per-head widths are the _mla keys, a query LoRA is there when
+/// q_lora_rank is, and kv_b_proj is split per head into attn_k_b (key rows
+/// transposed) and attn_v_b. Files of older converters, with attn_kv_b and
+/// without the _mla keys, are refused (the missing key is named).
+static Error readLatentAttention(const MetadataReader &reader,
+                                 StringRef prefix, ModelConfig &config) {
+  LatentAttentionShape &mla = config.latent;
+  auto key = [&](StringRef suffix) { return (prefix + suffix).str(); };
+  for (auto [suffix, out] :
+       {std::pair{"attention.kv_lora_rank", &mla.kvLoraRank},
+        std::pair{"rope.dimension_count", &mla.qkRopeHeadDim},
+        std::pair{"attention.key_length_mla", &mla.qkNopeHeadDim},
+        std::pair{"attention.value_length_mla", &mla.vHeadDim}}) {
+    auto value = readLatentWidth(reader, key(suffix));
+    if (!value)
+      return value.takeError();
+    *out = *value;
+  }
+  // key_length_mla is the whole query/key head: its rope part comes off.
+  if (mla.qkNopeHeadDim <= mla.qkRopeHeadDim)
+    return reader.fail("metadata key '" + key("attention.key_length_mla") +
+                       "' (" + Twine(mla.qkNopeHeadDim) + ") must exceed '" +
+                       key("rope.dimension_count") + "' (" +
+                       Twine(mla.qkRopeHeadDim) + ")");
+  const int64_t qkHeadDim = mla.qkNopeHeadDim;
+  mla.qkNopeHeadDim -= mla.qkRopeHeadDim;
+  mla.qLoraRank.reset();
+  auto qLora = reader.getInt(key("attention.q_lora_rank"));
+  if (!qLora)
+    return qLora.takeError();
+  if (qLora->value_or(0) != 0) {
+    auto rank = readLatentWidth(reader, key("attention.q_lora_rank"));
+    if (!rank)
+      return rank.takeError();
+    mla.qLoraRank = *rank;
+  }
+  // The cache's one head, [latent; rotated key], as the file's MQA says.
+  const int64_t cacheHead = mla.kvLoraRank + mla.qkRopeHeadDim;
+  for (auto [suffix, expected, what] :
+       {std::tuple{"attention.key_length", cacheHead,
+                   "attention.kv_lora_rank' + 'rope.dimension_count"},
+        std::tuple{"attention.value_length", mla.kvLoraRank,
+                   "attention.kv_lora_rank"}}) {
+    auto given = reader.getInt(key(suffix));
+    if (!given)
+      return given.takeError();
+    if (*given && **given != expected)
+      return reader.fail("metadata key '" + key(suffix) + "' (" +
+                         Twine(**given) + ") must be '" + prefix + what +
+                         "' (" + Twine(expected) +
+                         "): the latent cache head of llama.cpp's MLA");
+  }
+  config.numKVHeads = 1;
+  config.headDim = cacheHead;
+  config.rotaryDim = mla.qkRopeHeadDim;
+  config.block.latentUpProjection = LatentUpProjectionLayout::Split;
+
+  // The magnitudes llama.cpp derives (llama-context.cpp, deepseek2.cpp).
+  // The converter writes 0.1 · mscale_all_dim as yarn_log_multiplier and
+  // drops mscale; llama.cpp takes mscale = mscale_all_dim, so YaRN's cos/sin
+  // factor mscale(f, mscale) / mscale(f, mscale_all_dim) is 1 (times
+  // rope.scaling.attn_factor), or mscale(f, 1) without the key; queries and
+  // keys are scaled by that factor squared times mscale(f,
+  // mscale_all_dim)^2 / sqrt(key_length_mla).
+  RopeScaling &scaling = config.ropeScaling;
+  double magnitude = 1.0;
+  if (scaling.kind == RopeScalingKind::Linear)
+    return reader.fail("metadata key '" + key("rope.scaling.type") +
+                       "' 'linear' is not supported for deepseek2 (llmc "
+                       "reads none or yarn)");
+  if (scaling.kind == RopeScalingKind::Yarn) {
+    // llama.cpp does not read it; a model that sets attention_factor
+    // would run otherwise under transformers.
+    if (reader.lookup(key("rope.scaling.yarn_attn_factor")))
+      return reader.fail("metadata key '" +
+                         key("rope.scaling.yarn_attn_factor") +
+                         "' is not supported for deepseek2 (llama.cpp "
+                         "ignores it; compile the Hugging Face directory)");
+    auto logMultiplier = reader.getFloat(key("rope.scaling.yarn_log_multiplier"));
+    if (!logMultiplier)
+      return logMultiplier.takeError();
+    auto ropeAttention = reader.getFloat(key("rope.scaling.attn_factor"));
+    if (!ropeAttention)
+      return ropeAttention.takeError();
+    const double factor = scaling.factor;
+    const double mscaleAllDim = logMultiplier->value_or(0.0) / 0.1;
+    const double ropeMagnitude =
+        ropeAttention->value_or(1.0) *
+        (*logMultiplier ? 1.0 : getYarnMscale(factor, 1.0));
+    scaling.attentionFactor = ropeMagnitude;
+    magnitude = ropeMagnitude * getYarnMscale(factor, mscaleAllDim);
+  }
+  config.block.attentionScale =
+      magnitude * magnitude / std::sqrt(double(qkHeadDim));
+  return readMixtureOfExperts(reader, prefix, config);
+}
+
 /// The compute type a tensor's storage maps to by default: its own for F32,
 /// F16 and BF16; none for block-quantized formats, which are dequantized at
 /// load (the runtime checks that it can read each format).
@@ -767,25 +912,24 @@ Expected<ModelConfig> modelConfigFromGGUF(const GGUFHeader &header,
   // model_type (gpt_neox as "gptneox", gemma3_text as "gemma3") and the
   // same key layout under "<arch>.".
   static const StringRef kGGUFArchitectures[] = {
-      "gemma",  "gemma2", "gemma3", "gptneox", "llama",
-      "olmo2",  "phi3",   "qwen2",  "qwen3"};
-  if (**arch == "deepseek2")
-    return reader.fail("general.architecture 'deepseek2' is refused: llmc "
-                       "compiles DeepSeek's multi-head latent attention from "
-                       "the Hugging Face directory only, not from llama.cpp's "
-                       "GGUF tensor layout");
+      "deepseek2", "gemma", "gemma2", "gemma3", "gptneox",
+      "llama",     "olmo2", "phi3",   "qwen2",  "qwen3"};
   if (!llvm::is_contained(kGGUFArchitectures, **arch))
     return reader.fail("unsupported general.architecture '" + **arch +
-                       "' (expected gemma, gemma2, gemma3, gptneox, llama, "
-                       "olmo2, phi3, qwen2 or qwen3)");
+                       "' (expected deepseek2, gemma, gemma2, gemma3, "
+                       "gptneox, llama, olmo2, phi3, qwen2 or qwen3)");
+  config.syntax = ConfigSyntax::GGUF;
   config.architecture = getModelTypeOfGGUFArchitecture(**arch).str();
   config.block = findArchitecture(config.architecture)->block;
   // llama.cpp's converter bakes Gemma's + 1 into the norm weights.
   config.block.normWeightOffset = 0.0;
   // llama.cpp permutes llama Q/K rows for adjacent-pair RoPE (LLAMA_ROPE_TYPE
-  // NORM); the others are converted unpermuted and rotated by halves (NEOX).
-  config.ropeStyle =
-      **arch == "llama" ? RopeStyle::Interleaved : RopeStyle::Half;
+  // NORM); deepseek2 rotates adjacent pairs of unpermuted rows, as DeepSeek's
+  // checkpoints do; the others are converted unpermuted and rotated by halves
+  // (NEOX).
+  config.ropeStyle = **arch == "llama" || **arch == "deepseek2"
+                         ? RopeStyle::Interleaved
+                         : RopeStyle::Half;
   std::string prefix = **arch + ".";
 
   struct RequiredInt {
@@ -835,7 +979,9 @@ Expected<ModelConfig> modelConfigFromGGUF(const GGUFHeader &header,
   auto valueLength = reader.getInt(valueLengthKey);
   if (!valueLength)
     return valueLength.takeError();
-  if (*valueLength && **valueLength != config.headDim)
+  // deepseek2's value head (the latent) is narrower than its key head:
+  // readLatentAttention checks both.
+  if (**arch != "deepseek2" && *valueLength && **valueLength != config.headDim)
     return reader.fail("metadata key '" + valueLengthKey + "' (" +
                        Twine(**valueLength) + ") differs from the key head "
                        "size (" + Twine(config.headDim) +
@@ -851,6 +997,9 @@ Expected<ModelConfig> modelConfigFromGGUF(const GGUFHeader &header,
     return err;
   if (Error err = readRopeScaling(reader, **arch, config))
     return err;
+  if (**arch == "deepseek2")
+    if (Error err = readLatentAttention(reader, prefix, config))
+      return err;
 
   auto window = reader.getInt(prefix + "attention.sliding_window");
   if (!window)

@@ -28,12 +28,6 @@ namespace llmc {
 
 namespace {
 
-/// Upper bound on each latent attention width and mixture-of-experts count:
-/// they multiply the head count and one another in weight shapes, so an
-/// absurd value must stop here; published models use 512 (kv_lora_rank),
-/// 1536 (q_lora_rank) and 256 experts.
-constexpr int64_t kMaxLatentWidth = int64_t(1) << 20;
-
 /// Qwen2Config's and Qwen3Config's default max_window_layers.
 constexpr int64_t kQwenDefaultMaxWindowLayers = 28;
 
@@ -303,12 +297,6 @@ Error readFactorList(const FieldReader &reader, StringRef key,
     out.push_back(*number);
   }
   return Error::success();
-}
-
-/// YaRN's magnitude scale for `scale` with multiplier `mscale` (transformers'
-/// get_mscale): 0.1·mscale·ln(scale) + 1, 1 for scale <= 1.
-double getYarnMscale(double scale, double mscale) {
-  return scale <= 1.0 ? 1.0 : 0.1 * mscale * std::log(scale) + 1.0;
 }
 
 /// Parses `rope_scaling` (or transformers v5's `rope_parameters`, which

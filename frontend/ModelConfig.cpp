@@ -94,6 +94,10 @@ int64_t getDTypeSize(DType dtype) {
   llvm_unreachable("unknown DType");
 }
 
+double getYarnMscale(double scale, double mscale) {
+  return scale <= 1.0 ? 1.0 : 0.1 * mscale * std::log(scale) + 1.0;
+}
+
 std::string formatDouble(double value) {
   if (std::isfinite(value) && value == std::trunc(value) &&
       std::fabs(value) < kMaxPlainInteger)
@@ -137,6 +141,7 @@ enum class Field {
   AttentionSoftcap,
   FinalLogitSoftcap,
   SlidingRopeTheta,
+  DenseLayers,
 };
 } // namespace
 
@@ -219,6 +224,8 @@ static StringRef hfName(Field field, const Architecture *family) {
     return "final_logit_softcapping";
   case Field::SlidingRopeTheta:
     return "rope_local_base_freq";
+  case Field::DenseLayers:
+    return "first_k_dense_replace";
   }
   llvm_unreachable("unknown Field");
 }
@@ -279,6 +286,8 @@ static StringRef ggufSuffix(Field field) {
     return "final_logit_softcapping";
   case Field::SlidingRopeTheta:
     return "rope.freq_base_swa";
+  case Field::DenseLayers:
+    return "leading_dense_block_count";
   }
   llvm_unreachable("unknown Field");
 }
@@ -516,13 +525,14 @@ Expected<ModelConfig> loadModelConfig(StringRef path) {
 }
 
 Error checkCompilable(const ModelConfig &config) {
+  Namer name{config, config.syntax};
   if (config.moe)
     return fail("layers " + Twine(config.moe->firstLayer) + " to " +
                 Twine(config.numLayers - 1) + " of this " +
-                config.architecture +
-                " model are mixture-of-experts ('first_k_dense_replace' " +
-                Twine(config.moe->firstLayer) + " < 'num_hidden_layers' " +
-                Twine(config.numLayers) +
+                config.architecture + " model are mixture-of-experts ('" +
+                name(Field::DenseLayers) + "' " +
+                Twine(config.moe->firstLayer) + " < '" +
+                name(Field::NumLayers) + "' " + Twine(config.numLayers) +
                 "), which llmc does not compile (dense layers only; `llmc "
                 "info` describes the model)");
   return Error::success();

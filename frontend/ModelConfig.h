@@ -30,6 +30,12 @@ namespace llmc {
 /// stay far below (Llama-3.1-405B has 126 layers).
 constexpr int64_t kMaxLayers = 65536;
 
+/// Upper bound on each latent attention width and mixture-of-experts count:
+/// they multiply the head count and one another in weight shapes, so an
+/// absurd value must stop at parsing; published models use 512
+/// (kv_lora_rank), 1536 (q_lora_rank) and 256 experts.
+constexpr int64_t kMaxLatentWidth = int64_t(1) << 20;
+
 /// Which elements RoPE rotates together. The weight source decides it, not
 /// the architecture: Hugging Face safetensors checkpoints rotate halves
 /// (rotate_half); llama.cpp's GGUF converter permutes the Q/K rows of llama
@@ -111,6 +117,9 @@ struct ModelConfig {
   /// A family of the architecture registry (Architectures.h): the Hugging
   /// Face model_type.
   std::string architecture;
+  /// What the config was read from: messages after parsing
+  /// (checkCompilable) name fields as that file spells them.
+  ConfigSyntax syntax = ConfigSyntax::HuggingFace;
   /// The layers' block: the family's, with what the config adds (softcaps,
   /// scales; Gemma GGUF files bake the norm offset into the weights).
   DecoderBlock block;
@@ -213,6 +222,11 @@ llvm::StringRef toString(DType dtype);
 
 /// Bytes per element of `dtype`.
 int64_t getDTypeSize(DType dtype);
+
+/// YaRN's magnitude scale for `scale` with multiplier `mscale` (transformers'
+/// get_mscale, llama.cpp's the same): 0.1·mscale·ln(scale) + 1, 1 for
+/// scale <= 1.
+double getYarnMscale(double scale, double mscale);
 
 /// Formats a double the same way everywhere (config dump, stats): integral
 /// values as integers, others with the fewest digits that round-trip.

@@ -81,13 +81,19 @@ std::vector<WeightSpec> llmc::getWeightTable(const ModelConfig &config,
   std::vector<WeightSpec> table;
   std::string prefix;
   int64_t layer = -1;
-  // A weight of `role` and, when `withBias`, its bias (the first dimension).
-  auto add = [&](WeightRole role, std::vector<int64_t> shape,
-                 bool withBias = false) {
-    std::string path = (prefix + names.get(role)).str();
+  // A weight of `role` stored as the tensor `module` and, when `withBias`,
+  // its bias (the first dimension).
+  auto addNamed = [&](WeightRole role, llvm::StringRef module,
+                      std::vector<int64_t> shape, bool withBias = false) {
+    std::string path = (prefix + module).str();
     table.push_back({path + ".weight", role, false, layer, shape});
     if (withBias)
       table.push_back({path + ".bias", role, true, layer, {shape.front()}});
+  };
+  // The same, named after the role.
+  auto add = [&](WeightRole role, std::vector<int64_t> shape,
+                 bool withBias = false) {
+    addNamed(role, names.get(role), std::move(shape), withBias);
   };
   // The weight (and bias) of `role` as rows `rows` of the fused tensor
   // `fused`, named "<fused tensor>:<part>".
@@ -135,8 +141,8 @@ std::vector<WeightSpec> llmc::getWeightTable(const ModelConfig &config,
   // Multi-head latent attention: the fused query tensor (q_proj, or q_b_proj
   // after q_a_proj and q_a_layernorm) split per head into its parts without
   // and with RoPE, kv_a_proj_with_mqa into the latent and the shared rope
-  // key, kv_b_proj per head into its key and value rows (no biases:
-  // validation refuses attention_bias).
+  // key, kv_b_proj per head into its key and value rows, or llama.cpp's
+  // k_b_proj / v_b_proj (no biases: validation refuses attention_bias).
   auto addLatentAttention = [&] {
     const LatentAttentionShape &mla = config.latent;
     const int64_t heads = config.numHeads, nope = mla.qkNopeHeadDim,
@@ -158,10 +164,17 @@ std::vector<WeightSpec> llmc::getWeightTable(const ModelConfig &config,
     addPart(WeightRole::KRopeProj, names.kvAProj, "rope", {rank, rope}, d,
             false);
     add(WeightRole::KVANorm, {rank});
-    addPart(WeightRole::KUpProj, names.kvBProj, "k", {0, nope, nope + v, heads},
-            rank, false);
-    addPart(WeightRole::VUpProj, names.kvBProj, "v",
-            {nope, v, nope + v, heads}, rank, false);
+    if (block.latentUpProjection == LatentUpProjectionLayout::Split) {
+      // llama.cpp's per-head 3-D tensors, read as their rows: the key
+      // rows transposed (kv_lora_rank rows of qk_nope_head_dim per head).
+      addNamed(WeightRole::KUpProj, names.kBProj, {heads * rank, nope});
+      addNamed(WeightRole::VUpProj, names.vBProj, {heads * v, rank});
+    } else {
+      addPart(WeightRole::KUpProj, names.kvBProj, "k",
+              {0, nope, nope + v, heads}, rank, false);
+      addPart(WeightRole::VUpProj, names.kvBProj, "v",
+              {nope, v, nope + v, heads}, rank, false);
+    }
     add(WeightRole::OProj, {d, heads * v});
   };
 

@@ -599,9 +599,14 @@ private:
                              heads, mla.qkNopeHeadDim);
     Value qPe = splitHeads(linear(queryInput, layer, WeightRole::QRopeProj),
                            heads, mla.qkRopeHeadDim);
+    // kv_b_proj's key rows are (qk_nope_head_dim, kv_lora_rank) per head;
+    // llama.cpp's k_b_proj stores them transposed.
+    const bool keyRowsTransposed = config.block.latentUpProjection ==
+                                   LatentUpProjectionLayout::Split;
     Value qLatent = llm::HeadLinearOp::create(
         builder, loc, withLastDim(qNope, rank), qNope,
-        weight(layer, WeightRole::KUpProj), /*transpose_weight=*/true);
+        weight(layer, WeightRole::KUpProj),
+        /*transpose_weight=*/!keyRowsTransposed);
     Value query = concatLast({qLatent, rope(qPe, window)});
 
     Value latent = splitHeads(

@@ -8,6 +8,14 @@ namespace llmc {
 
 namespace {
 
+/// True for the per-head up-projections of multi-head latent attention
+/// (kv_b_proj's key and value rows, or llama.cpp's attn_k_b / attn_v_b),
+/// which llm.head_linear reads: it takes float weights only, so quantizing
+/// leaves them in f32 and a file's blocks of them are dequantized at load.
+bool isPerHeadProjection(const WeightSpec &spec) {
+  return spec.role == WeightRole::KUpProj || spec.role == WeightRole::VUpProj;
+}
+
 /// The file's format of `spec` when the targets can compute on it as stored.
 std::optional<WeightFormat> getComputableFileFormat(const ModelConfig &config,
                                                     const WeightSpec &spec) {
@@ -19,16 +27,9 @@ std::optional<WeightFormat> getComputableFileFormat(const ModelConfig &config,
     return format;
   bool wholeBlocks = spec.shape.size() == 2 &&
                      spec.shape[1] % getBlockElements(*format) == 0;
-  if (wholeBlocks)
+  if (wholeBlocks && !isPerHeadProjection(spec))
     return format;
   return std::nullopt;
-}
-
-/// True for the per-head up-projections of multi-head latent attention
-/// (kv_b_proj's key and value rows), which llm.head_linear reads: it takes
-/// float weights only, so quantizing leaves them in f32.
-bool isPerHeadProjection(const WeightSpec &spec) {
-  return spec.role == WeightRole::KUpProj || spec.role == WeightRole::VUpProj;
 }
 
 } // namespace

@@ -1,4 +1,4 @@
-// GGUF tensor names rewritten to Hugging Face names (llama's, the q/k and post norms of qwen3, olmo2 and the gemmas, gemma2/3's pre-FFN norm, phi3's fused tensors, gpt_neox's own paths).
+// GGUF tensor names rewritten to Hugging Face names (llama's, the q/k and post norms of qwen3, olmo2 and the gemmas, gemma2/3's pre-FFN norm, phi3's fused tensors, gpt_neox's own paths, deepseek2's latent attention).
 #include "tensor_names.h"
 
 #include <cctype>
@@ -62,6 +62,18 @@ constexpr NamePair kNeoxBlock[] = {
     {"ffn_down", "mlp.dense_4h_to_h"},
 };
 
+/// DeepSeek-V2/V3's multi-head latent attention (the converter writes
+/// kv_b_proj as the per-head k_b_proj / v_b_proj parts; q_proj is attn_q).
+constexpr NamePair kDeepseek2Block[] = {
+    {"attn_q_a", "self_attn.q_a_proj"},
+    {"attn_q_a_norm", "self_attn.q_a_layernorm"},
+    {"attn_q_b", "self_attn.q_b_proj"},
+    {"attn_kv_a_mqa", "self_attn.kv_a_proj_with_mqa"},
+    {"attn_kv_a_norm", "self_attn.kv_a_layernorm"},
+    {"attn_k_b", "self_attn.k_b_proj"},
+    {"attn_v_b", "self_attn.v_b_proj"},
+};
+
 /// A table of name pairs.
 struct NamePairs {
   const NamePair *first = nullptr, *last = nullptr;
@@ -83,6 +95,7 @@ constexpr ArchNames kArchNames[] = {
     {"gemma2", "model.layers", {}, pairs(kSandwichGemmaBlock)},
     {"gemma3", "model.layers", {}, pairs(kSandwichGemmaBlock)},
     {"gptneox", "gpt_neox.layers", pairs(kNeoxGlobal), pairs(kNeoxBlock)},
+    {"deepseek2", "model.layers", {}, pairs(kDeepseek2Block)},
 };
 constexpr ArchNames kLlamaNames = {"", "model.layers", {}, {}};
 

@@ -28,7 +28,11 @@ namespace llmc::rt {
 /// post_attention_norm -> post_attention_layernorm and post_ffw_norm ->
 /// post_feedforward_layernorm around it); gptneox's tensors take
 /// GPT-NeoX's paths (gpt_neox.embed_in, gpt_neox.layers.N.attention.
-/// query_key_value — [q; k; v] in GGUF —, mlp.dense_h_to_4h, embed_out, ...).
+/// query_key_value — [q; k; v] in GGUF —, mlp.dense_h_to_4h, embed_out, ...);
+/// deepseek2's latent attention takes transformers' names (attn_q_a ->
+/// self_attn.q_a_proj, attn_kv_a_mqa -> self_attn.kv_a_proj_with_mqa, ...)
+/// and the converter's for the per-head 3-D attn_k_b / attn_v_b
+/// (self_attn.k_b_proj / v_b_proj).
 std::string canonical_from_gguf(std::string_view gguf_name,
                                 std::string_view architecture);
 

@@ -98,6 +98,28 @@ TensorEntry select_rows(const ManifestWeight &w, const TensorEntry &t,
   return part;
 }
 
+/// Whether `t` holds the rows of the 2-D weight `w` stacked in more
+/// dimensions, as llama.cpp's per-head 3-D attn_k_b / attn_v_b hold
+/// DeepSeek's up-projections ([H][R][C] in memory is [H·R][C]).
+bool stacks_rows(const TensorEntry &t, const ManifestWeight &w) {
+  if (w.shape.size() != 2 || t.n_dims <= 2 ||
+      t.shape[t.n_dims - 1] != w.shape[1])
+    return false;
+  int64_t rows = 1;
+  for (int32_t d = 0; d + 1 < t.n_dims; ++d)
+    rows *= t.shape[d]; // n_elements was overflow-checked at load
+  return rows == w.shape[0];
+}
+
+/// `t` (stacks_rows) seen with w's 2-D shape; the data is unchanged.
+TensorEntry as_rows(const TensorEntry &t, const ManifestWeight &w) {
+  TensorEntry view = t;
+  view.n_dims = 2;
+  for (int32_t d = 0; d < LLMC_MAX_DIMS; ++d)
+    view.shape[d] = d < 2 ? w.shape[d] : 1;
+  return view;
+}
+
 /// A copy of `data` in the artifact's 16-bit dtype (bf16 or f16), rounded
 /// to nearest even.
 AlignedBuffer narrow_to(const ManifestWeight &w, const float *data) {
@@ -153,10 +175,13 @@ const void *bind_weight(const Manifest &m, WeightSet &set, size_t i,
   // A part of a fused tensor binds a copy of its rows (never the set's
   // whole-tensor f32 cache).
   const bool part = !w.source.empty();
+  const bool stacked = !part && stacks_rows(set.tensor(index), w);
   TensorEntry rows;
   if (part)
     rows = select_rows(w, set.tensor(index), owned);
-  const TensorEntry &t = part ? rows : set.tensor(index);
+  else if (stacked)
+    rows = as_rows(set.tensor(index), w);
+  const TensorEntry &t = part || stacked ? rows : set.tensor(index);
   bool same_shape = static_cast<size_t>(t.n_dims) == w.shape.size();
   for (size_t d = 0; same_shape && d < w.shape.size(); ++d)
     same_shape = t.shape[d] == w.shape[d];

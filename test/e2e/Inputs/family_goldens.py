@@ -88,6 +88,10 @@ What each family exercises, and the transformers 5.24 semantics an implementatio
                transformers caches per token: the normalized latent (32) and the rotated rope key (8).
   deepseek_v2  the same without a query LoRA (q_proj, as DeepSeek-V2-Lite), RoPE as complex multiplication of
                interleaved pairs, mscale = mscale_all_dim = 0.707.
+  deepseek_v3-mscale  deepseek_v3 with mscale 1 and mscale_all_dim 0.707: cos/sin x mscale(4, 1) / mscale(4,
+               0.707) (its GGUF file drops mscale; llama.cpp takes it to be mscale_all_dim)
+  deepseek_v3-yarn-default  deepseek_v3's YaRN without mscale and mscale_all_dim: cos/sin x mscale(4, 1), the
+               softmax scale (nope + rope)^-0.5 alone
 
 Compare bounds: float32 reassociation moves these logits by 4e-6 to 2.2e-5 (transformers' own token-by-token
 run against its prefill); every sensitivity is above 0.3 except the GELU form (erf against tanh), which moves
@@ -109,7 +113,8 @@ from transformers.utils import logging as hf_logging
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from forced_logits import TOP_K, forced_runs, long_logits, prompt_and_probes, write_golden  # noqa: E402
-from hf_family_layouts import FAMILIES, LONGROPE_LONG, LONGROPE_SHORT  # noqa: E402
+from hf_family_layouts import (FAMILIES, LONGROPE_LONG, LONGROPE_SHORT, deepseek_v3_mscale,  # noqa: E402
+                               deepseek_v3_yarn_default)
 from make_hf_model import write_model  # noqa: E402
 
 # Families whose logits depend on the call (token by token != one prefill): they get the decode goldens.
@@ -283,6 +288,13 @@ SENSITIVITY = {
                     ("no kv_a_layernorm", None, drop_kv_a_layernorm),
                     ("softmax scale qk_head_dim^-0.5 without mscale(factor, mscale_all_dim)^2", None,
                      unscaled_mla_softmax)],
+    # What their GGUF files lose (gguf-deepseek2.test runs those against llama.cpp's logits).
+    "deepseek_v3-mscale": [("mscale 0.707 = mscale_all_dim, as llama.cpp reads the GGUF file (mscale dropped)",
+                            {"rope_scaling": dict(deepseek_v3_mscale(0)["rope_scaling"], mscale=0.707)}, None)],
+    "deepseek_v3-yarn-default": [("mscale_all_dim 1: the scores scaled by mscale(4)^2 as llama.cpp scales them "
+                                  "(and cos/sin) without yarn_log_multiplier",
+                                  {"rope_scaling": dict(deepseek_v3_yarn_default(0)["rope_scaling"],
+                                                        mscale_all_dim=1.0)}, None)],
 }
 
 

@@ -156,6 +156,22 @@ def deepseek_v2(vocab):
                               "beta_fast": 32, "beta_slow": 1, "mscale": 0.707, "mscale_all_dim": 0.707})
 
 
+def deepseek_v3_mscale(vocab):
+    # mscale 1 and mscale_all_dim 0.707, which differ: convert_hf_to_gguf.py drops mscale and llama.cpp takes it
+    # to be mscale_all_dim, so its GGUF file leaves YaRN's cos/sin unscaled where transformers multiplies them by
+    # mscale(4, 1) / mscale(4, 0.707) (llama.cpp's own logits: gguf-deepseek2.test).
+    cfg = deepseek_v3(vocab)
+    return dict(cfg, rope_scaling=dict(cfg["rope_scaling"], mscale=1.0, mscale_all_dim=0.707))
+
+
+def deepseek_v3_yarn_default(vocab):
+    # YaRN without mscale_all_dim: the file has no yarn_log_multiplier, and llama.cpp scales the attention scores
+    # by YaRN's mscale(4)^2 on top of the cos/sin factor, where transformers keeps qk_head_dim^-0.5.
+    cfg = deepseek_v3(vocab)
+    rope = {k: v for k, v in cfg["rope_scaling"].items() if k not in ("mscale", "mscale_all_dim")}
+    return dict(cfg, rope_scaling=rope)
+
+
 def heads(cfg):
     """(query heads, kv heads, head_dim) as transformers derives them."""
     n = cfg["num_attention_heads"]
@@ -321,4 +337,6 @@ FAMILIES = {
     "gptj": (30, gptj, gptj_layout),
     "deepseek_v3": (31, deepseek_v3, mla_layout),
     "deepseek_v2": (32, deepseek_v2, mla_layout),
+    "deepseek_v3-mscale": (35, deepseek_v3_mscale, mla_layout),
+    "deepseek_v3-yarn-default": (36, deepseek_v3_yarn_default, mla_layout),
 }

@@ -18,13 +18,24 @@ linear rope scaling, rope.freq_base_swa from rope_local_base_freq), final_logit_
 a nonzero one, attention.sliding_window unless sliding_window_pattern is 1; query_pre_attn_scalar and
 layer_types are dropped; every tensor named *norm.weight (q_norm / k_norm included) gets the + 1. Gemma3Model
 also cuts token_embd to the tokenizer's size, which is the vocabulary size here.
+DeepSeek-V2/V3 (model_type deepseek_v2 / deepseek_v3, dense layers) as DeepseekV2Model writes them, "deepseek2"
+files, from the config as the converter reads it (transformers' AutoConfig: DeepseekV2Config's / V3Config's
+defaults filled in, rope_scaling moved into rope_parameters): MLA as MQA (head_count_kv 1, key_length
+kv_lora_rank + qk_rope_head_dim, value_length kv_lora_rank, the per-head widths as key_length_mla /
+value_length_mla), q_lora_rank when the config has one, YaRN's mscale_all_dim as yarn_log_multiplier 0.1 x it
+(mscale is dropped), the expert keys of the config's mixture-of-experts description, and kv_b_proj split per head
+into attn_k_b (each head's key rows transposed: [H][kv_lora_rank][qk_nope_head_dim]) and attn_v_b
+([H][v_head_dim][kv_lora_rank]); no Q/K permutation (llama.cpp rotates adjacent pairs, as DeepSeek does).
+llama_cpp_converter_layouts.py checks that these files are the converter's own (test/e2e/Inputs/llama-cpp/
+layout_*.json).
 No tokenizer is written unless --tokenizer is given (the tests pass token ids); with it, the directory's
 SentencePiece-style tokenizer.json vocabulary as tokenizer.ggml.* of model "llama", which llama.cpp needs to
 load a file (llama_cpp_family_goldens.py). (llama.cpp's own converter imports torch, which CI's reference venv
-does not have.)
+does not have.) --outtype q8_0 stores the tensors as the converter's --outtype q8_0 does: 1-D tensors and norms
+F32, every other tensor Q8_0, or F16 when its rows are not whole Q8_0 blocks (gguf.quants, as the converter).
 
-Usage: hf_to_gguf.py <model dir> <out.gguf> [--tokenizer]
-       model_type: qwen3, olmo2, gemma, gemma2, gemma3_text, phi3, gpt_neox
+Usage: hf_to_gguf.py <model dir> <out.gguf> [--tokenizer] [--outtype q8_0]
+       model_type: qwen3, olmo2, gemma, gemma2, gemma3_text, phi3, gpt_neox, deepseek_v2, deepseek_v3
 """
 import json
 import os
@@ -36,10 +47,12 @@ import numpy as np
 
 ARCHS = {"qwen3": gguf.MODEL_ARCH.QWEN3, "olmo2": gguf.MODEL_ARCH.OLMO2, "gemma": gguf.MODEL_ARCH.GEMMA,
          "gemma2": gguf.MODEL_ARCH.GEMMA2, "gemma3_text": gguf.MODEL_ARCH.GEMMA3, "phi3": gguf.MODEL_ARCH.PHI3,
-         "gpt_neox": gguf.MODEL_ARCH.GPTNEOX}
+         "gpt_neox": gguf.MODEL_ARCH.GPTNEOX, "deepseek_v2": gguf.MODEL_ARCH.DEEPSEEK2,
+         "deepseek_v3": gguf.MODEL_ARCH.DEEPSEEK2}
 # Families whose converter class writes no rope.freq_base (it does not call TextModel.set_gguf_parameters).
 NO_ROPE_BASE = ("gemma", "gemma2")
 GEMMAS = ("gemma", "gemma2", "gemma3_text")
+DEEPSEEKS = ("deepseek_v2", "deepseek_v3")
 
 
 def read_safetensors(path):
@@ -99,6 +112,75 @@ def write_gemma3_metadata(writer, config):
         writer.add_sliding_window(config["sliding_window"])
 
 
+def write_deepseek2_metadata(writer, config):
+    """What TextModel.set_gguf_parameters and DeepseekV2Model.set_gguf_parameters write after the sizes, from
+    AutoConfig's dict: the rope keys, the MQA view of MLA, the widths and the experts."""
+    rope = config.get("rope_parameters") or {}
+    writer.add_head_count_kv(1)
+    if rope.get("rope_type") == "yarn" and rope.get("factor") is not None:
+        writer.add_rope_scaling_type(gguf.RopeScalingType.YARN)
+        writer.add_rope_scaling_factor(rope["factor"])
+        writer.add_rope_scaling_orig_ctx_len(rope["original_max_position_embeddings"])
+        for key, add in (("extrapolation_factor", writer.add_rope_scaling_yarn_ext_factor),
+                         ("attention_factor", writer.add_rope_scaling_yarn_attn_factor),
+                         ("beta_fast", writer.add_rope_scaling_yarn_beta_fast),
+                         ("beta_slow", writer.add_rope_scaling_yarn_beta_slow)):
+            if rope.get(key) is not None:
+                add(rope[key])
+    else:
+        assert rope.get("rope_type", "default") == "default", rope
+    writer.add_rope_freq_base(rope["rope_theta"])
+    writer.add_layer_norm_rms_eps(config.get("rms_norm_eps", 1e-6))
+    if config.get("n_routed_experts") is not None:
+        writer.add_expert_count(config["n_routed_experts"])
+    if config.get("num_experts_per_tok") is not None:
+        writer.add_expert_used_count(config["num_experts_per_tok"])
+    if config.get("n_group") is not None:
+        writer.add_expert_group_count(config["n_group"])
+    if config.get("topk_group") is not None:
+        writer.add_expert_group_used_count(config["topk_group"])
+    dense = config.get("first_k_dense_replace")
+    if dense is None:
+        dense = config["num_hidden_layers"] if config.get("n_routed_experts") is None else 0
+    writer.add_leading_dense_block_count(dense)
+    if config.get("q_lora_rank") is not None:
+        writer.add_q_lora_rank(config["q_lora_rank"])
+    rank, rope_dim = config.get("kv_lora_rank", 512), config["qk_rope_head_dim"]
+    writer.add_kv_lora_rank(rank)
+    writer.add_key_length(rank + rope_dim)
+    writer.add_value_length(rank)
+    writer.add_key_length_mla(config["qk_nope_head_dim"] + rope_dim)
+    writer.add_value_length_mla(config["v_head_dim"])
+    writer.add_expert_feed_forward_length(config.get("moe_intermediate_size") or config["intermediate_size"])
+    writer.add_expert_shared_count(config.get("n_shared_experts", 0))
+    if config.get("routed_scaling_factor") is not None:
+        writer.add_expert_weights_scale(config["routed_scaling_factor"])
+    if config.get("norm_topk_prob"):
+        writer.add_expert_weights_norm(True)
+    writer.add_rope_dimension_count(rope_dim)
+    if rope.get("mscale_all_dim") is not None:
+        writer.add_rope_scaling_yarn_log_mul(0.1 * rope["mscale_all_dim"])
+
+
+def split_kv_b(values, config):
+    """kv_b_proj, [H][qk_nope_head_dim key rows; v_head_dim value rows] over the latent, as the converter splits
+    it: k_b_proj with each head's key rows transposed, and v_b_proj."""
+    heads, nope, v = config["num_attention_heads"], config["qk_nope_head_dim"], config["v_head_dim"]
+    per_head = values.reshape(heads, nope + v, values.shape[-1])
+    return {"k_b_proj": per_head[:, :nope].transpose(0, 2, 1), "v_b_proj": per_head[:, nope:]}
+
+
+def stored(gguf_name, values, outtype):
+    """(data, raw_dtype) as the converter stores a tensor for --outtype (f32 or q8_0)."""
+    values = np.ascontiguousarray(values, dtype=np.float32)
+    if outtype == "f32" or values.ndim <= 1 or gguf_name.endswith("_norm.weight"):
+        return values, gguf.GGMLQuantizationType.F32
+    try:
+        return gguf.quants.quantize(values, gguf.GGMLQuantizationType.Q8_0), gguf.GGMLQuantizationType.Q8_0
+    except gguf.QuantError:
+        return gguf.quants.quantize(values, gguf.GGMLQuantizationType.F16), gguf.GGMLQuantizationType.F16
+
+
 def write_tokenizer(writer, model_dir):
     """The vocabulary of tokenizer.json as a SentencePiece ("llama") GGUF tokenizer: ids in order, no scores;
     special added tokens are control tokens, <0xNN> pieces bytes."""
@@ -116,10 +198,16 @@ def write_tokenizer(writer, model_dir):
 
 
 def main():
-    model_dir, out = sys.argv[1], sys.argv[2]
-    with_tokenizer = sys.argv[3:] == ["--tokenizer"]
+    model_dir, out, options = sys.argv[1], sys.argv[2], sys.argv[3:]
+    with_tokenizer = "--tokenizer" in options
+    outtype = options[options.index("--outtype") + 1] if "--outtype" in options else "f32"
+    assert outtype in ("f32", "q8_0"), outtype
     config = json.load(open(os.path.join(model_dir, "config.json")))
     family = config["model_type"]
+    if family in DEEPSEEKS:
+        # The converter reads the config through transformers (its defaults); numpy-only families need not.
+        import transformers
+        config = transformers.AutoConfig.from_pretrained(model_dir).to_dict()
     arch = ARCHS[family]
     layers = config["num_hidden_layers"]
     heads = config["num_attention_heads"]
@@ -134,6 +222,8 @@ def main():
         writer.add_rope_dimension_count(int(config["rotary_pct"] * head_dim))
         writer.add_parallel_residual(config.get("use_parallel_residual", True))
         writer.add_layer_norm_eps(config["layer_norm_eps"])
+    elif family in DEEPSEEKS:
+        write_deepseek2_metadata(writer, config)
     else:
         writer.add_head_count_kv(config.get("num_key_value_heads", heads))
         writer.add_key_length(head_dim)
@@ -153,7 +243,12 @@ def main():
     if with_tokenizer:
         write_tokenizer(writer, model_dir)
     names = gguf.get_tensor_name_map(arch, layers)
-    for name, values in read_safetensors(os.path.join(model_dir, "model.safetensors")).items():
+    tensors = read_safetensors(os.path.join(model_dir, "model.safetensors"))
+    if family in DEEPSEEKS:
+        for name in [n for n in tensors if n.endswith(".kv_b_proj.weight")]:
+            for part, values in split_kv_b(tensors.pop(name), config).items():
+                tensors[name.replace("kv_b_proj", part)] = values
+    for name, values in tensors.items():
         gguf_name = names.get_name(name, try_suffixes=(".weight", ".bias"))
         if gguf_name is None:
             raise SystemExit("%s: no GGUF name for %s in the gguf package's %s table" % (model_dir, name, family))
@@ -163,7 +258,8 @@ def main():
             # [H][q, k, v][Dh](, hidden) -> [q; k; v] (GPTNeoXModel.modify_tensors).
             per_head = values.reshape((heads, 3, head_dim) + values.shape[1:])
             values = np.concatenate([per_head[:, part].reshape((-1,) + values.shape[1:]) for part in range(3)])
-        writer.add_tensor(gguf_name, np.ascontiguousarray(values, dtype=np.float32))
+        data, dtype = stored(gguf_name, values, outtype)
+        writer.add_tensor(gguf_name, data, raw_dtype=dtype)
     writer.write_header_to_file()
     writer.write_kv_data_to_file()
     writer.write_tensors_to_file()
