@@ -38,10 +38,11 @@ struct ArtifactPaths {
   }
 };
 
-/// (2, layers, batch, capacity, kv_heads, head_dim), as the entry points
-/// expect the cache buffer.
+/// (planes, layers, batch, capacity, kv_heads, head_dim), as the entry
+/// points expect the cache buffer: 2 planes (keys, values), or 1 when the
+/// values are the keys.
 std::vector<int64_t> getKVCacheShape(mlir::llm::KVCacheType cache) {
-  return {2,
+  return {cache.getPlaneCount(),
           cache.getLayers(),
           cache.getBatch(),
           cache.getCapacity(),
@@ -73,15 +74,17 @@ int64_t getPageTableBytes(mlir::llm::KVCacheType cache) {
   return mlir::llm::getPageTableBytes(cache.getPageCount());
 }
 
-/// The manifest's "kv_cache": layout, element type, logical shape, for a
-/// quantized cache the bytes of the scale after each head row, and for the
-/// paged layout the page size and the page table's bytes at the head of
-/// the buffer.
+/// The manifest's "kv_cache": layout, element type, logical shape, where
+/// the values are ("separate", or "keys": stored once as the keys, one
+/// plane), for a quantized cache the bytes of the scale after each head
+/// row, and for the paged layout the page size and the page table's bytes
+/// at the head of the buffer.
 llvm::json::Object getKVCacheJSON(mlir::llm::KVCacheType cache) {
   llvm::json::Object json{
       {"layout", cache.isPaged() ? "paged" : "contiguous"},
       {"dtype", getWeightFormatName(cache.getElementType())},
-      {"shape", toJSON(getKVCacheShape(cache))}};
+      {"shape", toJSON(getKVCacheShape(cache))},
+      {"values", mlir::llm::stringifyKVCacheValues(cache.getValues())}};
   if (cache.isQuantized())
     json["scale_bytes"] = cache.getScaleBytes();
   if (cache.isPaged()) {
@@ -200,8 +203,10 @@ llvm::Error writeHeader(const ArtifactPaths &paths, const ModelConfig &config,
           "manifest's \"weights\". */\n"
        << "#define " << macro << "_NUM_WEIGHTS " << numWeights << "\n"
        << "/* KV cache: " << getWeightFormatName(cache.getElementType())
-       << " elements shaped (2, layers, batch, capacity, kv_heads, head_dim) "
-          "= ("
+       << " elements shaped ("
+       << (cache.valuesAreKeys() ? "1: the keys, which are also the values"
+                                 : "2: keys, values")
+       << ", layers, batch, capacity, kv_heads, head_dim) = ("
        << llvm::join(llvm::map_range(cacheShape,
                                      [](int64_t e) { return std::to_string(e); }),
                      ", ")

@@ -40,6 +40,15 @@ def LLM_KVCacheLayout : I32Enum<"KVCacheLayout", "memory layout of the KV cache"
   let cppNamespace = "::mlir::llm";
 }
 
+/// Where a KV cache's values live: in their own storage beside the keys
+/// (`separate`), or nowhere but in the keys (`keys`: the values are the
+/// keys, as DeepSeek's latent cache [c; k_pe] is both).
+def LLM_KVCacheValues : I32Enum<"KVCacheValues", "storage of the KV cache's values", [
+    I32EnumCase<"separate", 0>, I32EnumCase<"keys", 1>
+  ]> {
+  let cppNamespace = "::mlir::llm";
+}
+
 /// GGUF's block-quantized weight formats that the kernels compute on (ggml's
 /// names, lower case). Q8_0 ... Q5_1 pack 32 elements per block; the K-quants
 /// pack 256 per super-block (8 sub-blocks of 32, Q6_K 16 of 16).

@@ -479,10 +479,76 @@ static void printLayerIndex(OpAsmPrinter &printer, Operation *, Value layerIndex
     printer << layer.getInt();
 }
 
+/// Splits `keys, [values,] positions` (operands or their types): two or
+/// three entries, the middle one the values.
+template <typename T>
+static ParseResult splitAppendedRows(OpAsmParser &parser, SMLoc loc,
+                                     ArrayRef<T> rows, StringRef expected,
+                                     T &keys, std::optional<T> &values,
+                                     T &positions) {
+  if (rows.size() != 2 && rows.size() != 3)
+    return parser.emitError(loc, "expected ") << expected;
+  keys = rows.front();
+  positions = rows.back();
+  if (rows.size() == 3)
+    values = rows[1];
+  return success();
+}
+
+/// `%k, %v, %pos`, or `%k, %pos` without values (a cache whose values are
+/// its keys).
+static ParseResult
+parseAppendedRows(OpAsmParser &parser, OpAsmParser::UnresolvedOperand &keys,
+                  std::optional<OpAsmParser::UnresolvedOperand> &values,
+                  OpAsmParser::UnresolvedOperand &positions) {
+  SmallVector<OpAsmParser::UnresolvedOperand, 3> rows;
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseOperandList(rows))
+    return failure();
+  return splitAppendedRows<OpAsmParser::UnresolvedOperand>(
+      parser, loc, rows, "keys, [values,] positions", keys, values,
+      positions);
+}
+
+/// Their types, in the same order.
+static ParseResult parseAppendedRows(OpAsmParser &parser, Type &keys,
+                                     Type &values, Type &positions) {
+  SmallVector<Type, 3> types;
+  SMLoc loc = parser.getCurrentLocation();
+  std::optional<Type> valuesType;
+  if (parser.parseTypeList(types) ||
+      splitAppendedRows<Type>(parser, loc, types,
+                              "the types of keys, [values,] positions", keys,
+                              valuesType, positions))
+    return failure();
+  values = valuesType.value_or(Type());
+  return success();
+}
+
+/// Prints `keys, [values,] positions`: operands or types.
+template <typename T>
+static void printRows(OpAsmPrinter &printer, T keys, T values, T positions) {
+  printer << keys << ", ";
+  if (values)
+    printer << values << ", ";
+  printer << positions;
+}
+
+static void printAppendedRows(OpAsmPrinter &printer, Operation *, Value keys,
+                              Value values, Value positions) {
+  printRows(printer, keys, values, positions);
+}
+
+static void printAppendedRows(OpAsmPrinter &printer, Operation *, Type keys,
+                              Type values, Type positions) {
+  printRows(printer, keys, values, positions);
+}
+
 namespace {
 /// The rules of appending `keys` and `values` to `cache`: a valid layer,
 /// keys and values of one (B, T, Hkv, Dh) type matching the cache, in the
 /// cache's element type or, when `mayRound`, f32 (rounded on the way in).
+/// A cache whose values are its keys takes no values (`values` null).
 LogicalResult verifyAppend(Operation *op, KVCacheType cache, Value layerIndex,
                            std::optional<uint64_t> layer, Value pageTable,
                            ShapedType keys, ShapedType values,
@@ -490,7 +556,13 @@ LogicalResult verifyAppend(Operation *op, KVCacheType cache, Value layerIndex,
   if (failed(verifyLayerIndex(op, cache, layerIndex, layer)) ||
       failed(verifyPageTable(op, cache, pageTable)))
     return failure();
-  if (values != keys)
+  if (cache.valuesAreKeys() && values)
+    return op->emitOpError("takes no values: the values of a cache with "
+                           "`values = keys` are its keys");
+  if (!cache.valuesAreKeys() && !values)
+    return op->emitOpError("needs values: the cache stores them apart from "
+                           "the keys");
+  if (values && values != keys)
     return op->emitOpError("keys and values must have the same type");
   if (failed(requireRank(op, keys, 4, "keys")))
     return failure();
@@ -514,13 +586,19 @@ LogicalResult verifyAppend(Operation *op, KVCacheType cache, Value layerIndex,
 } // namespace
 
 LogicalResult KVAppendOp::verify() {
+  Value values = getValues();
   return verifyAppend(*this, getCache().getType(), getLayerIndex(),
                       getLayer(), getPageTable(), getKeys().getType(),
-                      getValues().getType(), getPositions().getType(),
-                      /*mayRound=*/false);
+                      values ? cast<ShapedType>(values.getType())
+                             : ShapedType(),
+                      getPositions().getType(), /*mayRound=*/false);
 }
 
 LogicalResult RopeAppendOp::verify() {
+  if (getCache().getType().valuesAreKeys())
+    return emitOpError("needs a cache with separate values: one with "
+                       "`values = keys` would store the rotated keys as its "
+                       "values (append them with llm.kv_append)");
   auto positions = getPositions().getType();
   double theta = getTheta().convertToDouble();
   if (failed(verifyRope(*this, getQ().getType(), "q", positions, theta,

@@ -406,6 +406,10 @@ def LLM_KVAppendOp : LLM_Op<"kv_append", [Pure, AttrSizedOperandSegments,
     (B, capacity / page_size) i32: position p of sequence b lives in slot
     p mod page_size of page `%t[b, p / page_size]` (see `!llm.kv_cache`).
 
+    A cache whose values are its keys (`values = keys`) takes the keys
+    only, `%c[l], %k, %pos`, and stores them once; every other cache takes
+    both, `%c[l], %k, %v, %pos`.
+
     ```mlir
     %c1 = llm.kv_append %c0[0], %k, %v, %pos
         : !llm.kv_cache<layers = 5, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = f32>,
@@ -414,19 +418,23 @@ def LLM_KVAppendOp : LLM_Op<"kv_append", [Pure, AttrSizedOperandSegments,
     %p1 = llm.kv_append %p0[%layer] pages(%table : tensor<1x32xi32>), %k, %v, %pos
         : !llm.kv_cache<layers = 5, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = f32, layout = paged>,
           tensor<1x?x4x8xf32>, tensor<1x?x4x8xf32>, tensor<1x?xi32>
+    %l1 = llm.kv_append %l0[%layer], %kl, %pos
+        : !llm.kv_cache<layers = 5, batch = 1, kv_heads = 1, head_dim = 576, capacity = 512, element_type = bf16, values = keys>,
+          tensor<1x?x1x576xbf16>, tensor<1x?xi32>
     ```
   }];
   let arguments = (ins LLM_KVCacheType:$cache, LLM_FloatTensor:$keys,
-                       LLM_FloatTensor:$values, LLM_IntTensor:$positions,
+                       Optional<LLM_FloatTensor>:$values, LLM_IntTensor:$positions,
                        Optional<Index>:$layer_index,
                        Optional<LLM_PageTable>:$page_table,
                        OptionalAttr<I64Attr>:$layer);
   let results = (outs LLM_KVCacheType:$result);
   let assemblyFormat = [{
     $cache `[` custom<LayerIndex>($layer_index, $layer) `]`
-    (`pages` `(` $page_table^ `:` type($page_table) `)`)? `,` $keys `,`
-    $values `,` $positions attr-dict `:`
-    type($cache) `,` type($keys) `,` type($values) `,` type($positions)
+    (`pages` `(` $page_table^ `:` type($page_table) `)`)? `,`
+    custom<AppendedRows>($keys, $values, $positions) attr-dict `:`
+    type($cache) `,`
+    custom<AppendedRows>(type($keys), type($values), type($positions))
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
@@ -448,7 +456,9 @@ def LLM_RopeAppendOp : LLM_Op<"rope_append", [Pure, AttrSizedOperandSegments,
     and keys' `llm.rope` and the `llm.kv_append` that stores the keys: one
     kernel rotates the queries and writes the rotated keys and the values
     straight into the cache. A paged cache takes its page table as
-    `llm.kv_append` does.
+    `llm.kv_append` does; a cache whose values are its keys (`values =
+    keys`) is refused (it would store rotated keys as the values: append
+    its keys with `llm.kv_append`).
 
     ```mlir
     %qr, %c1 = llm.rope_append half %c0[%layer], %q, %k, %v, %pos {theta = 1.0e+04 : f64, rotary_dim = 8 : i64}
@@ -488,7 +498,9 @@ def LLM_KVViewOp : LLM_Op<"kv_view", [Pure, AttrSizedOperandSegments]> {
     its page table as `llm.kv_append` does) is in logical order: element
     [b, p] comes from page `table[b, p / page_size]`. Its lowerings read
     through the table where `llm.attention` consumes the view, so the
-    logical tensors are not materialized there.
+    logical tensors are not materialized there. Of a cache whose values are
+    its keys (`values = keys`) both results are the keys, read from the one
+    stored plane.
 
     ```mlir
     %k, %v = llm.kv_view %c1[0]

@@ -22,7 +22,8 @@ LogicalResult
 KVCacheType::verify(function_ref<InFlightDiagnostic()> emitError,
                     int64_t layers, int64_t batch, int64_t kvHeads,
                     int64_t headDim, int64_t capacity, Type elementType,
-                    KVCacheLayout layout, int64_t pageSize) {
+                    KVCacheLayout layout, int64_t pageSize,
+                    KVCacheValues values) {
   auto requirePositive = [&](int64_t value, StringRef name) -> LogicalResult {
     if (value > 0)
       return success();
@@ -80,8 +81,8 @@ int64_t KVCacheType::getHeadRowBytes() const {
 }
 
 int64_t KVCacheType::getSizeInBytes() const {
-  return 2 * getLayers() * getBatch() * getCapacity() * getKvHeads() *
-         getHeadRowBytes();
+  return getPlaneCount() * getLayers() * getBatch() * getCapacity() *
+         getKvHeads() * getHeadRowBytes();
 }
 
 int64_t KVCacheType::getPagesPerSequence() const {

@@ -8,6 +8,10 @@ def LLM_KVCacheLayoutParameter : EnumParameter<LLM_KVCacheLayout> {
   let defaultValue = "::mlir::llm::KVCacheLayout::contiguous";
 }
 
+def LLM_KVCacheValuesParameter : EnumParameter<LLM_KVCacheValues> {
+  let defaultValue = "::mlir::llm::KVCacheValues::separate";
+}
+
 
 def LLM_KVCacheType : TypeDef<LLM_Dialect, "KVCache"> {
   let mnemonic = "kv_cache";
@@ -41,11 +45,22 @@ def LLM_KVCacheType : TypeDef<LLM_Dialect, "KVCache"> {
     dequantized (f32), and `llm.attention` over such a view reads the codes
     and scales a key tile at a time.
 
+    `values = keys` (the default is `values = separate`) declares a cache
+    whose values are its keys, stored once: there is one plane of
+    (layers, batch, capacity, kv_heads, head_dim) instead of two, half the
+    bytes. `llm.kv_append` on it takes keys only, `llm.kv_view` yields the
+    keys as both results, and `llm.attention` over that view reads its
+    values from the key storage. DeepSeek's multi-head latent attention
+    caches one head [c; k_pe] per token that serves as both (its absorbed
+    queries read the latent c as the value). It combines with either
+    layout and every element type (a quantized row's scale serves both).
+
     Example:
     ```mlir
     !llm.kv_cache<layers = 5, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = f32>
     !llm.kv_cache<layers = 32, batch = 1, kv_heads = 8, head_dim = 128, capacity = 8192, element_type = bf16, layout = paged>
     !llm.kv_cache<layers = 30, batch = 1, kv_heads = 3, head_dim = 64, capacity = 2048, element_type = i8>
+    !llm.kv_cache<layers = 27, batch = 1, kv_heads = 1, head_dim = 576, capacity = 4096, element_type = bf16, values = keys>
     ```
   }];
   let parameters = (ins
@@ -56,7 +71,8 @@ def LLM_KVCacheType : TypeDef<LLM_Dialect, "KVCache"> {
     "int64_t":$capacity,
     "::mlir::Type":$element_type,
     LLM_KVCacheLayoutParameter:$layout,
-    DefaultValuedParameter<"int64_t", "::mlir::llm::kDefaultKVPageSize">:$page_size
+    DefaultValuedParameter<"int64_t", "::mlir::llm::kDefaultKVPageSize">:$page_size,
+    LLM_KVCacheValuesParameter:$values
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
@@ -77,7 +93,17 @@ def LLM_KVCacheType : TypeDef<LLM_Dialect, "KVCache"> {
     /// Bytes of one position's keys (or values) of one KV head: head_dim
     /// elements and the scale.
     int64_t getHeadRowBytes() const;
-    /// Bytes of the keys and values: 2 · layers · batch · capacity ·
+    /// Whether the values are the keys (`values = keys`): stored once.
+    bool valuesAreKeys() const {
+      return getValues() == ::mlir::llm::KVCacheValues::keys;
+    }
+    /// Planes of (layers, batch, capacity, kv_heads, head row) stored: 2
+    /// (keys, then values), or 1 when the values are the keys.
+    int64_t getPlaneCount() const { return valuesAreKeys() ? 1 : 2; }
+    /// The plane the values are read from: 1, or 0 (the keys') when the
+    /// values are the keys.
+    int64_t getValuesPlane() const { return valuesAreKeys() ? 0 : 1; }
+    /// Bytes of the keys and values: planes · layers · batch · capacity ·
     /// kv_heads · head-row bytes (for either layout).
     int64_t getSizeInBytes() const;
     /// Pages of one sequence (capacity / page_size) and of the pool

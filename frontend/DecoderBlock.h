@@ -94,6 +94,13 @@ struct DecoderBlock {
   std::optional<double> attentionScale;
 };
 
+/// Whether the cache's values are its keys, stored once: latent attention
+/// caches one head [c; k_pe] per token that is both (its absorbed queries
+/// read the latent c as the value).
+inline bool cachesValuesAsKeys(AttentionKind kind) {
+  return kind == AttentionKind::Latent;
+}
+
 /// Lowercase names used by `--compile-to=config` and `llmc info`.
 llvm::StringRef toString(NormKind kind);
 llvm::StringRef toString(NormPlacement placement);

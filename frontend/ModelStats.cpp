@@ -13,8 +13,6 @@ using namespace llvm;
 
 namespace llmc {
 
-/// K and V: the cache stores two tensors per layer.
-static constexpr int64_t kKVTensors = 2;
 /// One multiply-add = 2 FLOPs.
 static constexpr int64_t kFlopsPerMAC = 2;
 /// Attention does two matmuls per head and position: QK^T and PV.
@@ -133,7 +131,9 @@ ModelStats computeModelStats(const ModelConfig &c, KVCacheFormat kvFormat) {
         add({s.matmulParameters, mul({c.vocabSize, c.hiddenSize})});
 
   s.kvFormat = kvFormat;
-  s.kvBytesPerToken = mul({kKVTensors, c.numLayers, c.numKVHeads,
+  // Keys and values, or the keys alone when they are the values.
+  s.kvPlanes = cachesValuesAsKeys(c.block.attention) ? 1 : 2;
+  s.kvBytesPerToken = mul({s.kvPlanes, c.numLayers, c.numKVHeads,
                            getKVHeadRowBytes(kvFormat, c.headDim)});
   s.kvBytesFullContext = mul({s.kvBytesPerToken, c.maxPositionEmbeddings});
   s.numLayers = c.numLayers;
@@ -212,26 +212,31 @@ void printModelStats(const ModelConfig &c, const ModelStats &s,
                            : humanCount(p.lmHead));
 
   os << "kv_cache.dtype: " << toString(s.kvFormat) << "\n";
+  // "2 * " for keys and values, nothing when the values are the keys.
+  std::string planes =
+      s.kvPlanes == 1 ? "" : std::to_string(s.kvPlanes) + " * ";
   if (isQuantized(s.kvFormat))
-    os << "kv_cache.formula: 2 * layers * kv_heads * (head_dim * "
-          "sizeof(code) + sizeof(f32 scale)) = 2 * "
-       << c.numLayers << " * " << c.numKVHeads << " * (" << c.headDim
-       << " * " << getKVElementBytes(s.kvFormat) << " + "
+    os << "kv_cache.formula: " << planes
+       << "layers * kv_heads * (head_dim * sizeof(code) + sizeof(f32 "
+          "scale)) = "
+       << planes << c.numLayers << " * " << c.numKVHeads << " * ("
+       << c.headDim << " * " << getKVElementBytes(s.kvFormat) << " + "
        << getKVScaleBytes(s.kvFormat) << ")\n";
   else
-    os << "kv_cache.formula: 2 * layers * kv_heads * head_dim * sizeof(dtype)"
-       << " = 2 * " << c.numLayers << " * " << c.numKVHeads << " * "
-       << c.headDim << " * " << getKVElementBytes(s.kvFormat) << "\n";
+    os << "kv_cache.formula: " << planes
+       << "layers * kv_heads * head_dim * sizeof(dtype) = " << planes
+       << c.numLayers << " * " << c.numKVHeads << " * " << c.headDim << " * "
+       << getKVElementBytes(s.kvFormat) << "\n";
   line("kv_cache.bytes_per_token", s.kvBytesPerToken,
        humanBytes(s.kvBytesPerToken));
   if (c.block.attention == AttentionKind::Latent) {
-    // The latent cache stores its one head (latent and rotated key) as the
-    // keys and again as the values (the attention reads values from the
-    // value half); what transformers' expanded keys and values would take.
+    // The latent cache stores its one head (latent and rotated key) once,
+    // as the keys, which are also the values; what transformers' expanded
+    // keys and values would take.
     const LatentAttentionShape &mla = c.latent;
     os << "kv_cache.latent: one head of kv_lora_rank + qk_rope_head_dim = "
        << mla.kvLoraRank << " + " << mla.qkRopeHeadDim
-       << " per layer, stored as keys and again as values\n";
+       << " per layer, stored once: the keys are the values\n";
     int64_t expanded =
         mul({c.numLayers, c.numHeads,
              mla.qkNopeHeadDim + mla.qkRopeHeadDim + mla.vHeadDim,

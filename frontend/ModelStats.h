@@ -33,7 +33,10 @@ struct ModelStats {
   int64_t matmulParameters = 0;
 
   KVCacheFormat kvFormat = KVCacheFormat::F16;
-  /// 2 (K and V) * layers * kv_heads * (head_dim * element bytes + scale
+  /// Planes the cache stores: 2 (K and V), or 1 when the values are the
+  /// keys (cachesValuesAsKeys).
+  int64_t kvPlanes = 2;
+  /// kvPlanes * layers * kv_heads * (head_dim * element bytes + scale
   /// bytes) (getKVHeadRowBytes).
   int64_t kvBytesPerToken = 0;
   /// kvBytesPerToken * max_position_embeddings.

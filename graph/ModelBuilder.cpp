@@ -146,7 +146,10 @@ public:
         config.headDim, capacity, kvType,
         options.pagedKVCache ? llm::KVCacheLayout::paged
                              : llm::KVCacheLayout::contiguous,
-        options.pagedKVCache ? options.kvPageSize : llm::kDefaultKVPageSize);
+        options.pagedKVCache ? options.kvPageSize : llm::kDefaultKVPageSize,
+        cachesValuesAsKeys(config.block.attention)
+            ? llm::KVCacheValues::keys
+            : llm::KVCacheValues::separate);
     ropeScaling = toIR(context, config.ropeScaling);
   }
 
@@ -559,11 +562,14 @@ private:
   /// Appends the (rotated) keys `k` and the values `v`, rounded to the
   /// cache's value type, to the layer's cache and attends the queries `q`
   /// over the cached ones (causal, the layer's window, the block's scale
-  /// and softcap).
+  /// and softcap). A cache whose values are its keys takes no `v`: the
+  /// attention reads its values from the keys.
   Value attendThroughCache(Value q, Value k, Value v,
                            std::optional<int64_t> window) {
+    assert(bool(v) != cacheType.valuesAreKeys() &&
+           "values exactly when the cache stores them");
     Value keys = toCacheType(k);
-    Value values = v == k ? keys : toCacheType(v); // MLA's values are its keys.
+    Value values = v ? toCacheType(v) : Value();
     cache = llm::KVAppendOp::create(builder, loc, cacheType, cache, keys,
                                     values, positions, layerIndex, pageTable,
                                     IntegerAttr());
@@ -616,9 +622,9 @@ private:
     Value kPe = splitHeads(linear(x, layer, WeightRole::KRopeProj), 1,
                            mla.qkRopeHeadDim);
     Value key = concatLast({latent, rope(kPe, window)});
-    // The values are the keys: their first kv_lora_rank elements are the
-    // latent.
-    Value attended = attendThroughCache(query, key, key, window);
+    // The values are the keys (the cache stores them once): their first
+    // kv_lora_rank elements are the latent.
+    Value attended = attendThroughCache(query, key, Value(), window);
     Value latentOut = sliceLast(attended, rank);
     Value values = llm::HeadLinearOp::create(
         builder, loc, withLastDim(latentOut, mla.vHeadDim), latentOut,

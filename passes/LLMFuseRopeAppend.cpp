@@ -64,6 +64,10 @@ void fuseAppend(IRRewriter &rewriter, DominanceInfo &dominance,
                 llm::KVAppendOp append) {
   Type cacheType =
       cast<llm::KVCacheType>(append.getCache().getType()).getValueType();
+  // A cache whose values are its keys takes none: llm.rope_append, which
+  // stores values apart, does not apply.
+  if (!append.getValues())
+    return;
   SmallVector<Operation *> erased;
   Value rotatedKeys = stripNarrowing(append.getKeys(), cacheType, erased);
   Value values = stripNarrowing(append.getValues(), cacheType, erased);

@@ -304,11 +304,18 @@ SmallVector<Value> AttentionEmitter::emitTile(Value tileStart,
   if (stored) {
     std::tie(kTile, vTile) =
         llmc::readCacheRows(b, loc, *stored, tileStart, tileLength);
+    // A cache whose values are its keys reads one tile for both.
+    bool valuesAreKeys = vTile == kTile;
     if (stored->cacheType.isQuantized()) {
       kScales = llmc::decodeRowScales(b, loc, kTile, stored->cacheType);
-      vScales = llmc::decodeRowScales(b, loc, vTile, stored->cacheType);
-      kTile = llmc::sliceRowCodes(b, loc, kTile, stored->cacheType);
-      vTile = llmc::sliceRowCodes(b, loc, vTile, stored->cacheType);
+      vScales = valuesAreKeys
+                    ? kScales
+                    : llmc::decodeRowScales(b, loc, vTile, stored->cacheType);
+      Value kCodes = llmc::sliceRowCodes(b, loc, kTile, stored->cacheType);
+      vTile = valuesAreKeys
+                  ? kCodes
+                  : llmc::sliceRowCodes(b, loc, vTile, stored->cacheType);
+      kTile = kCodes;
     }
   } else {
     SmallVector<OpFoldResult> kvOffsets = {b.getIndexAttr(0), tileStart,
@@ -318,8 +325,10 @@ SmallVector<Value> AttentionEmitter::emitTile(Value tileStart,
     SmallVector<OpFoldResult> unitStrides(4, b.getIndexAttr(1));
     kTile = tensor::ExtractSliceOp::create(b, loc, k, kvOffsets, kvSizes,
                                            unitStrides);
-    vTile = tensor::ExtractSliceOp::create(b, loc, v, kvOffsets, kvSizes,
-                                           unitStrides);
+    vTile = v == k ? kTile
+                   : tensor::ExtractSliceOp::create(b, loc, v, kvOffsets,
+                                                    kvSizes, unitStrides)
+                         .getResult();
   }
 
   SmallVector<OpFoldResult> tileSizes(rowSizes);

@@ -15,16 +15,12 @@
 using namespace mlir;
 using llmc::getConvertedLayer;
 using llmc::kKeysIndex;
-using llmc::kValuesIndex;
 
 namespace {
 
-/// Rank of the converted cache tensor: the K/V selector, the layer and the
+/// Rank of the converted cache tensor: the K/V plane, the layer and the
 /// four dimensions of one layer's keys (values).
 constexpr int64_t kCacheRank = 6;
-
-/// The K/V selectors in the order the gathers return them.
-constexpr int64_t kHalves[] = {kKeysIndex, kValuesIndex};
 
 /// The cache operand's type once converted to the 6-d tensor, else null.
 RankedTensorType getConvertedCacheType(Value cache) {
@@ -206,7 +202,8 @@ ValueRange buildRowLoops(
 
 /// llm.kv_append: for each (b, t), writes keys[b, t] (kv_heads, head_dim) to
 /// cache[0, layer, row(b, positions[b, t])] and values[b, t] to
-/// cache[1, ...], where row is locateRow's (b, p) or (page, slot).
+/// cache[1, ...] (none for a cache whose values are its keys), where row is
+/// locateRow's (b, p) or (page, slot).
 /// The cache is threaded through the loops as an iter_arg so that the IR
 /// stays in value semantics; one-shot bufferization turns each
 /// tensor.insert_slice into a copy into the (in-place) cache buffer.
@@ -251,8 +248,11 @@ struct KVAppendLowering : OpConversionPattern<llm::KVAppendOp> {
               locateRow(b, loc, logicalType, pageTable, bIv, logical);
           SmallVector<OpFoldResult> srcOffsets = {
               bIv, tIv, b.getIndexAttr(0), b.getIndexAttr(0)};
-          for (auto [selector, source] :
-               {std::pair{kKeysIndex, keys}, std::pair{kValuesIndex, values}}) {
+          SmallVector<std::pair<int64_t, Value>, 2> planes = {
+              {kKeysIndex, keys}};
+          if (values)
+            planes.push_back({logicalType.getValuesPlane(), values});
+          for (auto [selector, source] : planes) {
             Value row = tensor::ExtractSliceOp::create(
                 b, loc, slices.rowType, source, srcOffsets, slices.sizes4,
                 slices.strides4);
@@ -274,9 +274,10 @@ struct KVAppendLowering : OpConversionPattern<llm::KVAppendOp> {
 
 /// llm.kv_view: the layer's keys and values. Of a contiguous cache, two
 /// rank-reducing tensor.extract_slice ops (batch, capacity, kv_heads,
-/// head_dim); bufferization makes them subviews, so nothing is copied. Of a
-/// paged cache, one gather of both in logical order (readCacheRows over
-/// the whole capacity). A quantized cache's rows are then dequantized.
+/// head_dim), one when the values are the keys (both results); bufferization
+/// makes them subviews, so nothing is copied. Of a paged cache, one gather
+/// of both in logical order (readCacheRows over the whole capacity). A
+/// quantized cache's rows are then dequantized.
 /// llm.attention reads paged and quantized caches a tile at a time itself
 /// (getCacheLayer), which leaves the gather or dequantization dead where it
 /// is the user.
@@ -300,8 +301,11 @@ struct KVViewLowering : OpConversionPattern<llm::KVViewOp> {
           rewriter, loc, layer, arith::ConstantIndexOp::create(rewriter, loc, 0),
           rewriter.getIndexAttr(viewType.getDimSize(1)));
       if (cacheType.isQuantized()) {
+        Value stored = keys;
         keys = dequantizeRows(rewriter, loc, keys, cacheType);
-        values = dequantizeRows(rewriter, loc, values, cacheType);
+        values = values == stored
+                     ? keys
+                     : dequantizeRows(rewriter, loc, values, cacheType);
       }
       rewriter.replaceOp(op, {keys, values});
       return success();
@@ -311,7 +315,11 @@ struct KVViewLowering : OpConversionPattern<llm::KVViewOp> {
     for (int64_t extent : viewType.getShape())
       sizes.push_back(rewriter.getIndexAttr(extent));
     SmallVector<OpFoldResult> strides(kCacheRank, rewriter.getIndexAttr(1));
-    for (int64_t selector : {kKeysIndex, kValuesIndex}) {
+    for (int64_t selector : {kKeysIndex, cacheType.getValuesPlane()}) {
+      if (selector == kKeysIndex && !views.empty()) {
+        views.push_back(views.front()); // The values are the keys.
+        continue;
+      }
       SmallVector<OpFoldResult> offsets(kCacheRank, rewriter.getIndexAttr(0));
       offsets[0] = rewriter.getIndexAttr(selector);
       offsets[1] = getConvertedLayer(op, adaptor);
@@ -330,13 +338,15 @@ void llmc::addKVCacheTypeConversion(TypeConverter &converter) {
     // The same elements in either layout: a layer's rows are (batch,
     // capacity) or (pages, page_size).
     // A quantized cache's rows are bytes: head_dim codes, then the scale.
+    // One plane (keys) when the values are the keys, else two.
     int64_t outer = type.isPaged() ? type.getPageCount() : type.getBatch();
     int64_t inner = type.isPaged() ? type.getPageSize() : type.getCapacity();
+    int64_t planes = type.getPlaneCount();
     if (type.isQuantized())
-      return RankedTensorType::get({2, type.getLayers(), outer, inner,
+      return RankedTensorType::get({planes, type.getLayers(), outer, inner,
                                     type.getKvHeads(), type.getHeadRowBytes()},
                                    IntegerType::get(type.getContext(), 8));
-    return RankedTensorType::get({2, type.getLayers(), outer, inner,
+    return RankedTensorType::get({planes, type.getLayers(), outer, inner,
                                   type.getKvHeads(), type.getHeadDim()},
                                  type.getElementType());
   });
@@ -398,6 +408,14 @@ std::pair<Value, Value> llmc::readCacheRows(OpBuilder &b, Location loc,
   SmallVector<OpFoldResult> sizes = {b.getIndexAttr(cacheType.getBatch()),
                                      length, b.getIndexAttr(kvHeads),
                                      b.getIndexAttr(width)};
+  // The planes read: keys and values, or the keys alone (returned as both)
+  // when they are the values.
+  SmallVector<int64_t, 2> planes = {kKeysIndex};
+  if (!cacheType.valuesAreKeys())
+    planes.push_back(cacheType.getValuesPlane());
+  auto asPair = [](ValueRange read) {
+    return std::pair{read.front(), read.back()};
+  };
   if (!layer.pageTable) {
     // Contiguous: (batch, capacity) rows, sliced in place.
     SmallVector<Value> halves;
@@ -409,14 +427,14 @@ std::pair<Value, Value> llmc::readCacheRows(OpBuilder &b, Location loc,
                                    ShapedType::kDynamic),
          kvHeads, width},
         elementType);
-    for (int64_t half : kHalves) {
+    for (int64_t plane : planes) {
       SmallVector<OpFoldResult> offsets = {
-          b.getIndexAttr(half), layer.layer,       b.getIndexAttr(0),
-          start,                b.getIndexAttr(0), b.getIndexAttr(0)};
+          b.getIndexAttr(plane), layer.layer,       b.getIndexAttr(0),
+          start,                 b.getIndexAttr(0), b.getIndexAttr(0)};
       halves.push_back(tensor::ExtractSliceOp::create(
           b, loc, type, layer.cache, offsets, sizes6, strides));
     }
-    return {halves[0], halves[1]};
+    return asPair(halves);
   }
   Value init = tensor::EmptyOp::create(b, loc, sizes, elementType);
   CacheRowSlices slices(b, kvHeads, width, elementType);
@@ -426,7 +444,7 @@ std::pair<Value, Value> llmc::readCacheRows(OpBuilder &b, Location loc,
   Value batch = arith::ConstantIndexOp::create(b, loc, cacheType.getBatch());
   ValueRange gathered = buildRowLoops(
       b, loc, batch, getValueOrCreateConstantIndexOp(b, loc, length),
-      {init, init},
+      SmallVector<Value, 2>(planes.size(), init),
       [&](OpBuilder &kb, Location kloc, Value bIv, Value sIv,
           ValueRange accs) -> SmallVector<Value> {
         Value key = arith::AddIOp::create(kb, kloc, start, sIv);
@@ -435,7 +453,7 @@ std::pair<Value, Value> llmc::readCacheRows(OpBuilder &b, Location loc,
         SmallVector<OpFoldResult> to = {bIv, sIv, kb.getIndexAttr(0),
                                         kb.getIndexAttr(0)};
         SmallVector<Value> updated;
-        for (auto [half, acc] : llvm::zip_equal(kHalves, accs)) {
+        for (auto [half, acc] : llvm::zip_equal(planes, accs)) {
           SmallVector<OpFoldResult> from = {kb.getIndexAttr(half),
                                             layer.layer,
                                             page,
@@ -450,7 +468,7 @@ std::pair<Value, Value> llmc::readCacheRows(OpBuilder &b, Location loc,
         }
         return updated;
       });
-  return {gathered[0], gathered[1]};
+  return asPair(gathered);
 }
 
 Value llmc::decodeRowScales(OpBuilder &b, Location loc, Value rows,

@@ -12,15 +12,16 @@
 
 namespace llmc {
 
-/// Index of the keys (0) and values (1) in the leading dimension of the
-/// converted cache tensor.
+/// Index of the keys in the leading dimension of the converted cache
+/// tensor; the values' is KVCacheType::getValuesPlane() (1, or 0 when the
+/// values are the keys).
 constexpr int64_t kKeysIndex = 0;
-constexpr int64_t kValuesIndex = 1;
 
-/// Maps `!llm.kv_cache` to the tensor `(2, layers, batch, capacity,
-/// kv_heads, head_dim)`, or `(2, layers, pages, page_size, kv_heads,
+/// Maps `!llm.kv_cache` to the tensor `(planes, layers, batch, capacity,
+/// kv_heads, head_dim)`, or `(planes, layers, pages, page_size, kv_heads,
 /// head_dim)` for the paged layout (index 0 of the first dimension: keys,
-/// 1: values), and leaves every other type unchanged.
+/// 1: values; one plane when the values are the keys), and leaves every
+/// other type unchanged.
 void addKVCacheTypeConversion(mlir::TypeConverter &converter);
 
 /// Maps block-quantized weights, tensor<N x K x !llm.block<f>>, to their
@@ -49,7 +50,8 @@ std::optional<CacheLayer> getCacheLayer(mlir::Value keys, mlir::Value values,
 /// order as stored, (batch, length, kv_heads, row) each: sliced from a
 /// contiguous cache, gathered through the page table of a paged one (one
 /// lookup per key for both). A row is head_dim elements, or for a
-/// quantized cache head_dim code bytes and the scale's bytes (i8).
+/// quantized cache head_dim code bytes and the scale's bytes (i8). When the
+/// values are the keys, the keys are read once and returned as both.
 std::pair<mlir::Value, mlir::Value>
 readCacheRows(mlir::OpBuilder &b, mlir::Location loc, const CacheLayer &layer,
               mlir::Value start, mlir::OpFoldResult length);

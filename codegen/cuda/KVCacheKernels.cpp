@@ -22,8 +22,9 @@ Value llmc::cuda::viewCacheLayer(OpBuilder &b, Location loc,
   int64_t layerBytes = cacheType.getBatch() * cacheType.getCapacity() *
                        cacheType.getKvHeads() * cacheType.getHeadRowBytes();
   Value layerIndex = getValueOrCreateConstantIndexOp(b, loc, layer);
+  int64_t plane = half == kValues ? cacheType.getValuesPlane() : 0;
   Value slot = arith::AddIOp::create(
-      b, loc, indexConstant(b, loc, half * cacheType.getLayers()), layerIndex);
+      b, loc, indexConstant(b, loc, plane * cacheType.getLayers()), layerIndex);
   Value shift =
       arith::MulIOp::create(b, loc, slot, indexConstant(b, loc, layerBytes));
   bool quantized = cacheType.isQuantized();
@@ -205,20 +206,24 @@ void emitQuantizedAppend(DeviceBuilder &d, llm::KVCacheType cache, Value token,
   }
 }
 
-/// kv_append_r<row>_c<capacity>[_pg<page size>]_<source>_to_<type>: block
-/// i copies token i's keys and values (kv_heads · head_dim each) to its
-/// cache row (emitCacheRow: (b, positions[i]), or its page's slot through
-/// the page table, the last argument of a paged kernel); tokens past the
-/// capacity or on a page outside the pool are skipped (the runtime checks
-/// positions and the table before a call). A quantized cache's rows
+/// kv_append[_keys]_r<row>_c<capacity>[_pg<page size>]_<source>_to_<type>:
+/// block i copies token i's keys and values (kv_heads · head_dim each) to
+/// its cache row (emitCacheRow: (b, positions[i]), or its page's slot
+/// through the page table, the last argument of a paged kernel); tokens
+/// past the capacity or on a page outside the pool are skipped (the runtime
+/// checks positions and the table before a call). A quantized cache's rows
 /// (kv_heads · (head_dim + 4) bytes) take each head's codes and scale
-/// (emitQuantizedAppend).
+/// (emitQuantizedAppend). `_keys`: a cache whose values are its keys, whose
+/// kernel takes and stores the keys only (no values and no values' rows
+/// among its arguments).
 gpu::GPUFuncOp getAppendKernel(KernelModule &kernels, llm::KVCacheType cache,
                                Type sourceType) {
   Type elementType = cache.getElementType();
   int64_t row = cache.getKvHeads() * cache.getHeadDim();
   int64_t capacity = cache.getCapacity();
-  std::string name = "kv_append_r" + std::to_string(row) + "_c" +
+  bool keysOnly = cache.valuesAreKeys();
+  std::string name = std::string(keysOnly ? "kv_append_keys" : "kv_append") +
+                     "_r" + std::to_string(row) + "_c" +
                      std::to_string(capacity) + getPageTag(cache) + "_" +
                      getTypeTag(sourceType) + "_to_" +
                      getTypeTag(elementType);
@@ -232,7 +237,11 @@ gpu::GPUFuncOp getAppendKernel(KernelModule &kernels, llm::KVCacheType cache,
                              cache.getKvHeads() * cache.getHeadRowBytes()},
                             IntegerType::get(context, 8))
           : MemRefType::get({cache.getBatch() * capacity, row}, elementType);
-  SmallVector<Type> argTypes = {source, source, positions, target, target};
+  // (keys, [values,] positions, cache keys' rows, [cache values' rows,]
+  // [page table]).
+  SmallVector<Type> argTypes =
+      keysOnly ? SmallVector<Type>{source, positions, target}
+               : SmallVector<Type>{source, source, positions, target, target};
   if (cache.isPaged())
     argTypes.push_back(MemRefType::get(cache.getPageTableType().getShape(),
                                        IntegerType::get(context, 32)));
@@ -241,26 +250,33 @@ gpu::GPUFuncOp getAppendKernel(KernelModule &kernels, llm::KVCacheType cache,
       [&](OpBuilder &b, gpu::GPUFuncOp func) {
         Location loc = func.getLoc();
         DeviceBuilder d(b, loc);
-        Value keys = func.getArgument(0), values = func.getArgument(1);
-        Value pos = func.getArgument(2);
-        Value cacheK = func.getArgument(3), cacheV = func.getArgument(4);
+        ValueRange args = func.getArguments();
+        // (source, cache rows) of the keys, then of the values if stored.
+        SmallVector<std::pair<Value, Value>, 2> halves;
+        Value pos;
+        if (keysOnly) {
+          pos = args[1];
+          halves.push_back({args[0], args[2]});
+        } else {
+          pos = args[2];
+          halves.append({{args[0], args[3]}, {args[1], args[4]}});
+        }
         PageTable pages = PageTable::get(
-            cache, cache.isPaged() ? func.getArgument(5) : Value());
+            cache, cache.isPaged() ? args.back() : Value());
         Value token = d.blockId();
         auto [dest, valid] =
             emitCacheRow(d, cache.getBatch(), capacity, pos, token, pages);
         auto guard = scf::IfOp::create(b, loc, valid, false);
         b.setInsertionPointToStart(guard.thenBlock());
         if (cache.isQuantized()) {
-          emitQuantizedAppend(d, cache, token, dest,
-                              {{keys, cacheK}, {values, cacheV}});
+          emitQuantizedAppend(d, cache, token, dest, halves);
           return;
         }
         auto loop = scf::ForOp::create(b, loc, d.threadId(), d.index(row),
                                        d.index(kAppendBlockSize));
         b.setInsertionPointToStart(loop.getBody());
         Value col = loop.getInductionVar();
-        for (auto [from, to] : {std::pair{keys, cacheK}, {values, cacheV}}) {
+        for (auto [from, to] : halves) {
           Value v = memref::LoadOp::create(b, loc, from, ValueRange{token, col});
           v = d.fromF32(d.toF32(v), elementType);
           memref::StoreOp::create(b, loc, v, to, ValueRange{dest, col});
@@ -280,20 +296,26 @@ struct KVAppendLowering : KernelPattern<llm::KVAppendOp> {
     auto rows = [&](Value buffer) { return collapseHeads(rewriter, loc, buffer); };
     auto flatCache = rows;
     // (batch, seq, kv_heads, head_dim) → (batch·seq, kv_heads·head_dim).
-    Value keys = rows(adaptor.getKeys()), values = rows(adaptor.getValues());
+    // A cache whose values are its keys takes none (getAppendKernel).
+    Value keys = rows(adaptor.getKeys());
+    Value values = adaptor.getValues() ? rows(adaptor.getValues()) : Value();
     Value positions = memref::CollapseShapeOp::create(
         rewriter, loc, adaptor.getPositions(),
         SmallVector<ReassociationIndices>{{0, 1}});
     // The layer's rows: (batch·capacity) or, paged, (pages·page_size).
     Value cacheK = flatCache(viewCacheLayer(rewriter, loc, cacheType, cache, layer, kKeys));
-    Value cacheV =
-        flatCache(viewCacheLayer(rewriter, loc, cacheType, cache, layer, kValues));
+    Value cacheV;
+    if (values)
+      cacheV = flatCache(
+          viewCacheLayer(rewriter, loc, cacheType, cache, layer, kValues));
     Type sourceType = cast<MemRefType>(keys.getType()).getElementType();
     gpu::GPUFuncOp kernel = getAppendKernel(kernels, cacheType, sourceType);
     LaunchShape shape;
     shape.grid[0] = memref::DimOp::create(rewriter, loc, positions, 0);
     shape.block = {kAppendBlockSize, 1, 1};
-    SmallVector<Value> args = {keys, values, positions, cacheK, cacheV};
+    SmallVector<Value> args =
+        values ? SmallVector<Value>{keys, values, positions, cacheK, cacheV}
+               : SmallVector<Value>{keys, positions, cacheK};
     if (cacheType.isPaged())
       args.push_back(adaptor.getPageTable());
     emitLaunch(rewriter, loc, kernel, shape, args);

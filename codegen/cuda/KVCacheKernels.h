@@ -19,7 +19,9 @@ namespace llmc::cuda {
 enum CacheHalf : int64_t { kKeys = 0, kValues = 1 };
 
 /// One layer's keys or values over the cache bytes, starting at byte
-/// (half · layers + layer) · batch · capacity · kv_heads · head-row bytes,
+/// (plane · layers + layer) · batch · capacity · kv_heads · head-row bytes,
+/// where plane is 0 for the keys and getValuesPlane() for the values (1, or
+/// 0 when the values are the keys: their view is the keys'),
 /// in the physical order: memref<(batch, capacity, kv_heads, head_dim)> for
 /// a contiguous cache, the page pool memref<(pages, page_size, kv_heads,
 /// head_dim)> for a paged one (pages · page_size = batch · capacity: the

@@ -15,8 +15,9 @@ namespace llmc::rt {
 
 namespace {
 
-/// Number of KV cache dimensions: [2 (K and V), layers, batch, context,
-/// kv heads, head dim], the contiguous layout of the ABI.
+/// Number of KV cache dimensions: [planes (2: K and V; 1: keys that are
+/// also the values), layers, batch, context, kv heads, head dim], the
+/// contiguous layout of the ABI.
 constexpr size_t kKvCacheRank = 6;
 
 /// Reads fields of one JSON object, naming the full dotted path of a field in
@@ -218,11 +219,19 @@ void parse_kv_cache(const Fields &kv, Manifest &m) {
            ") must be 4 (an f32 scale per head row) for dtype '", dtype,
            "'");
   }
+  // "keys": the values are the keys, stored once (one plane, half the
+  // bytes); "separate" (or absent, as before the field existed): two planes.
+  std::string values =
+      kv.optional("values") ? kv.string("values") : std::string("separate");
+  if (values != "separate" && values != "keys")
+    fail(LLMC_ERR_UNSUPPORTED, m.path, ": kv_cache.values '", values,
+         "' is not supported (expected 'separate' or 'keys')");
+  const int64_t planes = values == "keys" ? 1 : 2;
   const auto &dims = kv.array("shape");
   for (size_t i = 0; i < dims.size(); ++i)
     m.kv_shape.push_back(
         kv.to_integer(dims[i], cat("shape[", i, "]"), 1, kInt32Max));
-  const std::vector<int64_t> expected = {2,
+  const std::vector<int64_t> expected = {planes,
                                          m.num_layers,
                                          m.batch,
                                          m.context_length,
@@ -235,8 +244,10 @@ void parse_kv_cache(const Fields &kv, Manifest &m) {
     for (size_t i = 0; i < kKvCacheRank; ++i)
       want += cat(i ? "," : "", expected[i]);
     fail(LLMC_ERR_FORMAT, m.path, ": kv_cache.shape [", got,
-         "] does not match [2, num_layers, batch, context_length, "
-         "num_kv_heads, head_dim] = [", want, "]");
+         "] does not match [",
+         planes == 1 ? "1 (kv_cache.values 'keys')" : "2",
+         ", num_layers, batch, context_length, num_kv_heads, head_dim] = [",
+         want, "]");
   }
   uint64_t rows = 1;
   for (size_t i = 0; i + 1 < m.kv_shape.size(); ++i)

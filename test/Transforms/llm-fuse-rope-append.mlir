@@ -97,3 +97,24 @@ func.func @narrowing_used_twice(%c: !cache, %q: tensor<1x?x8x8xf32>, %k: tensor<
   %c1 = llm.kv_append %c[0], %kb, %vb, %p : !cache, tensor<1x?x4x8xbf16>, tensor<1x?x4x8xbf16>, tensor<1x?xi32>
   return %q1, %c1, %vb : tensor<1x?x8x8xf32>, !cache, tensor<1x?x4x8xbf16>
 }
+
+// -----
+
+!latent = !llm.kv_cache<layers = 2, batch = 1, kv_heads = 1, head_dim = 8, capacity = 16, element_type = f32, values = keys>
+
+// A cache whose values are its keys takes no values: its append of rotated
+// keys stays an llm.kv_append (llm.rope_append stores values apart), and
+// both rotations stay.
+// CHECK-LABEL: func @values_are_keys
+// CHECK: %[[QR:.*]] = llm.rope half
+// CHECK: %[[KR:.*]] = llm.rope half
+// CHECK: llm.kv_append %{{.*}}[%{{.*}}], %[[KR]], %{{.*}} : !{{.*}}, tensor<1x1x1x8xf32>, tensor<1x1xi32>
+// CHECK-NOT: llm.rope_append
+func.func @values_are_keys(%c: !latent, %q: tensor<1x1x2x8xf32>, %k: tensor<1x1x1x8xf32>, %p: tensor<1x1xi32>, %l: index) -> (tensor<1x1x2x8xf32>, !latent) {
+  %qr = llm.rope half %q, %p {theta = 1.0e+04 : f64, rotary_dim = 8 : i64} : tensor<1x1x2x8xf32>, tensor<1x1xi32>
+  %kr = llm.rope half %k, %p {theta = 1.0e+04 : f64, rotary_dim = 8 : i64} : tensor<1x1x1x8xf32>, tensor<1x1xi32>
+  %c1 = llm.kv_append %c[%l], %kr, %p : !latent, tensor<1x1x1x8xf32>, tensor<1x1xi32>
+  %keys, %values = llm.kv_view %c1[%l] : !latent -> tensor<1x16x1x8xf32>, tensor<1x16x1x8xf32>
+  %o = llm.attention %qr, %keys, %values, %p {causal, num_heads = 2 : i64, num_kv_heads = 1 : i64} : tensor<1x1x2x8xf32>, tensor<1x16x1x8xf32>, tensor<1x16x1x8xf32>, tensor<1x1xi32> -> tensor<1x1x2x8xf32>
+  return %o, %c1 : tensor<1x1x2x8xf32>, !latent
+}

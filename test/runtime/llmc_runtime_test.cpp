@@ -1106,7 +1106,8 @@ int cmd_rope_permute(const std::vector<std::string> &) {
 }
 
 /// info-model <artifact>: opens a model (no weights, no session, no GPU)
-/// and prints its name and target.
+/// and prints its name and target, then the bytes of the KV cache a
+/// session allocates.
 int cmd_info_model(const std::vector<std::string> &args) {
   if (args.size() != 1)
     die("usage: info-model <artifact>");
@@ -1117,6 +1118,10 @@ int cmd_info_model(const std::vector<std::string> &args) {
   std::printf("%s target %s arch '%s' triple '%s'\n", info.name,
               info.target_kind == LLMC_TARGET_CUDA ? "cuda" : "cpu",
               info.target_arch, info.target_triple);
+  // What a session allocates for its cache.
+  std::printf("kv_cache_bytes %llu context %d layers %d\n",
+              static_cast<unsigned long long>(info.kv_cache_bytes),
+              info.context_length, info.num_layers);
   llmc_model_destroy(model);
   return 0;
 }

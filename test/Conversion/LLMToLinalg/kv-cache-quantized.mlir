@@ -1,4 +1,4 @@
-// A quantized !llm.kv_cache (i8 or f8E4M3FN codes) becomes bytes, tensor<2xLxBxCxHx(D+4)xi8>: each head row is D
+// A quantized !llm.kv_cache (i8 or f8E4M3FN codes) becomes bytes, tensor<2xLxBxCxHx(D+4)xi8> (1x... when its values are its keys): each head row is D
 // codes and its f32 scale. kv_append quantizes a whole row (one contiguous store), kv_view dequantizes, and
 // llm.attention reads the codes and scales from the cache inside its key-tile loop.
 // RUN: llmc-opt %s --llm-lower-to-linalg -split-input-file | FileCheck %s
@@ -115,4 +115,47 @@ func.func @attend(%c: !cache, %q: tensor<1x1x4x4xf32>, %p: tensor<1x1xi32>) -> t
   %k, %v = llm.kv_view %c[1] : !cache -> tensor<1x128x2x4xf32>, tensor<1x128x2x4xf32>
   %o = llm.attention %q, %k, %v, %p {num_heads = 4 : i64, num_kv_heads = 2 : i64, causal} : tensor<1x1x4x4xf32>, tensor<1x128x2x4xf32>, tensor<1x128x2x4xf32>, tensor<1x1xi32> -> tensor<1x1x4x4xf32>
   return %o : tensor<1x1x4x4xf32>
+}
+
+// -----
+
+// A paged int8 cache whose values are its keys: one plane, (1, layers,
+// pages, page_size, kv_heads, head_dim + 4). Each key tile is gathered once
+// through the page table (one tile carried by the gather loop), its scales
+// decoded once, and its codes and scales feed both Q·K and P·V.
+// CHECK-LABEL: func.func @attend_keys
+// CHECK-SAME: (%[[C:.+]]: tensor<1x3x8x16x1x8xi8>
+// CHECK: scf.for %{{.+}} = {{.+}} step %c64 iter_args(
+// CHECK: %[[T:.+]] = scf.for {{.+}} -> (tensor<1x64x1x8xi8>) {
+// CHECK: tensor.extract_slice %[[C]][0, 1, %{{.+}}, %{{.+}}, 0, 0] [1, 1, 1, 1, 1, 8]
+// CHECK: %[[S:.+]] = linalg.generic {{.+}} ins(%[[T]], %[[T]], %[[T]], %[[T]] : {{.+}}) outs(%{{.+}} : tensor<1x64x1xf32>)
+// CHECK-NOT: outs(%{{.+}} : tensor<1x64x1xf32>)
+// CHECK: %[[CODES:.+]] = tensor.extract_slice %[[T]][0, 0, 0, 0] [1, 64, 1, 4]
+// CHECK: linalg.generic {{.+}} ins(%{{.+}}, %[[CODES]], %[[S]] : tensor<1x1x4x4xf32>, tensor<1x64x1x4xi8>, tensor<1x64x1xf32>)
+// CHECK: linalg.generic {{.+}} ins(%{{.+}}, %[[CODES]], %[[S]] : tensor<1x1x4x64xf32>, tensor<1x64x1x4xi8>, tensor<1x64x1xf32>)
+!latent = !llm.kv_cache<layers = 3, batch = 1, kv_heads = 1, head_dim = 4, capacity = 128, element_type = i8, layout = paged, values = keys>
+func.func @attend_keys(%c: !latent, %t: tensor<1x8xi32>, %q: tensor<1x1x4x4xf32>, %p: tensor<1x1xi32>) -> tensor<1x1x4x4xf32> {
+  %k, %v = llm.kv_view %c[1] pages(%t : tensor<1x8xi32>) : !latent -> tensor<1x128x1x4xf32>, tensor<1x128x1x4xf32>
+  %o = llm.attention %q, %k, %v, %p {num_heads = 4 : i64, num_kv_heads = 1 : i64, causal} : tensor<1x1x4x4xf32>, tensor<1x128x1x4xf32>, tensor<1x128x1x4xf32>, tensor<1x1xi32> -> tensor<1x1x4x4xf32>
+  return %o : tensor<1x1x4x4xf32>
+}
+
+// -----
+
+// A paged int8 cache whose values are its keys: each token's key row is
+// quantized once and scattered once, into plane 0 of the page's slot.
+// CHECK-LABEL: func.func @append_keys
+// CHECK-SAME: (%[[C:.+]]: tensor<1x3x8x16x1x8xi8>, %[[T:.+]]: tensor<1x8xi32>, %[[K:.+]]: tensor<1x?x1x4xf32>, %[[P:.+]]: tensor<1x?xi32>) -> tensor<1x3x8x16x1x8xi8>
+// CHECK: scf.for {{.+}} iter_args(%{{.+}} = %[[C]]) -> (tensor<1x3x8x16x1x8xi8>)
+// CHECK: scf.for {{.+}} iter_args(%[[CT:[a-z0-9_]+]] = %{{.+}}) -> (tensor<1x3x8x16x1x8xi8>)
+// CHECK: %[[PAGE:.+]] = arith.minui
+// CHECK: %[[KROW:.+]] = tensor.extract_slice %[[K]][{{.+}}] [1, 1, 1, 4] [1, 1, 1, 1] : tensor<1x?x1x4xf32> to tensor<1x4xf32>
+// CHECK: %[[QROW:.+]] = linalg.generic {{.+}} outs(%{{.+}} : tensor<1x8xi8>)
+// CHECK: %[[WK:.+]] = tensor.insert_slice %[[QROW]] into %[[CT]][0, 2, %[[PAGE]], %{{.+}}, 0, 0] [1, 1, 1, 1, 1, 8] [1, 1, 1, 1, 1, 1] : tensor<1x8xi8> into tensor<1x3x8x16x1x8xi8>
+// CHECK-NOT: tensor.insert_slice
+// CHECK: scf.yield %[[WK]]
+!latent = !llm.kv_cache<layers = 3, batch = 1, kv_heads = 1, head_dim = 4, capacity = 128, element_type = i8, layout = paged, values = keys>
+func.func @append_keys(%c: !latent, %t: tensor<1x8xi32>, %k: tensor<1x?x1x4xf32>, %p: tensor<1x?xi32>) -> !latent {
+  %c1 = llm.kv_append %c[2] pages(%t : tensor<1x8xi32>), %k, %p : !latent, tensor<1x?x1x4xf32>, tensor<1x?xi32>
+  return %c1 : !latent
 }

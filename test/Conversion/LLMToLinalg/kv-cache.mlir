@@ -1,4 +1,4 @@
-// !llm.kv_cache becomes tensor<2xLxBxCxHxDxT>; kv_append is a loop of insert_slice, kv_view two extract_slice.
+// !llm.kv_cache becomes tensor<2xLxBxCxHxDxT> (1xLx... when the values are the keys); kv_append is a loop of insert_slice, kv_view two extract_slice (one).
 // RUN: llmc-opt %s --llm-lower-to-linalg -split-input-file | FileCheck %s
 
 // CHECK-LABEL: func.func @append
@@ -75,4 +75,35 @@ func.func @layer(%c: !cache, %q: tensor<1x?x4x4xf32>, %k: tensor<1x?x2x4xf32>, %
 func.func @caller(%c: !cache, %q: tensor<1x?x4x4xf32>, %k: tensor<1x?x2x4xf32>, %v: tensor<1x?x2x4xf32>, %p: tensor<1x?xi32>) -> (tensor<1x?x4x4xf32>, !cache) {
   %o, %c1 = call @layer(%c, %q, %k, %v, %p) : (!cache, tensor<1x?x4x4xf32>, tensor<1x?x2x4xf32>, tensor<1x?x2x4xf32>, tensor<1x?xi32>) -> (tensor<1x?x4x4xf32>, !cache)
   return %o, %c1 : tensor<1x?x4x4xf32>, !cache
+}
+
+// -----
+
+// A cache whose values are its keys converts to one plane, (1, layers, ...):
+// kv_append writes the keys only, kv_view slices them once and yields them
+// as both results.
+// CHECK-LABEL: func.func @append_keys
+// CHECK-SAME: (%[[C:.+]]: tensor<1x3x1x128x1x8xbf16>, %[[K:.+]]: tensor<1x?x1x8xbf16>, %[[P:.+]]: tensor<1x?xi32>) -> tensor<1x3x1x128x1x8xbf16>
+// CHECK: scf.for {{.+}} iter_args(%{{.+}} = %[[C]]) -> (tensor<1x3x1x128x1x8xbf16>)
+// CHECK: scf.for {{.+}} iter_args(%[[CT:[a-z0-9_]+]] = %{{.+}}) -> (tensor<1x3x1x128x1x8xbf16>)
+// CHECK: %[[KROW:.+]] = tensor.extract_slice %[[K]][%{{.+}}, %{{.+}}, 0, 0] [1, 1, 1, 8] [1, 1, 1, 1] : tensor<1x?x1x8xbf16> to tensor<1x8xbf16>
+// CHECK: %[[WK:.+]] = tensor.insert_slice %[[KROW]] into %[[CT]][0, 2, %{{.+}}, %{{.+}}, 0, 0] [1, 1, 1, 1, 1, 8] [1, 1, 1, 1, 1, 1] : tensor<1x8xbf16> into tensor<1x3x1x128x1x8xbf16>
+// CHECK-NOT: tensor.insert_slice
+// CHECK: scf.yield %[[WK]] : tensor<1x3x1x128x1x8xbf16>
+!latent = !llm.kv_cache<layers = 3, batch = 1, kv_heads = 1, head_dim = 8, capacity = 128, element_type = bf16, values = keys>
+func.func @append_keys(%c: !latent, %k: tensor<1x?x1x8xbf16>, %p: tensor<1x?xi32>) -> !latent {
+  %c1 = llm.kv_append %c[2], %k, %p : !latent, tensor<1x?x1x8xbf16>, tensor<1x?xi32>
+  return %c1 : !latent
+}
+
+// -----
+
+// CHECK-LABEL: func.func @view_keys
+// CHECK-SAME: (%[[C:.+]]: tensor<1x3x1x128x1x8xbf16>) -> (tensor<1x128x1x8xbf16>, tensor<1x128x1x8xbf16>)
+// CHECK-NEXT: %[[K:.+]] = tensor.extract_slice %[[C]][0, 1, 0, 0, 0, 0] [1, 1, 1, 128, 1, 8] [1, 1, 1, 1, 1, 1] : tensor<1x3x1x128x1x8xbf16> to tensor<1x128x1x8xbf16>
+// CHECK-NEXT: return %[[K]], %[[K]]
+!latent = !llm.kv_cache<layers = 3, batch = 1, kv_heads = 1, head_dim = 8, capacity = 128, element_type = bf16, values = keys>
+func.func @view_keys(%c: !latent) -> (tensor<1x128x1x8xbf16>, tensor<1x128x1x8xbf16>) {
+  %k, %v = llm.kv_view %c[1] : !latent -> tensor<1x128x1x8xbf16>, tensor<1x128x1x8xbf16>
+  return %k, %v : tensor<1x128x1x8xbf16>, tensor<1x128x1x8xbf16>
 }

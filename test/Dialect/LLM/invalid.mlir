@@ -1016,3 +1016,66 @@ func.func @f(%x: tensor<1x?x4x16xf32>, %w: tensor<64x24xf32>) {
   %0 = llm.head_linear %x, %w {transpose_weight} : tensor<1x?x4x16xf32>, tensor<64x24xf32> -> tensor<1x?x4x32xf32>
   return
 }
+
+// -----
+
+// A cache whose values are its keys stores the keys only.
+!latent = !llm.kv_cache<layers = 2, batch = 1, kv_heads = 1, head_dim = 8, capacity = 16, element_type = f32, values = keys>
+func.func @f(%c: !latent, %k: tensor<1x?x1x8xf32>, %pos: tensor<1x?xi32>) {
+  // expected-error @+1 {{'llm.kv_append' op takes no values: the values of a cache with `values = keys` are its keys}}
+  %0 = llm.kv_append %c[0], %k, %k, %pos : !latent, tensor<1x?x1x8xf32>, tensor<1x?x1x8xf32>, tensor<1x?xi32>
+  return
+}
+
+// -----
+
+!cache = !llm.kv_cache<layers = 2, batch = 1, kv_heads = 1, head_dim = 8, capacity = 16, element_type = f32>
+func.func @f(%c: !cache, %k: tensor<1x?x1x8xf32>, %pos: tensor<1x?xi32>) {
+  // expected-error @+1 {{'llm.kv_append' op needs values: the cache stores them apart from the keys}}
+  %0 = llm.kv_append %c[0], %k, %pos : !cache, tensor<1x?x1x8xf32>, tensor<1x?xi32>
+  return
+}
+
+// -----
+
+!latent = !llm.kv_cache<layers = 2, batch = 1, kv_heads = 1, head_dim = 8, capacity = 16, element_type = f32, values = keys>
+func.func @f(%c: !latent, %q: tensor<1x1x2x8xf32>, %k: tensor<1x1x1x8xf32>, %p: tensor<1x1xi32>) {
+  // expected-error @+1 {{'llm.rope_append' op needs a cache with separate values: one with `values = keys` would store the rotated keys as its values (append them with llm.kv_append)}}
+  %qr, %c1 = llm.rope_append half %c[0], %q, %k, %k, %p {theta = 1.0e+04 : f64, rotary_dim = 8 : i64} : !latent, tensor<1x1x2x8xf32>, tensor<1x1x1x8xf32>, tensor<1x1xi32>
+  return
+}
+
+// -----
+
+!cache = !llm.kv_cache<layers = 2, batch = 1, kv_heads = 1, head_dim = 8, capacity = 16, element_type = f32>
+func.func @f(%c: !cache, %k: tensor<1x?x1x8xf32>) {
+  // expected-error @+1 {{expected keys, [values,] positions}}
+  %0 = llm.kv_append %c[0], %k : !cache, tensor<1x?x1x8xf32>
+  return
+}
+
+// -----
+
+!cache = !llm.kv_cache<layers = 2, batch = 1, kv_heads = 1, head_dim = 8, capacity = 16, element_type = f32>
+func.func @f(%c: !cache, %k: tensor<1x?x1x8xf32>, %pos: tensor<1x?xi32>) {
+  // expected-error @+1 {{expected the types of keys, [values,] positions}}
+  %0 = llm.kv_append %c[0], %k, %k, %pos : !cache, tensor<1x?x1x8xf32>, tensor<1x?x1x8xf32>, tensor<1x?x1x8xf32>, tensor<1x?xi32>
+  return
+}
+
+// -----
+
+// `values` is `separate` or `keys`.
+// expected-error @+2 {{expected one of [separate, keys] for storage of the KV cache's values, got: queries}}
+// expected-error @+1 {{failed to parse LLM_KVCacheType parameter 'values'}}
+func.func private @f(!llm.kv_cache<layers = 2, batch = 1, kv_heads = 1, head_dim = 8, capacity = 16, element_type = f32, values = queries>)
+
+// -----
+
+// As many types as operands.
+!latent = !llm.kv_cache<layers = 2, batch = 1, kv_heads = 1, head_dim = 8, capacity = 16, element_type = f32, values = keys>
+func.func @f(%c: !latent, %k: tensor<1x?x1x8xf32>, %pos: tensor<1x?xi32>) {
+  // expected-error @+1 {{number of operands and types do not match: got 0 operands and 1 types}}
+  %0 = llm.kv_append %c[0], %k, %pos : !latent, tensor<1x?x1x8xf32>, tensor<1x?x1x8xf32>, tensor<1x?xi32>
+  return
+}

@@ -8,6 +8,10 @@
 // CHECK: !kv_cache2 = !llm.kv_cache<layers = 1, batch = 1, kv_heads = 1, head_dim = 64, capacity = 4096, element_type = f16, layout = paged, page_size = 64>
 // CHECK: !kv_cache3 = !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = i8>
 // CHECK: !kv_cache4 = !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = f8E4M3FN, layout = paged>
+// A cache whose values are its keys prints `values = keys` (the default,
+// `separate`, is not printed).
+// CHECK: !kv_cache{{[0-9]+}} = !llm.kv_cache<layers = 27, batch = 1, kv_heads = 1, head_dim = 576, capacity = 64, element_type = bf16, values = keys>
+// CHECK: !kv_cache{{[0-9]+}} = !llm.kv_cache<layers = 2, batch = 1, kv_heads = 1, head_dim = 576, capacity = 64, element_type = i8, layout = paged, values = keys>
 !cache = !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = f32>
 !paged = !llm.kv_cache<layers = 32, batch = 4, kv_heads = 8, head_dim = 128, capacity = 8192, element_type = bf16, layout = paged>
 !paged64 = !llm.kv_cache<layers = 1, batch = 1, kv_heads = 1, head_dim = 64, capacity = 4096, element_type = f16, layout = paged, page_size = 64>
@@ -240,4 +244,24 @@ func.func @block_quantized_weights(%tokens: tensor<1x?xi32>, %x: tensor<1x?x256x
   // CHECK: llm.logits %{{.*}}, %{{.*}} {tied} : tensor<1x?x256xf32>, tensor<512x256x!llm.block<q8_0>> -> tensor<1x?x512xf32>
   %6 = llm.logits %x, %q8 {tied} : tensor<1x?x256xf32>, tensor<512x256x!llm.block<q8_0>> -> tensor<1x?x512xf32>
   return
+}
+
+// A cache whose values are its keys (MLA's latent cache): kv_append takes
+// the keys only, kv_view yields them as both results; contiguous, paged and
+// quantized alike. `values = separate` is the default and parses as such.
+// CHECK-LABEL: func @kv_cache_values_are_keys
+// CHECK-SAME: %[[L:[a-z0-9]+]]: index
+// CHECK-SAME: %{{[a-z0-9]+}}: !kv_cache) ->
+!latent = !llm.kv_cache<layers = 27, batch = 1, kv_heads = 1, head_dim = 576, capacity = 64, element_type = bf16, values = keys>
+!latent_i8 = !llm.kv_cache<layers = 2, batch = 1, kv_heads = 1, head_dim = 576, capacity = 64, element_type = i8, layout = paged, values = keys>
+func.func @kv_cache_values_are_keys(%c: !latent, %k: tensor<1x?x1x576xbf16>, %pos: tensor<1x?xi32>, %layer: index, %q: !latent_i8, %kq: tensor<1x?x1x576xf32>, %table: tensor<1x4xi32>, %s: !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = f32, values = separate>) -> (!latent, !latent_i8) {
+  // CHECK: %[[C1:.*]] = llm.kv_append %{{.*}}[%[[L]]], %{{.*}}, %{{.*}} : !kv_cache{{[0-9]+}}, tensor<1x?x1x576xbf16>, tensor<1x?xi32>
+  %c1 = llm.kv_append %c[%layer], %k, %pos : !latent, tensor<1x?x1x576xbf16>, tensor<1x?xi32>
+  // CHECK: llm.kv_view %[[C1]][3] : !kv_cache{{[0-9]+}} -> tensor<1x64x1x576xbf16>, tensor<1x64x1x576xbf16>
+  %kv:2 = llm.kv_view %c1[3] : !latent -> tensor<1x64x1x576xbf16>, tensor<1x64x1x576xbf16>
+  // CHECK: %[[Q1:.*]] = llm.kv_append %{{.*}}[1] pages(%{{.*}} : tensor<1x4xi32>), %{{.*}}, %{{.*}} : !kv_cache{{[0-9]+}}, tensor<1x?x1x576xf32>, tensor<1x?xi32>
+  %q1 = llm.kv_append %q[1] pages(%table : tensor<1x4xi32>), %kq, %pos : !latent_i8, tensor<1x?x1x576xf32>, tensor<1x?xi32>
+  // CHECK: llm.kv_view %[[Q1]][1] pages(%{{.*}} : tensor<1x4xi32>) : !kv_cache{{[0-9]+}} -> tensor<1x64x1x576xf32>, tensor<1x64x1x576xf32>
+  %qv:2 = llm.kv_view %q1[1] pages(%table : tensor<1x4xi32>) : !latent_i8 -> tensor<1x64x1x576xf32>, tensor<1x64x1x576xf32>
+  return %c1, %q1 : !latent, !latent_i8
 }
