@@ -40,16 +40,21 @@ constexpr int64_t kPrefetchBytes = 4096;
 /// LLVM's locality hint of those prefetches: 2, into L2 (and L3).
 constexpr int32_t kPrefetchLocality = 2;
 
-/// Weight rows of a GEMM tile below AVX-512 at most (4 × 3 = 12
-/// accumulators already cover two FMA pipes' latency).
-constexpr int64_t kMaxGemmWeightRows = 3;
-
 /// Bytes of x rows the GEMM keeps in cache per row block: well inside the
 /// smallest L2 of the CPUs llmc targets (512 KiB per Zen 3 / Zen 4 core),
 /// next to the weight rows and the output. Measured on Zen 3 (SmolLM2-135M
 /// shapes, a 480-token prefill): 96 KiB at least as fast as 48 and 192 KiB,
 /// 384 KiB slower; every blocking faster than none.
 constexpr int64_t kRowBlockBytes = 96 * 1024;
+/// Bytes of x's int8 codes the int8 GEMM keeps in cache per row block. Each
+/// (row block, weight tile) decodes the tile's blocks into codes first, and
+/// that decode costs about as much as multiplying the codes with a few
+/// dozen x rows, so the blocks are as large as half the smallest L2 allows:
+/// a prompt of up to 128 tokens decodes each weight tile once. Measured on
+/// a 2-core Xeon (AVX-512 VNNI; TinyLlama-1.1B Q4_K_M, K = 2048 and 5632, a
+/// 128-token prefill on 2 threads, medians of 5 interleaved runs): 74
+/// tok/s with 96 KiB blocks (48 rows at K = 2048), 100 with 256 KiB.
+constexpr int64_t kInt8RowBlockBytes = 256 * 1024;
 /// Rows per block at most (small K): beyond this a block gains no reuse.
 constexpr int64_t kMaxRowBlock = 128;
 
@@ -379,6 +384,44 @@ void decodeWeightRows(OpBuilder &b, Location loc, const KernelOperands &ops,
       });
 }
 
+/// Widens weight rows [n0, n0 + count) of a bf16 or f16 weight into `rows`,
+/// a memref<count x K x f32>: a vector at a time, the K % lanes tail masked.
+void widenWeightRows(OpBuilder &b, Location loc, const KernelOperands &ops,
+                     Value n0, int64_t count, Value rows) {
+  auto copy = [&](OpBuilder &nb, Location nloc, Value row, Value column,
+                  Value mask) {
+    Value vector = readRowVector(nb, nloc, ops.weight,
+                                 arith::AddIOp::create(nb, nloc, n0, row),
+                                 column, mask, ops.lanes);
+    vector::TransferWriteOp::create(
+        nb, nloc, vector, rows, ValueRange{row, column},
+        AffineMapAttr::get(
+            AffineMap::getMinorIdentityMap(2, 1, nb.getContext())),
+        mask, nb.getBoolArrayAttr({true}));
+  };
+  scf::ForOp::create(
+      b, loc, indexConstant(b, loc, 0), indexConstant(b, loc, count),
+      indexConstant(b, loc, 1), ValueRange{},
+      [&](OpBuilder &nb, Location nloc, Value row, ValueRange) {
+        scf::ForOp::create(
+            nb, nloc, indexConstant(nb, nloc, 0), ops.depthMain,
+            indexConstant(nb, nloc, ops.lanes), ValueRange{},
+            [&](OpBuilder &ib, Location iloc, Value column, ValueRange) {
+              copy(ib, iloc, row, column, Value());
+              scf::YieldOp::create(ib, iloc);
+            });
+        if (ops.hasDepthTail) {
+          Value remaining =
+              arith::SubIOp::create(nb, nloc, ops.depth, ops.depthMain);
+          Value mask = vector::CreateMaskOp::create(
+              nb, nloc, VectorType::get({ops.lanes}, nb.getI1Type()),
+              ValueRange{remaining});
+          copy(nb, nloc, row, ops.depthMain, mask);
+        }
+        scf::YieldOp::create(nb, nloc);
+      });
+}
+
 /// Stores out[xRow i, weightRow j] = total(i·weightRows + j) (+ bias[j]),
 /// each total built just before its store.
 void storeOutputs(OpBuilder &b, Location loc, const KernelOperands &ops,
@@ -507,6 +550,10 @@ void emitTiles(OpBuilder &b, Location loc, const KernelOperands &ops,
   // The int8 GEMM decodes each weight tile into codes once per row block,
   // even a block of one x tile (K too long for more in L2).
   bool blocked = rowBlock > tile.xRows || (ops.int8 && tile.xRows > 1);
+  // 16-bit weight rows are widened once per (row block, weight tile) too.
+  bool narrowWeights =
+      !ops.blocks &&
+      !cast<ShapedType>(ops.weight.getType()).getElementType().isF32();
   // By role: [0] weight rows, [1] x rows (whole blocks when blocked).
   Dim dims[] = {{nLo, nHi, tile.weightRows},
                 {mLo, mHi, blocked ? rowBlock : tile.xRows}};
@@ -549,17 +596,21 @@ void emitTiles(OpBuilder &b, Location loc, const KernelOperands &ops,
             scf::YieldOp::create(ib, iloc);
           });
     };
-    if (!ops.blocks) {
+    if (!ops.blocks && !narrowWeights) {
       rowLoop(nb, nloc, ops);
       return;
     }
-    // Block-quantized weights: the tile's weight rows decoded once into an
-    // L1-sized buffer that every x tile of the row block then reads (as f32
-    // rows, or as int8 codes and scales for the int8 products), instead of each x tile decoding them again (decoding costs more
-    // than the FMAs it feeds when only one x tile shares it). A heap buffer
-    // per iteration (freed by the pipeline's buffer deallocation at its
-    // end): a stack one would grow the stack every iteration of a
-    // sequential loop.
+    // Block-quantized and 16-bit weights: the tile's weight rows decoded
+    // (widened) once into an L1-sized buffer that every x tile of the row
+    // block then reads (as f32 rows, or as int8 codes and scales for the
+    // int8 products), instead of each x tile decoding them again: decoding
+    // costs more than the FMAs it feeds when only one x tile shares it, and
+    // even f16's one conversion per weight vector takes the FMA ports
+    // (SmolLM2-135M f16, a 384-token prefill on one thread, user CPU time,
+    // medians of 3 under load: 1.51 s converting in the K loop, 1.21 s
+    // from the buffer). A heap buffer per iteration (freed by the
+    // pipeline's buffer deallocation at its end): a stack one would grow
+    // the stack every iteration of a sequential loop.
     int64_t depth = *getConstantIntValue(ops.depth);
     KernelOperands tileOps = ops;
     tileOps.prefetchBuffer = Value(); // the decoded rows are in L1
@@ -575,7 +626,10 @@ void emitTiles(OpBuilder &b, Location loc, const KernelOperands &ops,
     Value rows = memref::AllocOp::create(
         nb, nloc, MemRefType::get({tile.weightRows, depth}, nb.getF32Type()),
         ValueRange{}, nb.getI64IntegerAttr(kResultAlignment));
-    decodeWeightRows(nb, nloc, ops, n0, tile.weightRows, rows);
+    if (ops.blocks)
+      decodeWeightRows(nb, nloc, ops, n0, tile.weightRows, rows);
+    else
+      widenWeightRows(nb, nloc, ops, n0, tile.weightRows, rows);
     tileOps.blocks.reset();
     tileOps.weight = rows;
     rowLoop(nb, nloc, tileOps);
@@ -593,13 +647,13 @@ void emitTiles(OpBuilder &b, Location loc, const KernelOperands &ops,
 
 /// x rows per cache block of the GEMM: as many whole tiles of rows of
 /// `depth` (K) elements of `elementBytes` (f32, or int8 codes) as fit in
-/// kRowBlockBytes (at least one tile, at most kMaxRowBlock rows); K dynamic,
+/// `blockBytes` (at least one tile, at most kMaxRowBlock rows); K dynamic,
 /// or the GEMV's one-row tile: no blocking.
 int64_t getRowBlock(std::optional<int64_t> depth, ProjectionTile tile,
-                    int64_t elementBytes) {
+                    int64_t elementBytes, int64_t blockBytes) {
   if (!depth || *depth <= 0 || tile.xRows == 1)
     return tile.xRows;
-  int64_t rows = std::clamp<int64_t>(kRowBlockBytes / (*depth * elementBytes),
+  int64_t rows = std::clamp<int64_t>(blockBytes / (*depth * elementBytes),
                                      tile.xRows, kMaxRowBlock);
   return rows / tile.xRows * tile.xRows;
 }
@@ -639,24 +693,27 @@ bool llmc::isVectorProjectionSupported(RankedTensorType xType,
 }
 
 ProjectionTile llmc::getGemmTile(CPUVectorRegisters registers) {
-  // AVX-512 and wider: the tile measured when the kernel was written
-  // (4 × 2 vector<16xf32>, 14 of 32 zmm).
-  if (registers.bits >= 512 && registers.count >= 32)
-    return {/*xRows=*/4, /*weightRows=*/2, /*lanes=*/registers.bits / 32};
-  // Narrower ISAs: vectors one register wide (AVX2: vector<8xf32>, SSE
-  // and NEON: 4 lanes); 4 x rows, and as many weight rows as keep their
-  // 4 accumulators and one weight vector each, plus the x vector being
-  // broadcast over them, in registers: (4 + 1) × weightRows + 1 ≤ count.
-  // AVX2's 16 ymm give 4 × 3, measured on Zen 3 (2 cores, SmolLM2-135M
-  // shapes, weights cold in DRAM, T = 16): 48 GFLOP/s on one thread and
-  // 84 on two, against 46 / 70 for 4 × 2 and 37 / 57 for the 4 × 2
-  // vector<16xf32> tile, whose 16 accumulator halves alone filled the
-  // register file and spilled in the K loop.
+  // Vectors one register wide (AVX-512: vector<16xf32>, AVX2:
+  // vector<8xf32>, SSE and NEON: 4 lanes); 4 x rows, and as many weight
+  // rows as keep their 4 accumulators and one weight vector each, plus the
+  // x vector being broadcast over them, in registers: (4 + 1) × weightRows
+  // + 1 ≤ count. Every loaded x vector then feeds weightRows FMAs, which is
+  // what matters: the tile's x rows stream from L2 (the row block) and its
+  // weight rows from L1.
+  // - AVX-512's 32 zmm give 4 × 6 (24 accumulators). On a 2-core Xeon
+  //   (AVX-512, SmolLM2-135M f32, a 384-token prefill on one thread, user
+  //   CPU time, medians of 5 interleaved runs under load): 4 × 2 1.82 s,
+  //   4 × 4 1.72 s, 4 × 6 1.62 s, 5 × 5 1.74 s.
+  // - AVX2's 16 ymm give 4 × 3, measured on Zen 3 (2 cores, SmolLM2-135M
+  //   shapes, weights cold in DRAM, T = 16): 48 GFLOP/s on one thread and
+  //   84 on two, against 46 / 70 for 4 × 2 and 37 / 57 for the 4 × 2
+  //   vector<16xf32> tile, whose 16 accumulator halves alone filled the
+  //   register file and spilled in the K loop.
   ProjectionTile tile;
   tile.lanes = std::max<int64_t>(registers.bits / 32, 4);
   tile.xRows = 4;
-  tile.weightRows = std::clamp<int64_t>(
-      (registers.count - 1) / (tile.xRows + 1), 1, kMaxGemmWeightRows);
+  tile.weightRows =
+      std::max<int64_t>((registers.count - 1) / (tile.xRows + 1), 1);
   return tile;
 }
 
@@ -776,7 +833,8 @@ Value llmc::createVectorProjection(OpBuilder &b, Location loc, Value x,
   Value rowsMain = roundDown(b, loc, ops.rows, tile.xRows);
   Value outputsMain = roundDown(b, loc, ops.outputs, tile.weightRows);
   emitTiles(b, loc, ops, zero, outputsMain, zero, rowsMain, tile,
-            getRowBlock(staticDepth, tile, ops.int8 ? 1 : 4));
+            ops.int8 ? getRowBlock(staticDepth, tile, 1, kInt8RowBlockBytes)
+                     : getRowBlock(staticDepth, tile, 4, kRowBlockBytes));
   if (tile.xRows > 1)
     emitTiles(b, loc, ops, zero, outputsMain, rowsMain, ops.rows,
               {1, tile.weightRows, tile.lanes}, /*rowBlock=*/1);

@@ -34,7 +34,7 @@ struct ProjectionTile {
 
 /// The prefill GEMM tile for `registers`: vectors one register wide, 4 x
 /// rows × as many weight rows as keep the accumulators and the vectors of
-/// one K step in registers, spilling none: 4 × 2 vector<16xf32> on AVX-512
+/// one K step in registers, spilling none: 4 × 6 vector<16xf32> on AVX-512
 /// (32 zmm), 4 × 3 vector<8xf32> on AVX2 (16 ymm).
 ProjectionTile getGemmTile(CPUVectorRegisters registers);
 
@@ -69,7 +69,9 @@ std::optional<int64_t> getStaticRowCount(mlir::RankedTensorType xType);
 /// smaller tiles. With `weightFormat`, `weight` holds the bytes of
 /// block-quantized rows ([N, rowBytes] i8) and the K loop walks whole
 /// blocks, decoding each in registers (BlockDecoder) once per tile and
-/// reusing it for every x row of the tile. With an `int8Dot` kind, x is
+/// reusing it for every x row of the tile; in a cache block of several x
+/// tiles, block and 16-bit weight rows are instead decoded (widened) once
+/// per (block, weight tile) into an f32 buffer that the block's tiles read. With an `int8Dot` kind, x is
 /// rounded to int8 in 32-element blocks first and each block of weight
 /// codes meets it in integer dot products (llama.cpp's scheme), trading x's
 /// rounding (relative 2^-8 per block) for fewer instructions per weight: in

@@ -49,14 +49,15 @@ func.func @gemv_q4_0(%x: tensor<1x1x64xf32>, %w: tensor<4x64x!llm.block<q4_0>>) 
 
 // Q6_K prefill (dynamic rows), K = 2 super-blocks of 256 (210 bytes each): per block 16 int8 sub-scales
 // (bytes 192-207) times d (bytes 208-209), the 6-bit codes from a nibble of ql (bytes 0-127) and two bits of
-// qh (128-191). Each (row block, weight tile) decodes its 2 weight rows once into a buffer that the block's
-// x tiles read as f32 rows, freed at the end of the iteration; the x rows below a tile decode in registers.
+// qh (128-191). Each (row block, weight tile) decodes its 6 weight rows once into a buffer that the block's
+// x tiles read as f32 rows, freed at the end of the iteration; the x rows below a tile, and weight rows 6-7
+// (below a tile of 6), decode in registers.
 // CHECK-LABEL: func @gemm_q6_k
 // CHECK-SAME: (%[[X:.+]]: tensor<1x?x512xf32>, %[[W:.+]]: tensor<8x420xi8>)
 // CHECK: scf.parallel
-// CHECK: %[[ROWS:.+]] = memref.alloc() {alignment = 64 : i64} : memref<2x512xf32>
-// CHECK: vector.transfer_write %{{.+}}, %[[ROWS]][%{{.+}}, %{{.+}}] {in_bounds = [true]} : vector<16xf32>, memref<2x512xf32>
-// CHECK: vector.transfer_read %[[ROWS]][%{{.+}}, %{{.+}}], %{{.+}} {in_bounds = [true]} : memref<2x512xf32>, vector<16xf32>
+// CHECK: %[[ROWS:.+]] = memref.alloc() {alignment = 64 : i64} : memref<6x512xf32>
+// CHECK: vector.transfer_write %{{.+}}, %[[ROWS]][%{{.+}}, %{{.+}}] {in_bounds = [true]} : vector<16xf32>, memref<6x512xf32>
+// CHECK: vector.transfer_read %[[ROWS]][%{{.+}}, %{{.+}}], %{{.+}} {in_bounds = [true]} : memref<6x512xf32>, vector<16xf32>
 // CHECK: scf.for %[[BLOCK:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args
 // CHECK: vector.transfer_read %[[W]][%{{.+}}, %{{.+}}], %{{.+}} {in_bounds = [true]} : tensor<8x420xi8>, vector<16xi8>
 // CHECK: arith.extsi %{{.+}} : i8 to i32
@@ -69,8 +70,8 @@ func.func @gemv_q4_0(%x: tensor<1x1x64xf32>, %w: tensor<4x64x!llm.block<q4_0>>) 
 // AVX2: arith.sitofp %{{.+}} : vector<8xi32> to vector<8xf32>
 // KERNELS-LABEL: func @gemm_q6_k
 // KERNELS-SAME: memref<8x420xi8
-// KERNELS: %[[ROWS:.+]] = memref.alloc() {alignment = 64 : i64} : memref<2x512xf32>
-// KERNELS: memref.dealloc %[[ROWS]] : memref<2x512xf32>
+// KERNELS: %[[ROWS:.+]] = memref.alloc() {alignment = 64 : i64} : memref<6x512xf32>
+// KERNELS: memref.dealloc %[[ROWS]] : memref<6x512xf32>
 // KERNELS: scf.reduce
 // KERNELS-NOT: memref.copy
 // KERNELS: scf.parallel

@@ -1,4 +1,4 @@
-// Multi-row (prefill) llm.linear / llm.logits lower to the register-tiled vector kernel: 4 tokens × 2 weight rows per tile on a runtime token count, the tokens in cache blocks (as many rows as fit 96 KiB of f32, at most 128), with 1-token tiles for the T % 4 leftover tokens and 1×1 tiles for the N % 2 leftover weight rows.
+// Multi-row (prefill) llm.linear / llm.logits lower to the register-tiled vector kernel: 4 tokens × 6 weight rows per tile (AVX-512; 4 × 3 on AVX2) on a runtime token count, the tokens in cache blocks (as many rows as fit 96 KiB of f32, at most 128), with 1-token tiles for the T % 4 leftover tokens and 1×1 tiles for the N % 6 leftover weight rows. 16-bit weight rows are widened to f32 once per (token block, weight tile), into a buffer the block's tiles read.
 // RUN: llmc-opt %s -split-input-file --llm-lower-to-linalg=parallel-min-weight-elements=0 --canonicalize | FileCheck %s
 // For AVX2's 16 ymm registers: vector<8xf32>, 4 tokens × 3 weight rows.
 // RUN: llmc-opt %s -split-input-file "--llm-lower-to-linalg=parallel-min-weight-elements=0 vector-register-bits=256 vector-registers=16" --canonicalize | FileCheck %s --check-prefix=AVX2
@@ -6,36 +6,47 @@
 // RUN: llmc-opt %s -split-input-file --llm-lower-to-linalg --canonicalize | FileCheck %s --check-prefix=THRESHOLD
 
 // AVX2-LABEL: func @linear_dynamic_t
+// AVX2-SAME: (%[[X:.+]]: tensor<1x?x40xf32>, %[[W:.+]]: tensor<7x40xbf16>)
 // AVX2-DAG: %[[C0:.+]] = arith.constant 0 : index
 // AVX2-DAG: %[[C1:.+]] = arith.constant 1 : index
 // AVX2-DAG: %[[C3:.+]] = arith.constant 3 : index
 // AVX2-DAG: %[[C4:.+]] = arith.constant 4 : index
-// AVX2-DAG: %[[C5:.+]] = arith.constant 5 : index
+// AVX2-DAG: %[[C6:.+]] = arith.constant 6 : index
 // AVX2-DAG: %[[C8:.+]] = arith.constant 8 : index
 // AVX2-DAG: %[[C40:.+]] = arith.constant 40 : index
 // AVX2-DAG: %[[C128:.+]] = arith.constant 128 : index
 // AVX2: %[[MMAIN:.+]] = arith.subi
-// One weight block (rows 0-2): a loop over blocks of 128 tokens only, each
-// a loop over its 4-token tiles; K = 40 is five whole vector<8xf32>, no
-// masked tail.
-// AVX2: scf.parallel (%[[MB:.+]]) = (%[[C0]]) to (%[[MMAIN]]) step (%[[C128]]) {
+// Blocks of 128 tokens × weight tiles of rows 0-2 and 3-5: each widens its
+// 3 bf16 rows into a 3x40 f32 buffer (K = 40 is five whole vector<8xf32>,
+// no masked tail), then runs the block's 4-token tiles on it.
+// AVX2: scf.parallel (%[[MB:.+]], %[[N0:.+]]) = (%[[C0]], %[[C0]]) to (%[[MMAIN]], %[[C6]]) step (%[[C128]], %[[C3]]) {
 // AVX2: %[[NEXT:.+]] = arith.addi %[[MB]], %[[C128]]
 // AVX2: %[[END:.+]] = arith.minui %[[NEXT]], %[[MMAIN]]
+// AVX2: %[[ROWS:.+]] = memref.alloc() {alignment = 64 : i64} : memref<3x40xf32>
+// AVX2: scf.for %[[J:.+]] = %[[C0]] to %[[C3]] step %[[C1]] {
+// AVX2: scf.for %[[K:.+]] = %[[C0]] to %[[C40]] step %[[C8]] {
+// AVX2: %[[ROW:.+]] = arith.addi %[[N0]], %[[J]]
+// AVX2: %[[NARROW:.+]] = vector.transfer_read %[[W]][%[[ROW]], %[[K]]]{{.*}} : tensor<7x40xbf16>, vector<8xbf16>
+// AVX2: %[[WIDE:.+]] = arith.extf %[[NARROW]] : vector<8xbf16> to vector<8xf32>
+// AVX2: vector.transfer_write %[[WIDE]], %[[ROWS]][%[[J]], %[[K]]] {in_bounds = [true]} : vector<8xf32>, memref<3x40xf32>
 // AVX2: scf.for %{{.+}} = %[[MB]] to %[[END]] step %[[C4]] {
 // AVX2: scf.for %{{.+}} = %[[C0]] to %[[C40]] step %[[C8]] {{.*}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
 // AVX2-COUNT-4: vector.transfer_read {{.*}} : tensor<?x40xf32>, vector<8xf32>
-// AVX2-COUNT-3: arith.extf %{{.+}} : vector<8xbf16> to vector<8xf32>
+// AVX2-COUNT-3: vector.transfer_read %[[ROWS]]{{.*}} : memref<3x40xf32>, vector<8xf32>
+// AVX2-NOT: arith.extf
 // AVX2-COUNT-12: vector.fma
 // AVX2-NOT: vector.constant_mask
 // AVX2-COUNT-12: vector.reduction <add>, %{{.+}} fastmath<reassoc> : vector<8xf32> into f32
 // AVX2: scf.reduce
-// Leftover tokens: 1 × 3 tiles.
-// AVX2: scf.parallel (%{{.+}}) = (%[[MMAIN]]) to (%{{.+}}) step (%[[C1]]) {
+// Leftover tokens: 1 × 3 tiles, widening the bf16 rows in the K loop.
+// AVX2: scf.parallel (%{{.+}}, %{{.+}}) = (%[[C0]], %[[MMAIN]]) to (%[[C6]], %{{.+}}) step (%[[C3]], %[[C1]]) {
 // AVX2: scf.for {{.*}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// AVX2-COUNT-3: arith.extf %{{.+}} : vector<8xbf16> to vector<8xf32>
 // AVX2: scf.reduce
-// Leftover weight rows 3 and 4: 1 × 1 tiles over every token.
-// AVX2: scf.parallel (%{{.+}}, %{{.+}}) = (%[[C3]], %[[C0]]) to (%[[C5]], %{{.+}}) step (%[[C1]], %[[C1]]) {
+// Leftover weight row 6: 1 × 1 tiles over every token.
+// AVX2: scf.parallel (%{{.+}}) = (%[[C0]]) to (%{{.+}}) step (%[[C1]]) {
 // AVX2: scf.for {{.*}} -> (vector<8xf32>)
+// AVX2: vector.transfer_read %[[W]][%[[C6]],
 // AVX2: scf.reduce
 
 // THRESHOLD-LABEL: func @linear_dynamic_t
@@ -43,53 +54,71 @@
 // THRESHOLD: return
 
 // CHECK-LABEL: func @linear_dynamic_t
-// CHECK-SAME: (%[[X:.+]]: tensor<1x?x40xf32>, %[[W:.+]]: tensor<5x40xbf16>)
+// CHECK-SAME: (%[[X:.+]]: tensor<1x?x40xf32>, %[[W:.+]]: tensor<7x40xbf16>)
 // CHECK-DAG: %[[C0:.+]] = arith.constant 0 : index
 // CHECK-DAG: %[[C1:.+]] = arith.constant 1 : index
-// CHECK-DAG: %[[C2:.+]] = arith.constant 2 : index
 // CHECK-DAG: %[[C4:.+]] = arith.constant 4 : index
+// CHECK-DAG: %[[C6:.+]] = arith.constant 6 : index
+// CHECK-DAG: %[[C16:.+]] = arith.constant 16 : index
+// CHECK-DAG: %[[C32:.+]] = arith.constant 32 : index
 // CHECK-DAG: %[[C128:.+]] = arith.constant 128 : index
 // CHECK: %[[T:.+]] = tensor.dim %[[X]], %[[C1]]
-// CHECK: %[[OUT:.+]] = memref.alloc(%[[T]]) {alignment = 64 : i64} : memref<1x?x5xf32>
+// CHECK: %[[OUT:.+]] = memref.alloc(%[[T]]) {alignment = 64 : i64} : memref<1x?x7xf32>
 // CHECK: %[[XR:.+]] = tensor.collapse_shape %[[X]] {{\[\[}}0, 1], [2]] : tensor<1x?x40xf32> into tensor<?x40xf32>
 // CHECK: %[[M:.+]] = tensor.dim %[[XR]], %[[C0]]
 // CHECK: %[[REM:.+]] = arith.remui %[[M]], %[[C4]]
 // CHECK: %[[MMAIN:.+]] = arith.subi %[[M]], %[[REM]]
-// Full tiles: blocks of 128 tokens outer (K = 40: 128 rows are 20 KiB),
-// weight rows inner, then the block's 4-token tiles; 8 accumulators.
-// CHECK: scf.parallel (%[[MB:.+]], %[[N0:.+]]) = (%[[C0]], %[[C0]]) to (%[[MMAIN]], %[[C4]]) step (%[[C128]], %[[C2]]) {
+// Full tiles: blocks of 128 tokens (K = 40: 128 rows are 20 KiB); the one
+// weight tile (rows 0-5) widened into a 6x40 f32 buffer per block, K = 40
+// as two whole vector<16xf32> and a masked tail of 8; then the block's
+// 4-token tiles with 24 accumulators.
+// CHECK: scf.parallel (%[[MB:.+]]) = (%[[C0]]) to (%[[MMAIN]]) step (%[[C128]]) {
 // CHECK: %[[END:.+]] = arith.minui %{{.+}}, %[[MMAIN]]
+// CHECK: %[[ROWS:.+]] = memref.alloc() {alignment = 64 : i64} : memref<6x40xf32>
+// CHECK: scf.for %[[J:.+]] = %[[C0]] to %[[C6]] step %[[C1]] {
+// CHECK: scf.for %[[K:.+]] = %[[C0]] to %[[C32]] step %[[C16]] {
+// CHECK: vector.transfer_read %[[W]][%[[J]], %[[K]]]{{.*}} : tensor<7x40xbf16>, vector<16xbf16>
+// CHECK: arith.extf
+// CHECK: vector.transfer_write %{{.+}}, %[[ROWS]][%[[J]], %[[K]]] {in_bounds = [true]} : vector<16xf32>, memref<6x40xf32>
+// CHECK: %[[TAILMASK:.+]] = vector.constant_mask [8] : vector<16xi1>
+// CHECK: vector.transfer_read %[[W]][%[[J]], %[[C32]]], %{{.+}}, %[[TAILMASK]]
+// CHECK: arith.extf
+// CHECK: vector.transfer_write %{{.+}}, %[[ROWS]][%[[J]], %[[C32]]], %[[TAILMASK]] {in_bounds = [true]} : vector<16xf32>, memref<6x40xf32>
 // CHECK: scf.for %{{.+}} = %[[MB]] to %[[END]] step %[[C4]] {
-// CHECK: scf.for {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// CHECK: scf.for {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
 // CHECK-COUNT-4: vector.transfer_read %[[XR]]
-// CHECK-COUNT-2: arith.extf %{{.+}} : vector<16xbf16> to vector<16xf32>
-// CHECK-COUNT-8: vector.fma
+// CHECK-COUNT-6: vector.transfer_read %[[ROWS]]
+// CHECK-COUNT-24: vector.fma
 // CHECK: vector.constant_mask [8] : vector<16xi1>
-// CHECK-COUNT-8: vector.reduction <add>, %{{.+}} fastmath<reassoc>
+// CHECK-COUNT-24: vector.reduction <add>, %{{.+}} fastmath<reassoc>
 // CHECK: scf.reduce
-// Leftover tokens: 1 × 2 tiles.
-// CHECK: scf.parallel (%{{.+}}, %{{.+}}) = (%[[C0]], %[[MMAIN]]) to (%[[C4]], %[[M]]) step (%[[C2]], %[[C1]]) {
-// CHECK: scf.for {{.*}} -> (vector<16xf32>, vector<16xf32>)
+// Leftover tokens: 1 × 6 tiles.
+// CHECK: scf.parallel (%{{.+}}) = (%[[MMAIN]]) to (%[[M]]) step (%[[C1]]) {
+// CHECK: scf.for {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
 // CHECK: scf.reduce
-// Leftover weight row 4: 1 × 1 tiles over every token.
+// Leftover weight row 6: 1 × 1 tiles over every token.
 // CHECK: scf.parallel (%{{.+}}) = (%[[C0]]) to (%[[M]]) step (%[[C1]]) {
 // CHECK: scf.for {{.*}} -> (vector<16xf32>)
-// CHECK: vector.transfer_read %[[W]][%[[C4]],
+// CHECK: vector.transfer_read %[[W]][%[[C6]],
 // CHECK: scf.reduce
-// CHECK: bufferization.to_tensor %[[OUT]] restrict writable : memref<1x?x5xf32> to tensor<1x?x5xf32>
-func.func @linear_dynamic_t(%x: tensor<1x?x40xf32>, %w: tensor<5x40xbf16>) -> tensor<1x?x5xf32> {
-  %0 = llm.linear %x, %w : tensor<1x?x40xf32>, tensor<5x40xbf16> -> tensor<1x?x5xf32>
-  return %0 : tensor<1x?x5xf32>
+// CHECK: bufferization.to_tensor %[[OUT]] restrict writable : memref<1x?x7xf32> to tensor<1x?x7xf32>
+func.func @linear_dynamic_t(%x: tensor<1x?x40xf32>, %w: tensor<7x40xbf16>) -> tensor<1x?x7xf32> {
+  %0 = llm.linear %x, %w : tensor<1x?x40xf32>, tensor<7x40xbf16> -> tensor<1x?x7xf32>
+  return %0 : tensor<1x?x7xf32>
 }
 
 // -----
 
-// A static token count that fills whole tiles: one loop nest, no tails; its
-// 8 tokens are one cache block (a loop over weight rows, then the tiles).
+// A static token count that fills whole tiles: one loop nest, no token
+// tail; its 8 tokens are one cache block (a loop over weight rows, then the
+// tiles). N = 64 = 6 · 10 + 4: weight rows 60-63 alone, over the 8 tokens.
 // CHECK-LABEL: func @logits_static
-// CHECK: scf.parallel (%{{.+}}) = ({{.+}}) to ({{.+}}) step ({{.+}}) {
+// CHECK: scf.parallel (%{{.+}}) = (%c0) to (%c60) step (%c6) {
 // CHECK: scf.for
-// CHECK-COUNT-8: vector.fma
+// CHECK-COUNT-24: vector.fma
+// CHECK: scf.reduce
+// CHECK: scf.parallel (%{{.+}}, %{{.+}}) = (%c60, %c0) to (%c64, %c8) step (%c1, %c1) {
+// CHECK-COUNT-1: vector.fma
 // CHECK: scf.reduce
 // CHECK-NOT: scf.parallel
 // CHECK: return
@@ -116,8 +145,8 @@ func.func @logits_static(%x: tensor<8x32xf32>, %w: tensor<64x32xf32>) -> tensor<
 // the GEMV is not.
 // K = 576: blocks of 40 tokens (the multiple of 4 below 96 KiB / (576 · 4 bytes) = 42.7).
 // THRESHOLD-LABEL: func @threshold_rows
-// THRESHOLD: scf.parallel ({{.+}}) = ({{.+}}) to ({{.+}}) step (%c40, %c2)
-// THRESHOLD: scf.for {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// THRESHOLD: scf.parallel ({{.+}}) = ({{.+}}) to ({{.+}}) step (%c40, %c6)
+// THRESHOLD: scf.for {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
 // THRESHOLD: scf.reduce
 // Leftover tokens, threaded too.
 // THRESHOLD: scf.parallel
