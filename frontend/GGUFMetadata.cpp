@@ -897,6 +897,98 @@ static std::optional<DType> floatTypeOf(uint32_t ggmlType) {
   return std::nullopt;
 }
 
+/// The values of a 1-D F32 tensor, read from the file: only its own bytes
+/// (the file is mapped, not read). For the few small tensors that decide the
+/// compiled program rather than being weights.
+static Expected<std::vector<double>>
+readF32Vector(const MetadataReader &reader, const GGUFTensorInfo &tensor) {
+  if (tensor.type != static_cast<uint32_t>(GGMLType::F32))
+    return reader.fail("tensor '" + tensor.name + "' has ggml type " +
+                       Twine(tensor.type) + "; only F32 (type 0) is supported");
+  if (tensor.dims.size() != 1)
+    return reader.fail("tensor '" + tensor.name + "' has " +
+                       Twine(tensor.dims.size()) +
+                       " dimensions (expected 1)");
+  auto buffer = MemoryBuffer::getFile(reader.path, /*IsText=*/false,
+                                      /*RequiresNullTerminator=*/false);
+  if (!buffer)
+    return reader.fail("cannot open file: " + buffer.getError().message());
+  StringRef bytes = (*buffer)->getBuffer();
+  uint64_t begin = reader.header.dataOffset + tensor.offset;
+  uint64_t count = tensor.dims[0];
+  if (begin < tensor.offset || begin > bytes.size() ||
+      count > (bytes.size() - begin) / sizeof(float))
+    return reader.fail("the data of tensor '" + tensor.name + "' (" +
+                       Twine(count) + " x f32 at file offset " + Twine(begin) +
+                       ") lies past the end of the file (" +
+                       Twine(bytes.size()) + " bytes)");
+  std::vector<double> values(count);
+  for (uint64_t i = 0; i < count; ++i)
+    values[i] = support::endian::read<float, llvm::endianness::little>(
+        bytes.data() + begin + i * sizeof(float));
+  return values;
+}
+
+/// Phi-3's longrope (the 128k models), as llama.cpp's converter
+/// (Phi3MiniModel) writes it: no rope.scaling.type, the short and long
+/// factors as the tensors rope_factors_short / rope_factors_long.weight (f32,
+/// rope.dimension_count / 2 each), rope.scaling.original_context_length, and
+/// rope.scaling.attn_factor sqrt(1 + ln(s) / ln(original)) with s =
+/// context_length / original (transformers' default; the converter writes it
+/// even where the config has its own attention_factor). Without the key llmc
+/// takes that default too (llama.cpp would multiply by 1). The factor set is
+/// chosen per call from the sequence length, as transformers does (llama.cpp
+/// chooses once, from the context size it is given: see README).
+static Error readLongropeFactors(const MetadataReader &reader,
+                                 ModelConfig &config) {
+  static constexpr StringLiteral kShort = "rope_factors_short.weight",
+                                 kLong = "rope_factors_long.weight";
+  const GGUFTensorInfo *shortTensor = nullptr, *longTensor = nullptr;
+  for (const GGUFTensorInfo &tensor : reader.header.tensors) {
+    if (tensor.name == kShort)
+      shortTensor = &tensor;
+    if (tensor.name == kLong)
+      longTensor = &tensor;
+  }
+  if (!shortTensor && !longTensor)
+    return Error::success();
+  if (!shortTensor || !longTensor)
+    return reader.fail("tensor '" + Twine(shortTensor ? kShort : kLong) +
+                       "' (longrope frequency factors) without '" +
+                       (shortTensor ? kLong : kShort) + "'");
+  std::string prefix = getGGUFArchitecture(config.architecture).str() + ".";
+  RopeScaling &scaling = config.ropeScaling;
+  if (scaling.kind != RopeScalingKind::None)
+    return reader.fail("longrope factor tensors with metadata key '" + prefix +
+                       "rope.scaling.type' '" + toString(scaling.kind) +
+                       "' are not supported");
+  auto shortFactor = readF32Vector(reader, *shortTensor);
+  if (!shortFactor)
+    return shortFactor.takeError();
+  auto longFactor = readF32Vector(reader, *longTensor);
+  if (!longFactor)
+    return longFactor.takeError();
+  scaling.kind = RopeScalingKind::Longrope;
+  scaling.shortFactor = std::move(*shortFactor);
+  scaling.longFactor = std::move(*longFactor);
+  // llama.cpp's n_ctx_orig_yarn: the training context when absent.
+  scaling.originalMaxPositionEmbeddings = config.maxPositionEmbeddings;
+  if (Error err = MetadataReader::assign(
+          reader.getInt(prefix + "rope.scaling.original_context_length"),
+          scaling.originalMaxPositionEmbeddings))
+    return err;
+  // transformers' factor when the config has none; it only enters the
+  // default attention factor.
+  if (scaling.originalMaxPositionEmbeddings > 0)
+    scaling.factor = double(config.maxPositionEmbeddings) /
+                     double(scaling.originalMaxPositionEmbeddings);
+  auto attention = reader.getFloat(prefix + "rope.scaling.attn_factor");
+  if (!attention)
+    return attention.takeError();
+  scaling.attentionFactor = *attention;
+  return Error::success();
+}
+
 Expected<ModelConfig> modelConfigFromGGUF(const GGUFHeader &header,
                                           StringRef path) {
   MetadataReader reader(header, path);
@@ -1054,13 +1146,8 @@ Expected<ModelConfig> modelConfigFromGGUF(const GGUFHeader &header,
   if (names.contains("rope_freqs.weight"))
     return reader.fail("tensor 'rope_freqs.weight' (precomputed RoPE "
                        "frequency factors) is not supported");
-  // Phi-3's longrope (128k models) keeps its factors in tensors too.
-  for (StringRef factors : {"rope_factors_long.weight",
-                            "rope_factors_short.weight"})
-    if (names.contains(factors))
-      return reader.fail("tensor '" + factors +
-                         "' (longrope frequency factors) is not supported; "
-                         "compile the Hugging Face directory instead");
+  if (Error err = readLongropeFactors(reader, config))
+    return err;
   // Phi-3's converter keeps the checkpoint's fused q/k/v and gate/up
   // tensors (blk.N.attn_qkv, blk.N.ffn_up of 2 x feed_forward_length rows);
   // the runtime names them as Hugging Face does.

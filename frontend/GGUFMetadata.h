@@ -1,8 +1,9 @@
 //===- GGUFMetadata.h - GGUF header, metadata and tensor-info reader -------===//
 //
 // Reads everything in a GGUF (v2/v3) file that precedes the tensor data: the
-// metadata key/values and the tensor descriptors. Tensor data is never read,
-// so a multi-gigabyte file costs only the pages of its header.
+// metadata key/values and the tensor descriptors. Tensor data is not read
+// (a multi-gigabyte file costs only the pages of its header) except for the
+// two small f32 tensors of Phi-3's longrope factors, which shape the program.
 //
 //===----------------------------------------------------------------------===//
 

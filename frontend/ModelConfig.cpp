@@ -275,11 +275,11 @@ static StringRef ggufSuffix(Field field) {
     return "rope.scaling.yarn_beta_slow";
   case Field::ScalingAttentionFactor:
     return "rope.scaling.attn_factor";
-  // GGUF longrope stores its factors as tensors, which llmc refuses.
+  // GGUF longrope stores its factors as tensors (Namer names them whole).
   case Field::ScalingShortFactor:
-    return "rope_factors_short";
+    return "rope_factors_short.weight";
   case Field::ScalingLongFactor:
-    return "rope_factors_long";
+    return "rope_factors_long.weight";
   case Field::AttentionSoftcap:
     return "attn_logit_softcapping";
   case Field::FinalLogitSoftcap:
@@ -305,6 +305,8 @@ struct Namer {
       return "tokenizer.ggml.bos_token_id";
     if (field == Field::EosTokenId)
       return "tokenizer.ggml.eos_token_id";
+    if (field == Field::ScalingShortFactor || field == Field::ScalingLongFactor)
+      return ggufSuffix(field).str();
     if (field == Field::RmsNormEps && config.block.norm == NormKind::LayerNorm)
       return (getGGUFArchitecture(config.architecture) +
               ".attention.layer_norm_epsilon")

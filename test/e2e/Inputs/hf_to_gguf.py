@@ -6,7 +6,8 @@ values: Gemma's RMSNorm weights get the + 1 baked in (GemmaModel.modify_tensors)
 converted without permuting Q/K rows (llama.cpp runs them with NEOX RoPE). Phi-3 as Phi3MiniModel writes it:
 the fused qkv_proj / gate_up_proj kept (attn_qkv, ffn_up), the rotated width int(partial_rotary_factor *
 hidden) // heads as rope.dimension_count, the window as attention.sliding_window (0 without one),
-rope.scaling.original_context_length, and longrope's factors as the rope_factors_long / _short tensors.
+rope.scaling.original_context_length, and longrope's factors as the rope_factors_long / _short tensors (f32) with
+rope.scaling.attn_factor sqrt(1 + ln(s) / ln(original)), s = max_position_embeddings / original (1 when s <= 1).
 GPT-NeoX as GPTNeoXModel writes it: query_key_value reordered from per head ([H][q, k, v][Dh]) to [q; k; v],
 rope.dimension_count int(rotary_pct * head_dim), use_parallel_residual, the LayerNorm epsilon; no KV head count
 or key length (llama.cpp's GPT-NeoX has as many KV heads as heads).
@@ -38,6 +39,7 @@ Usage: hf_to_gguf.py <model dir> <out.gguf> [--tokenizer] [--outtype q8_0]
        model_type: qwen3, olmo2, gemma, gemma2, gemma3_text, phi3, gpt_neox, deepseek_v2, deepseek_v3
 """
 import json
+import math
 import os
 import struct
 import sys
@@ -78,6 +80,9 @@ def write_phi3_metadata(writer, config):
                                                     config["max_position_embeddings"]))
     writer.add_sliding_window(config.get("sliding_window") or 0)
     if rope.get("long_factor"):
+        original = config.get("original_max_position_embeddings", config["max_position_embeddings"])
+        scale = config["max_position_embeddings"] / original
+        writer.add_rope_scaling_attn_factors(math.sqrt(1 + math.log(scale) / math.log(original)) if scale > 1 else 1.0)
         for kind in ("long", "short"):
             writer.add_tensor("rope_factors_%s.weight" % kind,
                               np.asarray(rope[kind + "_factor"], dtype=np.float32))
