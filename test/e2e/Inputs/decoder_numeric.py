@@ -118,7 +118,13 @@ GGUF_BLOCK = {"self_attn.q_proj": "attn_q", "self_attn.k_proj": "attn_k",
               "self_attn.v_proj": "attn_v", "self_attn.o_proj": "attn_output",
               "input_layernorm": "attn_norm", "mlp.gate_proj": "ffn_gate",
               "mlp.up_proj": "ffn_up", "mlp.down_proj": "ffn_down",
-              "post_attention_layernorm": "ffn_norm"}
+              "post_attention_layernorm": "ffn_norm",
+              # deepseek2's multi-head latent attention
+              "self_attn.q_a_proj": "attn_q_a", "self_attn.q_a_layernorm": "attn_q_a_norm",
+              "self_attn.q_b_proj": "attn_q_b",
+              "self_attn.kv_a_proj_with_mqa": "attn_kv_a_mqa",
+              "self_attn.kv_a_layernorm": "attn_kv_a_norm",
+              "self_attn.k_b_proj": "attn_k_b", "self_attn.v_b_proj": "attn_v_b"}
 
 
 def gguf_name(hf_name):

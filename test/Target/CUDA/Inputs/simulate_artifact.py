@@ -123,6 +123,10 @@ def fill_weights(model, manifest, path):
                                  % (path, w["name"], raw.nbytes, size))
             ctypes.memmove(address, raw.ctypes.data, size)
             continue
+        if values.ndim > 2 and values.size == np.prod(w["shape"]):
+            # A 3-D tensor (deepseek2's per-head attn_k_b / attn_v_b) bound
+            # as the rows of a 2-D weight, as the runtime binds it.
+            values = values.reshape(w["shape"])
         if list(values.shape) != list(w["shape"]):
             raise SystemExit("%s: %s has shape %s, the artifact wants %s"
                              % (path, w["name"], list(values.shape), w["shape"]))
