@@ -384,6 +384,15 @@ void decodeWeightRows(OpBuilder &b, Location loc, const KernelOperands &ops,
       });
 }
 
+/// The mask of the K % lanes leftover columns (past ops.depthMain).
+Value createDepthTailMask(OpBuilder &b, Location loc,
+                          const KernelOperands &ops) {
+  Value remaining = arith::SubIOp::create(b, loc, ops.depth, ops.depthMain);
+  return vector::CreateMaskOp::create(
+      b, loc, VectorType::get({ops.lanes}, b.getI1Type()),
+      ValueRange{remaining});
+}
+
 /// Widens weight rows [n0, n0 + count) of a bf16 or f16 weight into `rows`,
 /// a memref<count x K x f32>: a vector at a time, the K % lanes tail masked.
 void widenWeightRows(OpBuilder &b, Location loc, const KernelOperands &ops,
@@ -410,14 +419,9 @@ void widenWeightRows(OpBuilder &b, Location loc, const KernelOperands &ops,
               copy(ib, iloc, row, column, Value());
               scf::YieldOp::create(ib, iloc);
             });
-        if (ops.hasDepthTail) {
-          Value remaining =
-              arith::SubIOp::create(nb, nloc, ops.depth, ops.depthMain);
-          Value mask = vector::CreateMaskOp::create(
-              nb, nloc, VectorType::get({ops.lanes}, nb.getI1Type()),
-              ValueRange{remaining});
-          copy(nb, nloc, row, ops.depthMain, mask);
-        }
+        if (ops.hasDepthTail)
+          copy(nb, nloc, row, ops.depthMain,
+               createDepthTailMask(nb, nloc, ops));
         scf::YieldOp::create(nb, nloc);
       });
 }
@@ -498,12 +502,8 @@ void emitTile(OpBuilder &b, Location loc, const KernelOperands &ops, Value m0,
 
   // K % lanes leftover columns: one masked step, inactive lanes add 0 · 0.
   if (ops.hasDepthTail) {
-    Value remaining = arith::SubIOp::create(b, loc, ops.depth, ops.depthMain);
-    auto maskType = VectorType::get({ops.lanes}, b.getI1Type());
-    Value mask = vector::CreateMaskOp::create(b, loc, maskType,
-                                              ValueRange{remaining});
-    sums = accumulateFloat(b, loc, ops, xRows, weightRows, ops.depthMain, mask,
-                           sums);
+    sums = accumulateFloat(b, loc, ops, xRows, weightRows, ops.depthMain,
+                           createDepthTailMask(b, loc, ops), sums);
   }
 
   // Horizontal sums. reassoc lets LLVM add the lanes as a tree instead of
