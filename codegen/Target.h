@@ -26,7 +26,8 @@ struct CPUTargetDescription {
   std::string features;
 };
 
-/// Resolves "native" and returns the triple, CPU and features used.
+/// Resolves "native" and returns the triple, CPU and features used (on x86
+/// with SSE4A off whatever the CPU: see kDisabledX86Features).
 CPUTargetDescription describeCPUTarget(const CPUTargetOptions &options);
 
 /// The SIMD registers of the target CPU: width in bits and number, for the
