@@ -44,17 +44,23 @@ SmallVector<Intrinsic> getIntrinsics(Builder &b, Int8DotKind kind) {
   auto i8x32 = VectorType::get({kInt8DotBytes}, b.getI8Type());
   auto i16x16 = VectorType::get({kInt8DotBytes / 2}, b.getI16Type());
   auto i32x8 = VectorType::get({kInt8DotBytes / 4}, b.getI32Type());
+  // VPSIGNB (AVX2, so on every CPU of either kind): the signs of signed
+  // weight codes moved onto x (applyWeightSigns).
+  Intrinsic sign = {"llvm.x86.avx2.psign.b",
+                    b.getFunctionType({i8x32, i8x32}, i8x32)};
   switch (kind) {
   case Int8DotKind::None:
     return {};
   case Int8DotKind::VNNI:
     return {{"llvm.x86.avx512.vpdpbusd.256",
-             b.getFunctionType({i32x8, i8x32, i8x32}, i32x8)}};
+             b.getFunctionType({i32x8, i8x32, i8x32}, i32x8)},
+            sign};
   case Int8DotKind::AVX2:
     return {{"llvm.x86.avx2.pmadd.ub.sw",
              b.getFunctionType({i8x32, i8x32}, i16x16)},
             {"llvm.x86.avx2.pmadd.wd",
-             b.getFunctionType({i16x16, i16x16}, i32x8)}};
+             b.getFunctionType({i16x16, i16x16}, i32x8)},
+            sign};
   }
   llvm_unreachable("unknown int8 dot kind");
 }
@@ -115,4 +121,11 @@ Value llmc::createInt8Dot(OpBuilder &b, Location loc, Int8DotKind kind,
   Value sums = callIntrinsic(b, loc, kind, 1, {pairs, ones});
   return accumulator ? arith::AddIOp::create(b, loc, accumulator, sums)
                      : sums;
+}
+
+Value llmc::applyWeightSigns(OpBuilder &b, Location loc, Int8DotKind kind,
+                             Value xBytes, Value weightBytes) {
+  assert(kind != Int8DotKind::None && "no int8 dot instruction");
+  unsigned index = getIntrinsics(b, kind).size() - 1;
+  return callIntrinsic(b, loc, kind, index, {xBytes, weightBytes});
 }

@@ -44,6 +44,14 @@ mlir::Value createInt8Dot(mlir::OpBuilder &b, mlir::Location loc,
                           mlir::Value signedBytes,
                           mlir::Value accumulator = {});
 
+/// The bytes of x (vector<32xi8>, none of them −128) with the signs of the
+/// signed weight codes w: −x where w < 0, x where w > 0, 0 where w = 0
+/// (VPSIGNB). Since |w| · (that) = w · x in every lane, signed codes enter
+/// the unsigned × signed dot product as |w| against these.
+mlir::Value applyWeightSigns(mlir::OpBuilder &b, mlir::Location loc,
+                             Int8DotKind kind, mlir::Value xBytes,
+                             mlir::Value weightBytes);
+
 } // namespace llmc
 
 #endif // LLMC_CODEGEN_CPU_INT8DOT_H

@@ -162,7 +162,7 @@ SmallVector<Value> llmc::multiplyWeightCodeTile(
           for (int64_t q = 0; q < groupsPerRun; ++q) {
             Value group = offset(chunk, kInt8DotBytes / kInt8GroupElements,
                                  h * groupsPerRun + q);
-            SmallVector<Value> codes, negative;
+            SmallVector<Value> codes, signs;
             for (int64_t p = 0; p < panels; ++p) {
               Value w = vector::BitCastOp::create(
                   nb, nloc, bytesType(nb),
@@ -170,9 +170,7 @@ SmallVector<Value> llmc::multiplyWeightCodeTile(
                           indexConstant(nb, nloc, p * kInt8PanelRows),
                           kInt8PanelRows));
               if (tile.signedCodes) {
-                negative.push_back(arith::CmpIOp::create(
-                    nb, nloc, arith::CmpIPredicate::slt, w,
-                    splatBytes(nb, nloc, 0)));
+                signs.push_back(w);
                 w = math::AbsIOp::create(nb, nloc, w);
               }
               codes.push_back(w);
@@ -196,11 +194,7 @@ SmallVector<Value> llmc::multiplyWeightCodeTile(
               for (int64_t p = 0; p < panels; ++p) {
                 Value signedXs = xs;
                 if (tile.signedCodes) // |w| times x with w's sign
-                  signedXs = arith::SelectOp::create(
-                      nb, nloc, negative[p],
-                      arith::SubIOp::create(nb, nloc, splatBytes(nb, nloc, 0),
-                                            xs),
-                      xs);
+                  signedXs = applyWeightSigns(nb, nloc, kind, xs, signs[p]);
                 Value &sum = sums[i * panels + p];
                 sum = createInt8Dot(nb, nloc, kind, codes[p], signedXs, sum);
               }

@@ -310,14 +310,7 @@ SmallVector<Value> accumulateInt8Blocks(OpBuilder &b, Location loc,
             Value xs = xCodes;
             if (blocks.hasSignedCodes()) {
               // Unsigned × signed: |w| times x with w's sign.
-              Value zeroBytes = arith::ConstantOp::create(
-                  nb, nloc,
-                  DenseElementsAttr::get(bytesType, nb.getI8IntegerAttr(0)));
-              Value negative = arith::CmpIOp::create(
-                  nb, nloc, arith::CmpIPredicate::slt, codes, zeroBytes);
-              xs = arith::SelectOp::create(
-                  nb, nloc, negative,
-                  arith::SubIOp::create(nb, nloc, zeroBytes, xCodes), xCodes);
+              xs = applyWeightSigns(nb, nloc, ops.int8Dot, xCodes, codes);
               codes = math::AbsIOp::create(nb, nloc, codes);
             }
             Value dot = arith::SIToFPOp::create(

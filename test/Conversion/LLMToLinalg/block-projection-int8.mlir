@@ -61,12 +61,11 @@ func.func @gemv_q4_0(%x: tensor<1x1x64xf32>, %w: tensor<8x64x!llm.block<q4_0>>) 
 
 // -----
 
-// Q8_0's codes are signed: |w| times x with w's sign (VPMADDUBSW's unsigned operand; |−128| reads as 128), and
+// Q8_0's codes are signed: |w| times x with w's sign (VPSIGNB; |w| is VPMADDUBSW's unsigned operand, |−128| reads as 128), and
 // no addend.
 // CHECK-LABEL: func @gemv_q8_0
 // CHECK: %[[W:.+]] = vector.transfer_read %{{.+}} : tensor<2x34xi8>, vector<32xi8>
-// CHECK: %[[NEG:.+]] = arith.cmpi slt, %[[W]], %{{.+}} : vector<32xi8>
-// CHECK: %[[SX:.+]] = arith.select %[[NEG]], %{{.+}}, %{{.+}} : vector<32xi1>, vector<32xi8>
+// CHECK: %[[SX:.+]] = {{(func\.)?}}call @llvm.x86.avx2.psign.b(%{{.+}}, %[[W]]) : (vector<32xi8>, vector<32xi8>) -> vector<32xi8>
 // CHECK: %[[ABS:.+]] = math.absi %[[W]] : vector<32xi8>
 // CHECK: {{(func\.)?}}call @llvm.x86.avx512.vpdpbusd.256(%{{.+}}, %[[ABS]], %[[SX]])
 // CHECK-NOT: math.fma
