@@ -40,35 +40,39 @@ struct Intrinsic {
   FunctionType type;
 };
 
+/// VPSIGNB (AVX2, so on every CPU of either kind): the signs of signed
+/// weight codes moved onto x (applyWeightSigns).
+Intrinsic getSignIntrinsic(Builder &b) {
+  auto i8x32 = VectorType::get({kInt8DotBytes}, b.getI8Type());
+  return {"llvm.x86.avx2.psign.b", b.getFunctionType({i8x32, i8x32}, i8x32)};
+}
+
+/// The dot-product intrinsics of `kind` first (in the order createInt8Dot
+/// calls them), then VPSIGNB.
 SmallVector<Intrinsic> getIntrinsics(Builder &b, Int8DotKind kind) {
   auto i8x32 = VectorType::get({kInt8DotBytes}, b.getI8Type());
   auto i16x16 = VectorType::get({kInt8DotBytes / 2}, b.getI16Type());
   auto i32x8 = VectorType::get({kInt8DotBytes / 4}, b.getI32Type());
-  // VPSIGNB (AVX2, so on every CPU of either kind): the signs of signed
-  // weight codes moved onto x (applyWeightSigns).
-  Intrinsic sign = {"llvm.x86.avx2.psign.b",
-                    b.getFunctionType({i8x32, i8x32}, i8x32)};
   switch (kind) {
   case Int8DotKind::None:
     return {};
   case Int8DotKind::VNNI:
     return {{"llvm.x86.avx512.vpdpbusd.256",
              b.getFunctionType({i32x8, i8x32, i8x32}, i32x8)},
-            sign};
+            getSignIntrinsic(b)};
   case Int8DotKind::AVX2:
     return {{"llvm.x86.avx2.pmadd.ub.sw",
              b.getFunctionType({i8x32, i8x32}, i16x16)},
             {"llvm.x86.avx2.pmadd.wd",
              b.getFunctionType({i16x16, i16x16}, i32x8)},
-            sign};
+            getSignIntrinsic(b)};
   }
   llvm_unreachable("unknown int8 dot kind");
 }
 
-/// A call of intrinsic `index` of `kind` (declared by declareInt8Dot).
-Value callIntrinsic(OpBuilder &b, Location loc, Int8DotKind kind,
-                    unsigned index, ValueRange args) {
-  Intrinsic intrinsic = getIntrinsics(b, kind)[index];
+/// A call of `intrinsic` (declared by declareInt8Dot).
+Value callIntrinsic(OpBuilder &b, Location loc, const Intrinsic &intrinsic,
+                    ValueRange args) {
   return func::CallOp::create(b, loc, intrinsic.name,
                               intrinsic.type.getResults(), args)
       .getResult(0);
@@ -109,16 +113,18 @@ Value llmc::createInt8Dot(OpBuilder &b, Location loc, Int8DotKind kind,
       accumulator = arith::ConstantOp::create(
           b, loc, DenseElementsAttr::get(i32x8, b.getI32IntegerAttr(0)));
     }
-    return callIntrinsic(b, loc, kind, 0,
+    return callIntrinsic(b, loc, getIntrinsics(b, kind)[0],
                          {accumulator, unsignedBytes, signedBytes});
   }
   // Pairs summed into int16 (saturating), then pairs of those into int32.
-  Value pairs = callIntrinsic(b, loc, kind, 0, {unsignedBytes, signedBytes});
+  SmallVector<Intrinsic> intrinsics = getIntrinsics(b, kind);
+  Value pairs =
+      callIntrinsic(b, loc, intrinsics[0], {unsignedBytes, signedBytes});
   Value ones = arith::ConstantOp::create(
       b, loc,
       DenseElementsAttr::get(cast<VectorType>(pairs.getType()),
                              b.getI16IntegerAttr(1)));
-  Value sums = callIntrinsic(b, loc, kind, 1, {pairs, ones});
+  Value sums = callIntrinsic(b, loc, intrinsics[1], {pairs, ones});
   return accumulator ? arith::AddIOp::create(b, loc, accumulator, sums)
                      : sums;
 }
@@ -126,6 +132,5 @@ Value llmc::createInt8Dot(OpBuilder &b, Location loc, Int8DotKind kind,
 Value llmc::applyWeightSigns(OpBuilder &b, Location loc, Int8DotKind kind,
                              Value xBytes, Value weightBytes) {
   assert(kind != Int8DotKind::None && "no int8 dot instruction");
-  unsigned index = getIntrinsics(b, kind).size() - 1;
-  return callIntrinsic(b, loc, kind, index, {xBytes, weightBytes});
+  return callIntrinsic(b, loc, getSignIntrinsic(b), {xBytes, weightBytes});
 }
