@@ -41,6 +41,8 @@ constexpr IteratorType kRed = IteratorType::reduction;
 /// Emits the IR of one llm.attention: the running state (m, l, acc) is
 /// carried through the tiles; each tile computes its scores, masks them,
 /// updates the running maximum and rescales the sum and the accumulator.
+/// Query heads, and blocks of a long causal query run, are the iterations
+/// of an scf.forall.
 class AttentionEmitter {
 public:
   AttentionEmitter(llm::AttentionOp op, Value q, Value k, Value v,
@@ -74,8 +76,12 @@ private:
   std::optional<llmc::CacheLayer> stored;
   MLIRContext *ctx;
   Type f32;
-  /// Query heads per KV head: head h reads KV head h floordiv group.
+  /// Query heads per KV head: head h reads KV head h floordiv group (1
+  /// while one query head is emitted against its own KV head).
   int64_t group;
+  /// While one query head is emitted: its KV head, the one slice of the
+  /// KV heads dimension (2) that k and v tiles are read with. Null: all.
+  Value kvHead;
   /// The flags of the sums over keys and head_dim (Q·K, Σ p, Σ p·V):
   /// reassociation lets LLVM vectorize these reductions (several partial
   /// sums), and contraction fuse their multiply-adds.
@@ -114,6 +120,7 @@ private:
   Value emitMaskAndScale(Value scores, Value tileStart);
   Value emitOutput(Value acc, Value sum, Value destination);
   Value getBalancedBlock(Value i, Value count);
+  Value sliceKVHead(Value tile);
 };
 
 Value AttentionEmitter::computeScale() {
@@ -306,6 +313,10 @@ SmallVector<Value> AttentionEmitter::emitTile(Value tileStart,
         llmc::readCacheRows(b, loc, *stored, tileStart, tileLength);
     // A cache whose values are its keys reads one tile for both.
     bool valuesAreKeys = vTile == kTile;
+    if (kvHead) {
+      kTile = sliceKVHead(kTile);
+      vTile = valuesAreKeys ? kTile : sliceKVHead(vTile);
+    }
     if (stored->cacheType.isQuantized()) {
       kScales = llmc::decodeRowScales(b, loc, kTile, stored->cacheType);
       vScales = valuesAreKeys
@@ -322,6 +333,10 @@ SmallVector<Value> AttentionEmitter::emitTile(Value tileStart,
                                            b.getIndexAttr(0), b.getIndexAttr(0)};
     SmallVector<OpFoldResult> kvSizes = tensor::getMixedSizes(b, loc, k);
     kvSizes[1] = tileLength;
+    if (kvHead) {
+      kvOffsets[2] = kvHead;
+      kvSizes[2] = b.getIndexAttr(1);
+    }
     SmallVector<OpFoldResult> unitStrides(4, b.getIndexAttr(1));
     kTile = tensor::ExtractSliceOp::create(b, loc, k, kvOffsets, kvSizes,
                                            unitStrides);
@@ -450,16 +465,18 @@ SmallVector<Value> AttentionEmitter::emitTile(Value tileStart,
           ArrayRef<IteratorType>{kPar, kPar, kPar, kRed, kPar},
           [&](OpBuilder &nb, Location nloc, ValueRange args) {
             Value ve = loadKV(nb, nloc, args[1], vScales ? args[2] : Value());
-            Value product =
-                arith::MulFOp::create(nb, nloc, args[0], ve, reductionMath);
             // A masked key may be a cache slot never written (unspecified
             // bits, possibly NaN/Inf): 0 · NaN would poison the row, so
-            // zero-probability keys contribute exactly 0.
+            // zero-probability keys contribute p · 0 = 0. The select is on
+            // the value, not on the product, so that the multiply and the
+            // add still contract into one FMA.
             if (causal) {
               Value used = arith::CmpFOp::create(
                   nb, nloc, arith::CmpFPredicate::OGT, args[0], zero);
-              product = arith::SelectOp::create(nb, nloc, used, product, zero);
+              ve = arith::SelectOp::create(nb, nloc, used, ve, zero);
             }
+            Value product =
+                arith::MulFOp::create(nb, nloc, args[0], ve, reductionMath);
             linalg::YieldOp::create(
                 nb, nloc,
                 arith::AddFOp::create(nb, nloc, args.back(), product,
@@ -505,60 +522,106 @@ Value AttentionEmitter::emit() {
   Value queryCount = b.createOrFold<tensor::DimOp>(loc, q, 1);
   Value offset = b.createOrFold<arith::SubIOp>(loc, keyCount, queryCount);
   std::optional<int64_t> staticQueries = getConstantIntValue(queryCount);
-  if (!op.getCausal() || (staticQueries && *staticQueries <= kQueryBlock))
-    return emitRows(offset);
-
   // Causal attention over many queries: one block of kQueryBlock queries at
   // a time, each over the keys its own positions see, so that a prefill
-  // reads about half the key tiles that all queries at once would. Blocks
-  // are independent: an scf.forall, which becomes an OpenMP loop.
+  // reads about half the key tiles that all queries at once would.
+  bool blocked = op.getCausal() &&
+                 !(staticQueries && *staticQueries <= kQueryBlock);
+  // Query heads are independent too, one at a time against its own KV
+  // head: a decode step's attention (one block) runs on every thread
+  // instead of one, and a prefill's blocks of unequal cost (block i sees i
+  // + 1 key blocks) split evenly. Not for a paged cache, whose tiles are
+  // gathered through the page table with every KV head at once.
+  int64_t heads = op.getNumHeads();
+  bool splitHeads = heads > 1 && !(stored && stored->pageTable);
+  if (!blocked && !splitHeads)
+    return emitRows(offset);
+
+  // Blocks and heads are independent: an scf.forall, which becomes an
+  // OpenMP loop. Heads outermost: OpenMP's static schedule gives each
+  // thread a contiguous run of iterations, so each gets whole heads (every
+  // block of each).
   Value fullQ = q, fullPositions = positions;
+  int64_t fullGroup = group;
   auto resultType = cast<RankedTensorType>(op.getResult().getType());
   SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, fullQ);
   Value init =
       tensor::EmptyOp::create(b, loc, sizes, resultType.getElementType());
   SmallVector<OpFoldResult> unitStrides(4, b.getIndexAttr(1));
-  Value blockCount = b.createOrFold<arith::DivUIOp>(
-      loc, b.createOrFold<arith::AddIOp>(loc, queryCount, index(kQueryBlock - 1)),
-      index(kQueryBlock));
-  auto blocks = scf::ForallOp::create(
-      b, loc, ArrayRef<OpFoldResult>{b.getIndexAttr(0)},
-      ArrayRef<OpFoldResult>{blockCount},
-      ArrayRef<OpFoldResult>{b.getIndexAttr(1)}, ValueRange{init},
-      /*mapping=*/std::nullopt);
+  Value blockCount;
+  SmallVector<OpFoldResult> upperBounds;
+  if (splitHeads)
+    upperBounds.push_back(b.getIndexAttr(heads));
+  if (blocked) {
+    blockCount = b.createOrFold<arith::DivUIOp>(
+        loc,
+        b.createOrFold<arith::AddIOp>(loc, queryCount,
+                                      index(kQueryBlock - 1)),
+        index(kQueryBlock));
+    upperBounds.push_back(blockCount);
+  }
+  auto loop = scf::ForallOp::create(
+      b, loc, SmallVector<OpFoldResult>(upperBounds.size(), b.getIndexAttr(0)),
+      upperBounds,
+      SmallVector<OpFoldResult>(upperBounds.size(), b.getIndexAttr(1)),
+      ValueRange{init}, /*mapping=*/std::nullopt);
   OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPoint(blocks.getTerminator());
-  Value start = arith::MulIOp::create(
-      b, loc, getBalancedBlock(blocks.getInductionVars()[0], blockCount),
-      index(kQueryBlock));
-  Value length = b.createOrFold<arith::MinSIOp>(
-      loc, b.createOrFold<arith::SubIOp>(loc, queryCount, start),
-      index(kQueryBlock));
-  SmallVector<OpFoldResult> offsets = {b.getIndexAttr(0), start,
-                                       b.getIndexAttr(0), b.getIndexAttr(0)};
+  b.setInsertionPoint(loop.getTerminator());
+  SmallVector<Value> ivs = loop.getInductionVars();
+  SmallVector<OpFoldResult> offsets(4, b.getIndexAttr(0));
   SmallVector<OpFoldResult> blockSizes(sizes);
-  blockSizes[1] = length;
+  Value start = index(0);
+  if (splitHeads) {
+    Value head = ivs.front();
+    offsets[2] = head;
+    blockSizes[2] = b.getIndexAttr(1);
+    kvHead = b.createOrFold<arith::DivUIOp>(loc, head, index(group));
+    group = 1;
+  }
+  if (blocked) {
+    start = arith::MulIOp::create(
+        b, loc, getBalancedBlock(ivs.back(), blockCount), index(kQueryBlock));
+    offsets[1] = start;
+    blockSizes[1] = b.createOrFold<arith::MinSIOp>(
+        loc, b.createOrFold<arith::SubIOp>(loc, queryCount, start),
+        index(kQueryBlock));
+  }
   q = tensor::ExtractSliceOp::create(b, loc, fullQ, offsets, blockSizes,
                                      unitStrides);
-  if (fullPositions)
+  if (fullPositions && blocked)
     positions = tensor::ExtractSliceOp::create(
         b, loc, fullPositions, ArrayRef<OpFoldResult>(offsets).take_front(2),
         ArrayRef<OpFoldResult>(blockSizes).take_front(2),
         ArrayRef<OpFoldResult>(unitStrides).take_front(2));
-  // The block's rows are computed into their slice of the result
+  // The iteration's rows are computed into their slice of the result
   // (destination passing), so that bufferization writes them in place
   // instead of copying a dynamically shaped block.
-  Value shared = blocks.getRegionIterArgs()[0];
+  Value shared = loop.getRegionIterArgs()[0];
   Value destination = tensor::ExtractSliceOp::create(
       b, loc, shared, offsets, blockSizes, unitStrides);
   Value rows = emitRows(b.createOrFold<arith::AddIOp>(loc, offset, start),
                         destination);
-  b.setInsertionPointToStart(blocks.getTerminator().getBody());
+  b.setInsertionPointToStart(loop.getTerminator().getBody());
   tensor::ParallelInsertSliceOp::create(b, loc, rows, shared, offsets,
                                         blockSizes, unitStrides);
   q = fullQ;
   positions = fullPositions;
-  return blocks.getResult(0);
+  group = fullGroup;
+  kvHead = Value();
+  return loop.getResult(0);
+}
+
+/// `tile` (batch, keys, kv heads, head_dim or a quantized row's bytes)
+/// narrowed to the KV head kvHead.
+Value AttentionEmitter::sliceKVHead(Value tile) {
+  auto type = cast<RankedTensorType>(tile.getType());
+  SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, tile);
+  offsets[2] = kvHead;
+  sizes[2] = b.getIndexAttr(1);
+  return tensor::ExtractSliceOp::create(
+      b, loc, tile, offsets, sizes,
+      SmallVector<OpFoldResult>(type.getRank(), b.getIndexAttr(1)));
 }
 
 /// The query block that iteration `i` of `count` computes: 0, count − 1, 1,

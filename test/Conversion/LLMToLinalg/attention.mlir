@@ -1,4 +1,4 @@
-// llm.attention lowers to an scf.for over key tiles with an online softmax; K/V are shared by a floordiv map.
+// llm.attention lowers to an scf.forall over query heads (each against its KV head's slice) of an scf.for over key tiles with an online softmax.
 // RUN: llmc-opt %s --llm-lower-to-linalg -split-input-file | FileCheck %s
 // RUN: llmc-opt %s --llm-lower-to-linalg -split-input-file | FileCheck %s --check-prefix=NO-SCORE-MATRIX
 
@@ -7,25 +7,31 @@
 // NO-SCORE-MATRIX-NOT: x4096xf32>
 // NO-SCORE-MATRIX-NOT: x512xf32>
 
-// GQA (8 query heads on 2 KV heads), static S = 100: one full tile of 64
-// keys in the loop and a static tail of 36; no 4x100 score matrix.
+// GQA (8 query heads on 2 KV heads), static S = 100: an scf.forall over the
+// 8 query heads, each reading the tiles of its KV head (h floordiv 4); one
+// full tile of 64 keys in the loop and a static tail of 36; no 4x100 score
+// matrix.
 // CHECK-DAG: #[[QMAP:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4)>
-// CHECK-DAG: #[[KMAP:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d3, d2 floordiv 4, d4)>
+// CHECK-DAG: #[[KMAP:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d3, d2, d4)>
 // CHECK-DAG: #[[SMAP:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>
 // CHECK-LABEL: func.func @gqa_static_causal
 // CHECK-SAME: (%[[Q:.+]]: tensor<1x4x8x16xf32>, %[[K:.+]]: tensor<1x100x2x16xbf16>, %[[V:.+]]: tensor<1x100x2x16xbf16>) -> tensor<1x4x8x16xf32>
 // CHECK: %[[SCALE:.+]] = arith.constant 2.500000e-01 : f32
-// CHECK: %[[M0:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : tensor<1x4x8xf32>)
-// CHECK: %[[L0:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : tensor<1x4x8xf32>)
-// CHECK: %[[A0:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : tensor<1x4x8x16xf32>)
-// CHECK: %[[LOOP:.+]]:3 = scf.for %[[S0:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[M:.+]] = %[[M0]], %[[L:.+]] = %[[L0]], %[[ACC:.+]] = %[[A0]]) -> (tensor<1x4x8xf32>, tensor<1x4x8xf32>, tensor<1x4x8x16xf32>)
-// CHECK: %[[KT:.+]] = tensor.extract_slice %[[K]][0, %[[S0]], 0, 0] [1, 64, 2, 16] [1, 1, 1, 1] : tensor<1x100x2x16xbf16> to tensor<1x64x2x16xbf16>
-// CHECK: %[[VT:.+]] = tensor.extract_slice %[[V]][0, %[[S0]], 0, 0] [1, 64, 2, 16] [1, 1, 1, 1] : tensor<1x100x2x16xbf16> to tensor<1x64x2x16xbf16>
+// CHECK: %[[HEADS:.+]] = scf.forall (%[[H:.+]]) in (8) shared_outs(%[[SHARED:.+]] = %{{.+}}) -> (tensor<1x4x8x16xf32>)
+// CHECK: %[[KVH:.+]] = arith.divui %[[H]], %c4{{.*}} : index
+// CHECK: %[[QH:.+]] = tensor.extract_slice %[[Q]][0, 0, %[[H]], 0] [1, 4, 1, 16] [1, 1, 1, 1] : tensor<1x4x8x16xf32> to tensor<1x4x1x16xf32>
+// CHECK: %[[DEST:.+]] = tensor.extract_slice %[[SHARED]][0, 0, %[[H]], 0] [1, 4, 1, 16] [1, 1, 1, 1]
+// CHECK: %[[M0:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : tensor<1x4x1xf32>)
+// CHECK: %[[L0:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : tensor<1x4x1xf32>)
+// CHECK: %[[A0:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : tensor<1x4x1x16xf32>)
+// CHECK: %[[LOOP:.+]]:3 = scf.for %[[S0:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[M:.+]] = %[[M0]], %[[L:.+]] = %[[L0]], %[[ACC:.+]] = %[[A0]]) -> (tensor<1x4x1xf32>, tensor<1x4x1xf32>, tensor<1x4x1x16xf32>)
+// CHECK: %[[KT:.+]] = tensor.extract_slice %[[K]][0, %[[S0]], %[[KVH]], 0] [1, 64, 1, 16] [1, 1, 1, 1] : tensor<1x100x2x16xbf16> to tensor<1x64x1x16xbf16>
+// CHECK: %[[VT:.+]] = tensor.extract_slice %[[V]][0, %[[S0]], %[[KVH]], 0] [1, 64, 1, 16] [1, 1, 1, 1] : tensor<1x100x2x16xbf16> to tensor<1x64x1x16xbf16>
 // CHECK: %[[SC:.+]] = linalg.generic {indexing_maps = [#[[QMAP]], #[[KMAP]], #[[SMAP]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
-// CHECK-SAME: ins(%[[Q]], %[[KT]] : tensor<1x4x8x16xf32>, tensor<1x64x2x16xbf16>) outs(%{{.+}} : tensor<1x4x8x64xf32>)
+// CHECK-SAME: ins(%[[QH]], %[[KT]] : tensor<1x4x1x16xf32>, tensor<1x64x1x16xbf16>) outs(%{{.+}} : tensor<1x4x1x64xf32>)
 // CHECK: arith.extf %{{.+}} : bf16 to f32
 // Causal mask: key s0 + s visible iff it is at most t + S - T = t + 96.
-// CHECK: %[[MASKED:.+]] = linalg.generic {{.+}} outs(%[[SC]] : tensor<1x4x8x64xf32>)
+// CHECK: %[[MASKED:.+]] = linalg.generic {{.+}} outs(%[[SC]] : tensor<1x4x1x64xf32>)
 // CHECK: arith.mulf %{{.+}}, %[[SCALE]] : f32
 // CHECK: %[[T:.+]] = linalg.index 1 : index
 // CHECK: %[[P:.+]] = arith.addi %[[T]], %c96 : index
@@ -33,27 +39,30 @@
 // CHECK: %[[KEY:.+]] = arith.addi %[[S0]], %[[SI]] : index
 // CHECK: arith.cmpi sle, %[[KEY]], %[[P]] : index
 // CHECK: arith.select
-// CHECK: %[[TMAX:.+]] = linalg.generic {{.+}} iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%[[MASKED]] : tensor<1x4x8x64xf32>)
+// CHECK: %[[TMAX:.+]] = linalg.generic {{.+}} iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%[[MASKED]] : tensor<1x4x1x64xf32>)
 // CHECK: arith.maximumf
 // m, alpha and l_scaled in one generic, m and l updated in their iter_args.
-// CHECK: %[[RES:.+]]:3 = linalg.generic {{.+}} ins(%[[TMAX]] : tensor<1x4x8xf32>) outs(%[[M]], %{{.+}}, %[[L]] : tensor<1x4x8xf32>, tensor<1x4x8xf32>, tensor<1x4x8xf32>)
+// CHECK: %[[RES:.+]]:3 = linalg.generic {{.+}} ins(%[[TMAX]] : tensor<1x4x1xf32>) outs(%[[M]], %{{.+}}, %[[L]] : tensor<1x4x1xf32>, tensor<1x4x1xf32>, tensor<1x4x1xf32>)
 // CHECK: math.exp
-// CHECK: %[[PROBS:.+]] = linalg.generic {{.+}} ins(%[[MASKED]], %[[RES]]#0 : tensor<1x4x8x64xf32>, tensor<1x4x8xf32>)
+// CHECK: %[[PROBS:.+]] = linalg.generic {{.+}} ins(%[[MASKED]], %[[RES]]#0 : tensor<1x4x1x64xf32>, tensor<1x4x1xf32>)
 // CHECK: math.exp
-// CHECK: %[[LNEW:.+]] = linalg.generic {{.+}} ins(%[[PROBS]] : tensor<1x4x8x64xf32>) outs(%[[RES]]#2 : tensor<1x4x8xf32>)
-// CHECK: %[[ASC:.+]] = linalg.generic {{.+}} ins(%[[RES]]#1 : tensor<1x4x8xf32>) outs(%[[ACC]] : tensor<1x4x8x16xf32>)
+// CHECK: %[[LNEW:.+]] = linalg.generic {{.+}} ins(%[[PROBS]] : tensor<1x4x1x64xf32>) outs(%[[RES]]#2 : tensor<1x4x1xf32>)
+// CHECK: %[[ASC:.+]] = linalg.generic {{.+}} ins(%[[RES]]#1 : tensor<1x4x1xf32>) outs(%[[ACC]] : tensor<1x4x1x16xf32>)
 // P·V with head_dim innermost (contiguous in v and acc), keys the reduction:
-// v shares K's floordiv map.
+// v shares K's map.
 // CHECK: %[[ANEW:.+]] = linalg.generic {indexing_maps = [#[[SMAP]], #[[KMAP]], #[[QMAP]]], iterator_types = ["parallel", "parallel", "parallel", "reduction", "parallel"]}
-// CHECK-SAME: ins(%[[PROBS]], %[[VT]] : tensor<1x4x8x64xf32>, tensor<1x64x2x16xbf16>) outs(%[[ASC]] : tensor<1x4x8x16xf32>)
+// CHECK-SAME: ins(%[[PROBS]], %[[VT]] : tensor<1x4x1x64xf32>, tensor<1x64x1x16xbf16>) outs(%[[ASC]] : tensor<1x4x1x16xf32>)
 // CHECK: scf.yield %[[RES]]#0, %[[LNEW]], %[[ANEW]]
 // The tail tile: keys 64..99, static.
-// CHECK: tensor.extract_slice %[[K]][0, %{{.+}}, 0, 0] [1, 36, 2, 16] [1, 1, 1, 1] : tensor<1x100x2x16xbf16> to tensor<1x36x2x16xbf16>
-// CHECK: linalg.generic {{.+}} outs(%{{.+}} : tensor<1x4x8x36xf32>)
-// Output: acc / l (0 where no key was visible).
-// CHECK: %[[OUT:.+]] = linalg.generic {{.+}} ins(%{{.+}}, %{{.+}} : tensor<1x4x8x16xf32>, tensor<1x4x8xf32>) outs(%{{.+}} : tensor<1x4x8x16xf32>)
+// CHECK: tensor.extract_slice %[[K]][0, %{{.+}}, %[[KVH]], 0] [1, 36, 1, 16] [1, 1, 1, 1] : tensor<1x100x2x16xbf16> to tensor<1x36x1x16xbf16>
+// CHECK: linalg.generic {{.+}} outs(%{{.+}} : tensor<1x4x1x36xf32>)
+// Output: acc / l (0 where no key was visible), into the head's slice of
+// the result.
+// CHECK: %[[OUT:.+]] = linalg.generic {{.+}} ins(%{{.+}}, %{{.+}} : tensor<1x4x1x16xf32>, tensor<1x4x1xf32>) outs(%[[DEST]] : tensor<1x4x1x16xf32>)
 // CHECK: arith.divf
-// CHECK: return %[[OUT]] : tensor<1x4x8x16xf32>
+// CHECK: scf.forall.in_parallel
+// CHECK-NEXT: tensor.parallel_insert_slice %[[OUT]] into %[[SHARED]][0, 0, %[[H]], 0] [1, 4, 1, 16]
+// CHECK: return %[[HEADS]] : tensor<1x4x8x16xf32>
 func.func @gqa_static_causal(%q: tensor<1x4x8x16xf32>, %k: tensor<1x100x2x16xbf16>, %v: tensor<1x100x2x16xbf16>) -> tensor<1x4x8x16xf32> {
   %o = llm.attention %q, %k, %v {num_heads = 8 : i64, num_kv_heads = 2 : i64, causal}
       : tensor<1x4x8x16xf32>, tensor<1x100x2x16xbf16>, tensor<1x100x2x16xbf16> -> tensor<1x4x8x16xf32>
@@ -64,10 +73,12 @@ func.func @gqa_static_causal(%q: tensor<1x4x8x16xf32>, %k: tensor<1x100x2x16xbf1
 
 // Decode (T = 1) over a 4096-slot cache view: the key loop ends at
 // min(max(positions) + 1, 4096), the tail tile is dynamic behind an scf.if,
-// and no tensor spans the 4096 keys. MHA: the K map has no floordiv.
+// and no tensor spans the 4096 keys. MHA: query head h reads KV head h
+// (h floordiv 1 folds away).
 // CHECK-DAG: #[[KMAP:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d3, d2, d4)>
 // CHECK-LABEL: func.func @decode_positions
 // CHECK-SAME: (%[[Q:.+]]: tensor<1x1x4x8xf32>, %[[K:.+]]: tensor<1x4096x4x8xf32>, %[[V:.+]]: tensor<1x4096x4x8xf32>, %[[POS:.+]]: tensor<1x1xi64>)
+// CHECK: scf.forall (%[[H:.+]]) in (4)
 // CHECK: %[[RANGE:.+]]:2 = linalg.generic {{.+}} iterator_types = ["reduction", "reduction"]} ins(%[[POS]] : tensor<1x1xi64>) outs(%{{.+}}, %{{.+}} : tensor<i64>, tensor<i64>)
 // CHECK: arith.minsi
 // CHECK: arith.maxsi
@@ -78,17 +89,17 @@ func.func @gqa_static_causal(%q: tensor<1x4x8x16xf32>, %k: tensor<1x100x2x16xbf1
 // CHECK: %[[SPAN:.+]] = arith.maxsi %[[END]], %{{.+}} : index
 // CHECK: %[[TAIL:.+]] = arith.remsi %[[SPAN]], %c64 : index
 // CHECK: %[[FULL:.+]] = arith.subi %[[SPAN]], %[[TAIL]] : index
-// CHECK: %[[LOOP:.+]]:3 = scf.for %[[S0:.+]] = %c0 to %[[FULL]] step %c64 iter_args(
-// CHECK: tensor.extract_slice %[[K]][0, %[[S0]], 0, 0] [1, 64, 4, 8] [1, 1, 1, 1] : tensor<1x4096x4x8xf32> to tensor<1x64x4x8xf32>
+// CHECK: %[[LOOP:.+]]:3 = scf.for %[[S0:.+]] = %c0{{.*}} to %[[FULL]] step %c64 iter_args(
+// CHECK: tensor.extract_slice %[[K]][0, %[[S0]], %[[H]], 0] [1, 64, 1, 8] [1, 1, 1, 1] : tensor<1x4096x4x8xf32> to tensor<1x64x1x8xf32>
 // CHECK: linalg.generic {indexing_maps = [#{{.+}}, #[[KMAP]], #{{.+}}]
 // The mask reads the query's position from the positions tensor.
-// CHECK: linalg.generic {{.+}} ins(%[[POS]] : tensor<1x1xi64>) outs(%{{.+}} : tensor<1x1x4x64xf32>)
+// CHECK: linalg.generic {{.+}} ins(%[[POS]] : tensor<1x1xi64>) outs(%{{.+}} : tensor<1x1x1x64xf32>)
 // CHECK: arith.index_cast %{{.+}} : i64 to index
 // CHECK: arith.cmpi sle
 // CHECK: scf.yield
 // CHECK: %[[HAS_TAIL:.+]] = arith.cmpi sgt, %[[TAIL]], %{{.+}} : index
-// CHECK: scf.if %[[HAS_TAIL]] -> (tensor<1x1x4xf32>, tensor<1x1x4xf32>, tensor<1x1x4x8xf32>)
-// CHECK: tensor.extract_slice %[[K]][0, %[[FULL]], 0, 0] [1, %[[TAIL]], 4, 8] [1, 1, 1, 1] : tensor<1x4096x4x8xf32> to tensor<1x?x4x8xf32>
+// CHECK: scf.if %[[HAS_TAIL]] -> (tensor<1x1x1xf32>, tensor<1x1x1xf32>, tensor<1x1x1x8xf32>)
+// CHECK: tensor.extract_slice %[[K]][0, %[[FULL]], %[[H]], 0] [1, %[[TAIL]], 1, 8] [1, 1, 1, 1] : tensor<1x4096x4x8xf32> to tensor<1x?x1x8xf32>
 // CHECK: } else {
 // CHECK-NEXT: scf.yield %[[LOOP]]#0, %[[LOOP]]#1, %[[LOOP]]#2
 func.func @decode_positions(%q: tensor<1x1x4x8xf32>, %k: tensor<1x4096x4x8xf32>, %v: tensor<1x4096x4x8xf32>, %p: tensor<1x1xi64>) -> tensor<1x1x4x8xf32> {
@@ -100,17 +111,21 @@ func.func @decode_positions(%q: tensor<1x1x4x8xf32>, %k: tensor<1x4096x4x8xf32>,
 // -----
 
 // MQA, non-causal, f16, explicit scale, every extent dynamic: no positions
-// reduction and no mask select; the loop runs to S = dim 1 of k.
-// CHECK-DAG: #[[KMAP:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d3, d2 floordiv 4, d4)>
+// reduction and no mask select; the loop runs to S = dim 1 of k; every
+// query head reads KV head 0 (h floordiv 4).
+// CHECK-DAG: #[[KMAP:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d3, d2, d4)>
 // CHECK-LABEL: func.func @mqa_noncausal_dynamic
 // CHECK-SAME: (%[[Q:.+]]: tensor<?x?x4x8xf16>, %[[K:.+]]: tensor<?x?x1x8xf16>, %[[V:.+]]: tensor<?x?x1x8xf16>) -> tensor<?x?x4x8xf16>
 // CHECK-NOT: iterator_types = ["reduction", "reduction"]
 // CHECK: %[[SCALE:.+]] = arith.constant 5.000000e-01 : f32
 // CHECK: %[[S:.+]] = tensor.dim %[[K]], %{{.+}} : tensor<?x?x1x8xf16>
+// CHECK: scf.forall (%[[H:.+]]) in (4)
+// CHECK: %[[KVH:.+]] = arith.divui %[[H]], %c4{{.*}} : index
 // CHECK: %[[SPAN:.+]] = arith.maxsi %[[S]], %{{.+}} : index
-// CHECK: scf.for %{{.+}} = %{{.+}} to %{{.+}} step %c64 iter_args({{.+}}) -> (tensor<?x?x4xf32>, tensor<?x?x4xf32>, tensor<?x?x4x8xf32>)
+// CHECK: scf.for %{{.+}} = %{{.+}} to %{{.+}} step %c64 iter_args({{.+}}) -> (tensor<?x?x1xf32>, tensor<?x?x1xf32>, tensor<?x?x1x8xf32>)
+// CHECK: tensor.extract_slice %[[K]][0, %{{.+}}, %[[KVH]], 0] [%{{.+}}, 64, 1, 8]
 // CHECK: linalg.generic {indexing_maps = [#{{.+}}, #[[KMAP]], #{{.+}}]
-// CHECK-SAME: outs(%{{.+}} : tensor<?x?x4x64xf32>)
+// CHECK-SAME: outs(%{{.+}} : tensor<?x?x1x64xf32>)
 // CHECK: arith.extf %{{.+}} : f16 to f32
 // CHECK: arith.extf %{{.+}} : f16 to f32
 // CHECK: linalg.generic

@@ -46,20 +46,22 @@ func.func @view(%c: !cache) -> (tensor<2x512x4x8xbf16>, tensor<2x512x4x8xbf16>) 
 // CHECK: %[[KV:.+]] = tensor.extract_slice %[[NEW]][0, 1, 0, 0, 0, 0] [1, 1, 1, 256, 2, 4] [1, 1, 1, 1, 1, 1] : tensor<2x2x1x256x2x4xf32> to tensor<1x256x2x4xf32>
 // CHECK: %[[VV:.+]] = tensor.extract_slice %[[NEW]][1, 1, 0, 0, 0, 0] [1, 1, 1, 256, 2, 4] [1, 1, 1, 1, 1, 1] : tensor<2x2x1x256x2x4xf32> to tensor<1x256x2x4xf32>
 // Blocks of 64 queries, each with the key range of its own positions, run
-// as an scf.forall over the blocks in balanced order (0, n-1, 1, n-2, ...).
+// as an scf.forall over the query heads (outer) and the blocks in balanced
+// order (0, n-1, 1, n-2, ...); each head reads its KV head (h floordiv 2).
 // CHECK: %[[NB:.+]] = arith.divui %{{.+}}, %c64
-// CHECK: scf.forall (%[[I:.+]]) in (%[[NB]]) shared_outs(%[[OUT:.+]] = %{{.+}})
+// CHECK: scf.forall (%[[H:.+]], %[[I:.+]]) in (4, %[[NB]]) shared_outs(%[[OUT:.+]] = %{{.+}})
+// CHECK: %[[KVH:.+]] = arith.divui %[[H]], %c2
 // CHECK: %[[PAIR:.+]] = arith.divui %[[I]], %c2
 // CHECK: %[[BLOCK:.+]] = arith.select %{{.+}}, %{{.+}}, %[[PAIR]] : index
 // CHECK: %[[QS:.+]] = arith.muli %[[BLOCK]], %c64
-// CHECK: tensor.extract_slice %[[Q]][0, %[[QS]], 0, 0]
+// CHECK: tensor.extract_slice %[[Q]][0, %[[QS]], %[[H]], 0] [1, %{{.+}}, 1, 4]
 // CHECK: %[[PB:.+]] = tensor.extract_slice %[[P]][0, %[[QS]]]
 // CHECK: linalg.generic {{.+}} ins(%[[PB]] : tensor<1x?xi32>) outs(%{{.+}}, %{{.+}} : tensor<i32>, tensor<i32>)
 // CHECK: scf.for
-// CHECK: tensor.extract_slice %[[KV]]
-// CHECK: tensor.extract_slice %[[VV]]
+// CHECK: tensor.extract_slice %[[KV]][0, %{{.+}}, %[[KVH]], 0] [1, 64, 1, 4]
+// CHECK: tensor.extract_slice %[[VV]][0, %{{.+}}, %[[KVH]], 0] [1, 64, 1, 4]
 // CHECK: scf.forall.in_parallel
-// CHECK-NEXT: tensor.parallel_insert_slice %{{.+}} into %[[OUT]][0, %[[QS]], 0, 0]
+// CHECK-NEXT: tensor.parallel_insert_slice %{{.+}} into %[[OUT]][0, %[[QS]], %[[H]], 0]
 // CHECK: return %{{.+}}, %[[NEW]] : tensor<1x?x4x4xf32>, tensor<2x2x1x256x2x4xf32>
 // CHECK-LABEL: func.func @caller
 // CHECK-SAME: (%[[C:.+]]: tensor<2x2x1x256x2x4xf32>
