@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # llmc against llama.cpp on quantized GGUF files, measured in the same run: prefill (128 tokens) and
-# decode (64 tokens) at 2 threads, the medians of interleaved rounds, beside the decode rate the
-# memory bandwidth allows. See bench/README.md ("quant.sh"). Nothing is written into the repo: models,
+# decode (64 tokens after those 128), both engines with an f16 KV cache, at 2 threads, the medians of
+# interleaved rounds, beside the decode rate the memory bandwidth allows. See bench/README.md ("quant.sh"). Nothing is written into the repo: models,
 # artifacts and logs go to $BENCH_WORK.
 #
 # Environment knobs (defaults in brackets):
@@ -35,7 +35,8 @@ TINY_FORMATS=(Q4_0 Q4_K_M Q8_0)
 CONTENDED=${BENCH_CONTENDED-F32 Q4_0}
 LLMC_FLAGS=${BENCH_LLMC_FLAGS:-}
 read -r -a LLMC_FLAG_LIST <<< "$LLMC_FLAGS"
-ART_DIR="$WORK/art$([ -n "$LLMC_FLAGS" ] && echo "$LLMC_FLAGS" | tr -cs 'a-z0-9' '-')"
+KV_TYPE=f16     # KV-cache element type of both engines: llama-bench's default (-ctk/-ctv f16), llmc compile --kv-type
+ART_DIR="$WORK/art-kv-$KV_TYPE$([ -n "$LLMC_FLAGS" ] && echo "$LLMC_FLAGS" | tr -cs 'a-z0-9' '-')"
 THREADS=2       # llama-bench -t and OMP_NUM_THREADS: the machine this was written for has 2 cores
 PROMPT=128      # llama-bench -p; llmc-run gets the same number of fixed ids
 GEN=64          # llama-bench -n; llmc-run -n
@@ -222,7 +223,7 @@ compile() { # <key>
   wait_for_builds builds # a compile is not timed, but it would slow someone's build
   log "llmc compile ${PATH_OF[$k]}"
   local t0=$(date +%s)
-  "$LLMC" compile "${PATH_OF[$k]}" --target=cpu -o "$art" --context=$CONTEXT "${LLMC_FLAG_LIST[@]}" >"$clog" 2>&1
+  "$LLMC" compile "${PATH_OF[$k]}" --target=cpu -o "$art" --context=$CONTEXT --kv-type=$KV_TYPE "${LLMC_FLAG_LIST[@]}" >"$clog" 2>&1
   local rc=$?
   if [ $rc -ne 0 ]; then
     LLMC_ERR_OF[$k]="compile: $(why "$clog" $rc)"
@@ -267,12 +268,15 @@ RESULTS="$WORK/logs/results.tsv" # round, key, engine, prefill tok/s, decode tok
 BWFILE="$WORK/logs/bandwidth.tsv" # round, read GB/s at THREADS threads
 : >"$BWFILE"
 
-# llama.cpp: one llama-bench process runs pp<PROMPT> and tg<GEN> (each after its own warm-up run).
+# llama.cpp: one llama-bench process runs pp<PROMPT> from an empty cache and tg<GEN> after PROMPT tokens
+# (-d: the depth at which llmc-run decodes, after its prompt), each after its own warm-up run; -d 0,PROMPT
+# also runs pp at that depth and tg from an empty cache, which the table leaves out.
 run_llama() { # <round> <key>
   local r=$1 k=$2 stem="$WORK/logs/r$1-$2-llama"
   wait_for_builds
   load_start "$k"
-  timeout $RUN_TIMEOUT "$LLAMA_BENCH" -m "${PATH_OF[$k]}" -p $PROMPT -n $GEN -t $THREADS -r 1 -o json \
+  timeout $RUN_TIMEOUT "$LLAMA_BENCH" -m "${PATH_OF[$k]}" -p $PROMPT -n $GEN -d 0,$PROMPT -ctk $KV_TYPE -ctv $KV_TYPE \
+    -t $THREADS -r 1 -o json \
     >"$stem.json" 2>"$stem.err"
   local rc=$?
   load_stop
@@ -282,15 +286,15 @@ run_llama() { # <round> <key>
     status=1
     return
   fi
-  # avg_ts of the test with n_prompt > 0 (pp) and of the one with n_gen > 0 (tg)
+  # avg_ts of pp (n_prompt > 0) at depth 0 and of tg (n_gen > 0) at depth PROMPT
   local rates
   rates=$("$PY" -c '
 import json, sys
 pp = tg = ""
 for t in json.load(open(sys.argv[1])):
-    if t["n_prompt"] > 0 and t["n_gen"] == 0: pp = t["avg_ts"]
-    if t["n_gen"] > 0 and t["n_prompt"] == 0: tg = t["avg_ts"]
-print("%s\t%s" % (pp, tg))' "$stem.json" 2>>"$stem.err") || rates=$'\t'
+    if t["n_prompt"] > 0 and t["n_gen"] == 0 and t["n_depth"] == 0: pp = t["avg_ts"]
+    if t["n_gen"] > 0 and t["n_prompt"] == 0 and t["n_depth"] == int(sys.argv[2]): tg = t["avg_ts"]
+print("%s\t%s" % (pp, tg))' "$stem.json" $PROMPT 2>>"$stem.err") || rates=$'\t'
   printf '%s\t%s\tllama\t%s\t\n' "$r" "$k" "$rates" >>"$RESULTS"
 }
 
@@ -373,7 +377,7 @@ echo
 echo "llmc vs llama.cpp on GGUF files  ($(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'); flags: ${FLAGS:-none of avx2/avx512})"
 echo "threads: $THREADS (llama-bench -t $THREADS; llmc-run --threads $THREADS); prompt $PROMPT tokens, $GEN generated; medians of $ROUNDS round(s) after a discarded warm pass"
 echo "llama.cpp: llama-bench from llama-cpp-python 0.3.36's vendored llama.cpp${LLAMA_COMMIT:+ (build $LLAMA_COMMIT)}, $LLAMA_BIN"
-echo "llmc: $LLMC ($([ -n "$LLMC_MISSING" ] && echo "missing" || date -u -d "@$LLMC_STAMP" '+built %Y-%m-%d %H:%M UTC')); llmc compile --target=cpu --context=$CONTEXT${LLMC_FLAGS:+ $LLMC_FLAGS}; llmc-run --warmup --ignore-eos"
+echo "llmc: $LLMC ($([ -n "$LLMC_MISSING" ] && echo "missing" || date -u -d "@$LLMC_STAMP" '+built %Y-%m-%d %H:%M UTC')); llmc compile --target=cpu --context=$CONTEXT --kv-type=$KV_TYPE${LLMC_FLAGS:+ $LLMC_FLAGS}; llmc-run --warmup --ignore-eos"
 echo "read bandwidth (bench/stream.c, $THREADS threads, median over rounds of best-of-10): ${READBW:-?} GB/s"
 echo "load average before/after: $LOAD_BEFORE / $LOAD_AFTER$([ $WAITED -gt 0 ] && echo "; waited $WAITED s for other builds (ninja/cc1plus) or a busy CPU")$BUSY_NOTE"
 echo
@@ -397,8 +401,9 @@ awk -F'\t' -v bw="${READBW:-0}" '
     if (merr != "") printf "|   llmc error: %s\n", merr
   }' "$ROWS"
 echo
-echo "pp / tg: prefill of $PROMPT tokens and decode of $GEN tokens, tokens/s (llama-bench pp$PROMPT / tg$GEN: tg decodes"
-echo "  from an empty cache; llmc-run decodes after the prompt, steady state: its first 2 decode steps left out)."
+echo "pp / tg: prefill of $PROMPT tokens and decode of $GEN tokens after them, tokens/s (llama-bench pp$PROMPT and"
+echo "  tg$GEN @ d$PROMPT; llmc-run decodes after its prompt, steady state: its first 2 decode steps left out); both"
+echo "  engines keep the KV cache in $KV_TYPE (llama-bench -ctk/-ctv $KV_TYPE, llmc compile --kv-type=$KV_TYPE)."
 echo "ratio: llmc / llama.cpp. tg bound: read bandwidth / weight bytes one decoded token reads (every tensor as"
 echo "  stored; an untied token_embd counts one row) = the most tokens/s memory allows; % bd: the engine's tg of it."
 echo "tensor types per file (llama-quantize's mix; rows of 576 fit no 256-element K-quant super-block), and the"
@@ -406,7 +411,7 @@ echo "  weight dtypes of llmc's artifact (its manifest):"
 # llmc_types <key>: the weight dtypes of llmc's artifact (its manifest's "dtype" per weight)
 llmc_types() {
   local m
-  m=$(ls "$WORK/art/$1"/*.json 2>/dev/null | head -1)
+  m=$(ls "${ART_OF[$1]:-$ART_DIR/$1}"/*.json 2>/dev/null | head -1)
   [ -n "$m" ] || return 0
   grep -o '"dtype": *"[^"]*"' "$m" | sed 's/.*"\([^"]*\)"$/\1/' | sort | uniq -c | sort -rn |
     awk '{ printf "%s%s:%s", (NR > 1 ? "," : ""), $2, $1 }'

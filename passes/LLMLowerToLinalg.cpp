@@ -56,7 +56,8 @@ struct LLMLowerToLinalgPass
           *int8DotKind);
     }
     llmc::populateRopeToLinalgPatterns(converter, patterns);
-    llmc::populateAttentionToLinalgPatterns(converter, patterns);
+    llmc::populateAttentionToLinalgPatterns(converter, patterns,
+                                            parallelMinWeightElements);
     llmc::populateKVCacheToLinalgPatterns(converter, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);

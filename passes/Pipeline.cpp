@@ -44,11 +44,11 @@ constexpr const char *kCPUKernelsPasses =
     "convert-bufferization-to-memref,llm-cpu-entry-points,"
     "convert-linalg-to-loops,canonicalize";
 
-/// Kernels → LLVM dialect. scf.forall loops (attention's query blocks)
-/// become scf.parallel, and scf.parallel loops (those and the projection
-/// kernels' row blocks) OpenMP worksharing loops run by libomp; the memref
-/// lowering must follow at once because that conversion wraps loop bodies in
-/// memref.alloca_scope, which later passes do not lower. Vector reductions
+/// Kernels → LLVM dialect. scf.forall loops (attention's heads and query
+/// blocks) become scf.parallel, and scf.parallel loops (those and the
+/// projection kernels' row blocks) OpenMP parallel regions run by libomp,
+/// whose threads take chunks of the iterations from a shared counter
+/// (llm-parallel-to-openmp). Vector reductions
 /// may reassociate (tree sums; a serial chain of 16 adds otherwise). math ops
 /// without an LLVM intrinsic (erf) become libm calls. omp ops stay until the
 /// LLVM IR translation, which turns them into __kmpc_* calls (link libomp).
@@ -57,8 +57,7 @@ constexpr const char *kCPUKernelsPasses =
 /// for them, and LLVM's libcall (__truncsfbf2) is missing from gcc 12's
 /// libgcc.
 constexpr const char *kCPULLVMPasses =
-    "scf-forall-to-parallel,convert-scf-to-openmp,llm-openmp-loop-schedule,"
-    "finalize-memref-to-llvm,"
+    "scf-forall-to-parallel,llm-parallel-to-openmp,finalize-memref-to-llvm,"
     "convert-scf-to-cf,expand-strided-metadata,lower-affine,"
     "finalize-memref-to-llvm,arith-expand{include-bf16=true},"
     "convert-vector-to-llvm{reassociate-fp-reductions},"

@@ -47,9 +47,10 @@ class AttentionEmitter {
 public:
   AttentionEmitter(llm::AttentionOp op, Value q, Value k, Value v,
                    Value positions, std::optional<llmc::CacheLayer> stored,
-                   OpBuilder &builder)
+                   int64_t minParallelElements, OpBuilder &builder)
       : op(op), loc(op.getLoc()), b(builder), q(q), k(k), v(v),
         positions(positions), stored(std::move(stored)),
+        minParallelElements(minParallelElements),
         ctx(builder.getContext()),
         f32(builder.getF32Type()),
         group(op.getNumHeads() / op.getNumKvHeads()),
@@ -74,13 +75,17 @@ private:
   /// page table; codes dequantized inside the tile's products) instead of
   /// sliced from k and v.
   std::optional<llmc::CacheLayer> stored;
+  /// Work (heads × head_dim × keys) below which a one-block call keeps its
+  /// heads on one thread: an OpenMP region costs microseconds.
+  int64_t minParallelElements;
   MLIRContext *ctx;
   Type f32;
   /// Query heads per KV head: head h reads KV head h floordiv group (1
   /// while one query head is emitted against its own KV head).
   int64_t group;
   /// While one query head is emitted: its KV head, the one slice of the
-  /// KV heads dimension (2) that k and v tiles are read with. Null: all.
+  /// KV heads dimension (2) that k and v tiles (and a cache's rows) are
+  /// read with. Null: all.
   Value kvHead;
   /// The flags of the sums over keys and head_dim (Q·K, Σ p, Σ p·V):
   /// reassociation lets LLVM vectorize these reductions (several partial
@@ -120,7 +125,6 @@ private:
   Value emitMaskAndScale(Value scores, Value tileStart);
   Value emitOutput(Value acc, Value sum, Value destination);
   Value getBalancedBlock(Value i, Value count);
-  Value sliceKVHead(Value tile);
 };
 
 Value AttentionEmitter::computeScale() {
@@ -310,13 +314,9 @@ SmallVector<Value> AttentionEmitter::emitTile(Value tileStart,
   Value kTile, vTile, kScales, vScales;
   if (stored) {
     std::tie(kTile, vTile) =
-        llmc::readCacheRows(b, loc, *stored, tileStart, tileLength);
+        llmc::readCacheRows(b, loc, *stored, tileStart, tileLength, kvHead);
     // A cache whose values are its keys reads one tile for both.
     bool valuesAreKeys = vTile == kTile;
-    if (kvHead) {
-      kTile = sliceKVHead(kTile);
-      vTile = valuesAreKeys ? kTile : sliceKVHead(vTile);
-    }
     if (stored->cacheType.isQuantized()) {
       kScales = llmc::decodeRowScales(b, loc, kTile, stored->cacheType);
       vScales = valuesAreKeys
@@ -528,12 +528,19 @@ Value AttentionEmitter::emit() {
   bool blocked = op.getCausal() &&
                  !(staticQueries && *staticQueries <= kQueryBlock);
   // Query heads are independent too, one at a time against its own KV
-  // head: a decode step's attention (one block) runs on every thread
-  // instead of one, and a prefill's blocks of unequal cost (block i sees i
-  // + 1 key blocks) split evenly. Not for a paged cache, whose tiles are
-  // gathered through the page table with every KV head at once.
+  // head (whose rows alone are read from a paged or quantized cache): a
+  // decode step's attention (one block) runs on every thread instead of
+  // one, and a prefill's blocks of unequal cost (block i sees i + 1 key
+  // blocks) split evenly. One block splits only when its work at full
+  // capacity (heads × head_dim × keys, dynamic extents counted as large)
+  // is worth an OpenMP region: not for stories260K's 8 heads of 8.
   int64_t heads = op.getNumHeads();
-  bool splitHeads = heads > 1 && !(stored && stored->pageTable);
+  auto qType = cast<RankedTensorType>(q.getType());
+  auto kType = cast<RankedTensorType>(k.getType());
+  bool smallWork =
+      !qType.isDynamicDim(3) && !kType.isDynamicDim(1) &&
+      heads * qType.getDimSize(3) * kType.getDimSize(1) < minParallelElements;
+  bool splitHeads = heads > 1 && (blocked || !smallWork);
   if (!blocked && !splitHeads)
     return emitRows(offset);
 
@@ -611,19 +618,6 @@ Value AttentionEmitter::emit() {
   return loop.getResult(0);
 }
 
-/// `tile` (batch, keys, kv heads, head_dim or a quantized row's bytes)
-/// narrowed to the KV head kvHead.
-Value AttentionEmitter::sliceKVHead(Value tile) {
-  auto type = cast<RankedTensorType>(tile.getType());
-  SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
-  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, tile);
-  offsets[2] = kvHead;
-  sizes[2] = b.getIndexAttr(1);
-  return tensor::ExtractSliceOp::create(
-      b, loc, tile, offsets, sizes,
-      SmallVector<OpFoldResult>(type.getRank(), b.getIndexAttr(1)));
-}
-
 /// The query block that iteration `i` of `count` computes: 0, count − 1, 1,
 /// count − 2, ... A block's work grows with its index (it sees the keys up
 /// to its own queries), so pairing cheap and expensive blocks lets OpenMP's
@@ -692,7 +686,10 @@ Value AttentionEmitter::emitRows(Value positionOffset, Value destination) {
 }
 
 struct AttentionLowering : OpConversionPattern<llm::AttentionOp> {
-  using OpConversionPattern::OpConversionPattern;
+  AttentionLowering(TypeConverter &converter, MLIRContext *context,
+                    int64_t minParallelElements)
+      : OpConversionPattern(converter, context),
+        minParallelElements(minParallelElements) {}
 
   LogicalResult
   matchAndRewrite(llm::AttentionOp op, OpAdaptor adaptor,
@@ -703,15 +700,20 @@ struct AttentionLowering : OpConversionPattern<llm::AttentionOp> {
     AttentionEmitter emitter(
         op, adaptor.getQ(), adaptor.getK(), adaptor.getV(),
         adaptor.getPositions(),
-        llmc::getCacheLayer(op.getK(), op.getV(), rewriter), rewriter);
+        llmc::getCacheLayer(op.getK(), op.getV(), rewriter),
+        minParallelElements, rewriter);
     rewriter.replaceOp(op, emitter.emit());
     return success();
   }
+
+  int64_t minParallelElements;
 };
 
 } // namespace
 
 void llmc::populateAttentionToLinalgPatterns(TypeConverter &converter,
-                                             RewritePatternSet &patterns) {
-  patterns.add<AttentionLowering>(converter, patterns.getContext());
+                                             RewritePatternSet &patterns,
+                                             int64_t minParallelElements) {
+  patterns.add<AttentionLowering>(converter, patterns.getContext(),
+                                  minParallelElements);
 }

@@ -400,10 +400,14 @@ llmc::getCacheLayer(Value keys, Value values,
 
 std::pair<Value, Value> llmc::readCacheRows(OpBuilder &b, Location loc,
                                             const CacheLayer &layer,
-                                            Value start, OpFoldResult length) {
+                                            Value start, OpFoldResult length,
+                                            Value kvHead) {
   llm::KVCacheType cacheType = layer.cacheType;
   auto storedType = getConvertedCacheType(layer.cache);
-  int64_t kvHeads = storedType.getDimSize(4), width = storedType.getDimSize(5);
+  int64_t kvHeads = kvHead ? 1 : storedType.getDimSize(4);
+  int64_t width = storedType.getDimSize(5);
+  OpFoldResult firstHead =
+      kvHead ? OpFoldResult(kvHead) : OpFoldResult(b.getIndexAttr(0));
   Type elementType = storedType.getElementType();
   SmallVector<OpFoldResult> sizes = {b.getIndexAttr(cacheType.getBatch()),
                                      length, b.getIndexAttr(kvHeads),
@@ -429,8 +433,8 @@ std::pair<Value, Value> llmc::readCacheRows(OpBuilder &b, Location loc,
         elementType);
     for (int64_t plane : planes) {
       SmallVector<OpFoldResult> offsets = {
-          b.getIndexAttr(plane), layer.layer,       b.getIndexAttr(0),
-          start,                 b.getIndexAttr(0), b.getIndexAttr(0)};
+          b.getIndexAttr(plane), layer.layer, b.getIndexAttr(0),
+          start,                 firstHead,   b.getIndexAttr(0)};
       halves.push_back(tensor::ExtractSliceOp::create(
           b, loc, type, layer.cache, offsets, sizes6, strides));
     }
@@ -458,7 +462,7 @@ std::pair<Value, Value> llmc::readCacheRows(OpBuilder &b, Location loc,
                                             layer.layer,
                                             page,
                                             slot,
-                                            kb.getIndexAttr(0),
+                                            firstHead,
                                             kb.getIndexAttr(0)};
           Value row = tensor::ExtractSliceOp::create(
               kb, kloc, slices.rowType, layer.cache, from, slices.sizes6,

@@ -51,10 +51,12 @@ std::optional<CacheLayer> getCacheLayer(mlir::Value keys, mlir::Value values,
 /// contiguous cache, gathered through the page table of a paged one (one
 /// lookup per key for both). A row is head_dim elements, or for a
 /// quantized cache head_dim code bytes and the scale's bytes (i8). When the
-/// values are the keys, the keys are read once and returned as both.
+/// values are the keys, the keys are read once and returned as both. With
+/// `kvHead`, only that KV head's rows are read (kv_heads extent 1).
 std::pair<mlir::Value, mlir::Value>
 readCacheRows(mlir::OpBuilder &b, mlir::Location loc, const CacheLayer &layer,
-              mlir::Value start, mlir::OpFoldResult length);
+              mlir::Value start, mlir::OpFoldResult length,
+              mlir::Value kvHead = mlir::Value());
 
 /// The scales of rows read from a quantized cache, (batch, length, kv_heads)
 /// f32.
@@ -90,9 +92,12 @@ void populateProjectionToVectorPatterns(mlir::TypeConverter &converter,
 /// llm.rope (every style and scaling kind).
 void populateRopeToLinalgPatterns(mlir::TypeConverter &converter,
                                   mlir::RewritePatternSet &patterns);
-/// llm.attention (tiled online softmax).
+/// llm.attention (tiled online softmax). A call of at most one query block
+/// runs its query heads on threads only when heads × head_dim × keys (the
+/// view's capacity) reach `minParallelElements` (0: always).
 void populateAttentionToLinalgPatterns(mlir::TypeConverter &converter,
-                                       mlir::RewritePatternSet &patterns);
+                                       mlir::RewritePatternSet &patterns,
+                                       int64_t minParallelElements);
 /// llm.kv_append, llm.kv_view.
 void populateKVCacheToLinalgPatterns(mlir::TypeConverter &converter,
                                      mlir::RewritePatternSet &patterns);

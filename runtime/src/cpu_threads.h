@@ -9,9 +9,9 @@ namespace llmc::rt {
 /// The thread count of the compiled code, applied by the thread that calls
 /// an entry point right before the call (libomp keeps it per calling
 /// thread, so sessions on different threads keep their own). How idle
-/// threads wait is CpuWaitPolicy's (libomp's blocktime, per call). The loop
-/// schedule is libomp's (static unless OMP_SCHEDULE says otherwise; the
-/// kernels' loops are schedule(runtime)).
+/// threads wait is CpuWaitPolicy's (libomp's blocktime, per call). The
+/// kernels split their loops themselves (chunks taken from a shared counter:
+/// llm-parallel-to-openmp), not through libomp's schedules.
 class CpuThreads {
 public:
   /// No libomp: apply() does nothing.

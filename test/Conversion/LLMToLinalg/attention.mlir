@@ -1,6 +1,22 @@
 // llm.attention lowers to an scf.forall over query heads (each against its KV head's slice) of an scf.for over key tiles with an online softmax.
-// RUN: llmc-opt %s --llm-lower-to-linalg -split-input-file | FileCheck %s
-// RUN: llmc-opt %s --llm-lower-to-linalg -split-input-file | FileCheck %s --check-prefix=NO-SCORE-MATRIX
+// RUN: llmc-opt %s --llm-lower-to-linalg=parallel-min-weight-elements=0 -split-input-file | FileCheck %s
+// RUN: llmc-opt %s --llm-lower-to-linalg=parallel-min-weight-elements=0 -split-input-file | FileCheck %s --check-prefix=NO-SCORE-MATRIX
+// RUN: llmc-opt %s --llm-lower-to-linalg -split-input-file | FileCheck %s --check-prefix=SMALL
+
+// At the default threshold (heads × head_dim × keys below 262144) a call of
+// one query block keeps its heads on one thread: no scf.forall, every head
+// in each generic (a floordiv map shares the KV heads).
+// SMALL-LABEL: func.func @gqa_static_causal
+// SMALL-NOT: scf.forall
+// SMALL: linalg.generic {{.+}} ins(%{{.+}}, %{{.+}} : tensor<1x4x8x16xf32>, tensor<1x64x2x16xbf16>)
+// SMALL-NOT: scf.forall
+// SMALL: return
+// SMALL-LABEL: func.func @decode_positions
+// SMALL-NOT: scf.forall
+// SMALL: return
+// A dynamic extent counts as large work.
+// SMALL-LABEL: func.func @mqa_noncausal_dynamic
+// SMALL: scf.forall
 
 // No tensor spans all S keys of any case (scores are at most one tile wide).
 // NO-SCORE-MATRIX-NOT: x100xf32>

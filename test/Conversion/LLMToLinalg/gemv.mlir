@@ -72,7 +72,9 @@
 
 // LLVM-LABEL: llvm.func @gemv_f32_tails
 // LLVM: omp.parallel
-// LLVM: omp.wsloop schedule(runtime)
+// LLVM: llvm.call @omp_get_num_threads()
+// LLVM: llvm.atomicrmw add
+// LLVM-NOT: omp.wsloop
 // LLVM: llvm.intr.fmuladd({{.*}}) : (vector<16xf32>, vector<16xf32>, vector<16xf32>) -> vector<16xf32>
 // LLVM: llvm.intr.masked.load
 // LLVM: "llvm.intr.vector.reduce.fadd"({{.*}}) <{fastmathFlags = #llvm.fastmath<reassoc>}> : (f32, vector<16xf32>) -> f32

@@ -5,7 +5,7 @@
 // (kv_heads, head_dim) row of keys and of values per key; and
 // llm.attention over a paged view gathers only its key tiles, leaving the
 // view's whole-capacity gathers dead. Numerics: kv-cache-numeric.test.
-// RUN: llmc-opt %s --llm-lower-to-linalg --canonicalize | FileCheck %s
+// RUN: llmc-opt %s --llm-lower-to-linalg=parallel-min-weight-elements=0 --canonicalize | FileCheck %s
 
 !paged = !llm.kv_cache<layers = 2, batch = 1, kv_heads = 2, head_dim = 4, capacity = 64, element_type = f32, layout = paged>
 
@@ -47,19 +47,23 @@ func.func @view(%c: !paged, %t: tensor<1x4xi32>) -> tensor<1x64x2x4xf32> {
 }
 
 // One gather of K and V per key tile inside the tile loop (one page
-// lookup per key for both), none of the whole 64-key view before it.
+// lookup per key for both), none of the whole 64-key view before it; each
+// query head (an scf.forall iteration) gathers the rows of its KV head
+// (h floordiv 2) only.
 // CHECK-LABEL: func.func @attend(
 // CHECK-SAME:    %[[CACHE:[^:]+]]: tensor<2x2x4x16x2x4xf32>, %[[TABLE:[^:]+]]: tensor<1x4xi32>
 // CHECK-NOT:     tensor.extract_slice %[[CACHE]]
+// CHECK:         scf.forall (%[[H:.+]]) in (4)
+// CHECK:         %[[KVH:.+]] = arith.divui %[[H]], %c2
 // CHECK:         scf.for %[[START:.*]] = %c0 to
 // CHECK:           scf.for %[[S:[^ ]*]] = %c0 to %c64
 // CHECK:             %[[KEY:.*]] = arith.addi %[[START]], %[[S]]
 // CHECK:             arith.divui %[[KEY]], %c16
 // CHECK:             tensor.extract %[[TABLE]]
 // CHECK-NOT:         tensor.extract %[[TABLE]]
-// CHECK:             tensor.extract_slice %[[CACHE]][0, 0,
+// CHECK:             tensor.extract_slice %[[CACHE]][0, 0, %{{.+}}, %{{.+}}, %[[KVH]], 0] [1, 1, 1, 1, 1, 4]
 // CHECK-NOT:         tensor.extract %[[TABLE]]
-// CHECK:             tensor.extract_slice %[[CACHE]][1, 0,
+// CHECK:             tensor.extract_slice %[[CACHE]][1, 0, %{{.+}}, %{{.+}}, %[[KVH]], 0] [1, 1, 1, 1, 1, 4]
 // CHECK:             scf.yield
 func.func @attend(%c: !paged, %t: tensor<1x4xi32>, %q: tensor<1x1x4x4xf32>, %pos: tensor<1x1xi32>) -> tensor<1x1x4x4xf32> {
   %k, %v = llm.kv_view %c[0] pages(%t : tensor<1x4xi32>) : !paged -> tensor<1x64x2x4xf32>, tensor<1x64x2x4xf32>

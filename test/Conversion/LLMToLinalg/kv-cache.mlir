@@ -1,5 +1,5 @@
 // !llm.kv_cache becomes tensor<2xLxBxCxHxDxT> (1xLx... when the values are the keys); kv_append is a loop of insert_slice, kv_view two extract_slice (one).
-// RUN: llmc-opt %s --llm-lower-to-linalg -split-input-file | FileCheck %s
+// RUN: llmc-opt %s --llm-lower-to-linalg=parallel-min-weight-elements=0 -split-input-file | FileCheck %s
 
 // CHECK-LABEL: func.func @append
 // CHECK-SAME: (%[[C:.+]]: tensor<2x3x2x512x4x8xbf16>, %[[K:.+]]: tensor<2x?x4x8xbf16>, %[[V:.+]]: tensor<2x?x4x8xbf16>, %[[P:.+]]: tensor<2x?xi32>) -> tensor<2x3x2x512x4x8xbf16>
