@@ -413,8 +413,11 @@ llmc_types() {
   local m
   m=$(ls "${ART_OF[$1]:-$ART_DIR/$1}"/*.json 2>/dev/null | head -1)
   [ -n "$m" ] || return 0
-  grep -o '"dtype": *"[^"]*"' "$m" | sed 's/.*"\([^"]*\)"$/\1/' | sort | uniq -c | sort -rn |
-    awk '{ printf "%s%s:%s", (NR > 1 ? "," : ""), $2, $1 }'
+  # the weights' dtypes only (the manifest's kv_cache has a dtype too)
+  "$PY" -c '
+import collections, json, sys
+counts = collections.Counter(w["dtype"] for w in json.load(open(sys.argv[1]))["weights"])
+print(",".join("%s:%d" % kv for kv in counts.most_common()), end="")' "$m" 2>/dev/null
 }
 [ -z "$CONTENDED" ] || echo "+$THREADS busy: the row above it measured again beside $THREADS busy-looping processes (sh -c 'while :; do :; done'),
   started before and stopped after each engine's run: the cores shared with other work."
