@@ -84,7 +84,7 @@ void convertParallelLoop(scf::ParallelOp loop, func::FuncOp numThreads,
       b, loc, arith::CeilDivSIOp::create(b, loc, total, chunks), index(1));
   Value chunk64 = arith::IndexCastOp::create(b, loc, i64, chunk);
 
-  auto chunkLoop = scf::WhileOp::create(
+  scf::WhileOp::create(
       b, loc, TypeRange{b.getIndexType()}, ValueRange{},
       [&](OpBuilder &wb, Location wloc, ValueRange) {
         Value taken = memref::AtomicRMWOp::create(
@@ -129,7 +129,6 @@ void convertParallelLoop(scf::ParallelOp loop, func::FuncOp numThreads,
             });
         scf::YieldOp::create(db, dloc);
       });
-  (void)chunkLoop;
   omp::TerminatorOp::create(b, loc);
   loop.erase();
 }
