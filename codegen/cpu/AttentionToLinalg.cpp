@@ -545,9 +545,9 @@ Value AttentionEmitter::emit() {
     return emitRows(offset);
 
   // Blocks and heads are independent: an scf.forall, which becomes an
-  // OpenMP loop. Heads outermost: OpenMP's static schedule gives each
-  // thread a contiguous run of iterations, so each gets whole heads (every
-  // block of each).
+  // OpenMP region (llm-parallel-to-openmp). Heads outermost: its threads
+  // take contiguous runs of the iterations, so a run holds whole heads
+  // (every block of each).
   Value fullQ = q, fullPositions = positions;
   int64_t fullGroup = group;
   auto resultType = cast<RankedTensorType>(op.getResult().getType());
@@ -620,9 +620,9 @@ Value AttentionEmitter::emit() {
 
 /// The query block that iteration `i` of `count` computes: 0, count − 1, 1,
 /// count − 2, ... A block's work grows with its index (it sees the keys up
-/// to its own queries), so pairing cheap and expensive blocks lets OpenMP's
-/// static schedule, which gives each thread a contiguous run of iterations,
-/// split the work evenly.
+/// to its own queries), so pairing cheap and expensive blocks evens out the
+/// work of the contiguous runs of iterations that the threads take
+/// (llm-parallel-to-openmp's chunks).
 Value AttentionEmitter::getBalancedBlock(Value i, Value count) {
   Value pair = arith::DivUIOp::create(b, loc, i, index(2));
   Value second = arith::CmpIOp::create(

@@ -531,8 +531,9 @@ std::optional<int64_t> getStaticTripCount(Value lower, Value upper,
 /// iteration runs the block's tiles for that weight tile, so the block's
 /// rows stay in L2 across the weight tiles and each weight tile's rows in
 /// L1 across the block, instead of every weight tile streaming all of x
-/// from L3. Without, weight rows are outermost, so that OpenMP's static
-/// schedule gives each thread a contiguous weight slab.
+/// from L3. Without, weight rows are outermost, so that each run of
+/// iterations a thread takes (llm-parallel-to-openmp's chunks) is a
+/// contiguous weight slab.
 void emitTiles(OpBuilder &b, Location loc, const KernelOperands &ops,
                Value nLo, Value nHi, Value mLo, Value mHi,
                ProjectionTile tile, int64_t rowBlock) {
