@@ -327,6 +327,43 @@ std::pair<Value, Value> BlockDecoder::getScale(const Block &block,
   llvm_unreachable("unknown block format");
 }
 
+std::pair<Value, Value>
+BlockDecoder::getScaleVectors(OpBuilder &b, Location loc,
+                              const Block &block) const {
+  int64_t runs = getRunsPerBlock();
+  auto vectorType = VectorType::get({runs}, b.getF32Type());
+  if (format.getFormat() == BlockFormat::q6_k) {
+    // d · sc_i and -32 · d · sc_i for all 16 runs, in vector ops (what
+    // loadBlock's scalars compute one at a time).
+    Value scales = arith::SIToFPOp::create(
+        b, loc, vectorType,
+        arith::ExtSIOp::create(b, loc,
+                               VectorType::get({runs}, b.getI32Type()),
+                               readBytes(b, loc, block, 192, runs)));
+    Value half = bitcastScalar(b, loc, readBytes(b, loc, block, 208, 2),
+                               b.getF16Type());
+    Value d = vector::BroadcastOp::create(
+        b, loc, vectorType,
+        arith::ExtFOp::create(b, loc, b.getF32Type(), half));
+    Value multipliers = arith::MulFOp::create(b, loc, scales, d);
+    Value offset = arith::ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(vectorType, b.getF32FloatAttr(-kQ6_KOffset)));
+    return {multipliers, arith::MulFOp::create(b, loc, multipliers, offset)};
+  }
+  SmallVector<Value> multipliers, addends;
+  for (int64_t run = 0; run < runs; ++run) {
+    auto [multiplier, addend] = getScale(block, run * getScaleRun());
+    multipliers.push_back(multiplier);
+    addends.push_back(addend);
+  }
+  Value addendVector;
+  if (addends.front())
+    addendVector = vector::FromElementsOp::create(b, loc, vectorType, addends);
+  return {vector::FromElementsOp::create(b, loc, vectorType, multipliers),
+          addendVector};
+}
+
 Value BlockDecoder::decodeCodes(OpBuilder &b, Location loc, const Block &block,
                                 int64_t first) const {
   assert(first % kChunk == 0 && "codes are decoded 32 at a time");

@@ -67,6 +67,19 @@ public:
   /// is null for signed codes).
   std::pair<mlir::Value, mlir::Value> getScale(const Block &block,
                                                int64_t element) const;
+  /// Scale runs per block: 1 for the 32-element formats, 8 for q4_k and
+  /// q5_k, 16 for q6_k.
+  int64_t getRunsPerBlock() const {
+    return getBlockElements() / getScaleRun();
+  }
+  /// The multipliers and addends of all runs of `block`, as two
+  /// vector<getRunsPerBlock() x f32> (the addends null for signed codes), so
+  /// that a kernel scales whole vectors of runs at once. q6_k's 16 int8
+  /// scales are converted in one vector; the other formats gather the
+  /// scalars loadBlock decoded.
+  std::pair<mlir::Value, mlir::Value>
+  getScaleVectors(mlir::OpBuilder &b, mlir::Location loc,
+                  const Block &block) const;
   /// The codes of elements [first, first + 32) as a vector<32xi8>, unpacked
   /// from their nibbles and high bits (what the int8 dot products multiply);
   /// `first` is a multiple of 32.

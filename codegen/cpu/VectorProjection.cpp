@@ -245,18 +245,28 @@ SmallVector<Value> accumulateBlocks(OpBuilder &b, Location loc,
 /// then per 32 elements one int8 dot product of the row's codes with x's
 /// (eight int32 partial sums of four products), converted to f32 and
 /// accumulated with the weight's multiplier times x's scale; the weight's
-/// addends meet x's scaled code sums in a scalar per row. Returns the dot
-/// product of x row `xRow` with each weight row.
+/// addends meet x's scaled code sums. A format with one scale run per block
+/// does that in scalars per 32 elements; the K-quants (8 or 16 runs per
+/// block) take all runs' multipliers and addends as vectors
+/// (BlockDecoder::getScaleVectors): per block and row the addends times x's
+/// sums of the runs in vector FMAs, per 32 elements the multipliers of the
+/// dot's lanes in one shuffle. Returns the dot product of x row `xRow` with
+/// each weight row.
 SmallVector<Value> accumulateInt8Blocks(OpBuilder &b, Location loc,
                                         const KernelOperands &ops, Value xRow,
                                         ArrayRef<Value> weightRows) {
   const BlockDecoder &blocks = *ops.blocks;
   const QuantizedActivations &x = *ops.int8;
   int64_t blockElements = blocks.getBlockElements();
+  int64_t runs = blocks.getRunsPerBlock();
+  int64_t runLength = blocks.getScaleRun();
   int64_t dotLanes = kInt8DotBytes / 4;
+  assert(runLength % kActivationSumRun == 0 &&
+         runLength * runs == blockElements &&
+         (runs == 1 || runs % dotLanes == 0) &&
+         "runs of whole code sums; several runs fill whole dot vectors");
   auto accType = VectorType::get({dotLanes}, b.getF32Type());
   auto bytesType = VectorType::get({kInt8DotBytes}, b.getI8Type());
-  auto quarterType = VectorType::get({dotLanes / 2}, b.getF32Type());
   Value zeroVector = arith::ConstantOp::create(
       b, loc, DenseElementsAttr::get(accType, b.getF32FloatAttr(0.0f)));
   Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
@@ -280,6 +290,55 @@ SmallVector<Value> accumulateInt8Blocks(OpBuilder &b, Location loc,
                         blocks.getBlockBytes());
         Value start = arith::MulIOp::create(
             nb, nloc, block, indexConstant(nb, nloc, blockElements));
+        auto loadSum = [&](Value column, int64_t run) {
+          Value index = arith::AddIOp::create(
+              nb, nloc,
+              arith::DivUIOp::create(
+                  nb, nloc, column, indexConstant(nb, nloc, kActivationSumRun)),
+              indexConstant(nb, nloc, run));
+          return memref::LoadOp::create(nb, nloc, x.sums,
+                                        ValueRange{xRow, index})
+              .getResult();
+        };
+        // Several runs: each row's multipliers as a vector, its addends
+        // times x's code sums of the runs added into its lanes (the final
+        // reduction sums them with the products).
+        SmallVector<Value> multiplierVectors;
+        if (runs > 1) {
+          int64_t sums = blockElements / kActivationSumRun;
+          Value xSums = vector::TransferReadOp::create(
+              nb, nloc, VectorType::get({sums}, nb.getF32Type()), x.sums,
+              ValueRange{xRow, arith::DivUIOp::create(
+                                   nb, nloc, start,
+                                   indexConstant(nb, nloc, kActivationSumRun))},
+              rowMap, zero, /*mask=*/Value(), nb.getBoolArrayAttr({true}));
+          // Code sums per run: runLength / 16 consecutive sums added.
+          Value runSums;
+          for (int64_t k = 0; k < runLength / kActivationSumRun; ++k) {
+            SmallVector<int64_t> pick;
+            for (int64_t run = 0; run < runs; ++run)
+              pick.push_back(run * (runLength / kActivationSumRun) + k);
+            Value part =
+                vector::ShuffleOp::create(nb, nloc, xSums, xSums, pick);
+            runSums = runSums ? arith::AddFOp::create(nb, nloc, runSums, part)
+                                    .getResult()
+                              : part;
+          }
+          for (auto [r, rowBlock] : llvm::enumerate(rowBlocks)) {
+            auto [multipliers, addends] =
+                blocks.getScaleVectors(nb, nloc, rowBlock);
+            multiplierVectors.push_back(multipliers);
+            for (int64_t first = 0; first < runs; first += dotLanes) {
+              auto slice = [&](Value v) {
+                return vector::ExtractStridedSliceOp::create(
+                    nb, nloc, v, ArrayRef<int64_t>{first},
+                    ArrayRef<int64_t>{dotLanes}, ArrayRef<int64_t>{1});
+              };
+              accs[r] = vector::FMAOp::create(nb, nloc, slice(addends),
+                                              slice(runSums), accs[r]);
+            }
+          }
+        }
         for (int64_t first = 0; first < blockElements;
              first += kActivationBlock) {
           Value column = arith::AddIOp::create(nb, nloc, start,
@@ -292,19 +351,17 @@ SmallVector<Value> accumulateInt8Blocks(OpBuilder &b, Location loc,
               nb, nloc, column, indexConstant(nb, nloc, kActivationBlock));
           Value xScale = memref::LoadOp::create(nb, nloc, x.scales,
                                                 ValueRange{xRow, xBlock});
-          // x's scaled code sums over the two 16-element runs.
-          SmallVector<Value> xSums;
-          for (int64_t run = 0; run < 2; ++run) {
-            Value index = arith::AddIOp::create(
-                nb, nloc,
-                arith::DivUIOp::create(
-                    nb, nloc, column, indexConstant(nb, nloc, kActivationSumRun)),
-                indexConstant(nb, nloc, run));
-            xSums.push_back(memref::LoadOp::create(nb, nloc, x.sums,
-                                                   ValueRange{xRow, index}));
-          }
-          Value xSum = arith::AddFOp::create(nb, nloc, xSums[0], xSums[1]);
-          bool twoRuns = blocks.getScaleRun() < kActivationBlock;
+          // One run: x's scaled code sum over its two 16-element halves.
+          Value xSum, xScales;
+          if (runs == 1)
+            xSum = arith::AddFOp::create(nb, nloc, loadSum(column, 0),
+                                         loadSum(column, 1));
+          else
+            xScales = vector::BroadcastOp::create(nb, nloc, accType, xScale);
+          // Dot lane l sums elements first + 4l .. first + 4l + 3.
+          SmallVector<int64_t> laneRuns;
+          for (int64_t l = 0; l < dotLanes; ++l)
+            laneRuns.push_back((first + 4 * l) / runLength);
           for (auto [r, rowBlock] : llvm::enumerate(rowBlocks)) {
             Value codes = blocks.decodeCodes(nb, nloc, rowBlock, first);
             Value xs = xCodes;
@@ -316,26 +373,20 @@ SmallVector<Value> accumulateInt8Blocks(OpBuilder &b, Location loc,
             Value dot = arith::SIToFPOp::create(
                 nb, nloc, accType,
                 createInt8Dot(nb, nloc, ops.int8Dot, codes, xs));
-            auto scaleOf = [&](int64_t element) {
-              auto [multiplier, addend] = blocks.getScale(rowBlock, element);
-              Value m = arith::MulFOp::create(nb, nloc, multiplier, xScale);
-              return std::make_pair(m, addend);
-            };
-            auto [m0, a0] = scaleOf(first);
             Value multiplier;
-            if (!twoRuns) {
-              multiplier = vector::BroadcastOp::create(nb, nloc, accType, m0);
-              if (a0)
-                offsets[r] = math::FmaOp::create(nb, nloc, a0, xSum, offsets[r]);
+            if (runs == 1) {
+              auto [m, addend] = blocks.getScale(rowBlock, first);
+              multiplier = vector::BroadcastOp::create(
+                  nb, nloc, accType,
+                  arith::MulFOp::create(nb, nloc, m, xScale));
+              if (addend)
+                offsets[r] =
+                    math::FmaOp::create(nb, nloc, addend, xSum, offsets[r]);
             } else {
-              // Lanes 0-3 hold elements 0-15, lanes 4-7 the next 16.
-              auto [m1, a1] = scaleOf(first + kActivationSumRun);
-              Value low = vector::BroadcastOp::create(nb, nloc, quarterType, m0);
-              Value high = vector::BroadcastOp::create(nb, nloc, quarterType, m1);
-              multiplier = vector::ShuffleOp::create(
-                  nb, nloc, low, high, ArrayRef<int64_t>{0, 1, 2, 3, 4, 5, 6, 7});
-              offsets[r] = math::FmaOp::create(nb, nloc, a0, xSums[0], offsets[r]);
-              offsets[r] = math::FmaOp::create(nb, nloc, a1, xSums[1], offsets[r]);
+              Value m = multiplierVectors[r];
+              multiplier = arith::MulFOp::create(
+                  nb, nloc, vector::ShuffleOp::create(nb, nloc, m, m, laneRuns),
+                  xScales);
             }
             accs[r] = vector::FMAOp::create(nb, nloc, dot, multiplier, accs[r]);
           }

@@ -77,13 +77,34 @@ func.func @gemv_q8_0(%x: tensor<1x1x32xf32>, %w: tensor<2x32x!llm.block<q8_0>>) 
 
 // -----
 
-// Q6_K: 16-element scale runs, so each 32-element dot meets two multipliers (lanes 0-3 and 4-7) and two of x's
-// 16-element sums.
+// Q6_K: 16 scale runs per 256-element block, taken as vectors (BlockDecoder::getScaleVectors): per block and
+// weight row the 16 int8 scales converted at once (multipliers d·sc, addends −32·d·sc), the addends times x's 16
+// code sums of the block in two vector FMAs into the row's accumulator; per 32 elements the dot's lanes 0-3 and
+// 4-7 meet the multipliers of the chunk's two runs (one shuffle) times x's scale. No scalar addend sums.
 // CHECK-LABEL: func @gemv_q6_k
-// CHECK: %[[LO:.+]] = vector.broadcast %{{.+}} : f32 to vector<4xf32>
-// CHECK: %[[HI:.+]] = vector.broadcast %{{.+}} : f32 to vector<4xf32>
-// CHECK: %[[MV:.+]] = vector.shuffle %[[LO]], %[[HI]] [0, 1, 2, 3, 4, 5, 6, 7] : vector<4xf32>, vector<4xf32>
-// CHECK: vector.fma %{{.+}}, %[[MV]], %{{.+}} : vector<8xf32>
+// CHECK-DAG: %[[NEG32:.+]] = arith.constant dense<-3.200000e+01> : vector<16xf32>
+// CHECK: scf.parallel
+// CHECK: %[[XSUMS:.+]] = vector.transfer_read %{{.+}} : memref<1x16xf32>, vector<16xf32>
+// CHECK: %[[SC:.+]] = vector.transfer_read %{{.+}}[%{{.+}}, %c192], %{{.+}} : tensor<3x210xi8>, vector<16xi8>
+// CHECK: %[[SCI:.+]] = arith.extsi %[[SC]] : vector<16xi8> to vector<16xi32>
+// CHECK: %[[SCF:.+]] = arith.sitofp %[[SCI]] : vector<16xi32> to vector<16xf32>
+// CHECK: %[[D:.+]] = vector.broadcast %{{.+}} : f32 to vector<16xf32>
+// CHECK: %[[MULT:.+]] = arith.mulf %[[SCF]], %[[D]] : vector<16xf32>
+// CHECK: %[[ADD:.+]] = arith.mulf %[[MULT]], %[[NEG32]] : vector<16xf32>
+// CHECK: %[[S0:.+]] = vector.extract_strided_slice %[[XSUMS]] {offsets = [0], sizes = [8], strides = [1]}
+// CHECK: %[[A0:.+]] = vector.extract_strided_slice %[[ADD]] {offsets = [0], sizes = [8], strides = [1]}
+// CHECK: %[[OFF0:.+]] = vector.fma %[[A0]], %[[S0]], %{{.+}} : vector<8xf32>
+// CHECK: %[[S1:.+]] = vector.extract_strided_slice %[[XSUMS]] {offsets = [8], sizes = [8], strides = [1]}
+// CHECK: %[[A1:.+]] = vector.extract_strided_slice %[[ADD]] {offsets = [8], sizes = [8], strides = [1]}
+// CHECK: %[[OFF:.+]] = vector.fma %[[A1]], %[[S1]], %[[OFF0]] : vector<8xf32>
+// CHECK: %[[XSCALE:.+]] = vector.broadcast %{{.+}} : f32 to vector<8xf32>
+// CHECK: %[[DOT:.+]] = arith.sitofp %{{.+}} : vector<8xi32> to vector<8xf32>
+// CHECK: %[[M:.+]] = vector.shuffle %[[MULT]], %[[MULT]] [0, 0, 0, 0, 1, 1, 1, 1] : vector<16xf32>, vector<16xf32>
+// CHECK: %[[MS:.+]] = arith.mulf %[[M]], %[[XSCALE]] : vector<8xf32>
+// CHECK: vector.fma %[[DOT]], %[[MS]], %[[OFF]] : vector<8xf32>
+// CHECK: vector.shuffle %[[MULT]], %[[MULT]] [14, 14, 14, 14, 15, 15, 15, 15] : vector<16xf32>, vector<16xf32>
+// CHECK-NOT: math.fma
+// CHECK: vector.reduction <add>
 func.func @gemv_q6_k(%x: tensor<1x1x256xf32>, %w: tensor<3x256x!llm.block<q6_k>>) -> tensor<1x1x3xf32> {
   %y = llm.linear %x, %w : tensor<1x1x256xf32>, tensor<3x256x!llm.block<q6_k>> -> tensor<1x1x3xf32>
   return %y : tensor<1x1x3xf32>
