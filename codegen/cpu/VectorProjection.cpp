@@ -241,17 +241,40 @@ SmallVector<Value> accumulateBlocks(OpBuilder &b, Location loc,
   return SmallVector<Value>(loop.getResults());
 }
 
+/// Weight rows whose int32 dot vectors sumRowDots packs into one vector.
+constexpr int64_t kRowsPerDotVector = 4;
+
+/// Packs the int32 dot vectors of kRowsPerDotVector weight rows (8 lanes of
+/// 4 products each) into one: lane l holds row l % 4's sum over its lanes
+/// 4 · (l / 4) .. 4 · (l / 4) + 3. Two levels of pairwise sums (the
+/// shuffles of VPHADDD), exact in int32, so that one conversion and one FMA
+/// with the rows' multipliers serve four rows.
+Value sumRowDots(OpBuilder &b, Location loc, ArrayRef<Value> dots) {
+  assert(dots.size() == kRowsPerDotVector && "four rows");
+  auto pairSums = [&](Value u, Value v) {
+    // Per 128-bit half: u's two pair sums, then v's.
+    Value even = vector::ShuffleOp::create(
+        b, loc, u, v, ArrayRef<int64_t>{0, 2, 8, 10, 4, 6, 12, 14});
+    Value odd = vector::ShuffleOp::create(
+        b, loc, u, v, ArrayRef<int64_t>{1, 3, 9, 11, 5, 7, 13, 15});
+    return arith::AddIOp::create(b, loc, even, odd).getResult();
+  };
+  return pairSums(pairSums(dots[0], dots[1]), pairSums(dots[2], dots[3]));
+}
+
 /// The K loop of the int8 GEMV: per block, each weight row's scales once,
 /// then per 32 elements one int8 dot product of the row's codes with x's
 /// (eight int32 partial sums of four products), converted to f32 and
 /// accumulated with the weight's multiplier times x's scale; the weight's
 /// addends meet x's scaled code sums. A format with one scale run per block
-/// does that in scalars per 32 elements; the K-quants (8 or 16 runs per
-/// block) take all runs' multipliers and addends as vectors
-/// (BlockDecoder::getScaleVectors): per block and row the addends times x's
-/// sums of the runs in vector FMAs, per 32 elements the multipliers of the
-/// dot's lanes in one shuffle. Returns the dot product of x row `xRow` with
-/// each weight row.
+/// and a tile of four rows packs the rows' dots into one vector
+/// (sumRowDots) and scales it by a vector of the rows' multipliers, the
+/// addends in lanes 0-3 of the same accumulator; a lone row does it per row.
+/// The K-quants (8 or 16 runs per block) take all runs' multipliers and
+/// addends as vectors (BlockDecoder::getScaleVectors): per block and row the
+/// addends times x's sums of the runs in vector FMAs, per 32 elements the
+/// multipliers of the dot's lanes in one shuffle. Returns the dot product
+/// of x row `xRow` with each weight row.
 SmallVector<Value> accumulateInt8Blocks(OpBuilder &b, Location loc,
                                         const KernelOperands &ops, Value xRow,
                                         ArrayRef<Value> weightRows) {
@@ -265,13 +288,21 @@ SmallVector<Value> accumulateInt8Blocks(OpBuilder &b, Location loc,
          runLength * runs == blockElements &&
          (runs == 1 || runs % dotLanes == 0) &&
          "runs of whole code sums; several runs fill whole dot vectors");
+  bool rowsInLanes = runs == 1 &&
+                     int64_t(weightRows.size()) == kRowsPerDotVector;
   auto accType = VectorType::get({dotLanes}, b.getF32Type());
+  auto quarterType = VectorType::get({kRowsPerDotVector}, b.getF32Type());
   auto bytesType = VectorType::get({kInt8DotBytes}, b.getI8Type());
   Value zeroVector = arith::ConstantOp::create(
       b, loc, DenseElementsAttr::get(accType, b.getF32FloatAttr(0.0f)));
+  Value zeroQuarter = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(quarterType, b.getF32FloatAttr(0.0f)));
   Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
-  SmallVector<Value> init(weightRows.size(), zeroVector);
-  init.append(weightRows.size(), zero);
+  // Per row a vector and a scalar accumulator; four rows in lanes: one
+  // vector for the products and one for the addends (two FMA chains).
+  SmallVector<Value> init(rowsInLanes ? 2 : weightRows.size(), zeroVector);
+  if (!rowsInLanes)
+    init.append(weightRows.size(), zero);
   Value numBlocks = b.createOrFold<arith::DivUIOp>(
       loc, ops.depth, indexConstant(b, loc, blockElements));
   auto rowMap = AffineMap::getMinorIdentityMap(2, 1, b.getContext());
@@ -279,7 +310,7 @@ SmallVector<Value> accumulateInt8Blocks(OpBuilder &b, Location loc,
       b, loc, indexConstant(b, loc, 0), numBlocks, indexConstant(b, loc, 1),
       init,
       [&](OpBuilder &nb, Location nloc, Value block, ValueRange carried) {
-        size_t rows = weightRows.size();
+        size_t rows = rowsInLanes ? 2 : weightRows.size();
         SmallVector<Value> accs(carried.take_front(rows));
         SmallVector<Value> offsets(carried.drop_front(rows));
         SmallVector<BlockDecoder::Block> rowBlocks;
@@ -362,7 +393,7 @@ SmallVector<Value> accumulateInt8Blocks(OpBuilder &b, Location loc,
           SmallVector<int64_t> laneRuns;
           for (int64_t l = 0; l < dotLanes; ++l)
             laneRuns.push_back((first + 4 * l) / runLength);
-          for (auto [r, rowBlock] : llvm::enumerate(rowBlocks)) {
+          auto rowDot = [&](const BlockDecoder::Block &rowBlock) {
             Value codes = blocks.decodeCodes(nb, nloc, rowBlock, first);
             Value xs = xCodes;
             if (blocks.hasSignedCodes()) {
@@ -370,9 +401,45 @@ SmallVector<Value> accumulateInt8Blocks(OpBuilder &b, Location loc,
               xs = applyWeightSigns(nb, nloc, ops.int8Dot, xCodes, codes);
               codes = math::AbsIOp::create(nb, nloc, codes);
             }
-            Value dot = arith::SIToFPOp::create(
-                nb, nloc, accType,
-                createInt8Dot(nb, nloc, ops.int8Dot, codes, xs));
+            return createInt8Dot(nb, nloc, ops.int8Dot, codes, xs);
+          };
+          if (rowsInLanes) {
+            SmallVector<Value> dots, multipliers, addends;
+            for (const BlockDecoder::Block &rowBlock : rowBlocks) {
+              dots.push_back(rowDot(rowBlock));
+              auto [m, addend] = blocks.getScale(rowBlock, first);
+              multipliers.push_back(m);
+              addends.push_back(addend);
+            }
+            Value products = arith::SIToFPOp::create(
+                nb, nloc, accType, sumRowDots(nb, nloc, dots));
+            Value rowMultipliers = arith::MulFOp::create(
+                nb, nloc,
+                vector::FromElementsOp::create(nb, nloc, quarterType,
+                                               multipliers),
+                vector::BroadcastOp::create(nb, nloc, quarterType, xScale));
+            Value multiplier = vector::ShuffleOp::create(
+                nb, nloc, rowMultipliers, rowMultipliers,
+                ArrayRef<int64_t>{0, 1, 2, 3, 0, 1, 2, 3});
+            accs[0] =
+                vector::FMAOp::create(nb, nloc, products, multiplier, accs[0]);
+            if (addends.front()) {
+              // Lanes 0-3: the rows' addends times x's code sum.
+              Value rowAddends = vector::ShuffleOp::create(
+                  nb, nloc,
+                  vector::FromElementsOp::create(nb, nloc, quarterType,
+                                                 addends),
+                  zeroQuarter, ArrayRef<int64_t>{0, 1, 2, 3, 4, 5, 6, 7});
+              accs[1] = vector::FMAOp::create(
+                  nb, nloc, rowAddends,
+                  vector::BroadcastOp::create(nb, nloc, accType, xSum),
+                  accs[1]);
+            }
+            continue;
+          }
+          for (auto [r, rowBlock] : llvm::enumerate(rowBlocks)) {
+            Value dot = arith::SIToFPOp::create(nb, nloc, accType,
+                                                rowDot(rowBlock));
             Value multiplier;
             if (runs == 1) {
               auto [m, addend] = blocks.getScale(rowBlock, first);
@@ -396,6 +463,20 @@ SmallVector<Value> accumulateInt8Blocks(OpBuilder &b, Location loc,
         scf::YieldOp::create(nb, nloc, results);
       });
   SmallVector<Value> sums;
+  if (rowsInLanes) {
+    // Row r's products in lanes r and r + 4, its addends in lane r.
+    Value acc = arith::AddFOp::create(b, loc, loop.getResult(0),
+                                      loop.getResult(1));
+    Value folded = arith::AddFOp::create(
+        b, loc,
+        vector::ShuffleOp::create(b, loc, acc, acc,
+                                  ArrayRef<int64_t>{0, 1, 2, 3}),
+        vector::ShuffleOp::create(b, loc, acc, acc,
+                                  ArrayRef<int64_t>{4, 5, 6, 7}));
+    for (int64_t r = 0; r < kRowsPerDotVector; ++r)
+      sums.push_back(vector::ExtractOp::create(b, loc, folded, r));
+    return sums;
+  }
   for (size_t r = 0; r < weightRows.size(); ++r) {
     Value sum = vector::ReductionOp::create(
         b, loc, vector::CombiningKind::ADD, loop.getResult(r),
