@@ -57,7 +57,7 @@ constexpr const char *kCPUKernelsPasses =
 /// for them, and LLVM's libcall (__truncsfbf2) is missing from gcc 12's
 /// libgcc.
 constexpr const char *kCPULLVMPasses =
-    "scf-forall-to-parallel,llm-parallel-to-openmp,finalize-memref-to-llvm,"
+    "scf-forall-to-parallel,llm-parallel-to-openmp,"
     "convert-scf-to-cf,expand-strided-metadata,lower-affine,"
     "finalize-memref-to-llvm,arith-expand{include-bf16=true},"
     "convert-vector-to-llvm{reassociate-fp-reductions},"
