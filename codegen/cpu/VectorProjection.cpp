@@ -269,7 +269,7 @@ Value sumRowDots(OpBuilder &b, Location loc, ArrayRef<Value> dots) {
 /// addends meet x's scaled code sums. A format with one scale run per block
 /// and a tile of four rows packs the rows' dots into one vector
 /// (sumRowDots) and scales it by a vector of the rows' multipliers, the
-/// addends in lanes 0-3 of the same accumulator; a lone row does it per row.
+/// addends in lanes 0-3 of a second accumulator; a lone row does it per row.
 /// The K-quants (8 or 16 runs per block) take all runs' multipliers and
 /// addends as vectors (BlockDecoder::getScaleVectors): per block and row the
 /// addends times x's sums of the runs in vector FMAs, per 32 elements the
