@@ -1,7 +1,9 @@
-// Lowers llm.attention to a key-tiled online softmax (linalg.generic inside scf.for).
-#include "codegen/cpu/LLMToLinalg.h"
+// Lowers llm.attention to a key-tiled online softmax (scf.for over key tiles;
+// vector kernels or linalg.generic inside).
 #include "codegen/common/KVQuantization.h"
 #include "codegen/common/Softcap.h"
+#include "codegen/cpu/AttentionVectorProducts.h"
+#include "codegen/cpu/LLMToLinalg.h"
 #include "codegen/cpu/LoweringUtils.h"
 
 #include "dialect/LLMOps.h"
@@ -15,6 +17,7 @@
 using namespace mlir;
 using llmc::convertFloat;
 using llmc::createFilled;
+using llmc::isVectorAttentionDepth;
 
 namespace {
 
@@ -50,10 +53,8 @@ public:
                    int64_t minParallelElements, OpBuilder &builder)
       : op(op), loc(op.getLoc()), b(builder), q(q), k(k), v(v),
         positions(positions), stored(std::move(stored)),
-        minParallelElements(minParallelElements),
-        ctx(builder.getContext()),
-        f32(builder.getF32Type()),
-        group(op.getNumHeads() / op.getNumKvHeads()),
+        minParallelElements(minParallelElements), ctx(builder.getContext()),
+        f32(builder.getF32Type()), group(op.getNumHeads() / op.getNumKvHeads()),
         reductionMath(arith::FastMathFlagsAttr::get(
             builder.getContext(),
             arith::FastMathFlags::reassoc | arith::FastMathFlags::contract)) {}
@@ -123,6 +124,9 @@ private:
                    ArrayRef<OpFoldResult> tileSizes);
   Value loadKV(OpBuilder &nb, Location nloc, Value element, Value scale);
   Value emitMaskAndScale(Value scores, Value tileStart);
+  std::pair<Value, Value> getVisibleKeys(OpBuilder &nb, Location nloc,
+                                         ValueRange row, Value tileStart,
+                                         Value tileLength);
   Value emitOutput(Value acc, Value sum, Value destination);
   Value getBalancedBlock(Value i, Value count);
 };
@@ -130,8 +134,8 @@ private:
 Value AttentionEmitter::computeScale() {
   // getEffectiveScale needs a static head dimension; otherwise 1/√D is
   // computed at run time.
-  if (op.getScale() || !ShapedType::isDynamic(
-                           op.getQ().getType().getDimSize(3)))
+  if (op.getScale() ||
+      !ShapedType::isDynamic(op.getQ().getType().getDimSize(3)))
     return f32Constant(op.getEffectiveScale());
   Value headDim = tensor::DimOp::create(b, loc, q, 3);
   Value asInt = arith::IndexCastOp::create(b, loc, b.getI64Type(), headDim);
@@ -162,8 +166,8 @@ std::pair<Value, Value> AttentionEmitter::computeKeyRange() {
     auto filled = [&](const APInt &value) {
       Value init =
           tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{}, intType);
-      Value constant = arith::ConstantOp::create(
-          b, loc, b.getIntegerAttr(intType, value));
+      Value constant =
+          arith::ConstantOp::create(b, loc, b.getIntegerAttr(intType, value));
       return linalg::FillOp::create(b, loc, constant, init).getResult(0);
     };
     Value minInit = filled(APInt::getSignedMaxValue(width));
@@ -185,8 +189,7 @@ std::pair<Value, Value> AttentionEmitter::computeKeyRange() {
       return arith::IndexCastOp::create(b, loc, b.getIndexType(), element);
     };
     Value maxPosition = toIndex(reduce.getResult(1));
-    Value afterLast =
-        b.createOrFold<arith::AddIOp>(loc, maxPosition, index(1));
+    Value afterLast = b.createOrFold<arith::AddIOp>(loc, maxPosition, index(1));
     end = b.createOrFold<arith::MinSIOp>(loc, afterLast, keyCount);
     minPosition = toIndex(reduce.getResult(0));
   } else {
@@ -195,8 +198,8 @@ std::pair<Value, Value> AttentionEmitter::computeKeyRange() {
     minPosition = implicitPositionOffset;
   }
   if (window) {
-    Value first = b.createOrFold<arith::SubIOp>(
-        loc, minPosition, index(*window - 1));
+    Value first =
+        b.createOrFold<arith::SubIOp>(loc, minPosition, index(*window - 1));
     begin = b.createOrFold<arith::MaxSIOp>(loc, first, zero);
   }
   return {begin, end};
@@ -208,8 +211,8 @@ Value AttentionEmitter::loadKV(OpBuilder &nb, Location nloc, Value element,
                                Value scale) {
   if (!scale)
     return convertFloat(nb, nloc, element, f32);
-  Value value = llmc::decodeKVCode(nb, nloc, element,
-                                   stored->cacheType.getElementType());
+  Value value =
+      llmc::decodeKVCode(nb, nloc, element, stored->cacheType.getElementType());
   return arith::MulFOp::create(nb, nloc, value, scale);
 }
 
@@ -231,16 +234,16 @@ Value AttentionEmitter::emitScores(Value kTile, Value kScales,
   }
   maps.push_back(outMap);
   return linalg::GenericOp::create(
-             b, loc, TypeRange{init.getType()}, inputs, ValueRange{init},
-             maps, ArrayRef<IteratorType>{kPar, kPar, kPar, kPar, kRed},
+             b, loc, TypeRange{init.getType()}, inputs, ValueRange{init}, maps,
+             ArrayRef<IteratorType>{kPar, kPar, kPar, kPar, kRed},
              [&](OpBuilder &nb, Location nloc, ValueRange args) {
                Value qe = convertFloat(nb, nloc, args[0], f32);
-               Value ke = loadKV(nb, nloc, args[1],
-                                 kScales ? args[2] : Value());
+               Value ke =
+                   loadKV(nb, nloc, args[1], kScales ? args[2] : Value());
                Value product =
                    arith::MulFOp::create(nb, nloc, qe, ke, reductionMath);
-               Value sum = arith::AddFOp::create(nb, nloc, args.back(),
-                                                 product, reductionMath);
+               Value sum = arith::AddFOp::create(nb, nloc, args.back(), product,
+                                                 reductionMath);
                linalg::YieldOp::create(nb, nloc, sum);
              })
       .getResult(0);
@@ -283,8 +286,8 @@ Value AttentionEmitter::emitMaskAndScale(Value scores, Value tileStart) {
                      nb, nloc, nb.getIndexType(), args[0]);
                } else {
                  Value t = linalg::IndexOp::create(nb, nloc, 1);
-                 position = arith::AddIOp::create(nb, nloc, t,
-                                                  implicitPositionOffset);
+                 position =
+                     arith::AddIOp::create(nb, nloc, t, implicitPositionOffset);
                }
                Value s = linalg::IndexOp::create(nb, nloc, 3);
                Value key = arith::AddIOp::create(nb, nloc, tileStart, s);
@@ -293,9 +296,9 @@ Value AttentionEmitter::emitMaskAndScale(Value scores, Value tileStart) {
                if (window) {
                  Value distance =
                      arith::SubIOp::create(nb, nloc, position, key);
-                 Value inWindow = arith::CmpIOp::create(
-                     nb, nloc, arith::CmpIPredicate::slt, distance,
-                     windowValue);
+                 Value inWindow =
+                     arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::slt,
+                                           distance, windowValue);
                  visible = arith::AndIOp::create(nb, nloc, visible, inWindow);
                }
                Value result =
@@ -303,6 +306,36 @@ Value AttentionEmitter::emitMaskAndScale(Value scores, Value tileStart) {
                linalg::YieldOp::create(nb, nloc, result);
              })
       .getResult(0);
+}
+
+/// The keys [begin, end) of the tile [tileStart, tileStart + tileLength)
+/// that causal query row (b, t, h) sees: s ≤ p, and p − s < W with a window
+/// (emitMaskAndScale's rule), as offsets into the tile.
+std::pair<Value, Value>
+AttentionEmitter::getVisibleKeys(OpBuilder &nb, Location nloc, ValueRange row,
+                                 Value tileStart, Value tileLength) {
+  Value position;
+  if (positions) {
+    Value stored = tensor::ExtractOp::create(nb, nloc, positions,
+                                             ValueRange{row[0], row[1]});
+    position = arith::IndexCastOp::create(nb, nloc, nb.getIndexType(), stored);
+  } else {
+    position = arith::AddIOp::create(nb, nloc, row[1], implicitPositionOffset);
+  }
+  Value zero = arith::ConstantIndexOp::create(nb, nloc, 0);
+  auto clampToTile = [&](Value keyOffset) -> Value {
+    Value low = arith::MaxSIOp::create(nb, nloc, keyOffset, zero);
+    return arith::MinSIOp::create(nb, nloc, low, tileLength);
+  };
+  Value offset = arith::SubIOp::create(nb, nloc, position, tileStart);
+  Value end = clampToTile(arith::AddIOp::create(
+      nb, nloc, offset, arith::ConstantIndexOp::create(nb, nloc, 1)));
+  Value begin = zero;
+  if (std::optional<int64_t> window = op.getSlidingWindow())
+    begin = clampToTile(arith::SubIOp::create(
+        nb, nloc, offset,
+        arith::ConstantIndexOp::create(nb, nloc, *window - 1)));
+  return {begin, end};
 }
 
 /// One key tile [tileStart, tileStart + tileLength): returns the updated
@@ -329,8 +362,8 @@ SmallVector<Value> AttentionEmitter::emitTile(Value tileStart,
       kTile = kCodes;
     }
   } else {
-    SmallVector<OpFoldResult> kvOffsets = {b.getIndexAttr(0), tileStart,
-                                           b.getIndexAttr(0), b.getIndexAttr(0)};
+    SmallVector<OpFoldResult> kvOffsets = {
+        b.getIndexAttr(0), tileStart, b.getIndexAttr(0), b.getIndexAttr(0)};
     SmallVector<OpFoldResult> kvSizes = tensor::getMixedSizes(b, loc, k);
     kvSizes[1] = tileLength;
     if (kvHead) {
@@ -348,28 +381,55 @@ SmallVector<Value> AttentionEmitter::emitTile(Value tileStart,
 
   SmallVector<OpFoldResult> tileSizes(rowSizes);
   tileSizes.push_back(tileLength);
-  Value scores = emitScores(kTile, kScales, tileSizes);
-  scores = emitMaskAndScale(scores, tileStart);
-
   AffineMap full = b.getMultiDimIdentityMap(4);
   AffineMap row = map(4, {dim(0), dim(1), dim(2)});
   auto rowType = cast<RankedTensorType>(maxOld.getType());
+  bool causal = op.getCausal();
 
-  // The tile's own row maximum, into a fresh tensor: m_old is still read
-  // below, so it must not be overwritten yet.
-  Value tileMax =
-      linalg::GenericOp::create(
-          b, loc, TypeRange{rowType}, ValueRange{scores},
-          ValueRange{createFilled(b, loc, emptyF32(rowSizes), kMaskedScore)},
-          ArrayRef<AffineMap>{full, row},
-          ArrayRef<IteratorType>{kPar, kPar, kPar, kRed},
-          [&](OpBuilder &nb, Location nloc, ValueRange args) {
-            linalg::YieldOp::create(
-                nb, nloc,
-                arith::MaximumFOp::create(nb, nloc, args[0], args[1])
-                    .getResult());
-          })
-          .getResult(0);
+  // Float K and V tiles and a head dimension of whole vectors take the
+  // vector kernels; a quantized cache's codes, or an odd head dimension,
+  // linalg.generic loops.
+  bool vectorProducts =
+      !kScales &&
+      isVectorAttentionDepth(
+          cast<RankedTensorType>(q.getType()).getDimSize(3)) &&
+      isVectorAttentionDepth(
+          cast<RankedTensorType>(accOld.getType()).getDimSize(3));
+  Value length = getValueOrCreateConstantIndexOp(b, loc, tileLength);
+  auto visibleKeys = [&](OpBuilder &nb, Location nloc, ValueRange queryRow) {
+    return getVisibleKeys(nb, nloc, queryRow, tileStart, length);
+  };
+  llmc::VisibleKeys visibleKeysIfCausal =
+      causal ? llmc::VisibleKeys(visibleKeys) : llmc::VisibleKeys();
+
+  Value scores, tileMax;
+  if (vectorProducts) {
+    std::optional<double> softcap;
+    if (auto cap = op.getSoftcap())
+      softcap = cap->convertToDouble();
+    std::tie(scores, tileMax) = llmc::createAttentionScores(
+        b, loc, q, kTile, group,
+        {scale, softcap, visibleKeysIfCausal, kMaskedScore},
+        emptyF32(tileSizes), emptyF32(rowSizes));
+  } else {
+    scores = emitScores(kTile, kScales, tileSizes);
+    scores = emitMaskAndScale(scores, tileStart);
+    // The tile's own row maximum, into a fresh tensor: m_old is still read
+    // below, so it must not be overwritten yet.
+    tileMax =
+        linalg::GenericOp::create(
+            b, loc, TypeRange{rowType}, ValueRange{scores},
+            ValueRange{createFilled(b, loc, emptyF32(rowSizes), kMaskedScore)},
+            ArrayRef<AffineMap>{full, row},
+            ArrayRef<IteratorType>{kPar, kPar, kPar, kRed},
+            [&](OpBuilder &nb, Location nloc, ValueRange args) {
+              linalg::YieldOp::create(
+                  nb, nloc,
+                  arith::MaximumFOp::create(nb, nloc, args[0], args[1])
+                      .getResult());
+            })
+            .getResult(0);
+  }
 
   // m_new = max(m_old, tile max); alpha = exp(m_old − m_new) rescales what
   // earlier tiles accumulated; l_scaled = l_old · alpha. m and l are
@@ -387,8 +447,7 @@ SmallVector<Value> AttentionEmitter::emitTile(Value tileStart,
         Value delta = arith::SubFOp::create(nb, nloc, oldMax, newMax);
         Value alpha = math::ExpOp::create(nb, nloc, delta);
         Value scaledSum = arith::MulFOp::create(nb, nloc, args[3], alpha);
-        linalg::YieldOp::create(nb, nloc,
-                                ValueRange{newMax, alpha, scaledSum});
+        linalg::YieldOp::create(nb, nloc, ValueRange{newMax, alpha, scaledSum});
       });
   Value maxNew = rescale.getResult(0);
   Value alpha = rescale.getResult(1);
@@ -397,12 +456,10 @@ SmallVector<Value> AttentionEmitter::emitTile(Value tileStart,
   // are all masked so far has m_new = kMaskedScore and would get exp(0).
   Value maskedScore = f32Constant(kMaskedScore);
   Value zero = f32Constant(0.0);
-  bool causal = op.getCausal();
   Value probs =
       linalg::GenericOp::create(
           b, loc, TypeRange{scores.getType()}, ValueRange{scores, maxNew},
-          ValueRange{emptyF32(tileSizes)},
-          ArrayRef<AffineMap>{full, row, full},
+          ValueRange{emptyF32(tileSizes)}, ArrayRef<AffineMap>{full, row, full},
           ArrayRef<IteratorType>{kPar, kPar, kPar, kPar},
           [&](OpBuilder &nb, Location nloc, ValueRange args) {
             Value shifted = arith::SubFOp::create(nb, nloc, args[0], args[1]);
@@ -425,11 +482,16 @@ SmallVector<Value> AttentionEmitter::emitTile(Value tileStart,
           [&](OpBuilder &nb, Location nloc, ValueRange args) {
             linalg::YieldOp::create(
                 nb, nloc,
-                arith::AddFOp::create(nb, nloc, args[0], args[1],
-                                      reductionMath)
+                arith::AddFOp::create(nb, nloc, args[0], args[1], reductionMath)
                     .getResult());
           })
           .getResult(0);
+
+  if (vectorProducts) {
+    Value accNew = llmc::createAttentionValueSums(
+        b, loc, probs, vTile, alpha, accOld, group, visibleKeysIfCausal);
+    return {maxNew, sumNew, accNew};
+  }
 
   // acc_scaled = acc_old · alpha.
   Value accScaled =
@@ -460,9 +522,8 @@ SmallVector<Value> AttentionEmitter::emitTile(Value tileStart,
   pvMaps.push_back(accMap);
   Value accNew =
       linalg::GenericOp::create(
-          b, loc, TypeRange{accOld.getType()}, pvInputs,
-          ValueRange{accScaled}, pvMaps,
-          ArrayRef<IteratorType>{kPar, kPar, kPar, kRed, kPar},
+          b, loc, TypeRange{accOld.getType()}, pvInputs, ValueRange{accScaled},
+          pvMaps, ArrayRef<IteratorType>{kPar, kPar, kPar, kRed, kPar},
           [&](OpBuilder &nb, Location nloc, ValueRange args) {
             Value ve = loadKV(nb, nloc, args[1], vScales ? args[2] : Value());
             // A masked key may be a cache slot never written (unspecified
@@ -477,11 +538,11 @@ SmallVector<Value> AttentionEmitter::emitTile(Value tileStart,
             }
             Value product =
                 arith::MulFOp::create(nb, nloc, args[0], ve, reductionMath);
-            linalg::YieldOp::create(
-                nb, nloc,
-                arith::AddFOp::create(nb, nloc, args.back(), product,
-                                      reductionMath)
-                    .getResult());
+            linalg::YieldOp::create(nb, nloc,
+                                    arith::AddFOp::create(nb, nloc, args.back(),
+                                                          product,
+                                                          reductionMath)
+                                        .getResult());
           })
           .getResult(0);
   return {maxNew, sumNew, accNew};
@@ -525,8 +586,8 @@ Value AttentionEmitter::emit() {
   // Causal attention over many queries: one block of kQueryBlock queries at
   // a time, each over the keys its own positions see, so that a prefill
   // reads about half the key tiles that all queries at once would.
-  bool blocked = op.getCausal() &&
-                 !(staticQueries && *staticQueries <= kQueryBlock);
+  bool blocked =
+      op.getCausal() && !(staticQueries && *staticQueries <= kQueryBlock);
   // Query heads are independent too, one at a time against its own KV
   // head (whose rows alone are read from a paged or quantized cache): a
   // decode step's attention (one block) runs on every thread instead of
@@ -562,8 +623,7 @@ Value AttentionEmitter::emit() {
   if (blocked) {
     blockCount = b.createOrFold<arith::DivUIOp>(
         loc,
-        b.createOrFold<arith::AddIOp>(loc, queryCount,
-                                      index(kQueryBlock - 1)),
+        b.createOrFold<arith::AddIOp>(loc, queryCount, index(kQueryBlock - 1)),
         index(kQueryBlock));
     upperBounds.push_back(blockCount);
   }
@@ -604,10 +664,10 @@ Value AttentionEmitter::emit() {
   // (destination passing), so that bufferization writes them in place
   // instead of copying a dynamically shaped block.
   Value shared = loop.getRegionIterArgs()[0];
-  Value destination = tensor::ExtractSliceOp::create(
-      b, loc, shared, offsets, blockSizes, unitStrides);
-  Value rows = emitRows(b.createOrFold<arith::AddIOp>(loc, offset, start),
-                        destination);
+  Value destination = tensor::ExtractSliceOp::create(b, loc, shared, offsets,
+                                                     blockSizes, unitStrides);
+  Value rows =
+      emitRows(b.createOrFold<arith::AddIOp>(loc, offset, start), destination);
   b.setInsertionPointToStart(loop.getTerminator().getBody());
   tensor::ParallelInsertSliceOp::create(b, loc, rows, shared, offsets,
                                         blockSizes, unitStrides);
@@ -659,8 +719,8 @@ Value AttentionEmitter::emitRows(Value positionOffset, Value destination) {
     auto tileLoop = scf::ForOp::create(
         b, loc, begin, fullEnd, tile, state,
         [&](OpBuilder &nb, Location nloc, Value start, ValueRange args) {
-          scf::YieldOp::create(
-              nb, nloc, emitTile(start, b.getIndexAttr(kKeyTile), args));
+          scf::YieldOp::create(nb, nloc,
+                               emitTile(start, b.getIndexAttr(kKeyTile), args));
         });
     state.assign(tileLoop.getResults().begin(), tileLoop.getResults().end());
   }

@@ -4,6 +4,7 @@
 #include "codegen/common/BlockDecoding.h"
 #include "codegen/cpu/Int8Gemm.h"
 #include "codegen/cpu/LoweringUtils.h"
+#include "codegen/cpu/VectorSums.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -251,15 +252,7 @@ constexpr int64_t kRowsPerDotVector = 4;
 /// with the rows' multipliers serve four rows.
 Value sumRowDots(OpBuilder &b, Location loc, ArrayRef<Value> dots) {
   assert(dots.size() == kRowsPerDotVector && "four rows");
-  auto pairSums = [&](Value u, Value v) {
-    // Per 128-bit half: u's two pair sums, then v's.
-    Value even = vector::ShuffleOp::create(
-        b, loc, u, v, ArrayRef<int64_t>{0, 2, 8, 10, 4, 6, 12, 14});
-    Value odd = vector::ShuffleOp::create(
-        b, loc, u, v, ArrayRef<int64_t>{1, 3, 9, 11, 5, 7, 13, 15});
-    return arith::AddIOp::create(b, loc, even, odd).getResult();
-  };
-  return pairSums(pairSums(dots[0], dots[1]), pairSums(dots[2], dots[3]));
+  return packQuarterSums(b, loc, dots);
 }
 
 /// The K loop of the int8 GEMV: per block, each weight row's scales once,

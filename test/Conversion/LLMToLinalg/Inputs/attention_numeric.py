@@ -84,6 +84,12 @@ class Case:
                  kv_type="f32", dynamic=(), poison_unseen=False,
                  softcap=None):
         self.name = name
+        # Everything but the name and head_dim, for with_head_dim.
+        self.spec = dict(batch=batch, tokens=tokens, keys=keys, heads=heads,
+                         kv_heads=kv_heads, causal=causal, window=window,
+                         scale=scale, positions=positions, kv_type=kv_type,
+                         dynamic=dynamic, poison_unseen=poison_unseen,
+                         softcap=softcap)
         self.softcap = softcap
         self.heads, self.kv_heads = heads, kv_heads
         self.causal, self.window, self.scale = causal, window, scale
@@ -105,6 +111,11 @@ class Case:
                 own = self.positions[b].max()
                 self.k[b, own + 1:last + 1] = np.nan
                 self.v[b, own + 1:last + 1] = np.nan
+
+    def with_head_dim(self, head_dim):
+        """The same case (fresh values) with another head_dim."""
+        return Case("%s_d%d" % (self.name, head_dim), head_dim=head_dim,
+                    **self.spec)
 
     def mlir(self):
         n = self.name
@@ -221,6 +232,20 @@ CASES = [
          dynamic=(1,)),
     Case("softcap_noncausal", 1, 2, 64, 2, 2, 8, causal=False, softcap=1.5),
 ]
+
+# Head dimensions that are a multiple of 8 take the vector kernels of the
+# tile's products (Q·Kᵀ eight keys at a time, P·V with the accumulator in
+# registers, the mask as each row's visible key range); the cases above
+# with head_dim 4 take the linalg.generic loops. Each of them again with 16
+# (two vectors per row), and a few small ones with 64 and 128 (P·V in one
+# and in two runs of 64 accumulator lanes). Dot products stay exact in f32
+# (grid values: |q·k| ≤ 4·D needs at most 21 bits).
+LINALG_CASES = [case for case in CASES
+                if case.q.shape[3] == 4 and 3 not in case.dynamic]
+CASES += [case.with_head_dim(16) for case in LINALG_CASES]
+CASES += [case.with_head_dim(dim) for case, dim in
+          ((CASES[0], 128), (CASES[1], 64), (CASES[4], 64),
+           (CASES[7], 128))]
 
 
 def main():

@@ -1,0 +1,65 @@
+// The two products of a CPU attention key tile in vector registers: Q·Kᵀ eight
+// keys at a time, P·V with a query row's accumulator held across the tile's
+// keys.
+#ifndef LLMC_CODEGEN_CPU_ATTENTIONVECTORPRODUCTS_H
+#define LLMC_CODEGEN_CPU_ATTENTIONVECTORPRODUCTS_H
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+#include <optional>
+#include <utility>
+
+namespace llmc {
+
+/// Whether the kernels below take a head dimension of this size: static and
+/// a multiple of their 8 f32 lanes (every LLaMA-family head; otherwise the
+/// tile's products stay linalg.generic loops).
+bool isVectorAttentionDepth(int64_t headDim);
+
+/// The keys [begin, end) of a key tile that query row (b, t, h) sees.
+using VisibleKeys = llvm::function_ref<std::pair<mlir::Value, mlir::Value>(
+    mlir::OpBuilder &, mlir::Location, mlir::ValueRange row)>;
+
+/// What turns a tile's dot products into the softmax's scores: × scale,
+/// softcapped (before the mask, as Hugging Face's Gemma-2 does), and
+/// `maskedScore` for the keys a row does not see (none without
+/// `visibleKeys`).
+struct AttentionScoreRule {
+  mlir::Value scale;
+  std::optional<double> softcap;
+  VisibleKeys visibleKeys;
+  double maskedScore;
+};
+
+/// The scores of a key tile and their row maxima: scores[b, t, h, s] = the
+/// rule applied to Σ_d q[b, t, h, d] · keys[b, s, h floordiv group, d] (f32,
+/// into `scoresInit`, (B, T, H, S)), max[b, t, h] = max(maskedScore, max_s
+/// scores[b, t, h, s]) (into `maxInit`, (B, T, H)). q and keys are float
+/// tensors (B, T, H, D) and (B, S, KVH, D), D a vector attention depth. Per
+/// query row eight keys at a time: eight dot vectors over D, each q vector
+/// loaded once for the eight, reduced together into one vector of eight
+/// scores (packLaneSums); the keys past the last eight one at a time.
+std::pair<mlir::Value, mlir::Value>
+createAttentionScores(mlir::OpBuilder &builder, mlir::Location loc,
+                      mlir::Value q, mlir::Value keys, int64_t group,
+                      const AttentionScoreRule &rule, mlir::Value scoresInit,
+                      mlir::Value maxInit);
+
+/// acc[b, t, h, :] · rescale[b, t, h] + Σ_s probs[b, t, h, s] ·
+/// values[b, s, h floordiv group, :], in place of `acc` (f32, (B, T, H,
+/// Dv), Dv a vector attention depth; values (B, S, KVH, ≥ Dv), read from
+/// column 0). A query row's accumulator stays in registers (up to 64
+/// elements at a time) across the tile's keys, one FMA per key and vector.
+/// With `visibleKeys`, a row sums over the keys it sees only: a masked key's
+/// probability is 0, but its value may be NaN or Inf (a cache slot never
+/// written), and 0 · NaN is NaN. Without it, over every key of the tile.
+mlir::Value createAttentionValueSums(mlir::OpBuilder &builder,
+                                     mlir::Location loc, mlir::Value probs,
+                                     mlir::Value values, mlir::Value rescale,
+                                     mlir::Value acc, int64_t group,
+                                     VisibleKeys visibleKeys);
+
+} // namespace llmc
+
+#endif // LLMC_CODEGEN_CPU_ATTENTIONVECTORPRODUCTS_H
