@@ -37,6 +37,22 @@ constexpr int64_t kQueryBlock = 64;
 /// exp(kMaskedScore - m) underflows to 0 once a visible key is seen.
 constexpr double kMaskedScore = -1.0e30;
 
+/// Floor of the exponents of the softmax's exp (a masked score minus the
+/// maximum is about -1e30): exp(-80) ≈ 1.8e-35 is 0 next to the maximum's
+/// weight of 1, while the vector exp (libmvec) leaves its fast path for
+/// inputs below about -87 and calls the scalar expf per lane (2-3% of a
+/// 480-token prefill went to __expf_fma and its underflow handler).
+constexpr double kMinExponent = -80.0;
+
+/// max(x, kMinExponent) by comparison: a NaN x stays NaN.
+Value clampExponent(OpBuilder &b, Location loc, Value x) {
+  Value floor =
+      arith::ConstantOp::create(b, loc, b.getF32FloatAttr(kMinExponent));
+  Value below =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, floor);
+  return arith::SelectOp::create(b, loc, below, floor, x);
+}
+
 using utils::IteratorType;
 constexpr IteratorType kPar = IteratorType::parallel;
 constexpr IteratorType kRed = IteratorType::reduction;
@@ -128,6 +144,7 @@ private:
                                          ValueRange row, Value tileStart,
                                          Value tileLength);
   Value emitOutput(Value acc, Value sum, Value destination);
+  Value widenToF32(Value tile);
   Value getBalancedBlock(Value i, Value count);
 };
 
@@ -338,6 +355,25 @@ AttentionEmitter::getVisibleKeys(OpBuilder &nb, Location nloc, ValueRange row,
   return {begin, end};
 }
 
+/// `tile` (a float K or V tile) in f32: itself, or widened into a new
+/// tensor.
+Value AttentionEmitter::widenToF32(Value tile) {
+  auto type = cast<RankedTensorType>(tile.getType());
+  if (type.getElementType().isF32())
+    return tile;
+  Value init = emptyF32(tensor::getMixedSizes(b, loc, tile));
+  AffineMap identity = b.getMultiDimIdentityMap(type.getRank());
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{init.getType()}, ValueRange{tile},
+             ValueRange{init}, ArrayRef<AffineMap>{identity, identity},
+             SmallVector<IteratorType>(type.getRank(), kPar),
+             [&](OpBuilder &nb, Location nloc, ValueRange args) {
+               linalg::YieldOp::create(nb, nloc,
+                                       convertFloat(nb, nloc, args[0], f32));
+             })
+      .getResult(0);
+}
+
 /// One key tile [tileStart, tileStart + tileLength): returns the updated
 /// (m, l, acc).
 SmallVector<Value> AttentionEmitter::emitTile(Value tileStart,
@@ -404,6 +440,18 @@ SmallVector<Value> AttentionEmitter::emitTile(Value tileStart,
 
   Value scores, tileMax;
   if (vectorProducts) {
+    // Narrow keys and values of a tile that several query rows read are
+    // widened once, into f32 tiles (64 keys × head_dim, in L1), instead of
+    // per row and vector: a prefill's block of 64 queries converted each
+    // f16 element 64 times (VCVTPH2PS, one per cycle on Zen 3, was the
+    // limit of both products). One query row (a decode step) widens in
+    // registers.
+    auto qType = cast<RankedTensorType>(q.getType());
+    if (qType.getDimSize(1) != 1) {
+      Value wideKeys = widenToF32(kTile);
+      vTile = vTile == kTile ? wideKeys : widenToF32(vTile);
+      kTile = wideKeys;
+    }
     std::optional<double> softcap;
     if (auto cap = op.getSoftcap())
       softcap = cap->convertToDouble();
@@ -445,7 +493,8 @@ SmallVector<Value> AttentionEmitter::emitTile(Value tileStart,
         Value oldMax = args[1];
         Value newMax = arith::MaximumFOp::create(nb, nloc, oldMax, args[0]);
         Value delta = arith::SubFOp::create(nb, nloc, oldMax, newMax);
-        Value alpha = math::ExpOp::create(nb, nloc, delta);
+        Value alpha =
+            math::ExpOp::create(nb, nloc, clampExponent(nb, nloc, delta));
         Value scaledSum = arith::MulFOp::create(nb, nloc, args[3], alpha);
         linalg::YieldOp::create(nb, nloc, ValueRange{newMax, alpha, scaledSum});
       });
@@ -463,7 +512,8 @@ SmallVector<Value> AttentionEmitter::emitTile(Value tileStart,
           ArrayRef<IteratorType>{kPar, kPar, kPar, kPar},
           [&](OpBuilder &nb, Location nloc, ValueRange args) {
             Value shifted = arith::SubFOp::create(nb, nloc, args[0], args[1]);
-            Value prob = math::ExpOp::create(nb, nloc, shifted);
+            Value prob =
+                math::ExpOp::create(nb, nloc, clampExponent(nb, nloc, shifted));
             if (causal) {
               Value visible = arith::CmpFOp::create(
                   nb, nloc, arith::CmpFPredicate::OGT, args[0], maskedScore);

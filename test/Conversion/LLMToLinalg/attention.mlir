@@ -8,8 +8,9 @@
 // in each generic (a floordiv map shares the KV heads).
 // SMALL-LABEL: func.func @gqa_static_causal
 // SMALL-NOT: scf.forall
+// SMALL: linalg.generic {{.+}} ins(%{{.+}} : tensor<1x64x2x16xbf16>) outs(%{{.+}} : tensor<1x64x2x16xf32>)
 // SMALL: arith.divui %{{.+}}, %c4{{.*}} : index
-// SMALL: vector.transfer_read %{{.+}} : tensor<1x64x2x16xbf16>, vector<8xbf16>
+// SMALL: vector.transfer_read %{{.+}} : tensor<1x64x2x16xf32>, vector<8xf32>
 // SMALL: vector.transfer_write %{{.+}} : vector<8xf32>, tensor<1x4x8x64xf32>
 // SMALL-NOT: scf.forall
 // SMALL: return
@@ -49,6 +50,10 @@
 // CHECK: scf.for %[[S0:.+]] = %{{.+}} to %{{.+}} step %c64{{.*}} iter_args(
 // CHECK: %[[KT:.+]] = tensor.extract_slice %[[K]][0, %[[S0]], %[[KVH]], 0] [1, 64, 1, 16] [1, 1, 1, 1] : tensor<1x100x2x16xbf16> to tensor<1x64x1x16xbf16>
 // CHECK: %[[VT:.+]] = tensor.extract_slice %[[V]][0, %[[S0]], %[[KVH]], 0] [1, 64, 1, 16] [1, 1, 1, 1] : tensor<1x100x2x16xbf16> to tensor<1x64x1x16xbf16>
+// The tiles, read by 4 query rows, widened to f32 once.
+// CHECK: %[[KWIDE:.+]] = linalg.generic {{.+}} ins(%[[KT]] : tensor<1x64x1x16xbf16>) outs(%{{.+}} : tensor<1x64x1x16xf32>)
+// CHECK: arith.extf %{{.+}} : bf16 to f32
+// CHECK: %[[VWIDE:.+]] = linalg.generic {{.+}} ins(%[[VT]] : tensor<1x64x1x16xbf16>) outs(%{{.+}} : tensor<1x64x1x16xf32>)
 // The query rows (b, t, h): the scores tile and the row maxima carried.
 // CHECK: scf.for %[[B:arg[0-9]+]] = {{.+}} -> (tensor<1x4x1x64xf32>, tensor<1x4x1xf32>)
 // CHECK: scf.for %[[T:arg[0-9]+]] = {{.+}} -> (tensor<1x4x1x64xf32>, tensor<1x4x1xf32>)
@@ -62,9 +67,8 @@
 // CHECK: %[[GROUPS:.+]]:2 = scf.for %[[G:arg[0-9]+]] = %{{.+}} to %c64{{.*}} step %c8{{.*}} iter_args(%[[SC:.+]] = %{{.+}}, %[[RMAX:.+]] = %{{.+}}) -> (tensor<1x4x1x64xf32>, vector<8xf32>)
 // CHECK: %[[DOTS:.+]]:8 = scf.for %[[C:arg[0-9]+]] = %{{.+}} to %c16{{.*}} step %c8{{.*}} iter_args({{.+}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
 // CHECK: %[[QC:.+]] = vector.transfer_read %[[QH]][%[[B]], %[[T]], %[[HR]], %[[C]]], %{{.+}} {in_bounds = [true]} : tensor<1x4x1x16xf32>, vector<8xf32>
-// CHECK: %[[KC:.+]] = vector.transfer_read %[[KT]][%[[B]], %[[G]], %[[HR]], %[[C]]], %{{.+}} {in_bounds = [true]} : tensor<1x64x1x16xbf16>, vector<8xbf16>
-// CHECK: %[[KW:.+]] = arith.extf %[[KC]] : vector<8xbf16> to vector<8xf32>
-// CHECK: vector.fma %[[QC]], %[[KW]], %{{.+}} : vector<8xf32>
+// CHECK: %[[KC:.+]] = vector.transfer_read %[[KWIDE]][%[[B]], %[[G]], %[[HR]], %[[C]]], %{{.+}} {in_bounds = [true]} : tensor<1x64x1x16xf32>, vector<8xf32>
+// CHECK: vector.fma %[[QC]], %[[KC]], %{{.+}} : vector<8xf32>
 // CHECK-COUNT-7: vector.fma %[[QC]]
 // CHECK: vector.shuffle %[[DOTS]]#{{[0-9]}}, %[[DOTS]]#{{[0-9]}} [0, 2, 8, 10, 4, 6, 12, 14]
 // CHECK: %[[HALF0:.+]] = vector.shuffle %{{.+}}, %{{.+}} [0, 1, 2, 3, 8, 9, 10, 11] : vector<8xf32>, vector<8xf32>
@@ -101,10 +105,9 @@
 // CHECK: %[[START:.+]] = arith.mulf %[[OLD]], %[[AV]] : vector<16xf32>
 // CHECK: %[[SUMV:.+]] = scf.for %[[KEY:arg[0-9]+]] = %{{.+}} to %[[PEND]] step %{{.+}} iter_args(%[[ACCV:.+]] = %[[START]]) -> (vector<16xf32>)
 // CHECK: %[[PR:.+]] = tensor.extract %[[PROBS]][%[[PB]], %[[PT]], %[[PH]], %[[KEY]]] : tensor<1x4x1x64xf32>
-// CHECK: %[[VR:.+]] = vector.transfer_read %[[VT]][%[[PB]], %[[KEY]], %[[PH]], %[[D0]]], %{{.+}} {in_bounds = [true]} : tensor<1x64x1x16xbf16>, vector<16xbf16>
-// CHECK: %[[VW:.+]] = arith.extf %[[VR]] : vector<16xbf16> to vector<16xf32>
+// CHECK: %[[VR:.+]] = vector.transfer_read %[[VWIDE]][%[[PB]], %[[KEY]], %[[PH]], %[[D0]]], %{{.+}} {in_bounds = [true]} : tensor<1x64x1x16xf32>, vector<16xf32>
 // CHECK: %[[PV:.+]] = vector.broadcast %[[PR]] : f32 to vector<16xf32>
-// CHECK: %[[NEXT:.+]] = vector.fma %[[PV]], %[[VW]], %[[ACCV]] : vector<16xf32>
+// CHECK: %[[NEXT:.+]] = vector.fma %[[PV]], %[[VR]], %[[ACCV]] : vector<16xf32>
 // CHECK: scf.yield %[[NEXT]] : vector<16xf32>
 // CHECK: vector.transfer_write %[[SUMV]], %[[ACCT]][%[[PB]], %[[PT]], %[[PH]], %[[D0]]] {in_bounds = [true]} : vector<16xf32>, tensor<1x4x1x16xf32>
 // The static tail of 36 keys: 32 in groups of eight, 4 one at a time.
@@ -238,8 +241,11 @@ func.func @decode_positions(%q: tensor<1x1x4x8xf32>, %k: tensor<1x4096x4x8xf32>,
 // CHECK: %[[SPAN:.+]] = arith.maxsi %[[S]], %{{.+}} : index
 // CHECK: scf.for %{{.+}} = %{{.+}} to %{{.+}} step %c64 iter_args({{.+}}) -> (tensor<?x?x1xf32>, tensor<?x?x1xf32>, tensor<?x?x1x8xf32>)
 // CHECK: tensor.extract_slice %[[K]][0, %{{.+}}, %[[KVH]], 0] [%{{.+}}, 64, 1, 8]
+// The f16 tiles, read by T query rows, widened to f32 once (the f16
+// queries a vector at a time).
+// CHECK: linalg.generic {{.+}} outs(%{{.+}} : tensor<?x64x1x8xf32>)
+// CHECK: arith.extf %{{.+}} : f16 to f32
 // CHECK: -> (tensor<?x?x1x64xf32>, tensor<?x?x1xf32>)
-// CHECK: arith.extf %{{.+}} : vector<8xf16> to vector<8xf32>
 // CHECK: arith.extf %{{.+}} : vector<8xf16> to vector<8xf32>
 // CHECK: %[[SV:.+]] = vector.broadcast %[[SCALE]] : f32 to vector<8xf32>
 // CHECK-NEXT: %[[XS:.+]] = arith.mulf %{{.+}}, %[[SV]] : vector<8xf32>

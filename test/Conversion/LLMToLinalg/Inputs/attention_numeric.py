@@ -231,6 +231,11 @@ CASES = [
     Case("softcap_dynamic_prefill", 1, 70, 140, 4, 2, 8, softcap=2.0,
          dynamic=(1,)),
     Case("softcap_noncausal", 1, 2, 64, 2, 2, 8, causal=False, softcap=1.5),
+    # A decode step (T = 1) over an f16 cache: the vector kernels widen each
+    # key and value vector in registers (a tile of several query rows is
+    # widened to f32 first); NaN past the position.
+    Case("decode_f16_positions", 1, 1, 100, 4, 2, 16, kv_type="f16",
+         positions=[[90]], poison_unseen=True),
 ]
 
 # Head dimensions that are a multiple of 8 take the vector kernels of the
