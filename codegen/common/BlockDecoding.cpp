@@ -208,6 +208,7 @@ BlockDecoder::Block BlockDecoder::loadBlock(OpBuilder &b, Location loc,
           mul(multiplier, f32Constant(b, loc, -kQ6_KOffset)));
     }
     p.append(offsets);
+    p.push_back(d); // for getScaleVectors
     break;
   }
   }
@@ -340,11 +341,8 @@ BlockDecoder::getScaleVectors(OpBuilder &b, Location loc,
         arith::ExtSIOp::create(b, loc,
                                VectorType::get({runs}, b.getI32Type()),
                                readBytes(b, loc, block, 192, runs)));
-    Value half = bitcastScalar(b, loc, readBytes(b, loc, block, 208, 2),
-                               b.getF16Type());
-    Value d = vector::BroadcastOp::create(
-        b, loc, vectorType,
-        arith::ExtFOp::create(b, loc, b.getF32Type(), half));
+    Value d = vector::BroadcastOp::create(b, loc, vectorType,
+                                          block.params[2 * runs]);
     Value multipliers = arith::MulFOp::create(b, loc, scales, d);
     Value offset = arith::ConstantOp::create(
         b, loc,

@@ -29,7 +29,7 @@ public:
     /// Byte offset of the block in the row.
     mlir::Value offset;
     /// Format-specific: multipliers and addends of each sub-block, the high
-    /// bits of the 5-bit formats.
+    /// bits of the 5-bit formats, Q6_K's d after its 16 + 16.
     llvm::SmallVector<mlir::Value> params;
   };
 

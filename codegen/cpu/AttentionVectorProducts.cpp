@@ -18,7 +18,9 @@ using llmc::indexConstant;
 
 namespace {
 
-/// f32 lanes per vector of the dot products: one AVX2 register.
+/// f32 lanes per vector of the dot products: one AVX2 register, on every
+/// target (packLaneSums reduces 8-lane vectors; an AVX-512 CPU runs these
+/// kernels at half its vector width, which is not measured yet).
 constexpr int64_t kLanes = 8;
 /// Keys whose dot vectors packLaneSums reduces together.
 constexpr int64_t kKeysPerGroup = 8;
