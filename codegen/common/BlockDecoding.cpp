@@ -1,4 +1,5 @@
-// Dequantizes GGUF blocks into f32 vectors in registers, for the CPU kernels that compute on them.
+// Dequantizes GGUF blocks into f32 vectors in registers, for the CPU kernels
+// that compute on them.
 //
 // Layouts (ggml's block structs; byte offsets within one block, codes packed
 // as ggml packs them):
@@ -61,8 +62,8 @@ Value i32Splat(OpBuilder &b, Location loc, int64_t lanes, int64_t value) {
 /// (v >> shift) & mask, on scalars or vectors of i32 (`constant` builds the
 /// operands' constants).
 template <typename MakeConstant>
-Value bitField(OpBuilder &b, Location loc, Value v, int64_t shift,
-               int64_t mask, MakeConstant constant) {
+Value bitField(OpBuilder &b, Location loc, Value v, int64_t shift, int64_t mask,
+               MakeConstant constant) {
   if (shift)
     v = arith::ShRUIOp::create(b, loc, v, constant(shift));
   return arith::AndIOp::create(b, loc, v, constant(mask));
@@ -76,8 +77,8 @@ Value byteAt(OpBuilder &b, Location loc, Value bytes, int64_t index) {
 
 /// vector<n x i8> `bytes` reinterpreted as one `type` scalar (f16, i32).
 Value bitcastScalar(OpBuilder &b, Location loc, Value bytes, Type type) {
-  Value cast = vector::BitCastOp::create(b, loc, VectorType::get({1}, type),
-                                         bytes);
+  Value cast =
+      vector::BitCastOp::create(b, loc, VectorType::get({1}, type), bytes);
   return vector::ExtractOp::create(b, loc, cast, 0);
 }
 
@@ -177,22 +178,21 @@ BlockDecoder::Block BlockDecoder::loadBlock(OpBuilder &b, Location loc,
       } else {
         Value packed = byteAt(b, loc, scales, j + 4);
         auto top = [&](int64_t index) {
-          Value bits = bitField(b, loc, byteAt(b, loc, scales, index), 6, 3,
-                                c32);
+          Value bits =
+              bitField(b, loc, byteAt(b, loc, scales, index), 6, 3, c32);
           return arith::ShLIOp::create(b, loc, bits, c32(4)).getResult();
         };
-        scale = arith::OrIOp::create(b, loc,
-                                     bitField(b, loc, packed, 0, 0xf, c32),
-                                     top(j - 4));
-        min = arith::OrIOp::create(b, loc,
-                                   bitField(b, loc, packed, 4, 0xf, c32),
-                                   top(j));
+        scale = arith::OrIOp::create(
+            b, loc, bitField(b, loc, packed, 0, 0xf, c32), top(j - 4));
+        min = arith::OrIOp::create(
+            b, loc, bitField(b, loc, packed, 4, 0xf, c32), top(j));
       }
       p.push_back(mul(d, toF32(scale)));
       mins.push_back(
           arith::NegFOp::create(b, loc, mul(dmin, toF32(min))).getResult());
     }
     p.append(mins);
+    p.append({d, dmin}); // for getScaleVectors
     break;
   }
   case BlockFormat::q6_k: {
@@ -204,8 +204,7 @@ BlockDecoder::Block BlockDecoder::loadBlock(OpBuilder &b, Location loc,
           b, loc, b.getI32Type(), vector::ExtractOp::create(b, loc, scales, i));
       Value multiplier = mul(d, toF32(scale));
       p.push_back(multiplier);
-      offsets.push_back(
-          mul(multiplier, f32Constant(b, loc, -kQ6_KOffset)));
+      offsets.push_back(mul(multiplier, f32Constant(b, loc, -kQ6_KOffset)));
     }
     p.append(offsets);
     p.push_back(d); // for getScaleVectors
@@ -267,13 +266,13 @@ Value BlockDecoder::decode(OpBuilder &b, Location loc, const Block &block,
   case BlockFormat::q4_1:
     return scaled(readNibbles(b, loc, block, 4, 16, first), multiplier, addend);
   case BlockFormat::q5_0:
-    return scaled(orI(readNibbles(b, loc, block, 6, 16, first),
-                      highBitsOfWord(p[2])),
-                  multiplier, addend);
+    return scaled(
+        orI(readNibbles(b, loc, block, 6, 16, first), highBitsOfWord(p[2])),
+        multiplier, addend);
   case BlockFormat::q5_1:
-    return scaled(orI(readNibbles(b, loc, block, 8, 16, first),
-                      highBitsOfWord(p[2])),
-                  multiplier, addend);
+    return scaled(
+        orI(readNibbles(b, loc, block, 8, 16, first), highBitsOfWord(p[2])),
+        multiplier, addend);
   case BlockFormat::q4_k: {
     int64_t j = first / kChunk;
     Value codes = readNibbles(b, loc, block, 16 + j / 2 * kChunk, kChunk,
@@ -289,11 +288,10 @@ Value BlockDecoder::decode(OpBuilder &b, Location loc, const Block &block,
   }
   case BlockFormat::q6_k: {
     int64_t half = first / (4 * kChunk), group = first / kChunk % 4;
-    Value codes =
-        orI(readNibbles(b, loc, block, half * 2 * kChunk, 2 * kChunk,
-                        first % (4 * kChunk)),
-            highBitsOfBytes(128 + half * kChunk + first % kChunk, 2 * group,
-                            3));
+    Value codes = orI(
+        readNibbles(b, loc, block, half * 2 * kChunk, 2 * kChunk,
+                    first % (4 * kChunk)),
+        highBitsOfBytes(128 + half * kChunk + first % kChunk, 2 * group, 3));
     return scaled(codes, multiplier, addend);
   }
   }
@@ -338,16 +336,63 @@ BlockDecoder::getScaleVectors(OpBuilder &b, Location loc,
     // loadBlock's scalars compute one at a time).
     Value scales = arith::SIToFPOp::create(
         b, loc, vectorType,
-        arith::ExtSIOp::create(b, loc,
-                               VectorType::get({runs}, b.getI32Type()),
+        arith::ExtSIOp::create(b, loc, VectorType::get({runs}, b.getI32Type()),
                                readBytes(b, loc, block, 192, runs)));
-    Value d = vector::BroadcastOp::create(b, loc, vectorType,
-                                          block.params[2 * runs]);
+    Value d =
+        vector::BroadcastOp::create(b, loc, vectorType, block.params[2 * runs]);
     Value multipliers = arith::MulFOp::create(b, loc, scales, d);
     Value offset = arith::ConstantOp::create(
         b, loc,
         DenseElementsAttr::get(vectorType, b.getF32FloatAttr(-kQ6_KOffset)));
     return {multipliers, arith::MulFOp::create(b, loc, multipliers, offset)};
+  }
+  if (format.getFormat() == BlockFormat::q4_k ||
+      format.getFormat() == BlockFormat::q5_k) {
+    // loadBlock's 8 scales and mins, each lane one sub-block j: the 12
+    // bytes b at byte 4 hold sc_j = b[j] & 63 and m_j = b[j + 4] & 63 for
+    // j < 4; for j >= 4, sc_j = (b[j + 4] & 15) | (b[j - 4] >> 6) << 4 and
+    // m_j = (b[j + 4] >> 4) | (b[j] >> 6) << 4. Per lane: low bits
+    // (shifted, masked) of one byte, or'ed with the top two bits of another
+    // (masked off in lanes 0-3).
+    auto i32Type = VectorType::get({runs}, b.getI32Type());
+    Value bytes = readBytes(b, loc, block, 4, 12);
+    auto lanesOf = [&](ArrayRef<int64_t> picks) -> Value {
+      Value picked = vector::ShuffleOp::create(b, loc, bytes, bytes, picks);
+      return arith::ExtUIOp::create(b, loc, i32Type, picked);
+    };
+    auto constants = [&](ArrayRef<int32_t> values) -> Value {
+      return arith::ConstantOp::create(b, loc,
+                                       DenseElementsAttr::get(i32Type, values));
+    };
+    Value topMask = constants({0, 0, 0, 0, 3, 3, 3, 3});
+    auto unpack = [&](ArrayRef<int64_t> lowBytes, ArrayRef<int32_t> shifts,
+                      ArrayRef<int64_t> topBytes) -> Value {
+      Value low = arith::AndIOp::create(
+          b, loc,
+          arith::ShRUIOp::create(b, loc, lanesOf(lowBytes), constants(shifts)),
+          constants({63, 63, 63, 63, 15, 15, 15, 15}));
+      Value top = arith::AndIOp::create(
+          b, loc,
+          arith::ShRUIOp::create(b, loc, lanesOf(topBytes),
+                                 i32Splat(b, loc, runs, 6)),
+          topMask);
+      Value topShifted =
+          arith::ShLIOp::create(b, loc, top, i32Splat(b, loc, runs, 4));
+      return arith::SIToFPOp::create(
+          b, loc, vectorType, arith::OrIOp::create(b, loc, low, topShifted));
+    };
+    Value scales = unpack({0, 1, 2, 3, 8, 9, 10, 11}, {0, 0, 0, 0, 0, 0, 0, 0},
+                          {0, 1, 2, 3, 0, 1, 2, 3});
+    Value mins = unpack({4, 5, 6, 7, 8, 9, 10, 11}, {0, 0, 0, 0, 4, 4, 4, 4},
+                        {4, 5, 6, 7, 4, 5, 6, 7});
+    auto broadcast = [&](Value scalar) -> Value {
+      return vector::BroadcastOp::create(b, loc, vectorType, scalar);
+    };
+    Value d = broadcast(block.params[2 * runs]);
+    Value dmin = broadcast(block.params[2 * runs + 1]);
+    return {arith::MulFOp::create(b, loc, scales, d),
+            arith::NegFOp::create(b, loc,
+                                  arith::MulFOp::create(b, loc, mins, dmin))};
   }
   SmallVector<Value> multipliers, addends;
   for (int64_t run = 0; run < runs; ++run) {
@@ -408,8 +453,7 @@ Value BlockDecoder::decodeCodes(OpBuilder &b, Location loc, const Block &block,
       spread.push_back(e / 8);
       bits.push_back(static_cast<int8_t>(1u << (e % 8)));
     }
-    Value spreadBytes =
-        vector::ShuffleOp::create(b, loc, bytes, bytes, spread);
+    Value spreadBytes = vector::ShuffleOp::create(b, loc, bytes, bytes, spread);
     Value bitMask = arith::ConstantOp::create(
         b, loc, DenseElementsAttr::get(bytesType, ArrayRef<int8_t>(bits)));
     Value set = arith::CmpIOp::create(
@@ -446,8 +490,7 @@ Value BlockDecoder::decodeCodes(OpBuilder &b, Location loc, const Block &block,
   }
   case BlockFormat::q5_k: {
     int64_t j = first / kChunk;
-    return orI(nibbles(48 + j / 2 * kChunk, j % 2),
-               highBitsOfBytes(16, j, 1));
+    return orI(nibbles(48 + j / 2 * kChunk, j % 2), highBitsOfBytes(16, j, 1));
   }
   case BlockFormat::q6_k: {
     int64_t half = first / (4 * kChunk), group = first / kChunk % 4;
@@ -469,8 +512,8 @@ void BlockDecoder::decodeInto(OpBuilder &b, Location loc, const Block &block,
     if (!elementType.isF32())
       values = arith::TruncFOp::create(
           b, loc, VectorType::get({lanes}, elementType), values);
-    Value column = arith::AddIOp::create(b, loc, start,
-                                         indexConstant(b, loc, first));
+    Value column =
+        arith::AddIOp::create(b, loc, start, indexConstant(b, loc, first));
     vector::TransferWriteOp::create(
         b, loc, values, dest, ValueRange{destRow, column},
         AffineMap::getMinorIdentityMap(2, 1, b.getContext()),

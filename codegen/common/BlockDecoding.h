@@ -1,4 +1,5 @@
-// Dequantizes GGUF blocks into f32 vectors in registers, for the CPU and CUDA kernels that compute on them.
+// Dequantizes GGUF blocks into f32 vectors in registers, for the CPU and CUDA
+// kernels that compute on them.
 #ifndef LLMC_CODEGEN_COMMON_BLOCKDECODING_H
 #define LLMC_CODEGEN_COMMON_BLOCKDECODING_H
 
@@ -29,15 +30,16 @@ public:
     /// Byte offset of the block in the row.
     mlir::Value offset;
     /// Format-specific: multipliers and addends of each sub-block, the high
-    /// bits of the 5-bit formats, Q6_K's d after its 16 + 16.
+    /// bits of the 5-bit formats, the K-quants' d (and dmin) after their
+    /// multipliers and addends.
     llvm::SmallVector<mlir::Value> params;
   };
 
   /// Bytes [byte, byte + count) of `block` (byte offsets within the block)
   /// as a vector<count x i8>.
-  using ByteReader = std::function<mlir::Value(
-      mlir::OpBuilder &, mlir::Location, const Block &, int64_t byte,
-      int64_t count)>;
+  using ByteReader =
+      std::function<mlir::Value(mlir::OpBuilder &, mlir::Location,
+                                const Block &, int64_t byte, int64_t count)>;
 
   /// `lanes` must divide the 16-element halves of a 32-element chunk (4, 8 or
   /// 16), so that every decoded vector lies in one sub-block. Without
@@ -69,17 +71,16 @@ public:
                                                int64_t element) const;
   /// Scale runs per block: 1 for the 32-element formats, 8 for q4_k and
   /// q5_k, 16 for q6_k.
-  int64_t getRunsPerBlock() const {
-    return getBlockElements() / getScaleRun();
-  }
+  int64_t getRunsPerBlock() const { return getBlockElements() / getScaleRun(); }
   /// The multipliers and addends of all runs of `block`, as two
   /// vector<getRunsPerBlock() x f32> (the addends null for signed codes), so
   /// that a kernel scales whole vectors of runs at once. q6_k's 16 int8
-  /// scales are converted in one vector; the other formats gather the
-  /// scalars loadBlock decoded.
-  std::pair<mlir::Value, mlir::Value>
-  getScaleVectors(mlir::OpBuilder &b, mlir::Location loc,
-                  const Block &block) const;
+  /// scales are converted in one vector, q4_k's and q5_k's 8 packed 6-bit
+  /// scales and mins unpacked in vector ops; the 32-element formats gather
+  /// the scalars loadBlock decoded.
+  std::pair<mlir::Value, mlir::Value> getScaleVectors(mlir::OpBuilder &b,
+                                                      mlir::Location loc,
+                                                      const Block &block) const;
   /// The codes of elements [first, first + 32) as a vector<32xi8>, unpacked
   /// from their nibbles and high bits (what the int8 dot products multiply);
   /// `first` is a multiple of 32.

@@ -137,6 +137,38 @@ func.func @gemv_q6_k(%x: tensor<1x1x256xf32>, %w: tensor<3x256x!llm.block<q6_k>>
 
 // -----
 
+// Q4_K: the 8 scales and mins packed in 12 bytes are unpacked in vector ops (BlockDecoder::getScaleVectors), one
+// lane per sub-block: one read of the 12 bytes; per vector the low 6 (lanes 0-3) or 4 (lanes 4-7) bits of one byte
+// per lane, or'ed with the top two bits of another (lanes 4-7 only); then × d (multipliers) and −dmin × (addends,
+// into the row's lanes with x's 8 code sums). No scalar unpacking, no from_elements.
+// CHECK-LABEL: func @gemv_q4_k
+// CHECK-DAG: %[[SHIFT_MINS:.+]] = arith.constant dense<[0, 0, 0, 0, 4, 4, 4, 4]> : vector<8xi32>
+// CHECK-DAG: %[[LOW:.+]] = arith.constant dense<[63, 63, 63, 63, 15, 15, 15, 15]> : vector<8xi32>
+// CHECK-DAG: %[[TOP:.+]] = arith.constant dense<[0, 0, 0, 0, 3, 3, 3, 3]> : vector<8xi32>
+// CHECK: scf.parallel
+// CHECK: %[[PACKED:.+]] = vector.transfer_read %{{.+}}[%{{.+}}, %c4], %{{.+}} : tensor<3x144xi8>, vector<12xi8>
+// CHECK: vector.shuffle %[[PACKED]], %[[PACKED]] [0, 1, 2, 3, 8, 9, 10, 11]
+// CHECK: arith.andi %{{.+}}, %[[LOW]] : vector<8xi32>
+// CHECK: vector.shuffle %[[PACKED]], %[[PACKED]] [0, 1, 2, 3, 0, 1, 2, 3]
+// CHECK: arith.andi %{{.+}}, %[[TOP]] : vector<8xi32>
+// CHECK: %[[SCALES:.+]] = arith.sitofp %{{.+}} : vector<8xi32> to vector<8xf32>
+// CHECK: vector.shuffle %[[PACKED]], %[[PACKED]] [4, 5, 6, 7, 8, 9, 10, 11]
+// CHECK: arith.shrui %{{.+}}, %[[SHIFT_MINS]] : vector<8xi32>
+// CHECK: vector.shuffle %[[PACKED]], %[[PACKED]] [4, 5, 6, 7, 4, 5, 6, 7]
+// CHECK: %[[MINS:.+]] = arith.sitofp %{{.+}} : vector<8xi32> to vector<8xf32>
+// CHECK: %[[MULT:.+]] = arith.mulf %[[SCALES]], %{{.+}} : vector<8xf32>
+// CHECK: %[[M:.+]] = arith.mulf %[[MINS]], %{{.+}} : vector<8xf32>
+// CHECK: %[[ADD:.+]] = arith.negf %[[M]] : vector<8xf32>
+// CHECK: vector.fma %[[ADD]], %{{.+}}, %{{.+}} : vector<8xf32>
+// CHECK-NOT: vector.from_elements
+// CHECK: vector.reduction <add>
+func.func @gemv_q4_k(%x: tensor<1x1x256xf32>, %w: tensor<3x256x!llm.block<q4_k>>) -> tensor<1x1x3xf32> {
+  %y = llm.linear %x, %w : tensor<1x1x256xf32>, tensor<3x256x!llm.block<q4_k>> -> tensor<1x1x3xf32>
+  return %y : tensor<1x1x3xf32>
+}
+
+// -----
+
 // The prefill GEMM (dynamic rows): x quantized once; per (x row block, tile of 16 weight rows) the tile decoded
 // into codes repacked as 64 lines (K/4) × 16 rows of 4 bytes, and multipliers and addends per 16 elements
 // (Q6_K: value = code · d·sc − 32·d·sc); then per tile of 4 x rows and 32 elements, per K group of 4, each x
