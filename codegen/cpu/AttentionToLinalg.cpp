@@ -600,7 +600,7 @@ SmallVector<Value> AttentionEmitter::emitTile(Value tileStart,
 
 /// result = acc / l in the result element type; a row that saw no visible
 /// key (l = 0, e.g. a position past every key of its window) yields 0
-/// rather than NaN.
+/// rather than NaN, a row whose scores held NaN (l is NaN) NaN.
 Value AttentionEmitter::emitOutput(Value acc, Value sum, Value destination) {
   auto resultType = cast<RankedTensorType>(op.getResult().getType());
   Type elementType = resultType.getElementType();
@@ -617,8 +617,9 @@ Value AttentionEmitter::emitOutput(Value acc, Value sum, Value destination) {
              [&](OpBuilder &nb, Location nloc, ValueRange args) {
                Value quotient =
                    arith::DivFOp::create(nb, nloc, args[0], args[1]);
+               // Unordered: a NaN sum (a NaN score) gives NaN, not 0.
                Value seen = arith::CmpFOp::create(
-                   nb, nloc, arith::CmpFPredicate::OGT, args[1], zero);
+                   nb, nloc, arith::CmpFPredicate::UGT, args[1], zero);
                Value value =
                    arith::SelectOp::create(nb, nloc, seen, quotient, zero);
                linalg::YieldOp::create(

@@ -132,13 +132,11 @@ Value applyScoreRule(OpBuilder &b, Location loc,
   return arith::SelectOp::create(b, loc, seen, scores, splat(masked));
 }
 
-/// max(a, b) by comparison (a NaN in `b` keeps `a`: a NaN score still makes
-/// its probability NaN, whatever the maximum), with no NaN checks in the way
-/// of the vector units.
-Value maxByCompare(OpBuilder &b, Location loc, Value a, Value bValue) {
-  Value greater =
-      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, bValue, a);
-  return arith::SelectOp::create(b, loc, greater, bValue, a);
+/// max(a, b), NaN if either is: a NaN score (from a NaN in q or k) makes
+/// the row's maximum, and with it the row's output, NaN rather than
+/// letting the causal select of the probabilities drop it as if masked.
+Value maxPropagatingNaN(OpBuilder &b, Location loc, Value a, Value bValue) {
+  return arith::MaximumFOp::create(b, loc, a, bValue);
 }
 
 /// The kLanes-wide dot vectors of one query row with `keyCount` key rows
@@ -216,7 +214,7 @@ llmc::createAttentionScores(OpBuilder &b, Location loc, Value q, Value keys,
               scf::YieldOp::create(
                   gb, gloc,
                   ValueRange{written,
-                             maxByCompare(gb, gloc, state[1], scores)});
+                             maxPropagatingNaN(gb, gloc, state[1], scores)});
             });
         Value groupedMax = vector::ReductionOp::create(
             nb, nloc, vector::CombiningKind::MAXIMUMF, grouped.getResult(1));
@@ -237,7 +235,8 @@ llmc::createAttentionScores(OpBuilder &b, Location loc, Value q, Value keys,
                   ValueRange{row[0], row[1], row[2], key});
               scf::YieldOp::create(
                   gb, gloc,
-                  ValueRange{written, maxByCompare(gb, gloc, state[1], score)});
+                  ValueRange{written,
+                             maxPropagatingNaN(gb, gloc, state[1], score)});
             });
         Value rowMax = tensor::InsertOp::create(nb, nloc, rest.getResult(1),
                                                 tiles[1], row);

@@ -38,7 +38,8 @@
 // time (one q vector per chunk of 8, eight FMAs), the eight dot vectors
 // summed pairwise into one vector of scores, scaled, the invisible keys
 // (outside [0, p + 1 − tile start) of the tile) set to −1e30, written, and
-// their running maximum kept; the tail's 36 keys: 4 groups, then 4 one at a
+// their running maximum kept (NaN-propagating: a NaN score makes the row
+// NaN); the tail's 36 keys: 4 groups, then 4 one at a
 // time. P·V: the row's 16 accumulators rescaled once, then one FMA per
 // visible key.
 // CHECK-LABEL: func.func @gqa_static_causal
@@ -82,8 +83,7 @@
 // CHECK: %[[SEEN:.+]] = arith.andi %{{.+}}, %{{.+}} : vector<8xi1>
 // CHECK: %[[MASKED:.+]] = arith.select %[[SEEN]], %[[SCALED]], %{{.+}} : vector<8xi1>, vector<8xf32>
 // CHECK: %[[WRITTEN:.+]] = vector.transfer_write %[[MASKED]], %[[SC]][%[[B]], %[[T]], %[[HR]], %[[G]]] {in_bounds = [true]} : vector<8xf32>, tensor<1x4x1x64xf32>
-// CHECK: %[[GT:.+]] = arith.cmpf ogt, %[[MASKED]], %[[RMAX]] : vector<8xf32>
-// CHECK: %[[NMAX:.+]] = arith.select %[[GT]], %[[MASKED]], %[[RMAX]] : vector<8xi1>, vector<8xf32>
+// CHECK: %[[NMAX:.+]] = arith.maximumf %[[RMAX]], %[[MASKED]] : vector<8xf32>
 // CHECK: scf.yield %[[WRITTEN]], %[[NMAX]]
 // CHECK: %[[TMAX:.+]] = vector.reduction <maximumf>, %[[GROUPS]]#1 : vector<8xf32> into f32
 // CHECK: tensor.insert %{{.+}} into %{{.+}}[%[[B]], %[[T]], %[[HR]]] : tensor<1x4x1xf32>

@@ -65,13 +65,16 @@ def reference(q, k, v, num_kv_heads, causal, window, scale, positions,
 
 
 def check(name, got, want):
-    """expect_close, plus a NaN/Inf check (NaN comparisons are false, so
-    expect_close alone would accept a NaN result); True when it passes."""
-    if not np.all(np.isfinite(got)):
-        print("%s: FAILED, non-finite output" % name)
+    """expect_close where the reference is finite, and NaN exactly where it
+    is NaN (a row whose query holds NaN: its output must say so, not come
+    out finite as if its keys were masked); True when it passes."""
+    nan = np.isnan(want)
+    if not np.array_equal(np.isnan(got), nan):
+        print("%s: FAILED, NaN where the reference is finite or the other "
+              "way round" % name)
         return False
     try:
-        ln.expect_close(name, got, want, ATOL)
+        ln.expect_close(name, got[~nan], want[~nan], ATOL)
     except SystemExit as failure:
         print(failure)
         return False
@@ -82,14 +85,14 @@ class Case:
     def __init__(self, name, batch, tokens, keys, heads, kv_heads, head_dim,
                  causal=True, window=None, scale=None, positions=None,
                  kv_type="f32", dynamic=(), poison_unseen=False,
-                 softcap=None):
+                 softcap=None, nan_query=None):
         self.name = name
         # Everything but the name and head_dim, for with_head_dim.
         self.spec = dict(batch=batch, tokens=tokens, keys=keys, heads=heads,
                          kv_heads=kv_heads, causal=causal, window=window,
                          scale=scale, positions=positions, kv_type=kv_type,
                          dynamic=dynamic, poison_unseen=poison_unseen,
-                         softcap=softcap)
+                         softcap=softcap, nan_query=nan_query)
         self.softcap = softcap
         self.heads, self.kv_heads = heads, kv_heads
         self.causal, self.window, self.scale = causal, window, scale
@@ -99,6 +102,11 @@ class Case:
         self.q = grid_values((batch, tokens, heads, head_dim))
         self.k = grid_values((batch, keys, kv_heads, head_dim))
         self.v = grid_values((batch, keys, kv_heads, head_dim))
+        if nan_query is not None:
+            # One query row (b, t, h) with a NaN: its scores are NaN, and
+            # so is its output (the reference's softmax), for causal
+            # attention too.
+            self.q[nan_query][0] = np.nan
         if poison_unseen:
             # Slots past every query's position: never written in a real
             # cache, so they hold NaN here.
@@ -236,6 +244,10 @@ CASES = [
     # widened to f32 first); NaN past the position.
     Case("decode_f16_positions", 1, 1, 100, 4, 2, 16, kv_type="f16",
          positions=[[90]], poison_unseen=True),
+    # A NaN in one query row, causal over two tiles: that row's output is
+    # NaN, every other row as without it.
+    Case("nan_query_causal", 1, 4, 70, 4, 2, 16, nan_query=(0, 2, 1)),
+    Case("nan_query_causal_linalg", 1, 4, 70, 4, 2, 4, nan_query=(0, 2, 1)),
 ]
 
 # Head dimensions that are a multiple of 8 take the vector kernels of the
