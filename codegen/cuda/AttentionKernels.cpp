@@ -340,8 +340,9 @@ Value normalize(DeviceBuilder &d, Value acc, Value sum) {
   OpBuilder &b = d.builder();
   Location loc = d.location();
   Value zero = d.f32(0.0);
+  // Unordered, as on the CPU: a NaN sum (a NaN score) gives NaN, not 0.
   Value seen =
-      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, sum, zero);
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UGT, sum, zero);
   Value quotient = arith::DivFOp::create(b, loc, acc, splatLike(d, sum, acc));
   return arith::SelectOp::create(b, loc, seen, quotient,
                                  getZero(d, acc.getType()));

@@ -121,7 +121,7 @@ module attributes {llm.model = "t"} {
 // KERNELS: memref.store %{{.*}}, %arg4[%{{.*}}, %{{.*}}, %[[SPLIT]]] : memref<1x32x64xf32>
 // KERNELS: memref.store %{{.*}}, %arg5[%{{.*}}, %{{.*}}, %[[SPLIT]]] : memref<1x32x64xf32>
 // The combine kernel: splits [0, ceil(end / 128)) merged with max-rescaling,
-// acc / sum (0 for a row without visible keys).
+// acc / sum (0 for a row without visible keys, NaN for a NaN sum).
 // KERNELS-LABEL: gpu.func @attention_decode_combine_d128_h32_kv8_s8192_b1_f32_bf16_causal_posi32
 // KERNELS: %[[ROUNDED:.*]] = arith.addi %{{.*}}, %c127 : index
 // KERNELS: %[[SPLITS:.*]] = arith.divui %[[ROUNDED]], %c128 : index
@@ -129,7 +129,7 @@ module attributes {llm.model = "t"} {
 // KERNELS: arith.maximumf
 // KERNELS: math.exp
 // KERNELS: math.fma
-// KERNELS: arith.cmpf ogt
+// KERNELS: arith.cmpf ugt
 // KERNELS: arith.divf
 // KERNELS: memref.store %{{.*}}, %arg4[%{{.*}}, %c0, %{{.*}}, %{{.*}}] : memref<1x1x32x128xf32>
 // With a window the first split is begin / 128.
