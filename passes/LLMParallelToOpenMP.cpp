@@ -1,12 +1,16 @@
 // The llm-parallel-to-openmp pass: scf.parallel loops become OpenMP parallel regions whose threads take chunks of the iterations from a shared counter.
 #include "passes/Passes.h"
 
+#include "codegen/cpu/SmallParallelLoops.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace llmc {
 #define GEN_PASS_DEF_LLMPARALLELTOOPENMP
@@ -36,39 +40,183 @@ func::FuncOp getOrDeclareNumThreads(ModuleOp module) {
   return function;
 }
 
-/// Rewrites one outermost scf.parallel (without reductions):
+/// The buffers a loop reads and writes, each traced through views to the
+/// value that defines it (an allocation, a function argument), leaving out
+/// the ones the loop allocates itself. `known` is false when an op in it
+/// may touch memory it does not name.
+struct LoopAccesses {
+  llvm::SmallPtrSet<Value, 8> reads, writes;
+  bool known = true;
+};
+
+Value getBufferRoot(Value buffer) {
+  while (auto view = buffer.getDefiningOp<ViewLikeOpInterface>())
+    buffer = view.getViewSource();
+  return buffer;
+}
+
+/// A call of an LLVM intrinsic on values (the int8 dot products' calls of
+/// llvm.x86.* declarations) touches no buffer.
+bool isIntrinsicCallOnValues(Operation *op) {
+  auto call = dyn_cast<func::CallOp>(op);
+  return call && call.getCallee().starts_with("llvm.") &&
+         llvm::none_of(call.getOperandTypes(), llvm::IsaPred<BaseMemRefType>);
+}
+
+LoopAccesses getLoopAccesses(scf::ParallelOp loop) {
+  LoopAccesses accesses;
+  loop.getBody()->walk([&](Operation *op) {
+    if (op->hasTrait<OpTrait::HasRecursiveMemoryEffects>() ||
+        isIntrinsicCallOnValues(op))
+      return; // its nested ops are walked, or it touches no buffer
+    if (auto prefetch = dyn_cast<memref::PrefetchOp>(op)) {
+      // A hint that changes no memory (its interface declares a write).
+      Value root = getBufferRoot(prefetch.getMemref());
+      if (!loop->isAncestor(root.getParentBlock()->getParentOp()))
+        accesses.reads.insert(root);
+      return;
+    }
+    auto interface = dyn_cast<MemoryEffectOpInterface>(op);
+    if (!interface) {
+      accesses.known = false;
+      return;
+    }
+    SmallVector<MemoryEffects::EffectInstance> effects;
+    interface.getEffects(effects);
+    for (const MemoryEffects::EffectInstance &effect : effects) {
+      if (isa<MemoryEffects::Allocate>(effect.getEffect()))
+        continue;
+      Value buffer = effect.getValue();
+      if (!buffer) {
+        accesses.known = false;
+        continue;
+      }
+      Value root = getBufferRoot(buffer);
+      if (loop->isAncestor(root.getParentBlock()->getParentOp()))
+        continue; // the loop's own scratch
+      if (isa<MemoryEffects::Read>(effect.getEffect()))
+        accesses.reads.insert(root);
+      else if (isa<MemoryEffects::Write>(effect.getEffect()))
+        accesses.writes.insert(root);
+      else
+        accesses.known = false; // freeing a buffer from outside
+    }
+  });
+  return accesses;
+}
+
+/// Whether loops with these accesses may run in any order, interleaved:
+/// each writes only buffers allocated before it (which alias nothing else)
+/// that the other neither reads nor writes.
+bool areIndependent(const LoopAccesses &a, const LoopAccesses &b) {
+  auto writesOwnBuffers = [](const LoopAccesses &writer,
+                             const LoopAccesses &other) {
+    return llvm::all_of(writer.writes, [&](Value root) {
+      return isa_and_present<memref::AllocOp, memref::AllocaOp>(
+                 root.getDefiningOp()) &&
+             !other.reads.contains(root) && !other.writes.contains(root);
+    });
+  };
+  return a.known && b.known && writesOwnBuffers(a, b) &&
+         writesOwnBuffers(b, a);
+}
+
+/// Whether `op`, between two loops, lets the first move past it: it touches
+/// no memory, or only allocates its result.
+bool isMovablePast(Operation *op) {
+  if (op->getNumRegions() != 0)
+    return false;
+  if (isMemoryEffectFree(op))
+    return true;
+  auto interface = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!interface)
+    return false;
+  SmallVector<MemoryEffects::EffectInstance> effects;
+  interface.getEffects(effects);
+  return llvm::all_of(effects, [](const MemoryEffects::EffectInstance &e) {
+    return isa<MemoryEffects::Allocate>(e.getEffect());
+  });
+}
+
+/// The outermost loops of `module` in groups that one parallel region runs:
+/// a loop joins the group before it when the two are in one block with only
+/// movable ops between them, and it is independent of every loop of the
+/// group (sibling projections of one input: Q, K and V; gate and up).
+SmallVector<SmallVector<scf::ParallelOp>> groupSiblingLoops(ModuleOp module) {
+  SmallVector<SmallVector<scf::ParallelOp>> groups;
+  SmallVector<LoopAccesses> groupAccesses;
+  // Outermost loops only: a loop inside another runs on that loop's
+  // threads, sequentially (convert-scf-to-cf lowers it).
+  module.walk<WalkOrder::PreOrder>([&](scf::ParallelOp loop) {
+    LoopAccesses accesses = getLoopAccesses(loop);
+    auto joinsLastGroup = [&] {
+      if (groups.empty())
+        return false;
+      scf::ParallelOp last = groups.back().back();
+      if (last->getBlock() != loop->getBlock())
+        return false;
+      for (Operation *op = last->getNextNode(); op != loop.getOperation();
+           op = op->getNextNode())
+        if (!op || !isMovablePast(op))
+          return false;
+      return llvm::all_of(groupAccesses, [&](const LoopAccesses &member) {
+        return areIndependent(member, accesses);
+      });
+    };
+    if (!joinsLastGroup()) {
+      groups.emplace_back();
+      groupAccesses.clear();
+    }
+    groups.back().push_back(loop);
+    groupAccesses.push_back(std::move(accesses));
+    return WalkResult::skip();
+  });
+  return groups;
+}
+
+/// Rewrites a group of outermost scf.parallel loops (without reductions)
+/// into one region, where the last of them was:
 ///
 ///   counter = 0                        (an i64 on the function's stack)
 ///   omp.parallel {
 ///     chunk = ceil(total / (threads · kChunksPerThread))
 ///     while ((start = atomic_add(counter, chunk)) < total)
 ///       for i in [start, min(start + chunk, total))
-///         body(ivs = lower + delinearize(i) · step)
+///         if i < end₀: body₀(ivs = lower₀ + delinearize(i) · step₀)
+///         else if i < end₁: body₁(... i - end₀ ...)  ...
 ///   }
 ///
-/// over the loop's iterations flattened row-major. Every iteration runs
-/// exactly once, on whichever thread takes its chunk, so results do not
-/// depend on the threads; the threads that run take over the chunks of one
-/// that other processes keep off its core.
-void convertParallelLoop(scf::ParallelOp loop, func::FuncOp numThreads,
-                         Value counter) {
-  OpBuilder b(loop);
-  Location loc = loop.getLoc();
+/// over the loops' iterations flattened row-major, one after another. Every
+/// iteration runs exactly once, on whichever thread takes its chunk, so
+/// results do not depend on the threads; the threads that run take over the
+/// chunks of one that other processes keep off its core.
+void convertParallelLoops(MutableArrayRef<scf::ParallelOp> loops,
+                          func::FuncOp numThreads, Value counter) {
+  OpBuilder b(loops.back());
+  Location loc = loops.back().getLoc();
   Type i64 = b.getI64Type();
   auto index = [&](int64_t value) -> Value {
     return arith::ConstantIndexOp::create(b, loc, value);
   };
 
-  // Trip counts per dimension and their product, before the region.
-  SmallVector<Value> trips;
-  Value total = index(1);
-  for (auto [lower, upper, step] :
-       llvm::zip(loop.getLowerBound(), loop.getUpperBound(), loop.getStep())) {
-    Value span = b.createOrFold<arith::SubIOp>(loc, upper, lower);
-    Value count = b.createOrFold<arith::CeilDivSIOp>(loc, span, step);
-    count = b.createOrFold<arith::MaxSIOp>(loc, count, index(0));
-    trips.push_back(count);
-    total = b.createOrFold<arith::MulIOp>(loc, total, count);
+  // Trip counts per loop and dimension, and where each loop's iterations
+  // end in the flattened space, before the region.
+  SmallVector<SmallVector<Value>> trips;
+  SmallVector<Value> ends;
+  Value total;
+  for (scf::ParallelOp loop : loops) {
+    Value count = index(1);
+    trips.emplace_back();
+    for (auto [lower, upper, step] : llvm::zip(
+             loop.getLowerBound(), loop.getUpperBound(), loop.getStep())) {
+      Value span = b.createOrFold<arith::SubIOp>(loc, upper, lower);
+      Value dimension = b.createOrFold<arith::CeilDivSIOp>(loc, span, step);
+      dimension = b.createOrFold<arith::MaxSIOp>(loc, dimension, index(0));
+      trips.back().push_back(dimension);
+      count = b.createOrFold<arith::MulIOp>(loc, count, dimension);
+    }
+    total = total ? b.createOrFold<arith::AddIOp>(loc, total, count) : count;
+    ends.push_back(total);
   }
   Value zero64 = arith::ConstantIntOp::create(b, loc, i64, 0);
   memref::StoreOp::create(b, loc, zero64, counter, ValueRange{});
@@ -83,6 +231,53 @@ void convertParallelLoop(scf::ParallelOp loop, func::FuncOp numThreads,
   Value chunk = arith::MaxSIOp::create(
       b, loc, arith::CeilDivSIOp::create(b, loc, total, chunks), index(1));
   Value chunk64 = arith::IndexCastOp::create(b, loc, i64, chunk);
+
+  // Loop `l`'s body at its flattened iteration `flat` (row-major
+  // delinearization: the last dimension fastest).
+  auto emitIteration = [&](OpBuilder &fb, Location floc, size_t l,
+                           Value flat) {
+    scf::ParallelOp loop = loops[l];
+    IRMapping mapping;
+    Value rest = flat;
+    int64_t rank = trips[l].size();
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      Value position = rest;
+      if (d > 0) {
+        position = arith::RemSIOp::create(fb, floc, rest, trips[l][d]);
+        rest = arith::DivSIOp::create(fb, floc, rest, trips[l][d]);
+      }
+      Value scaled =
+          arith::MulIOp::create(fb, floc, position, loop.getStep()[d]);
+      mapping.map(
+          loop.getInductionVars()[d],
+          arith::AddIOp::create(fb, floc, loop.getLowerBound()[d], scaled)
+              .getResult());
+    }
+    for (Operation &op : loop.getBody()->without_terminator())
+      fb.clone(op, mapping);
+  };
+  // Loops [l, end): an scf.if per loop boundary.
+  std::function<void(OpBuilder &, Location, size_t, Value)> dispatch =
+      [&](OpBuilder &fb, Location floc, size_t l, Value flat) {
+        Value local =
+            l == 0 ? flat : arith::SubIOp::create(fb, floc, flat, ends[l - 1]);
+        if (l + 1 == loops.size()) {
+          emitIteration(fb, floc, l, local);
+          return;
+        }
+        Value inLoop = arith::CmpIOp::create(
+            fb, floc, arith::CmpIPredicate::slt, flat, ends[l]);
+        scf::IfOp::create(
+            fb, floc, inLoop,
+            [&](OpBuilder &tb, Location tloc) {
+              emitIteration(tb, tloc, l, local);
+              scf::YieldOp::create(tb, tloc);
+            },
+            [&](OpBuilder &eb, Location eloc) {
+              dispatch(eb, eloc, l + 1, flat);
+              scf::YieldOp::create(eb, eloc);
+            });
+      };
 
   scf::WhileOp::create(
       b, loc, TypeRange{b.getIndexType()}, ValueRange{},
@@ -104,68 +299,50 @@ void convertParallelLoop(scf::ParallelOp loop, func::FuncOp numThreads,
         scf::ForOp::create(
             db, dloc, start, end, one, ValueRange{},
             [&](OpBuilder &fb, Location floc, Value flat, ValueRange) {
-              // Row-major delinearization: the last dimension fastest.
-              IRMapping mapping;
-              Value rest = flat;
-              int64_t rank = trips.size();
-              for (int64_t d = rank - 1; d >= 0; --d) {
-                Value position = rest;
-                if (d > 0) {
-                  position =
-                      arith::RemSIOp::create(fb, floc, rest, trips[d]);
-                  rest = arith::DivSIOp::create(fb, floc, rest, trips[d]);
-                }
-                Value scaled = arith::MulIOp::create(fb, floc, position,
-                                                     loop.getStep()[d]);
-                mapping.map(loop.getInductionVars()[d],
-                            arith::AddIOp::create(fb, floc,
-                                                  loop.getLowerBound()[d],
-                                                  scaled)
-                                .getResult());
-              }
-              for (Operation &op : loop.getBody()->without_terminator())
-                fb.clone(op, mapping);
+              dispatch(fb, floc, 0, flat);
               scf::YieldOp::create(fb, floc);
             });
         scf::YieldOp::create(db, dloc);
       });
   omp::TerminatorOp::create(b, loc);
-  loop.erase();
+  for (scf::ParallelOp loop : loops)
+    loop.erase();
 }
 
 struct LLMParallelToOpenMPPass
     : llmc::impl::LLMParallelToOpenMPBase<LLMParallelToOpenMPPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    SmallVector<scf::ParallelOp> loops;
-    // Outermost loops only: a loop inside another runs on that loop's
-    // threads, sequentially (convert-scf-to-cf lowers it).
-    module.walk<WalkOrder::PreOrder>([&](scf::ParallelOp loop) {
-      loops.push_back(loop);
-      return WalkResult::skip();
-    });
-    for (scf::ParallelOp loop : loops) {
-      if (loop.getNumResults() != 0) {
-        loop.emitError("llm-parallel-to-openmp: scf.parallel with reductions "
-                       "is not supported");
-        return signalPassFailure();
+    SmallVector<SmallVector<scf::ParallelOp>> groups =
+        groupSiblingLoops(module);
+    for (MutableArrayRef<scf::ParallelOp> group : groups) {
+      for (scf::ParallelOp loop : group) {
+        if (loop.getNumResults() != 0) {
+          loop.emitError("llm-parallel-to-openmp: scf.parallel with "
+                         "reductions is not supported");
+          return signalPassFailure();
+        }
       }
     }
-    if (loops.empty())
-      return;
-    func::FuncOp numThreads = getOrDeclareNumThreads(module);
+    func::FuncOp numThreads;
     // One counter per function, at its entry: allocas in a loop body would
     // grow the stack every iteration.
     DenseMap<Operation *, Value> counters;
-    for (scf::ParallelOp loop : loops) {
-      auto function = loop->getParentOfType<func::FuncOp>();
+    for (MutableArrayRef<scf::ParallelOp> group : groups) {
+      // Loops too small for threads of their own, without a sibling that
+      // is not, stay sequential.
+      if (llvm::all_of(group, llmc::isSmallParallelLoop))
+        continue;
+      if (!numThreads)
+        numThreads = getOrDeclareNumThreads(module);
+      auto function = group.front()->getParentOfType<func::FuncOp>();
       Value &counter = counters[function];
       if (!counter) {
         OpBuilder b = OpBuilder::atBlockBegin(&function.getBody().front());
         counter = memref::AllocaOp::create(
             b, function.getLoc(), MemRefType::get({}, b.getI64Type()));
       }
-      convertParallelLoop(loop, numThreads, counter);
+      convertParallelLoops(group, numThreads, counter);
     }
   }
 };

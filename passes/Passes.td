@@ -173,8 +173,9 @@ def LLMLowerToLinalg : Pass<"llm-lower-to-linalg", "::mlir::ModuleOp"> {
     // 19x slower on 2 threads than on 1. 256K f32 elements = 1 MiB.
     Option<"parallelMinWeightElements", "parallel-min-weight-elements",
            "int64_t", "262144",
-           "Split a projection across threads only when its weight elements "
-           "times its rows of x (at least 4 when dynamic) reach this number, "
+           "Split a projection across threads of its own only when its weight "
+           "elements times its rows of x (at least 4 when dynamic) reach this "
+           "number (below, only beside a sibling projection that has them), "
            "and a one-block attention over its query heads only when heads "
            "x head_dim x keys (the view's capacity) do (0: always)">,
     // The prefill GEMM's tile and vector width follow the target's SIMD

@@ -7,6 +7,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 
@@ -92,4 +93,21 @@ void llmc::addBlockStorageTypeConversion(TypeConverter &converter) {
       return std::nullopt;
     return llm::getBlockStorageType(type);
   });
+}
+
+Value llmc::readWidenedRowVector(OpBuilder &builder, Location loc,
+                                 Value source, Value row, Value column,
+                                 Value mask, int64_t lanes) {
+  Type elementType = cast<ShapedType>(source.getType()).getElementType();
+  Value padding = arith::ConstantOp::create(
+      builder, loc, builder.getFloatAttr(elementType, 0.0));
+  Value vector = vector::TransferReadOp::create(
+      builder, loc, VectorType::get({lanes}, elementType), source,
+      ValueRange{row, column},
+      AffineMap::getMinorIdentityMap(2, 1, builder.getContext()), padding,
+      mask, builder.getBoolArrayAttr({true}));
+  if (elementType.isF32())
+    return vector;
+  return arith::ExtFOp::create(
+      builder, loc, VectorType::get({lanes}, builder.getF32Type()), vector);
 }

@@ -33,6 +33,17 @@ mlir::Value indexConstant(mlir::OpBuilder &builder, mlir::Location loc,
 mlir::Value convertFloat(mlir::OpBuilder &builder, mlir::Location loc,
                          mlir::Value scalar, mlir::Type to);
 
+/// Reads one vector<lanes> of row `row` of the 2-D tensor or buffer
+/// `source` (f32, f16 or bf16) from column `column`, widened to f32 in
+/// registers; with `mask`, lanes past its count read as zero. The kernels
+/// read their operands on tensors (rather than on a bufferization.to_buffer)
+/// so that bufferization sees the reads where they happen and never lets an
+/// in-place write clobber the operand first.
+mlir::Value readWidenedRowVector(mlir::OpBuilder &builder, mlir::Location loc,
+                                 mlir::Value source, mlir::Value row,
+                                 mlir::Value column, mlir::Value mask,
+                                 int64_t lanes);
+
 /// The type scalar math on `elementType` is done in: f32 for narrower floats
 /// (bf16/f16 lack the precision for sums and transcendental functions), the
 /// type itself otherwise.

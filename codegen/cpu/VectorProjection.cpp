@@ -4,6 +4,8 @@
 #include "codegen/common/BlockDecoding.h"
 #include "codegen/cpu/Int8Gemm.h"
 #include "codegen/cpu/LoweringUtils.h"
+#include "codegen/cpu/PackedGemm.h"
+#include "codegen/cpu/SmallParallelLoops.h"
 #include "codegen/cpu/VectorSums.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -94,7 +96,8 @@ struct KernelOperands {
   Value depthMain;
   /// False only when K is statically a multiple of `lanes`.
   bool hasDepthTail;
-  /// Whether the tiles run on OpenMP threads (scf.parallel) or in order.
+  /// Whether the tiles' work alone is worth starting threads for; when not,
+  /// their scf.parallel is marked small (SmallParallelLoops.h).
   bool threaded;
 };
 
@@ -117,28 +120,6 @@ SmallVector<ReassociationIndices> getRowsReassociation(int64_t rank) {
   return {leading, {rank - 1}};
 }
 
-/// Reads one vector of row `row` of the 2-D tensor `source` from column
-/// `column` and widens it to f32; with `mask`, lanes past the row's end read
-/// as zero. Reads stay on tensors (rather than on a bufferization.to_buffer)
-/// so that bufferization sees them where they happen and never lets an
-/// in-place write clobber the operand first.
-Value readRowVector(OpBuilder &b, Location loc, Value source, Value row,
-                    Value column, Value mask, int64_t lanes) {
-  Type elementType = cast<ShapedType>(source.getType()).getElementType();
-  auto type = VectorType::get({lanes}, elementType);
-  Value padding = arith::ConstantOp::create(b, loc,
-                                            b.getFloatAttr(elementType, 0.0));
-  Value vector = vector::TransferReadOp::create(
-      b, loc, type, source, ValueRange{row, column},
-      AffineMap::getMinorIdentityMap(2, 1, b.getContext()), padding, mask,
-      b.getBoolArrayAttr({true}));
-  if (elementType.isF32())
-    return vector;
-  // Narrow operands are widened per vector, in registers, never in memory.
-  auto wide = VectorType::get({lanes}, b.getF32Type());
-  return arith::ExtFOp::create(b, loc, wide, vector);
-}
-
 /// accumulators[i·weightRows + j] += ws[j] · x[xRow i, column...], with ws
 /// the weight vectors `readWeights` gives (after the x vectors are read).
 SmallVector<Value>
@@ -148,7 +129,7 @@ accumulate(OpBuilder &b, Location loc, const KernelOperands &ops,
            llvm::function_ref<SmallVector<Value>()> readWeights) {
   SmallVector<Value> xs;
   for (Value row : xRows)
-    xs.push_back(readRowVector(b, loc, ops.x, row, column, mask, ops.lanes));
+    xs.push_back(readWidenedRowVector(b, loc, ops.x, row, column, mask, ops.lanes));
   SmallVector<Value> ws = readWeights();
   SmallVector<Value> updated;
   for (auto [i, xv] : llvm::enumerate(xs))
@@ -170,7 +151,7 @@ SmallVector<Value> accumulateFloat(OpBuilder &b, Location loc,
       if (ops.weightRowBase)
         row = arith::SubIOp::create(b, loc, row, ops.weightRowBase);
       ws.push_back(
-          readRowVector(b, loc, ops.weight, row, column, mask, ops.lanes));
+          readWidenedRowVector(b, loc, ops.weight, row, column, mask, ops.lanes));
     }
     return ws;
   });
@@ -517,7 +498,7 @@ void widenWeightRows(OpBuilder &b, Location loc, const KernelOperands &ops,
                      Value n0, int64_t count, Value rows) {
   auto copy = [&](OpBuilder &nb, Location nloc, Value row, Value column,
                   Value mask) {
-    Value vector = readRowVector(nb, nloc, ops.weight,
+    Value vector = readWidenedRowVector(nb, nloc, ops.weight,
                                  arith::AddIOp::create(nb, nloc, n0, row),
                                  column, mask, ops.lanes);
     vector::TransferWriteOp::create(
@@ -645,11 +626,60 @@ std::optional<int64_t> getStaticTripCount(Value lower, Value upper,
   return std::max<int64_t>(0, llvm::divideCeil(*hi - *lo, step));
 }
 
+/// A dimension of a kernel's tile loop: [lo, hi) in steps of `step`.
+struct TileDim {
+  Value lo, hi;
+  int64_t step;
+};
+
+/// The loop over `dims` (outermost first) that runs `body` at each tile's
+/// starts (one per dim, in `dims`' order): an scf.parallel over the dims
+/// with more than one step, marked small unless `ops.threaded`; no loop
+/// when every dim has one step, nothing when one has none.
+void emitTileLoop(OpBuilder &b, Location loc, const KernelOperands &ops,
+                  ArrayRef<TileDim> dims,
+                  llvm::function_ref<void(OpBuilder &, Location, ValueRange)>
+                      body) {
+  SmallVector<Value> lbs, ubs, steps;
+  SmallVector<int> loopOf; // per dim: index into the loop's ivs, or -1
+  for (const TileDim &dim : dims) {
+    std::optional<int64_t> trips = getStaticTripCount(dim.lo, dim.hi, dim.step);
+    if (trips && *trips == 0)
+      return;
+    if (trips && *trips == 1) {
+      loopOf.push_back(-1);
+      continue;
+    }
+    loopOf.push_back(lbs.size());
+    lbs.push_back(dim.lo);
+    ubs.push_back(dim.hi);
+    steps.push_back(indexConstant(b, loc, dim.step));
+  }
+  auto starts = [&](ValueRange ivs) {
+    SmallVector<Value> values;
+    for (auto [dim, loop] : llvm::zip(dims, loopOf))
+      values.push_back(loop < 0 ? dim.lo : ivs[loop]);
+    return values;
+  };
+  if (lbs.empty()) {
+    body(b, loc, starts({}));
+    return;
+  }
+  auto loop = scf::ParallelOp::create(
+      b, loc, lbs, ubs, steps,
+      [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
+        body(nb, nloc, starts(ivs));
+      });
+  if (!ops.threaded)
+    markSmallParallelLoop(loop);
+}
+
 /// Tiles of `tile` rows over weight rows [nLo, nHi) and x rows [mLo, mHi)
 /// (each range a multiple of its tile size): an scf.parallel over the
-/// dimensions with more than one tile, a sequential loop nest when
-/// `ops.threaded` is false (small weights). Emits nothing for an empty range
-/// and no loop for a single tile.
+/// dimensions with more than one tile, marked small when `ops.threaded` is
+/// false (small weights: it then runs on the threads of a sibling loop, or
+/// sequentially). Emits nothing for an empty range and no loop for a single
+/// tile.
 ///
 /// With `rowBlock` > tile.xRows (a multiple of it), the x rows are taken in
 /// cache blocks of rowBlock rows, outermost: each (row block, weight tile)
@@ -662,10 +692,6 @@ std::optional<int64_t> getStaticTripCount(Value lower, Value upper,
 void emitTiles(OpBuilder &b, Location loc, const KernelOperands &ops,
                Value nLo, Value nHi, Value mLo, Value mHi,
                ProjectionTile tile, int64_t rowBlock) {
-  struct Dim {
-    Value lo, hi;
-    int64_t step;
-  };
   // The int8 GEMM decodes each weight tile into codes once per row block,
   // even a block of one x tile (K too long for more in L2).
   bool blocked = rowBlock > tile.xRows || (ops.int8 && tile.xRows > 1);
@@ -673,30 +699,15 @@ void emitTiles(OpBuilder &b, Location loc, const KernelOperands &ops,
   bool narrowWeights =
       !ops.blocks &&
       !cast<ShapedType>(ops.weight.getType()).getElementType().isF32();
-  // By role: [0] weight rows, [1] x rows (whole blocks when blocked).
-  Dim dims[] = {{nLo, nHi, tile.weightRows},
-                {mLo, mHi, blocked ? rowBlock : tile.xRows}};
-  // The loops' order: row blocks outermost when blocked, else weight rows.
-  const int order[2] = {blocked ? 1 : 0, blocked ? 0 : 1};
-  SmallVector<Value> lbs, ubs, steps;
-  int loopOf[2]; // by role: index into the loop's ivs, or -1: fixed at lo
-  for (int role : order) {
-    const Dim &dim = dims[role];
-    std::optional<int64_t> trips = getStaticTripCount(dim.lo, dim.hi, dim.step);
-    if (trips && *trips == 0)
-      return;
-    if (trips && *trips == 1) {
-      loopOf[role] = -1;
-      continue;
-    }
-    loopOf[role] = lbs.size();
-    lbs.push_back(dim.lo);
-    ubs.push_back(dim.hi);
-    steps.push_back(indexConstant(b, loc, dim.step));
-  }
-  auto body = [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
-    Value n0 = loopOf[0] < 0 ? nLo : ivs[loopOf[0]];
-    Value m0 = loopOf[1] < 0 ? mLo : ivs[loopOf[1]];
+  TileDim weightDim = {nLo, nHi, tile.weightRows};
+  TileDim rowDim = {mLo, mHi, blocked ? rowBlock : tile.xRows};
+  // Row blocks outermost when blocked, else weight rows.
+  SmallVector<TileDim, 2> dims = {weightDim, rowDim};
+  if (blocked)
+    std::swap(dims[0], dims[1]);
+  auto body = [&](OpBuilder &nb, Location nloc, ValueRange starts) {
+    Value n0 = starts[blocked ? 1 : 0];
+    Value m0 = starts[blocked ? 0 : 1];
     if (!blocked) {
       emitTile(nb, nloc, ops, m0, n0, tile);
       return;
@@ -753,15 +764,7 @@ void emitTiles(OpBuilder &b, Location loc, const KernelOperands &ops,
     tileOps.weight = rows;
     rowLoop(nb, nloc, tileOps);
   };
-  if (lbs.empty()) {
-    body(b, loc, {});
-    return;
-  }
-  if (!ops.threaded) {
-    scf::buildLoopNest(b, loc, lbs, ubs, steps, body);
-    return;
-  }
-  scf::ParallelOp::create(b, loc, lbs, ubs, steps, body);
+  emitTileLoop(b, loc, ops, dims, body);
 }
 
 /// x rows per cache block of the GEMM: as many whole tiles of rows of
@@ -784,6 +787,92 @@ Value roundDown(OpBuilder &b, Location loc, Value value, int64_t multiple) {
   Value rem = b.createOrFold<arith::RemUIOp>(loc, value,
                                              indexConstant(b, loc, multiple));
   return b.createOrFold<arith::SubIOp>(loc, value, rem);
+}
+
+/// Bytes of a packed weight panel's K block: the block's panel rows stay
+/// in L1 (32 KiB on Zen 3 and Zen 4, 48 KiB on recent Xeons) while every x
+/// tile of the row block runs over them.
+constexpr int64_t kPanelBlockBytes = 16 * 1024;
+/// x rows per row block of the packed GEMM: each weight panel is packed
+/// (read from memory, widened, transposed) once per block.
+constexpr int64_t kPackedRowBlock = 128;
+
+/// Whether the GEMM multiplies packed weight panels (PackedGemm.h): float
+/// weights (f32, f16, bf16, or blocks without int8 products, decoded
+/// first), an f32 result the K blocks add into, static K, and a tile of
+/// several x rows and power-of-two lanes.
+bool usesPackedGemm(const KernelOperands &ops, ProjectionTile tile) {
+  return tile.xRows > 1 && !ops.int8 && llvm::isPowerOf2_64(tile.lanes) &&
+         getConstantIntValue(ops.depth) &&
+         cast<MemRefType>(ops.out.getType()).getElementType().isF32();
+}
+
+/// The GEMM over weight rows [0, nHi) (a multiple of the panel) and every x
+/// row: an scf.parallel over (x row blocks, weight panels of tile.weightRows
+/// vectors of lanes rows); each iteration packs its panel, sets its outputs
+/// to the bias, and per K block of the panel runs tiles of tile.xRows x rows
+/// (then single rows) over it.
+void emitPackedGemm(OpBuilder &b, Location loc, const KernelOperands &ops,
+                    Value nHi, ProjectionTile tile) {
+  int64_t panelRows = tile.weightRows * tile.lanes;
+  int64_t depth = *getConstantIntValue(ops.depth);
+  // K blocks of equal size, each at most kPanelBlockBytes of the panel.
+  int64_t maxBlock =
+      std::max<int64_t>(1, kPanelBlockBytes / (panelRows * 4));
+  int64_t depthBlock =
+      llvm::divideCeil(depth, llvm::divideCeil(depth, maxBlock));
+  int64_t rowBlock = kPackedRowBlock / tile.xRows * tile.xRows;
+  Value zero = indexConstant(b, loc, 0);
+  TileDim dims[] = {{zero, ops.rows, rowBlock}, {zero, nHi, panelRows}};
+  emitTileLoop(b, loc, ops, dims, [&](OpBuilder &nb, Location nloc,
+                                      ValueRange starts) {
+    Value m0 = starts[0], n0 = starts[1];
+    Value blockEnd = nb.createOrFold<arith::MinUIOp>(
+        nloc,
+        nb.createOrFold<arith::AddIOp>(nloc, m0,
+                                       indexConstant(nb, nloc, rowBlock)),
+        ops.rows);
+    Value rows = ops.weight, firstRow = n0;
+    if (ops.blocks) {
+      rows = memref::AllocOp::create(
+          nb, nloc, MemRefType::get({panelRows, depth}, nb.getF32Type()),
+          ValueRange{}, nb.getI64IntegerAttr(kResultAlignment));
+      decodeWeightRows(nb, nloc, ops, n0, panelRows, rows);
+      firstRow = indexConstant(nb, nloc, 0);
+    }
+    Value panel =
+        packWeightPanel(nb, nloc, rows, firstRow, panelRows, depth, tile.lanes);
+    initializePanelOutputs(nb, nloc, ops.bias, ops.out, m0, blockEnd, n0,
+                           panelRows, tile.lanes);
+    Value fullEnd = nb.createOrFold<arith::SubIOp>(
+        nloc, blockEnd,
+        nb.createOrFold<arith::RemUIOp>(
+            nloc, nb.createOrFold<arith::SubIOp>(nloc, blockEnd, m0),
+            indexConstant(nb, nloc, tile.xRows)));
+    scf::ForOp::create(
+        nb, nloc, indexConstant(nb, nloc, 0), indexConstant(nb, nloc, depth),
+        indexConstant(nb, nloc, depthBlock), ValueRange{},
+        [&](OpBuilder &kb, Location kloc, Value k0, ValueRange) {
+          Value k1 = kb.createOrFold<arith::MinUIOp>(
+              kloc,
+              arith::AddIOp::create(kb, kloc, k0,
+                                    indexConstant(kb, kloc, depthBlock)),
+              indexConstant(kb, kloc, depth));
+          auto tiles = [&](Value from, Value to, int64_t xRows) {
+            scf::ForOp::create(
+                kb, kloc, from, to, indexConstant(kb, kloc, xRows),
+                ValueRange{},
+                [&](OpBuilder &tb, Location tloc, Value m, ValueRange) {
+                  multiplyPackedPanel(tb, tloc, ops.x, panel, ops.out, m, n0,
+                                      xRows, tile.lanes, k0, k1);
+                  scf::YieldOp::create(tb, tloc);
+                });
+          };
+          tiles(m0, fullEnd, tile.xRows);
+          tiles(fullEnd, blockEnd, 1);
+          scf::YieldOp::create(kb, kloc);
+        });
+  });
 }
 
 /// A dimension of `tensor` as an index value (a constant when static).
@@ -831,6 +920,9 @@ ProjectionTile llmc::getGemmTile(CPUVectorRegisters registers) {
   //   less of x from L2 per FMA, were slower (f16 weights widened, a
   //   480-token prefill on one thread, medians of 5 interleaved runs,
   //   tokens/s): 4 × 3 227, 3 × 4 137, 2 × 6 146.
+  // The packed-panel GEMM (PackedGemm.h) takes the same shape as 4 x rows ×
+  // weightRows vectors of lanes weight rows: the same accumulators, one
+  // panel vector per weight vector, and one broadcast x element.
   ProjectionTile tile;
   tile.lanes = std::max<int64_t>(registers.bits / 32, 4);
   tile.xRows = 4;
@@ -949,16 +1041,27 @@ Value llmc::createVectorProjection(OpBuilder &b, Location loc, Value x,
                          std::max<int64_t>(rows, 1) >=
                      minParallelWeightElements;
 
+  // The GEMM on float weights: whole panels by the packed kernel first.
+  Value zero = indexConstant(b, loc, 0);
+  Value outputsStart = zero;
+  if (usesPackedGemm(ops, tile)) {
+    outputsStart =
+        roundDown(b, loc, ops.outputs, tile.weightRows * tile.lanes);
+    emitPackedGemm(b, loc, ops, outputsStart, tile);
+  }
   // Full tiles, then the x rows left below a tile (every weight row block),
   // then the weight rows left below a block (every x row).
-  Value zero = indexConstant(b, loc, 0);
   Value rowsMain = roundDown(b, loc, ops.rows, tile.xRows);
-  Value outputsMain = roundDown(b, loc, ops.outputs, tile.weightRows);
-  emitTiles(b, loc, ops, zero, outputsMain, zero, rowsMain, tile,
+  Value outputsMain = b.createOrFold<arith::AddIOp>(
+      loc, outputsStart,
+      roundDown(b, loc,
+                b.createOrFold<arith::SubIOp>(loc, ops.outputs, outputsStart),
+                tile.weightRows));
+  emitTiles(b, loc, ops, outputsStart, outputsMain, zero, rowsMain, tile,
             ops.int8 ? getRowBlock(staticDepth, tile, 1, kInt8RowBlockBytes)
                      : getRowBlock(staticDepth, tile, 4, kRowBlockBytes));
   if (tile.xRows > 1)
-    emitTiles(b, loc, ops, zero, outputsMain, rowsMain, ops.rows,
+    emitTiles(b, loc, ops, outputsStart, outputsMain, rowsMain, ops.rows,
               {1, tile.weightRows, tile.lanes}, /*rowBlock=*/1);
   if (tile.weightRows > 1)
     emitTiles(b, loc, ops, outputsMain, ops.outputs, zero, ops.rows,

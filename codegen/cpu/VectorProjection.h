@@ -77,10 +77,14 @@ std::optional<int64_t> getStaticRowCount(mlir::RankedTensorType xType);
 /// rounding (relative 2^-8 per block) for fewer instructions per weight: in
 /// the GEMV (one x row) per row and 32 elements; in the GEMM on weight
 /// tiles decoded once per x row block into codes (Int8Gemm.h), as an outer
-/// product of 4 x rows and `tile.weightRows` weight rows. Sequential loops replace
-/// scf.parallel when the work is
-/// small: fewer than `minParallelWeightElements` weight elements times the
-/// rows of x (at least `tile.xRows` when the row count is dynamic).
+/// product of 4 x rows and `tile.weightRows` weight rows. On float
+/// weights with an f32 result, the GEMM computes whole panels of
+/// tile.weightRows × lanes weight rows with PackedGemm.h's outer-product
+/// kernel (each panel packed K-major once per block of 128 x rows) and
+/// leaves only the rows below a panel to the dot-product tiles. When the
+/// work is small (fewer than `minParallelWeightElements` weight elements
+/// times the rows of x, at least `tile.xRows` when the row count is
+/// dynamic), the scf.parallel loops are marked small (SmallParallelLoops.h).
 mlir::Value createVectorProjection(mlir::OpBuilder &builder, mlir::Location loc,
                                    mlir::Value x, mlir::Value weight,
                                    mlir::llm::BlockQuantType weightFormat,

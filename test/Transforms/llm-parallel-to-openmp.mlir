@@ -87,6 +87,131 @@ func.func @sequence_and_nest(%n: index, %buf: memref<?x?xf32>) {
 
 // -----
 
+// Sibling loops (Q, K and V of one input) run in one region: each writes
+// only a buffer allocated before it that the others do not touch, and only
+// allocations and views lie between them. The region sits where the last
+// loop was; the flattened iterations of the loops follow one another
+// (ends 4, 4 + 2 = 6, 6 + 2 = 8) and an scf.if per boundary picks the body.
+// A prefetch (whose interface declares a write) counts as a read, and so
+// does nothing for a call of an LLVM intrinsic on values. The loop marked
+// small joins its siblings' threads.
+// CHECK-LABEL: func.func @siblings
+// CHECK-SAME: (%[[X:.+]]: memref<8xf32>, %[[W:.+]]: memref<16x8xf32>)
+// CHECK: %[[Q:.+]] = memref.alloc() : memref<8xf32>
+// CHECK: %[[K:.+]] = memref.alloc() : memref<4xf32>
+// CHECK: %[[V:.+]] = memref.alloc() : memref<4xf32>
+// CHECK: %[[VIEW:.+]] = memref.expand_shape %[[V]]
+// CHECK-NOT: scf.parallel
+// CHECK: memref.store %{{.+}}, %{{.+}}[] : memref<i64>
+// CHECK: omp.parallel {
+// CHECK: scf.for %[[FLAT:.+]] = %{{.+}} to %{{.+}} step %{{.+}} {
+// CHECK: %[[IN_Q:.+]] = arith.cmpi slt, %[[FLAT]], %c4{{.*}} : index
+// CHECK: scf.if %[[IN_Q]] {
+// CHECK: memref.prefetch %[[W]]
+// CHECK: memref.store %{{.+}}, %[[Q]][%{{.+}}] : memref<8xf32>
+// CHECK: } else {
+// CHECK: %[[FROM_K:.+]] = arith.subi %[[FLAT]], %c4{{.*}} : index
+// CHECK: %[[IN_K:.+]] = arith.cmpi slt, %[[FLAT]], %c6{{.*}} : index
+// CHECK: scf.if %[[IN_K]] {
+// CHECK: func.call @llvm.x86.avx2.pmadd.wd
+// CHECK: memref.store %{{.+}}, %[[K]][%{{.+}}] : memref<4xf32>
+// CHECK: } else {
+// CHECK: %[[FROM_V:.+]] = arith.subi %[[FLAT]], %c6{{.*}} : index
+// CHECK: memref.store %{{.+}}, %[[VIEW]][%{{.+}}, %{{.+}}] : memref<2x2xf32>
+// CHECK: omp.terminator
+// CHECK-NOT: omp.parallel
+// CHECK: return
+func.func private @llvm.x86.avx2.pmadd.wd(vector<16xi16>, vector<16xi16>) -> vector<8xi32>
+func.func @siblings(%x: memref<8xf32>, %w: memref<16x8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %ones = arith.constant dense<1> : vector<16xi16>
+  %q = memref.alloc() : memref<8xf32>
+  scf.parallel (%i) = (%c0) to (%c8) step (%c2) {
+    memref.prefetch %w[%i, %c0], read, locality<2>, data : memref<16x8xf32>
+    %a = memref.load %x[%i] : memref<8xf32>
+    %b = memref.load %w[%i, %c0] : memref<16x8xf32>
+    %p = arith.mulf %a, %b : f32
+    memref.store %p, %q[%i] : memref<8xf32>
+    scf.reduce
+  }
+  %k = memref.alloc() : memref<4xf32>
+  scf.parallel (%i) = (%c0) to (%c4) step (%c2) {
+    %d = func.call @llvm.x86.avx2.pmadd.wd(%ones, %ones) : (vector<16xi16>, vector<16xi16>) -> vector<8xi32>
+    %a = memref.load %x[%i] : memref<8xf32>
+    memref.store %a, %k[%i] : memref<4xf32>
+    scf.reduce
+  } {llmc.small_parallel_loop}
+  %v = memref.alloc() : memref<4xf32>
+  %view = memref.expand_shape %v [[0, 1]] output_shape [2, 2] : memref<4xf32> into memref<2x2xf32>
+  scf.parallel (%i) = (%c0) to (%c2) step (%c1) {
+    %a = memref.load %x[%i] : memref<8xf32>
+    memref.store %a, %view[%i, %c0] : memref<2x2xf32>
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// Loops that cannot share a region, each for its reason, keep their own:
+// the second reads what the first writes; a store lies between two; two
+// write function arguments (which may alias); one calls a function that may
+// touch any memory, so the small loop after it has no sibling with threads
+// and stays an scf.parallel (run sequentially).
+// CHECK-LABEL: func.func @not_siblings
+// CHECK-COUNT-5: omp.parallel {
+// CHECK-NOT: omp.parallel
+// CHECK: scf.parallel
+// CHECK: } {llmc.small_parallel_loop}
+// CHECK: return
+func.func private @opaque(memref<8xf32>)
+func.func @not_siblings(%x: memref<8xf32>, %y: memref<8xf32>, %z: memref<8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %zero = arith.constant 0.0 : f32
+  %a = memref.alloc() : memref<8xf32>
+  scf.parallel (%i) = (%c0) to (%c8) step (%c1) {
+    %v = memref.load %x[%i] : memref<8xf32>
+    memref.store %v, %a[%i] : memref<8xf32>
+    scf.reduce
+  }
+  %b = memref.alloc() : memref<8xf32>
+  scf.parallel (%i) = (%c0) to (%c8) step (%c1) {
+    %v = memref.load %a[%i] : memref<8xf32>
+    memref.store %v, %b[%i] : memref<8xf32>
+    scf.reduce
+  }
+  memref.store %zero, %x[%c0] : memref<8xf32>
+  scf.parallel (%i) = (%c0) to (%c8) step (%c1) {
+    memref.store %zero, %y[%i] : memref<8xf32>
+    scf.reduce
+  }
+  scf.parallel (%i) = (%c0) to (%c8) step (%c1) {
+    memref.store %zero, %z[%i] : memref<8xf32>
+    scf.reduce
+  }
+  %c = memref.alloc() : memref<8xf32>
+  scf.parallel (%i) = (%c0) to (%c8) step (%c1) {
+    func.call @opaque(%x) : (memref<8xf32>) -> ()
+    memref.store %zero, %c[%i] : memref<8xf32>
+    scf.reduce
+  }
+  %d = memref.alloc() : memref<8xf32>
+  scf.parallel (%i) = (%c0) to (%c8) step (%c1) {
+    %v = memref.load %x[%i] : memref<8xf32>
+    memref.store %v, %d[%i] : memref<8xf32>
+    scf.reduce
+  } {llmc.small_parallel_loop}
+  return
+}
+
+// -----
+
 // A reduction has no chunked form: one clear error.
 func.func @reduction(%n: index, %buf: memref<?xf32>) -> f32 {
   %c0 = arith.constant 0 : index

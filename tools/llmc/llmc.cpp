@@ -99,9 +99,10 @@ cl::opt<bool> noFusion(
 
 cl::opt<int64_t> parallelMinWeightElements(
     "parallel-min-weight-elements",
-    cl::desc("Split a projection across threads only when its weight "
-             "elements times its rows (at least 4 for a prefill) reach this "
-             "number (default 262144; 0: always)"),
+    cl::desc("Split a projection across threads of its own only when its "
+             "weight elements times its rows (at least 4 for a prefill) reach "
+             "this number (below, only beside a sibling projection that has "
+             "them; default 262144; 0: always)"),
     cl::init(-1), cl::sub(cl::SubCommand::getTopLevel()),
     cl::sub(compileCommand), cl::cat(compilerCategory));
 

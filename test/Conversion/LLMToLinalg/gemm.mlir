@@ -1,4 +1,4 @@
-// Multi-row (prefill) llm.linear / llm.logits lower to the register-tiled vector kernel: 4 tokens × 6 weight rows per tile (AVX-512; 4 × 3 on AVX2) on a runtime token count, the tokens in cache blocks (as many rows as fit 96 KiB of f32, at most 128), with 1-token tiles for the T % 4 leftover tokens and 1×1 tiles for the N % 6 leftover weight rows. 16-bit weight rows are widened to f32 once per (token block, weight tile), into a buffer the block's tiles read.
+// Multi-row (prefill) llm.linear / llm.logits on float weights lower to the packed-panel GEMM (codegen/cpu/PackedGemm.h) for whole panels of 6 (AVX-512) or 3 (AVX2) vectors of weight rows, 96 or 24, the rest to the register-tiled dot-product kernel: 4 tokens × 6 weight rows per tile (AVX-512; 4 × 3 on AVX2) on a runtime token count, the tokens in cache blocks (as many rows as fit 96 KiB of f32, at most 128), with 1-token tiles for the T % 4 leftover tokens and 1×1 tiles for the N % 6 leftover weight rows. 16-bit weight rows are widened to f32 once per (token block, weight tile), into a buffer the block's tiles read.
 // RUN: llmc-opt %s -split-input-file --llm-lower-to-linalg=parallel-min-weight-elements=0 --canonicalize | FileCheck %s
 // For AVX2's 16 ymm registers: vector<8xf32>, 4 tokens × 3 weight rows.
 // RUN: llmc-opt %s -split-input-file "--llm-lower-to-linalg=parallel-min-weight-elements=0 vector-register-bits=256 vector-registers=16" --canonicalize | FileCheck %s --check-prefix=AVX2
@@ -49,7 +49,15 @@
 // AVX2: vector.transfer_read %[[W]][%[[C6]],
 // AVX2: scf.reduce
 
+// Below the threshold: the tiles' loops are marked small (run sequentially
+// unless llm-parallel-to-openmp gives them a sibling's threads).
 // THRESHOLD-LABEL: func @linear_dynamic_t
+// THRESHOLD: scf.parallel
+// THRESHOLD: } {llmc.small_parallel_loop}
+// THRESHOLD: scf.parallel
+// THRESHOLD: } {llmc.small_parallel_loop}
+// THRESHOLD: scf.parallel
+// THRESHOLD: } {llmc.small_parallel_loop}
 // THRESHOLD-NOT: scf.parallel
 // THRESHOLD: return
 
@@ -123,10 +131,51 @@ func.func @linear_dynamic_t(%x: tensor<1x?x40xf32>, %w: tensor<7x40xbf16>) -> te
 // CHECK-NOT: scf.parallel
 // CHECK: return
 // AVX2-LABEL: func @logits_static
-// AVX2: scf.parallel (%{{.+}}) = ({{.+}}) to ({{.+}}) step ({{.+}}) {
+// On AVX2, weight rows 0-47 are two packed panels of 24 rows (3 ×
+// vector<8xf32>) over the 8 tokens (one row block): each panel packed
+// K-major (K = 32) by 8 × 8 blocks, 3 rounds of interleaving shuffles each,
+// its outputs set to 0 (no bias), then 4-token tiles whose K loop (one K
+// block) broadcasts each token's x element against the panel's 3 vectors.
+// AVX2: %[[OUT:.+]] = memref.alloc() {alignment = 64 : i64} : memref<8x64xf32>
+// AVX2: scf.parallel (%[[N0:.+]]) = (%c0) to (%c48) step (%c24) {
+// AVX2: %[[PANEL:.+]] = memref.alloc() {alignment = 64 : i64} : memref<32x24xf32>
+// AVX2: scf.for %[[K0:.+]] = %c0 to %c32 step %c8 {
+// AVX2-COUNT-8: vector.transfer_read {{.*}} : tensor<64x32xf32>, vector<8xf32>
+// AVX2-COUNT-8: vector.shuffle %{{.+}}, %{{.+}} [{{0, 8, 1, 9, 2, 10, 3, 11|4, 12, 5, 13, 6, 14, 7, 15}}]
+// AVX2-COUNT-16: vector.shuffle
+// AVX2: vector.store %{{.+}}, %[[PANEL]][%[[K0]], %c0] : memref<32x24xf32>, vector<8xf32>
+// AVX2-COUNT-7: vector.store %{{.+}}, %[[PANEL]][%{{.+}}, %c0]
+// AVX2: scf.for %{{.+}} = %c0 to %c32 step %c8 {
+// AVX2-COUNT-8: vector.store %{{.+}}, %[[PANEL]][%{{.+}}, %c8]
+// AVX2: scf.for %{{.+}} = %c0 to %c32 step %c8 {
+// AVX2-COUNT-8: vector.store %{{.+}}, %[[PANEL]][%{{.+}}, %c16]
+// AVX2: scf.for %[[M:.+]] = %c0 to %c8 step %c1 {
+// AVX2-COUNT-3: vector.store %cst, %[[OUT]][%[[M]], %{{.+}}] : memref<8x64xf32>, vector<8xf32>
+// AVX2: scf.for %{{.+}} = %c0 to %c8 step %c4 {
+// AVX2-COUNT-12: vector.load %[[OUT]]
+// AVX2: scf.for %[[K:.+]] = %c0 to %c32 step %c1 {{.*}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// AVX2-COUNT-3: vector.load %[[PANEL]][%[[K]], %{{.+}}] : memref<32x24xf32>, vector<8xf32>
+// AVX2: tensor.extract %{{.+}}[%{{.+}}, %[[K]]] : tensor<8x32xf32>
+// AVX2: vector.broadcast
+// AVX2-COUNT-3: vector.fma
+// AVX2: tensor.extract
+// AVX2: vector.broadcast
+// AVX2-COUNT-3: vector.fma
+// AVX2: tensor.extract
+// AVX2: vector.broadcast
+// AVX2-COUNT-3: vector.fma
+// AVX2: tensor.extract
+// AVX2: vector.broadcast
+// AVX2-COUNT-3: vector.fma
+// AVX2: scf.yield
+// AVX2-COUNT-12: vector.store %{{.+}}, %[[OUT]]
+// AVX2-NOT: vector.reduction
+// AVX2: scf.reduce
+// Weight rows 48-63 by the dot-product tiles: 16 = 3 · 5 + 1, weight row
+// 63 alone, over the 8 tokens.
+// AVX2: scf.parallel (%{{.+}}) = (%c48) to (%c63) step (%c3) {
 // AVX2-COUNT-12: vector.fma {{.*}} : vector<8xf32>
 // AVX2: scf.reduce
-// N = 64 = 3 · 21 + 1: weight row 63 alone, over the 8 tokens.
 // AVX2: scf.parallel
 // AVX2-COUNT-1: vector.fma {{.*}} : vector<8xf32>
 // AVX2: scf.reduce
@@ -142,18 +191,22 @@ func.func @logits_static(%x: tensor<8x32xf32>, %w: tensor<64x32xf32>) -> tensor<
 // A 192x576 weight (SmolLM2's K/V projections, 110592 elements) is below
 // the default threshold of 262144 for one row but above it for a prefill
 // (a dynamic token count counts as one 4-row tile): the GEMM is threaded,
-// the GEMV is not.
-// K = 576: blocks of 40 tokens (the multiple of 4 below 96 KiB / (576 · 4 bytes) = 42.7).
+// the GEMV's loop is marked small.
+// N = 192: two packed panels of 96 rows (6 × vector<16xf32>) per block of
+// 128 tokens, K = 576 in 576 / ceil(576 / 42) = 41.1 → blocks of 42 (16 KiB
+// of the panel each): 4-token tiles with 24 accumulators, then single tokens.
 // THRESHOLD-LABEL: func @threshold_rows
-// THRESHOLD: scf.parallel ({{.+}}) = ({{.+}}) to ({{.+}}) step (%c40, %c6)
-// THRESHOLD: scf.for {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// THRESHOLD: scf.parallel ({{.+}}) = ({{.+}}) to ({{.+}}, %c192) step (%c128, %c96)
+// THRESHOLD: memref.alloc() {alignment = 64 : i64} : memref<576x96xf32>
+// THRESHOLD: scf.for %{{.+}} = %c0 to %c576 step %c42 {
+// THRESHOLD: scf.for {{.*}} step %c1 {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// THRESHOLD: scf.for {{.*}} step %c1 {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
 // THRESHOLD: scf.reduce
-// Leftover tokens, threaded too.
+// THRESHOLD-NEXT: {{^ *}$}}
+// The decode GEMV.
 // THRESHOLD: scf.parallel
-// THRESHOLD: scf.reduce
-// The decode GEMV: sequential loops.
-// THRESHOLD-NOT: scf.parallel
 // THRESHOLD: scf.for {{.*}} -> (vector<16xf32>, vector<16xf32>)
+// THRESHOLD: } {llmc.small_parallel_loop}
 // THRESHOLD-NOT: scf.parallel
 // THRESHOLD: return
 func.func @threshold_rows(%x: tensor<1x?x576xf32>, %x1: tensor<1x1x576xf32>, %w: tensor<192x576xf32>) -> (tensor<1x?x192xf32>, tensor<1x1x192xf32>) {

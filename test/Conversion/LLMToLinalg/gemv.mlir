@@ -4,13 +4,18 @@
 // RUN: llmc-opt %s -split-input-file --llmc-cpu-kernels=parallel-min-weight-elements=0 | FileCheck %s --check-prefix=KERNELS
 // RUN: llmc-opt %s -split-input-file --llmc-cpu-to-llvm=parallel-min-weight-elements=0 | FileCheck %s --check-prefix=LLVM
 // With the default threshold these small weights are not worth threads:
-// the same kernels in sequential loops.
+// the same kernels in loops marked small, which reach the LLVM dialect
+// without an OpenMP region (no sibling loop has threads).
 // RUN: llmc-opt %s -split-input-file --llm-lower-to-linalg --canonicalize | FileCheck %s --check-prefix=SEQ
+// RUN: llmc-opt %s -split-input-file --llmc-cpu-to-llvm | FileCheck %s --check-prefix=SEQ-LLVM
 // SEQ-LABEL: func @gemv_f32_tails
-// SEQ-NOT: scf.parallel
+// SEQ: scf.parallel
 // SEQ: scf.for
 // SEQ: vector.fma
-// SEQ-NOT: scf.parallel
+// SEQ: } {llmc.small_parallel_loop}
+// SEQ-LLVM-LABEL: llvm.func @gemv_f32_tails
+// SEQ-LLVM-NOT: omp.parallel
+// SEQ-LLVM: llvm.return
 
 // K = 40 = 2·16 + 8 and N = 5 = 2·2 + 1: the main loop covers 32 columns,
 // one masked step the last 8; rows 0-3 are two parallel blocks, row 4 a
