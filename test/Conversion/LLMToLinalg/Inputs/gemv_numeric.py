@@ -1,6 +1,7 @@
 """The vector projection kernels (GEMV for one row, register-tiled for more)
 executed with OpenMP threads against numpy: K and N that do not fill a vector
-or a row block, bias, bf16 weights, logits, dynamic token counts."""
+or a row block, bias, bf16 weights, logits, dynamic token counts, and the
+packed-panel GEMM with its K blocks and row blocks."""
 import numpy as np
 
 from llm_numeric_cases import MainBuilder, check_all, round_bf16
@@ -71,5 +72,15 @@ projection("gemm logits T=8", [1, 8], 64, 30, op="llm.logits", dynamic=True)
 projection("gemm dynamic T=13 N%3=2 K<16", [1, 13], 13, 14, bias=True,
            dynamic=True)
 projection("gemm f16 T=6 K%8=0", [1, 6], 24, 9, wtype="f16", dynamic=True)
+# The packed-panel GEMM (panels of 12 rows for SSE, 24 for AVX2, 96 for
+# AVX-512) with the rows below a panel left to the dot-product tiles: two
+# blocks of x rows (128 + 5, a 1-row tail in the second), K in several
+# blocks of panel with a tail below a vector, a bias; 16-bit weights.
+projection("gemm packed T=133 K=203 N=101 bias", [1, 133], 203, 101,
+           bias=True, dynamic=True)
+projection("gemm packed bf16 T=9 K=37 N=99", [1, 9], 37, 99, wtype="bf16",
+           bias=True)
+projection("gemm packed f16 T=6 K=64 N=192", [1, 6], 64, 192, wtype="f16",
+           dynamic=True)
 
 check_all(checks, run(m.module()))
