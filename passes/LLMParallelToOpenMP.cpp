@@ -1,4 +1,4 @@
-// The llm-parallel-to-openmp pass: scf.parallel loops become OpenMP parallel regions whose threads take chunks of the iterations from a shared counter.
+// The llm-parallel-to-openmp pass: scf.parallel loops (independent siblings together) become OpenMP parallel regions whose threads take chunks of the iterations from a shared counter.
 #include "passes/Passes.h"
 
 #include "codegen/cpu/SmallParallelLoops.h"

@@ -265,6 +265,14 @@ def LLMParallelToOpenMP : Pass<"llm-parallel-to-openmp", "::mlir::ModuleOp"> {
     nested in a converted loop stay sequential. Reductions (scf.parallel
     results) are rejected.
 
+    Consecutive loops of one block that are independent (each writes only
+    buffers allocated before it that the others neither read nor write,
+    with only allocations and views between them) share one region: their
+    iterations follow one another in the flattened space, and an scf.if
+    per boundary picks the loop. A loop marked `llmc.small_parallel_loop`
+    (too little work for a region of its own) joins such a group, and
+    without one stays sequential.
+
     Before:
     ```mlir
     scf.parallel (%i) = (%lo) to (%hi) step (%c4) {
