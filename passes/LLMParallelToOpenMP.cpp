@@ -65,14 +65,19 @@ bool isIntrinsicCallOnValues(Operation *op) {
 
 LoopAccesses getLoopAccesses(scf::ParallelOp loop) {
   LoopAccesses accesses;
+  // The buffer's root, or null for the loop's own scratch.
+  auto getOuterRoot = [&](Value buffer) -> Value {
+    Value root = getBufferRoot(buffer);
+    return loop->isAncestor(root.getParentBlock()->getParentOp()) ? Value()
+                                                                  : root;
+  };
   loop.getBody()->walk([&](Operation *op) {
     if (op->hasTrait<OpTrait::HasRecursiveMemoryEffects>() ||
         isIntrinsicCallOnValues(op))
       return; // its nested ops are walked, or it touches no buffer
     if (auto prefetch = dyn_cast<memref::PrefetchOp>(op)) {
       // A hint that changes no memory (its interface declares a write).
-      Value root = getBufferRoot(prefetch.getMemref());
-      if (!loop->isAncestor(root.getParentBlock()->getParentOp()))
+      if (Value root = getOuterRoot(prefetch.getMemref()))
         accesses.reads.insert(root);
       return;
     }
@@ -91,9 +96,9 @@ LoopAccesses getLoopAccesses(scf::ParallelOp loop) {
         accesses.known = false;
         continue;
       }
-      Value root = getBufferRoot(buffer);
-      if (loop->isAncestor(root.getParentBlock()->getParentOp()))
-        continue; // the loop's own scratch
+      Value root = getOuterRoot(buffer);
+      if (!root)
+        continue;
       if (isa<MemoryEffects::Read>(effect.getEffect()))
         accesses.reads.insert(root);
       else if (isa<MemoryEffects::Write>(effect.getEffect()))
