@@ -6,12 +6,14 @@
 # Builds llmc (unless --no-build: then ./build must be current), compiles the
 # CUDA artifacts, the kernel checks' PTX and launch manifests and the
 # CPU-side references, and copies them with the run-time programs into one
-# folder that a GPU machine without the compiler runs: carry it there and
-# run scripts/gpu-check.sh <folder> from a checkout of the same commit (the
-# checks' Python scripts come from the checkout; BUNDLE.txt records their
-# hashes and gpu-check.sh refuses other ones). The folder and the checkout
-# must stay under the 64 MiB a device run carries: their size is printed,
-# and above LLMC_CARRY_MAX_MIB (default 60) the script fails.
+# folder that a GPU machine without the compiler runs, and packs the folder
+# into <folder>.tar.xz (git-ignored too): carry the archive there and run
+# scripts/gpu-check.sh <folder>.tar.xz from a checkout of the same commit
+# (the checks' Python scripts come from the checkout; scripts.sha256 records
+# their hashes and gpu-check.sh refuses other ones). The archive and the
+# checkout must stay under the 64 MiB a device run carries (the folder
+# alone is above it: 65 MiB on 2026-12-04, 23 MiB packed): their size is
+# printed, and above LLMC_CARRY_MAX_MIB (default 60) the script fails.
 #
 # Contents:
 #   bin/      llmc-run, kernel-manifest-runner, attention-gpu-check,
@@ -166,22 +168,25 @@ rm -f "$BUNDLE"/random/*/*/*.o "$BUNDLE"/random/*/*/*.a "$BUNDLE"/art/*/*.o "$BU
 
 # shellcheck disable=SC2086 # the list is words
 sha256sum $CHECK_SCRIPTS > "$BUNDLE/scripts.sha256"
-# What a device run carries: the bundle, the tracked files and the untracked
-# ones git does not ignore.
 BYTES=$(du -sb "$BUNDLE" | cut -f1)
-TREE=$({ git ls-files -z; git ls-files -z --others --exclude-standard; } |
-       xargs -0 du -cb 2>/dev/null | awk '$2 == "total" { n += $1 } END { print n + 0 }')
 MIB() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1048576 }'; }
 {
   echo "llmc GPU bundle"
   echo "made: $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(hostname)"
   echo "commit: $(git rev-parse HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null || echo ' (with uncommitted changes)')"
-  echo "size: $(MIB "$BYTES") MiB (+ $(MIB "$TREE") MiB of the checkout)"
+  echo "size: $(MIB "$BYTES") MiB unpacked"
   echo "gpu archs: $GPU_ARCHS; reference cpu: $REFERENCE_CPU"
 } > "$BUNDLE/BUNDLE.txt"
 du -sh "$BUNDLE"/* | sed 's/^/  /' >&2
-say "$BUNDLE is $(MIB "$BYTES") MiB; with the checkout ($(MIB "$TREE") MiB) a device run carries $(MIB $((BYTES + TREE))) MiB (at most $MAX_MIB, LLMC_CARRY_MAX_MIB; the limit is 64)"
-if [ $((BYTES + TREE)) -gt $((MAX_MIB * 1048576)) ]; then
+# What a device run carries: the archive (PTX and references pack to about a
+# third), the tracked files and the untracked ones git does not ignore.
+ARCHIVE="$BUNDLE.tar.xz"
+tar -C "$(dirname "$BUNDLE")" -cf - "$(basename "$BUNDLE")" | xz -T0 -6 > "$ARCHIVE"
+PACKED=$(stat -c %s "$ARCHIVE")
+TREE=$({ git ls-files -z; git ls-files -z --others --exclude-standard; } |
+       xargs -0 du -cb 2>/dev/null | awk '$2 == "total" { n += $1 } END { print n + 0 }')
+say "$BUNDLE is $(MIB "$BYTES") MiB, $ARCHIVE $(MIB "$PACKED") MiB; with the checkout ($(MIB "$TREE") MiB) a device run carries $(MIB $((PACKED + TREE))) MiB (at most $MAX_MIB, LLMC_CARRY_MAX_MIB; the limit is 64)"
+if [ $((PACKED + TREE)) -gt $((MAX_MIB * 1048576)) ]; then
   say "too large to carry to the GPU machine"
   exit 1
 fi

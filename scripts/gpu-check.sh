@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # The GPU check: runs a bundle of CUDA correctness checks and benchmarks (scripts/gpu-bundle.sh) on an NVIDIA GPU.
 #
-#   OUT=<folder> scripts/gpu-check.sh [bundle]        (default gpu-bundle)
+#   OUT=<folder> scripts/gpu-check.sh [bundle]   (default gpu-bundle.tar.xz, else gpu-bundle)
 #
 # Never builds: make the bundle on a machine with the build tools first
-# (scripts/gpu-bundle.sh), carry it to the GPU machine with a checkout of the
-# same commit, and run this from that checkout. It needs python3 with numpy
+# (scripts/gpu-bundle.sh), carry its archive to the GPU machine with a
+# checkout of the same commit, and run this from that checkout. An archive
+# (<name>.tar.xz) is unpacked into a new folder under $TMPDIR first. It needs python3 with numpy
 # there (the kernel checks' comparisons), coreutils' timeout and tar.
 #
 # Every step runs under its own timeout (`timeout`), and the whole run under
@@ -25,10 +26,10 @@
 #     checkout's check scripts and its programs find their libraries; the GPU.
 #   Kernel checks against float64 references, each a launch manifest run by
 #   bin/kernel-manifest-runner, then compared (test/Target/CUDA/*-gpu.test):
-#     projection-run 90, projection-compare 120: the GEMVs and GEMMs (never
-#       run on hardware before this script), tails, biases, tied logits;
+#     projection-run 90, projection-compare 120: the GEMVs and GEMMs, tails,
+#       biases, tied logits;
 #     block-run 60, block-compare 60: the same kernels, the embedding and the
-#       fused GEMVs on every GGUF block format (never run on hardware);
+#       fused GEMVs on every GGUF block format;
 #     attention 150: prefill and decode attention (+ LLaMA-3-8B-shaped timings);
 #     small-run 60, small-compare 90: norms, embedding, RoPE, sampling;
 #     fused-run 60, fused-compare 60; paged-kv-run 60, paged-kv-compare 60.
@@ -46,7 +47,7 @@
 #     .bin, without graphs, paged, the text; device sampling = host sampling;
 #     kv-quant-int8, kv-quant-fp8: greedy200's teacher-forced logits with a
 #     quantized KV cache (--kv-type), one prefill and token by token, vs the
-#     CPU artifact with the same cache (never run on hardware).
+#     CPU artifact with the same cache.
 #   random-variants 240: every architecture variant's logits vs the CPU's.
 #   Benchmarks: cublas 120 (cuBLAS and copy bandwidth), llama3-8b-bench 180,
 #     llama3-8b-unfused 150, llama3-8b-paged 150 (decode and prefill
@@ -62,7 +63,17 @@
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 REPO=$PWD
-BUNDLE=${1:-gpu-bundle}
+BUNDLE=${1:-}
+if [ -z "$BUNDLE" ]; then
+  BUNDLE=gpu-bundle
+  [ -f gpu-bundle.tar.xz ] && BUNDLE=gpu-bundle.tar.xz
+fi
+if [[ "$BUNDLE" == *.tar.xz && -f "$BUNDLE" ]]; then
+  UNPACKED=$(mktemp -d "${TMPDIR:-/tmp}/gpu-bundle.XXXXXX") &&
+    tar -xJf "$BUNDLE" -C "$UNPACKED" || { echo "gpu-check: cannot unpack $BUNDLE" >&2; exit 2; }
+  BUNDLE=$(find "$UNPACKED" -mindepth 1 -maxdepth 1 -type d | head -n 1)
+  [ -n "$BUNDLE" ] || BUNDLE=$UNPACKED
+fi
 OUT=${OUT:-$BUNDLE/out}
 mkdir -p "$OUT" || exit 2
 OUT=$(cd "$OUT" && pwd)
@@ -319,21 +330,28 @@ on_host() { # an approximate configuration: no sampling kernel
 }
 # A quantized KV cache: the GPU's logits of greedy200 (teacher-forced), in one
 # prefill and token by token, against the CPU artifact with the same cache.
-# Bound 1e-2: in the SIMT simulator the two agree to 1e-4 (stories260k-int8 of
-# simulated-kv-quant.test; every code equal), the f32 bound is 1e-3; the GPU's
-# libdevice sin/cos/exp may put a few codes one step apart, while a wrong
-# decode moves logits by O(1) (the quantization itself moves them by 1.08
-# (int8) and 2.08 (fp8) from an f32 cache).
-export KV_QUANT_MAX_ABS=1e-2
+# Token by token both engines run the same GEMVs' arithmetic up to summation
+# order: bound 1e-2 (measured on an H200, 2026-12-04: 1.1e-5 for both
+# formats; the f32 bound is 1e-3). A prefill computes K and V with a GEMM,
+# another summation order, and a value that lands within an ulp of a rounding
+# boundary takes the neighbouring code: the CPU's own prefill and token-by-
+# token logits differ by 0.081 (int8; one code apart, from row 11 on) and
+# 0.0018 (fp8) while the GPU's two agree to 1.5e-5. Bound 0.25 for the
+# prefill: above a few such codes, below what a cache read without its codes
+# moves (the quantization itself moves logits by 1.08 (int8) and 2.08 (fp8)
+# from an f32 cache); every argmax must agree.
+export KV_QUANT_MAX_ABS=1e-2 KV_QUANT_PREFILL_MAX_ABS=0.25
 kv_quant() { # kv_quant <int8|fp8>
-  local kind=$1 mode
+  local kind=$1 mode bound
   for mode in "" --incremental; do
+    bound=$KV_QUANT_PREFILL_MAX_ABS
+    [ -n "$mode" ] && bound=$KV_QUANT_MAX_ABS
     "$RUN" "$A-kv-$kind" --device cuda --weights "$M/stories260K.gguf" \
       --tokens-file "$M/greedy200.tokens" --dump-logits "$WORK/kv-$kind-gpu.f32" $mode &&
       "$RUN" "$A-kv-$kind-cpu" --device cpu --weights "$M/stories260K.gguf" \
         --tokens-file "$M/greedy200.tokens" --dump-logits "$WORK/kv-$kind-cpu.f32" $mode &&
       "$PY" "$COMPARE" "kv-quant-$kind${mode:+ (token by token)}" "$WORK/kv-$kind-gpu.f32" \
-        "$WORK/kv-$kind-cpu.f32" 512 --max-abs "$KV_QUANT_MAX_ABS" || return 1
+        "$WORK/kv-$kind-cpu.f32" 512 --max-abs "$bound" --min-agree 1 || return 1
   done
 }
 export -f greedy text device_argmax sampled on_host kv_quant
