@@ -25,10 +25,11 @@
 #             their CPU twins stories260k-kv-int8-cpu and -kv-fp8-cpu;
 #             llama3-8b (LLaMA-3-8B shapes, bf16 weights and KV cache,
 #             sm_90), llama3-8b-unfused (--no-fusion), llama3-8b-paged
-#             (--paged-kv-cache); llama3-8l, llama3-8l-unfused,
-#             llama3-8l-paged: the same with 8 layers, and llama3-8l-cpu,
-#             their CPU reference (x86-64-v3: the GPU machine's processor
-#             is unknown here)
+#             (--paged-kv-cache), llama3-8b-q8_0 and -q4_0 (weights
+#             quantized at load); llama3-8l, llama3-8l-unfused,
+#             llama3-8l-paged, llama3-8l-q4_0: the same with 8 layers, and
+#             llama3-8l-cpu and llama3-8l-q4_0-cpu, their CPU references
+#             (x86-64-v3: the GPU machine's processor is unknown here)
 #   kernels/  projection, block, attention, small, fused, paged-kv: each kernel
 #             check's PTX, launch manifest and what its comparison needs
 #             (inputs as seeds where they are large)
@@ -125,6 +126,16 @@ compile llama3-8l "$BUNDLE/info/llama3-8l.json" --target=cuda:"$GPU_ARCHS" "${LL
 compile llama3-8l-unfused "$BUNDLE/info/llama3-8l.json" --target=cuda:"$GPU_ARCHS" "${LLAMA3[@]}" --no-fusion
 compile llama3-8l-paged "$BUNDLE/info/llama3-8l.json" --target=cuda:"$GPU_ARCHS" "${LLAMA3[@]}" --paged-kv-cache
 compile llama3-8l-cpu "$BUNDLE/info/llama3-8l.json" --target=cpu --cpu="$REFERENCE_CPU" "${LLAMA3[@]}"
+# Weights quantized at load: the benchmark model's decode on Q8_0 and Q4_0
+# blocks, and the 8 layers on Q4_0 against the CPU decoding the same blocks
+# with x exact (--block-dot=f32).
+QUANT=(--kv-type=bf16 --context=4096)
+for format in q8_0 q4_0; do
+  compile llama3-8b-$format configs/llama-3-8b.json --target=cuda:"$GPU_ARCHS" "${QUANT[@]}" --weight-type=$format
+done
+compile llama3-8l-q4_0 "$BUNDLE/info/llama3-8l.json" --target=cuda:"$GPU_ARCHS" "${QUANT[@]}" --weight-type=q4_0
+compile llama3-8l-q4_0-cpu "$BUNDLE/info/llama3-8l.json" --target=cpu --cpu="$REFERENCE_CPU" "${QUANT[@]}" \
+  --weight-type=q4_0 --block-dot=f32
 
 # The kernel checks (test/Target/CUDA/*-gpu.test): PTX, launch manifests and
 # references; one runner program for the manifests.

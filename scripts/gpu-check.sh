@@ -41,6 +41,9 @@
 #       finite, within 4% of the logit scale of the CPU's; llama3-8l-unfused
 #       90 (--no-fusion, a prefill), llama3-8l-paged 90 (--paged-kv-cache,
 #       token by token): the same for the other benchmark artifacts;
+#     llama3-8l-q4_0-cpu 120, llama3-8l-q4_0-prefill 90,
+#       llama3-8l-q4_0-decode 90: the same with weights quantized to Q4_0 at
+#       load (the block kernels in a whole model), the CPU with x exact;
 #     llama3-8b-finite 120: the 32-layer benchmark model's prefill logits are
 #       finite.
 #   stories260K (the real model; each 60): greedy200 from the GGUF and the
@@ -50,8 +53,9 @@
 #     CPU artifact with the same cache.
 #   random-variants 240: every architecture variant's logits vs the CPU's.
 #   Benchmarks: cublas 120 (cuBLAS and copy bandwidth), llama3-8b-bench 180,
-#     llama3-8b-unfused 150, llama3-8b-paged 150 (decode and prefill
-#     tokens/s), llama3-8b-profile 150 (per-kernel times).
+#     llama3-8b-unfused 150, llama3-8b-paged 150, llama3-8b-q8_0 150,
+#     llama3-8b-q4_0 150 (decode and prefill tokens/s; the last two with
+#     weights quantized at load), llama3-8b-profile 150 (per-kernel times).
 #
 # Without a GPU: test/runtime/cuda-gpu-check.test runs the script on a small
 # bundle with test/runtime/Inputs/fake_libcuda.c; a whole bundle dry-runs
@@ -258,11 +262,12 @@ dump_logits() { # dump_logits <artifact> <out.f32> [llmc-run flags]: 12-token te
   shift 2
   "$RUN" "$BUNDLE/art/$artifact" --random-weights=1 --tokens "$PROMPT12" --dump-logits "$out" "$@"
 }
-versus_cpu() { # versus_cpu <label> <artifact> [llmc-run flags]: an 8-layer model on the GPU vs the CPU's logits
-  local label=$1 artifact=$2
-  shift 2
+versus_cpu() { # versus_cpu <label> <artifact> <reference> [llmc-run flags]: an 8-layer model on the GPU
+  # vs the CPU's logits (those the step <reference> dumped)
+  local label=$1 artifact=$2 reference=$3
+  shift 3
   dump_logits "$artifact" "$WORK/$label.f32" --device cuda "$@" &&
-    "$PY" "$COMPARE" "$label" "$WORK/$label.f32" "$WORK/llama3-8l-cpu.f32" "$VOCAB_LLAMA3" \
+    "$PY" "$COMPARE" "$label" "$WORK/$label.f32" "$WORK/$reference.f32" "$VOCAB_LLAMA3" \
       --max-scaled "$LLAMA3_MAX_SCALED"
 }
 finite() { # finite <label> <artifact> [llmc-run flags]: every logit finite
@@ -279,13 +284,26 @@ export -f dump_logits versus_cpu finite
 LLAMA3_8L=(llama3-8l-prefill llama3-8l-decode llama3-8l-unfused llama3-8l-paged)
 if have "$BUNDLE/art/llama3-8l-cpu" llama3-8l-cpu "${LLAMA3_8L[@]}" &&
    step llama3-8l-cpu 240 dump_logits llama3-8l-cpu "$WORK/llama3-8l-cpu.f32"; then
-  step llama3-8l-prefill 90 versus_cpu llama3-8l-prefill llama3-8l
-  step llama3-8l-decode 90 versus_cpu llama3-8l-decode llama3-8l --incremental
+  step llama3-8l-prefill 90 versus_cpu llama3-8l-prefill llama3-8l llama3-8l-cpu
+  step llama3-8l-decode 90 versus_cpu llama3-8l-decode llama3-8l llama3-8l-cpu --incremental
   have "$BUNDLE/art/llama3-8l-unfused" llama3-8l-unfused &&
-    step llama3-8l-unfused 90 versus_cpu llama3-8l-unfused llama3-8l-unfused
+    step llama3-8l-unfused 90 versus_cpu llama3-8l-unfused llama3-8l-unfused llama3-8l-cpu
   have "$BUNDLE/art/llama3-8l-paged" llama3-8l-paged &&
-    step llama3-8l-paged 90 versus_cpu llama3-8l-paged llama3-8l-paged --incremental
+    step llama3-8l-paged 90 versus_cpu llama3-8l-paged llama3-8l-paged llama3-8l-cpu --incremental
   for label in "${LLAMA3_8L[@]}"; do
+    summary "$label" "" "^$label: rows"
+  done
+fi
+# Weights quantized to Q4_0 at load: the GPU's block kernels in the whole
+# model (GEMVs on f32 x, tensor-core GEMMs on f16-rounded x and weights)
+# against the CPU decoding the same blocks with x exact (--block-dot=f32).
+LLAMA3_8L_Q4_0=(llama3-8l-q4_0-prefill llama3-8l-q4_0-decode)
+if have "$BUNDLE/art/llama3-8l-q4_0-cpu" llama3-8l-q4_0-cpu "${LLAMA3_8L_Q4_0[@]}" &&
+   have "$BUNDLE/art/llama3-8l-q4_0" "${LLAMA3_8L_Q4_0[@]}" &&
+   step llama3-8l-q4_0-cpu 120 dump_logits llama3-8l-q4_0-cpu "$WORK/llama3-8l-q4_0-cpu.f32"; then
+  step llama3-8l-q4_0-prefill 90 versus_cpu llama3-8l-q4_0-prefill llama3-8l-q4_0 llama3-8l-q4_0-cpu
+  step llama3-8l-q4_0-decode 90 versus_cpu llama3-8l-q4_0-decode llama3-8l-q4_0 llama3-8l-q4_0-cpu --incremental
+  for label in "${LLAMA3_8L_Q4_0[@]}"; do
     summary "$label" "" "^$label: rows"
   done
 fi
@@ -419,7 +437,7 @@ rate_of() { # rate_of <step> <prefill|decode>
   sed -nE "s/^llmc-run: $2: ([0-9.]+) tokens\\/s.*/\\1/p" "$LOGS/$1.log" | head -n 1
 }
 B="$BUNDLE/art/llama3-8b"
-DECODE="" PREFILL="" UNFUSED="" PAGED=""
+DECODE="" PREFILL="" UNFUSED="" PAGED="" QUANT=""
 if have "$B" llama3-8b-bench llama3-8b-unfused llama3-8b-paged; then
   step llama3-8b-bench 180 bench llama3-8b 256
   DECODE=$(rate_of llama3-8b-bench decode)
@@ -432,18 +450,25 @@ if have "$B" llama3-8b-bench llama3-8b-unfused llama3-8b-paged; then
     step llama3-8b-paged 150 bench llama3-8b-paged 128
     PAGED=$(rate_of llama3-8b-paged decode)
   fi
+  # Weights quantized at load: the block kernels' decode and prefill rates.
+  for format in q8_0 q4_0; do
+    if have "$B-$format" "llama3-8b-$format"; then
+      step "llama3-8b-$format" 150 bench "llama3-8b-$format" 128
+      QUANT+="$format:$(rate_of "llama3-8b-$format" decode):$(rate_of "llama3-8b-$format" prefill) "
+    fi
+  done
 fi
 # Weight bytes read per decoded token: every matmul weight once (bf16).
 MATMUL=$(sed -nE 's/^flops_per_token.matmul_params: ([0-9]+).*/\1/p' "$BUNDLE/info/llama3-8b.txt" 2>/dev/null)
 PEAK_GBS=${LLMC_GPU_PEAK_GBS:-4800} # H200 HBM3e: 4.8 TB/s
 if [ -n "$DECODE" ] && [ -n "$MATMUL" ]; then
-  "$PY" - "$DECODE" "$PREFILL" "$MATMUL" "$PEAK_GBS" "${COPY_GBS:-0}" "$UNFUSED" "$PAGED" >> "$NUMBERS" <<'PYEOF'
+  "$PY" - "$DECODE" "$PREFILL" "$MATMUL" "$PEAK_GBS" "${COPY_GBS:-0}" "$UNFUSED" "$PAGED" "$QUANT" >> "$NUMBERS" <<'PYEOF'
 import sys
-decode, prefill, matmul, peak, copy, unfused, paged = sys.argv[1:8]
+decode, prefill, matmul, peak, copy, unfused, paged, quant = sys.argv[1:9]
 decode, matmul, peak, copy = float(decode), int(matmul), float(peak), float(copy or 0)
 bytes_per_token = 2 * matmul
 roof = peak * 1e9 / bytes_per_token
-print("\n## LLaMA-3-8B shapes, bf16, batch 1, random weights\n")
+print("\n## LLaMA-3-8B shapes, batch 1, random weights (bf16 where a row names no other format)\n")
 print("| figure | ours | roofline (peak %.0f GB/s) | ratio | at measured copy bandwidth |" % peak)
 print("|---|---|---|---|---|")
 copy_col = ("%.1f tok/s (%.0f%%)" % (copy * 1e9 / bytes_per_token, 100 * decode / (copy * 1e9 / bytes_per_token))) if copy else "n/a"
@@ -456,6 +481,20 @@ if unfused:
 if paged:
     print("| decode tokens/s, paged KV cache (--paged-kv-cache) | %s | | paged/contiguous %.2f | |"
           % (paged, float(paged) / decode))
+# Weights quantized at load (--weight-type): every matrix in blocks of 32
+# (bytes per block), the norms f32 (negligible).
+BLOCK_BYTES = {"q8_0": 34, "q4_0": 18, "q4_1": 20, "q5_0": 22, "q5_1": 24}
+for entry in quant.split():
+    fmt, rate, pre = entry.split(":")
+    if not rate:
+        print("| decode tokens/s, %s weights | n/a | | | |" % fmt.upper())
+        continue
+    per_token = BLOCK_BYTES[fmt] / 32 * matmul
+    roof_q = peak * 1e9 / per_token
+    copy_q = ("%.1f tok/s (%.0f%%)" % (copy * 1e9 / per_token, 100 * float(rate) / (copy * 1e9 / per_token))) if copy else "n/a"
+    print("| decode tokens/s, %s weights (%.2f GB per token) | %s | %.1f | %.0f%% | %s |"
+          % (fmt.upper(), per_token / 1e9, rate, roof_q, 100 * float(rate) / roof_q, copy_q))
+    print("| prefill tokens/s (512), %s weights | %s | | | |" % (fmt.upper(), pre or "n/a"))
 PYEOF
 fi
 

@@ -298,15 +298,12 @@ void parse_weights(const Fields &top, Manifest &m) {
     ManifestWeight mw;
     mw.name = w.string("name");
     mw.dtype = w.string("dtype");
-    // The formats compiled code reads: floats everywhere, GGUF blocks in
-    // the CPU kernels.
+    // The formats compiled code reads: floats, and the GGUF blocks the CPU
+    // and CUDA kernels decode.
     bool block = false;
     if (!parse_artifact_dtype(mw.dtype, &mw.format, &block))
       fail(LLMC_ERR_UNSUPPORTED, m.path, ": weight '", mw.name, "' has dtype '",
            mw.dtype, "'; this runtime binds ", artifact_dtype_names(), " weights");
-    if (block && m.target != TargetKind::Cpu)
-      fail(LLMC_ERR_UNSUPPORTED, m.path, ": weight '", mw.name, "' has dtype '",
-           mw.dtype, "'; block-quantized weights run on the CPU target only");
     const auto &dims = w.array("shape");
     if (dims.empty() || dims.size() > LLMC_MAX_DIMS)
       fail(LLMC_ERR_FORMAT, m.path, ": weight '", mw.name, "' has ",

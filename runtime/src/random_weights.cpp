@@ -6,6 +6,7 @@
 #include "aligned_buffer.h"
 #include "error.h"
 #include "half.h"
+#include "quant/quantize.h"
 #include "weight_binding.h"
 
 #include <algorithm>
@@ -96,16 +97,27 @@ void run(const Job &job) {
     }
     break;
   }
-  default:
-    break; // dtype_of admits nothing else
+  default: { // a block format dtype_of admits: the f32 values, quantized
+    // A chunk starts at a multiple of kChunkElements, so on a block.
+    const DTypeTraits &traits = dtype_traits(job.dtype);
+    uint64_t n = job.end - job.begin;
+    std::vector<float> values(static_cast<size_t>(n));
+    for (uint64_t i = 0; i < n; ++i)
+      values[i] = job.fill == Fill::One ? 1.0f : uniform(job.key, job.begin + i);
+    auto *out = static_cast<uint8_t *>(job.data) +
+                job.begin / traits.block_elems * traits.block_bytes;
+    quantize_blocks(job.dtype, values.data(), n / traits.block_elems, out);
+    break;
+  }
   }
 }
 
 llmc_dtype dtype_of(const ManifestWeight &w) {
-  if (dtype_traits(w.format).dequantize)
-    fail(LLMC_ERR_UNSUPPORTED, "random weights: tensor '", w.name, "' is in ",
-         w.dtype, " blocks; random weights fill f32, bf16 and f16 tensors "
-         "(compile the artifact with --weight-type=f32)");
+  if (dtype_traits(w.format).dequantize && !can_quantize(w.format))
+    fail(LLMC_ERR_UNSUPPORTED, "tensor '", w.name, "' is in ",
+         w.dtype, " blocks; random weights fill f32, bf16, f16, q8_0, q4_0, "
+         "q4_1, q5_0 and q5_1 tensors (compile the artifact with "
+         "--weight-type=f32 or one of those)");
   return w.format;
 }
 
@@ -142,7 +154,7 @@ void make_random_weights(const Manifest &m, uint64_t seed, WeightSet &set) {
   std::vector<Job> jobs;
   for (const ManifestWeight &w : m.weights) {
     if (w.shape.size() > LLMC_MAX_DIMS)
-      fail(LLMC_ERR_UNSUPPORTED, "random weights: tensor '", w.name, "' has ",
+      fail(LLMC_ERR_UNSUPPORTED, "tensor '", w.name, "' has ",
            w.shape.size(), " dimensions (at most ", LLMC_MAX_DIMS, ")");
     TensorEntry t;
     t.name = w.name;
