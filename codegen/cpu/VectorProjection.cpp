@@ -31,8 +31,9 @@ constexpr int64_t kCacheLine = 64;
 /// How far ahead of its reads a decode GEMV prefetches, in bytes of weight
 /// rows (whole tiles, at least one), into L2. Block rows give the
 /// out-of-order core too little lookahead to hide DRAM latency (a Q8_0
-/// block is 34 bytes of ~40 instructions), and so do 16-bit rows: a tile of
-/// two f16 rows of SmolLM2's 576 columns is 2.3 KiB. Measured on a 2-core
+/// block is 34 bytes of ~40 instructions), and so do float rows: a tile of
+/// two f16 rows of SmolLM2's 576 columns is 2.3 KiB (f32 rows: see
+/// createVectorProjection's prefetch condition). Measured on a 2-core
 /// Sapphire Rapids: a stream of GEMVs of SmolLM2-135M's f16 shapes (2
 /// threads) took 17.3 ms with the next tile prefetched into L1, 13.6 ms 4
 /// KiB ahead into L2 and 13.5 ms 8 KiB ahead; llmc-run's decode, medians of
@@ -1013,10 +1014,13 @@ Value llmc::createVectorProjection(OpBuilder &b, Location loc, Value x,
     ops.hasDepthTail = !staticDepth || *staticDepth % ops.lanes != 0;
   }
   std::optional<int64_t> staticDepth = getConstantIntValue(ops.depth);
-  // Block weights, and 16-bit weights in the decode GEMV, read too few
-  // bytes per instruction for the hardware prefetchers alone.
-  bool narrowGemv = tile.xRows == 1 && !weightType.getElementType().isF32();
-  if (weightType.hasStaticShape() && (weightFormat || narrowGemv)) {
+  // Block weights, and every float weight in the decode GEMV, read too few
+  // bytes per instruction for the hardware prefetchers alone. f32 rows
+  // were left to them until measured on a 2-core Zen 4 (AVX-512, 53 GB/s):
+  // SmolLM2-135M F32 decode, medians of 7 interleaved runs, 42.4 -> 52.5
+  // tok/s with the same 4 KiB prefetch as 16-bit rows.
+  bool decodeGemv = tile.xRows == 1;
+  if (weightType.hasStaticShape() && (weightFormat || decodeGemv)) {
     ops.prefetchBuffer = bufferization::ToBufferOp::create(
         b, loc,
         MemRefType::get(weightType.getShape(), weightType.getElementType()),

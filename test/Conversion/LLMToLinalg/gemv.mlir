@@ -19,7 +19,9 @@
 
 // K = 40 = 2·16 + 8 and N = 5 = 2·2 + 1: the main loop covers 32 columns,
 // one masked step the last 8; rows 0-3 are two parallel blocks, row 4 a
-// single-row tile after the loop.
+// single-row tile after the loop. Each K step prefetches both rows' line
+// 4 KiB of tiles ahead into L2: 13 tiles of two 160-byte rows, rows + 26
+// and + 27, clamped to the last row.
 // CHECK-LABEL: func @gemv_f32_tails
 // CHECK-SAME: (%[[X:.+]]: tensor<1x1x40xf32>, %[[W:.+]]: tensor<5x40xf32>, %[[B:.+]]: tensor<5xf32>)
 // CHECK-DAG: %[[ZERO:.+]] = arith.constant dense<0.000000e+00> : vector<16xf32>
@@ -34,6 +36,12 @@
 // CHECK: scf.parallel (%[[N0:.+]]) = (%[[C0]]) to (%[[C4]]) step (%[[C2]]) {
 // CHECK: %[[N1:.+]] = arith.addi %[[N0]], %{{.+}} : index
 // CHECK: %[[ACC:.+]]:2 = scf.for %[[K:.+]] = %[[C0]] to %[[C32]] step %[[C16]] iter_args(%[[A0:.+]] = %[[ZERO]], %[[A1:.+]] = %[[ZERO]]) -> (vector<16xf32>, vector<16xf32>) {
+// CHECK: %[[AHEAD0:.+]] = arith.addi %[[N0]], %c26 : index
+// CHECK: %[[ROW0:.+]] = arith.minui %[[AHEAD0]], %[[C4]] : index
+// CHECK: memref.prefetch %{{.+}}[%[[ROW0]], %{{.+}}], read, locality<2>, data : memref<5x40xf32>
+// CHECK: %[[AHEAD1:.+]] = arith.addi %[[N0]], %c27 : index
+// CHECK: %[[ROW1:.+]] = arith.minui %[[AHEAD1]], %[[C4]] : index
+// CHECK: memref.prefetch %{{.+}}[%[[ROW1]], %{{.+}}], read, locality<2>, data : memref<5x40xf32>
 // CHECK: %[[XV:.+]] = vector.transfer_read %[[XR]][%[[C0]], %[[K]]], %{{.+}} {in_bounds = [true]} : tensor<1x40xf32>, vector<16xf32>
 // CHECK: %[[W0:.+]] = vector.transfer_read %[[W]][%[[N0]], %[[K]]], {{.+}} : tensor<5x40xf32>, vector<16xf32>
 // CHECK: %[[W1:.+]] = vector.transfer_read %[[W]][%[[N1]], %[[K]]], {{.+}} : tensor<5x40xf32>, vector<16xf32>
@@ -92,10 +100,9 @@ func.func @gemv_f32_tails(%x: tensor<1x1x40xf32>, %w: tensor<5x40xf32>, %b: tens
 
 // Tied logits with bf16 weights, rank-2 input, K and N multiples of the
 // vector width and the row block: each weight vector is widened with one
-// arith.extf; no masked step, no row tail. 16-bit weights are prefetched
+// arith.extf; no masked step, no row tail. The weights are prefetched
 // into L2 4 KiB ahead, each K step: 16 tiles of two 128-byte rows, row + 32
-// clamped to the last row, 63 (f32 ones, read twice as fast per
-// instruction, leave it to the hardware).
+// clamped to the last row, 63.
 // CHECK-LABEL: func @logits_bf16
 // CHECK-SAME: (%[[X:.+]]: tensor<1x64xf32>, %[[W:.+]]: tensor<64x64xbf16>)
 // CHECK: %[[OUT:.+]] = memref.alloc() {alignment = 64 : i64} : memref<1x64xf32>
