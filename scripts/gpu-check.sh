@@ -6,8 +6,9 @@
 # Never builds: make the bundle on a machine with the build tools first
 # (scripts/gpu-bundle.sh), carry its archive to the GPU machine with a
 # checkout of the same commit, and run this from that checkout. An archive
-# (<name>.tar.xz) is unpacked into a new folder under $TMPDIR first. It needs python3 with numpy
-# there (the kernel checks' comparisons), coreutils' timeout and tar.
+# (<name>.tar.xz) is unpacked into a new folder under $TMPDIR first. It
+# needs python3 with numpy there (the kernel checks' comparisons),
+# coreutils' timeout, tar and xz.
 #
 # Every step runs under its own timeout (`timeout`), and the whole run under
 # a budget (GPU_CHECK_BUDGET_S, default 480 s): a step that would start with
@@ -353,7 +354,7 @@ on_host() { # an approximate configuration: no sampling kernel
 # formats; the f32 bound is 1e-3). A prefill computes K and V with a GEMM,
 # another summation order, and a value that lands within an ulp of a rounding
 # boundary takes the neighbouring code: the CPU's own prefill and token-by-
-# token logits differ by 0.081 (int8; one code apart, from row 11 on) and
+# token logits differ by 0.081 (int8, from row 11 on) and
 # 0.0018 (fp8) while the GPU's two agree to 1.5e-5. Bound 0.25 for the
 # prefill: above a few such codes, below what a cache read without its codes
 # moves (the quantization itself moves logits by 1.08 (int8) and 2.08 (fp8)
