@@ -109,7 +109,8 @@ done
 # position cache (the prompt and generation stay far below it); without the
 # fusion passes (what they gain) and with a paged cache (what the page table
 # costs).
-LLAMA3=(--weight-type=bf16 --kv-type=bf16 --context=4096)
+LLAMA3_CACHE=(--kv-type=bf16 --context=4096)
+LLAMA3=(--weight-type=bf16 "${LLAMA3_CACHE[@]}")
 compile llama3-8b configs/llama-3-8b.json --target=cuda:"$GPU_ARCHS" "${LLAMA3[@]}"
 compile llama3-8b-unfused configs/llama-3-8b.json --target=cuda:"$GPU_ARCHS" "${LLAMA3[@]}" --no-fusion
 compile llama3-8b-paged configs/llama-3-8b.json --target=cuda:"$GPU_ARCHS" "${LLAMA3[@]}" --paged-kv-cache
@@ -129,12 +130,11 @@ compile llama3-8l-cpu "$BUNDLE/info/llama3-8l.json" --target=cpu --cpu="$REFEREN
 # Weights quantized at load: the benchmark model's decode on Q8_0 and Q4_0
 # blocks, and the 8 layers on Q4_0 against the CPU decoding the same blocks
 # with x exact (--block-dot=f32).
-QUANT=(--kv-type=bf16 --context=4096)
 for format in q8_0 q4_0; do
-  compile llama3-8b-$format configs/llama-3-8b.json --target=cuda:"$GPU_ARCHS" "${QUANT[@]}" --weight-type=$format
+  compile llama3-8b-$format configs/llama-3-8b.json --target=cuda:"$GPU_ARCHS" "${LLAMA3_CACHE[@]}" --weight-type=$format
 done
-compile llama3-8l-q4_0 "$BUNDLE/info/llama3-8l.json" --target=cuda:"$GPU_ARCHS" "${QUANT[@]}" --weight-type=q4_0
-compile llama3-8l-q4_0-cpu "$BUNDLE/info/llama3-8l.json" --target=cpu --cpu="$REFERENCE_CPU" "${QUANT[@]}" \
+compile llama3-8l-q4_0 "$BUNDLE/info/llama3-8l.json" --target=cuda:"$GPU_ARCHS" "${LLAMA3_CACHE[@]}" --weight-type=q4_0
+compile llama3-8l-q4_0-cpu "$BUNDLE/info/llama3-8l.json" --target=cpu --cpu="$REFERENCE_CPU" "${LLAMA3_CACHE[@]}" \
   --weight-type=q4_0 --block-dot=f32
 
 # The kernel checks (test/Target/CUDA/*-gpu.test): PTX, launch manifests and

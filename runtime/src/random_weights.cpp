@@ -74,12 +74,17 @@ struct Job {
   uint64_t begin, end; // element range
 };
 
+/// Element `i`'s f32 value: 1, or the stream's uniform value.
+inline float value_at(const Job &job, uint64_t i) {
+  return job.fill == Fill::One ? 1.0f : uniform(job.key, i);
+}
+
 void run(const Job &job) {
   switch (job.dtype) {
   case LLMC_DTYPE_F32: {
     auto *out = static_cast<float *>(job.data);
     for (uint64_t i = job.begin; i < job.end; ++i)
-      out[i] = job.fill == Fill::One ? 1.0f : uniform(job.key, i);
+      out[i] = value_at(job, i);
     break;
   }
   case LLMC_DTYPE_BF16:
@@ -103,7 +108,7 @@ void run(const Job &job) {
     uint64_t n = job.end - job.begin;
     std::vector<float> values(static_cast<size_t>(n));
     for (uint64_t i = 0; i < n; ++i)
-      values[i] = job.fill == Fill::One ? 1.0f : uniform(job.key, job.begin + i);
+      values[i] = value_at(job, job.begin + i);
     auto *out = static_cast<uint8_t *>(job.data) +
                 job.begin / traits.block_elems * traits.block_bytes;
     quantize_blocks(job.dtype, values.data(), n / traits.block_elems, out);

@@ -567,8 +567,9 @@ int llmc_model_is_eos(const llmc_model *model, int32_t token);
  * its canonical name, shape and dtype (f32, bf16, f16, or the block
  * formats q8_0, q4_0, q4_1, q5_0 and q5_1, quantized as --weight-type
  * quantizes at load; K-quant tables are refused with LLMC_ERR_UNSUPPORTED),
- * in memory the handle owns; llmc_session_create binds them like loaded weights (no
- * conversion, no q/k reordering: the handle's RoPE layout is the model's).
+ * in memory the handle owns; llmc_session_create binds them like loaded
+ * weights (no conversion, no q/k reordering: the handle's RoPE layout is
+ * the model's).
  * Values, deterministic in `seed`: norm weights (names ending in
  * "norm.weight") 1, biases 0, everything else uniform in
  * [-sqrt(3)*0.02, sqrt(3)*0.02] (standard deviation 0.02, as Hugging Face
