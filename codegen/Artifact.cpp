@@ -110,6 +110,10 @@ llvm::Error writeManifest(const ArtifactPaths &paths, const ModelConfig &config,
     llvm::json::Object weight{{"name", spec.name},
                               {"shape", toJSON(spec.shape)},
                               {"dtype", spec.format}};
+    // Groups of rows stored interleaved, repacked from the file's rows at
+    // load (the dtype's blocks, in another order).
+    if (spec.interleave > 1)
+      weight["interleave"] = spec.interleave;
     // What the compiled model's weights file holds (used as it is, or
     // dequantized or converted to `dtype` at load), when it was compiled
     // from one.

@@ -24,8 +24,9 @@ constexpr int kArtifactABIVersion = 2;
 ///   P.json     the manifest: ABI version, target, config, KV-cache shape,
 ///              entry points and the weight table (name, shape, dtype) in
 ///              argument order
-/// The header and manifest describe `interface`, read off the module in the
-/// `llm` phase (getModelInterface); `config` adds the model's description.
+/// The header and manifest describe `interface`, read off the module at the
+/// end of the fused phase (getModelInterface); `config` adds the model's
+/// description.
 /// `module` must be in the LLVM dialect (phase `llvm`).
 llvm::Error writeCPUArtifact(mlir::ModuleOp module, const ModelConfig &config,
                              const ModelInterface &interface,

@@ -21,6 +21,9 @@ struct InterfaceWeight {
   /// "f32", "f16", "bf16", or a block format ("q4_k"): how the buffer the
   /// runtime passes is laid out.
   std::string format;
+  /// Rows of a block format stored together (`interleave` of
+  /// `!llm.block`): 1, or 8 when the runtime repacks the rows at load.
+  int64_t interleave = 1;
   /// A part of a fused checkpoint tensor (`llm.weight_source`), else empty;
   /// `rows` (`llm.weight_rows`): start, count, stride, groups.
   std::string source;
@@ -41,7 +44,8 @@ struct ModelInterface {
   mlir::llm::KVCacheType cache;
 };
 
-/// Reads the interface off `module` in the `llm` phase: the arguments of its
+/// Reads the interface off `module` in the `llm` or `fused` phase (the
+/// latter has the weight layout the kernels read): the arguments of its
 /// `@decode` function with an `llm.weight` name, in order, and its
 /// `!llm.kv_cache` argument. `@prefill` takes the same weights.
 llvm::Expected<ModelInterface> getModelInterface(mlir::ModuleOp module);

@@ -87,9 +87,11 @@ LogicalResult verifyNorm(Operation *op, ShapedType x, ShapedType weight,
 
 /// A block-quantized weight (`!llm.block<f>` elements; its rank 2 is checked
 /// by the caller) has rows of whole blocks: a static row length that is a
-/// multiple of the format's block. Float weights pass unchecked.
+/// multiple of the format's block. An interleaved one has a static row count
+/// that is a multiple of its groups, and is never gathered a row at a time
+/// (`gathered`: an embedding table). Float weights pass unchecked.
 LogicalResult verifyWeightFormat(Operation *op, ShapedType weight,
-                                 StringRef name) {
+                                 StringRef name, bool gathered = false) {
   BlockQuantType block = getBlockQuantElementType(weight);
   if (!block)
     return success();
@@ -99,6 +101,18 @@ LogicalResult verifyWeightFormat(Operation *op, ShapedType weight,
            << name << " row length (" << extentString(row)
            << ") must be a multiple of the " << stringifyBlockFormat(block.getFormat())
            << " block (" << block.getBlockElements() << " elements)";
+  if (!block.isInterleaved())
+    return success();
+  if (gathered)
+    return op->emitOpError()
+           << name << " must not be interleaved: its rows are gathered one "
+                      "at a time";
+  int64_t rows = weight.getDimSize(0);
+  if (ShapedType::isDynamic(rows) || rows % block.getInterleave() != 0)
+    return op->emitOpError()
+           << name << " row count (" << extentString(rows)
+           << ") must be a multiple of its interleaved groups ("
+           << block.getInterleave() << " rows)";
   return success();
 }
 
@@ -150,7 +164,7 @@ LogicalResult EmbeddingOp::verify() {
   auto table = getTable().getType();
   auto result = getResult().getType();
   if (failed(requireRank(*this, table, 2, "table")) ||
-      failed(verifyWeightFormat(*this, table, "table")))
+      failed(verifyWeightFormat(*this, table, "table", /*gathered=*/true)))
     return failure();
   if (result.getRank() != tokens.getRank() + 1)
     return emitOpError() << "result rank (" << result.getRank()

@@ -142,6 +142,42 @@ int64_t BlockQuantType::getBlockBytes() const {
   return getBlockLayout(getFormat()).bytes;
 }
 
+int64_t BlockQuantType::getHeaderBytes() const {
+  switch (getFormat()) {
+  case BlockFormat::q8_0:
+  case BlockFormat::q4_0:
+    return 2;
+  case BlockFormat::q4_1:
+    return 4;
+  case BlockFormat::q5_0:
+    return 6;
+  case BlockFormat::q5_1:
+    return 8;
+  case BlockFormat::q4_k:
+  case BlockFormat::q5_k:
+  case BlockFormat::q6_k:
+    // Scales and codes interleave within these blocks; they are never
+    // stored interleaved (see verify).
+    return 0;
+  }
+  llvm_unreachable("unknown block format");
+}
+
+LogicalResult
+BlockQuantType::verify(function_ref<InFlightDiagnostic()> emitError,
+                       BlockFormat format, int64_t interleave) {
+  if (interleave == 1)
+    return success();
+  if (interleave != kInterleavedRows)
+    return emitError() << "interleave must be 1 or " << kInterleavedRows
+                       << " rows, got " << interleave;
+  if (getBlockLayout(format).elements != 32)
+    return emitError() << "only the 32-element block formats can be "
+                          "interleaved, not "
+                       << stringifyBlockFormat(format);
+  return success();
+}
+
 BlockQuantType mlir::llm::getBlockQuantElementType(Type type) {
   auto shaped = dyn_cast<ShapedType>(type);
   return shaped ? dyn_cast<BlockQuantType>(shaped.getElementType())
@@ -152,5 +188,11 @@ RankedTensorType mlir::llm::getBlockStorageType(RankedTensorType type) {
   auto block = cast<BlockQuantType>(type.getElementType());
   SmallVector<int64_t> shape(type.getShape());
   shape.back() = block.getRowBytes(shape.back());
+  if (block.isInterleaved()) {
+    // A row of storage per group of rows (a rank-2 weight with N a multiple
+    // of the group, as the ops verify).
+    shape.front() /= block.getInterleave();
+    shape.back() *= block.getInterleave();
+  }
   return RankedTensorType::get(shape, IntegerType::get(type.getContext(), 8));
 }

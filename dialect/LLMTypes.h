@@ -35,7 +35,9 @@ BlockQuantType getBlockQuantElementType(Type type);
 
 /// The bytes a block-quantized weight is stored in:
 /// tensor<N x K x !llm.block<f>> -> tensor<N x (K / block_elements ·
-/// block_bytes) x i8> (K a multiple of the block, as the ops verify).
+/// block_bytes) x i8> (K a multiple of the block, as the ops verify); with
+/// `interleave = R`, one row of storage per group of R rows: tensor<N / R x
+/// (R · K / block_elements · block_bytes) x i8>.
 RankedTensorType getBlockStorageType(RankedTensorType type);
 } // namespace mlir::llm
 

@@ -144,14 +144,44 @@ def LLM_BlockQuantType : TypeDef<LLM_Dialect, "BlockQuant"> {
     | q5_k   | 256 | 176 | as q4_k with 5-bit q |
     | q6_k   | 256 | 210 | d · sc_j · (q - 32) (int8 sc_j per 16, 6-bit q) |
 
+    `interleave = R` (R = 8; the 32-element formats) stores each group of R
+    consecutive rows together, block by block, so that one vector load
+    reaches the same block of all R rows: group g's block b is R block
+    headers (each row's scale bytes: q8_0 and q4_0 2, q4_1 4, q5_0 6, q5_1
+    8), then the R rows' codes in runs of 4 bytes (row 0's bytes 0-3, row
+    1's bytes 0-3, ..., row R-1's, then every row's bytes 4-7, ...). The
+    logical matrix is the same; N must be a multiple of R, and only
+    projections (`llm.linear`, `llm.logits`) take such weights. The CPU
+    target chooses it (`llm-cpu-interleave-weights`) where a kernel keeps R
+    rows in the lanes of one vector; the runtime repacks the file's rows into
+    it at load.
+
     Example:
     ```mlir
     %y = llm.linear %x, %w : tensor<1x1x576xf32>, tensor<1536x576x!llm.block<q4_k>> -> tensor<1x1x1536xf32>
+    %z = llm.linear %x, %v : tensor<1x1x576xf32>, tensor<1536x576x!llm.block<q4_0, interleave = 8>> -> tensor<1x1x1536xf32>
     ```
   }];
-  let parameters = (ins LLM_BlockFormatParameter:$format);
-  let assemblyFormat = "`<` $format `>`";
+  let parameters = (ins LLM_BlockFormatParameter:$format,
+                        DefaultValuedParameter<"int64_t", "1">:$interleave);
+  let assemblyFormat = "`<` $format (`,` `interleave` `=` $interleave^)? `>`";
+  let genVerifyDecl = 1;
+  let builders = [
+    TypeBuilder<(ins "::mlir::llm::BlockFormat":$format), [{
+      return $_get($_ctxt, format, 1);
+    }]>
+  ];
   let extraClassDeclaration = [{
+    /// Rows stored together when a weight is interleaved (`interleave`).
+    static constexpr int64_t kInterleavedRows = 8;
+    bool isInterleaved() const { return getInterleave() > 1; }
+    /// Bytes at the start of each block that are not codes (its scales,
+    /// and the high-bit word of the 5-bit formats); the rest are codes.
+    int64_t getHeaderBytes() const;
+    /// The same format, `rows` rows interleaved (1: plain rows).
+    BlockQuantType withInterleave(int64_t rows) const {
+      return get(getContext(), getFormat(), rows);
+    }
     /// Logical elements per block: 32, or 256 for the K-quants.
     int64_t getBlockElements() const;
     /// Bytes of one block.

@@ -60,8 +60,18 @@ LogicalResult verifyBlockWeightUsers(ModuleOp module) {
   LogicalResult result = success();
   module.walk([&](func::FuncOp func) {
     for (BlockArgument argument : func.getArguments()) {
-      if (!llm::getBlockQuantElementType(argument.getType()))
+      llm::BlockQuantType block =
+          llm::getBlockQuantElementType(argument.getType());
+      if (!block)
         continue;
+      if (block.isInterleaved()) {
+        func.emitError() << "argument #" << argument.getArgNumber() << " ("
+                         << argument.getType()
+                         << ") has interleaved rows, the CPU kernels' layout; "
+                            "the CUDA kernels read the file's rows";
+        result = failure();
+        return WalkResult::interrupt();
+      }
       for (Operation *user : argument.getUsers()) {
         if (readsBlockWeights(user))
           continue;

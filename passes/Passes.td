@@ -101,6 +101,33 @@ def LLMFuseRopeAppend : Pass<"llm-fuse-rope-append"> {
   }];
 }
 
+def LLMCPUInterleaveWeights : Pass<"llm-cpu-interleave-weights", "::mlir::ModuleOp"> {
+  let summary = "Store q4_0 projection weights in groups of 8 interleaved rows (the CPU's weight layout)";
+  let description = [{
+    Gives every `!llm.block<q4_0>` weight that only projections read (through
+    any number of calls) the type `!llm.block<q4_0, interleave = 8>`, when its
+    row count is a multiple of 8: the decode GEMV then reads the same block of
+    8 rows with one vector load and keeps one row per lane of its int8 dot
+    products, with no horizontal sums. A weight that anything else reads (a
+    tied embedding table, gathered a row at a time) keeps its rows, and so
+    does every value a call passes to the same function argument. The entry
+    functions' weight arguments change type with it, so that the artifact's
+    manifest records the layout and the runtime repacks the file's rows at
+    load. Runs at the end of the CPU's fused phase.
+
+    Before:
+    ```mlir
+    func.func @decode(%x: tensor<1x1x64xf32>, %w: tensor<64x64x!llm.block<q4_0>> {llm.weight = "w"}) -> tensor<1x1x64xf32> {
+      %y = llm.linear %x, %w : tensor<1x1x64xf32>, tensor<64x64x!llm.block<q4_0>> -> tensor<1x1x64xf32>
+    ```
+    After:
+    ```mlir
+    func.func @decode(%x: tensor<1x1x64xf32>, %w: tensor<64x64x!llm.block<q4_0, interleave = 8>> {llm.weight = "w"}) -> tensor<1x1x64xf32> {
+      %y = llm.linear %x, %w : tensor<1x1x64xf32>, tensor<64x64x!llm.block<q4_0, interleave = 8>> -> tensor<1x1x64xf32>
+    ```
+  }];
+}
+
 def LLMDecomposeFused : Pass<"llm-decompose-fused"> {
   let summary = "Rewrite fused `llm` ops back into the ops they were made of";
   let description = [{

@@ -23,6 +23,11 @@ constexpr const char *kFusionPasses =
     "llm-fuse-residual-add,llm-fuse-sibling-linears,"
     "llm-fuse-norm-into-projections,llm-fuse-rope-append";
 
+/// The end of the CPU's fused phase: the weight layout of its kernels
+/// (still `llm` types, so that the artifact's manifest, read off this phase,
+/// records it). Runs with --no-fusion too.
+constexpr const char *kCPULayoutPasses = "llm-cpu-interleave-weights";
+
 /// Fused `llm` → CPU kernels (llm-lower-to-linalg first rewrites the fused
 /// projections back into their parts, which its linalg fuses instead): lower the ops on tensors (and the element-wise arith
 /// ops on tensors, such as the narrowing of keys and values for a bf16/f16
@@ -135,18 +140,33 @@ std::string getLoweringOptions(const PipelineOptions &options) {
   return text.empty() ? text : text + "}";
 }
 
-/// Adds the passes of every phase after `llm` up to and including `last`.
-/// The CPU lowering options `options` sets become those of the kernels
-/// phase's first pass (llm-lower-to-linalg).
-void addPhasesUpTo(mlir::OpPassManager &pm, Phase last,
-                   const PipelineOptions &options) {
+/// The CPU pipeline of a phase: the table's, with the fused phase's
+/// fusion passes only when `options.fusion`.
+std::string getCPUPasses(const PhaseInfo &info,
+                         const PipelineOptions &options) {
+  if (info.phase != Phase::Fused)
+    return info.passes;
+  return options.fusion ? std::string(info.passes) + "," + kCPULayoutPasses
+                        : std::string(kCPULayoutPasses);
+}
+
+/// Adds the passes of every phase after `options.startAfter` up to and
+/// including `options.stopAfter`. The CPU lowering options `options` sets
+/// become those of the kernels phase's first pass (llm-lower-to-linalg).
+void addPhases(mlir::OpPassManager &pm, const PipelineOptions &options) {
   for (const PhaseInfo &info : kPhases) {
-    if (info.phase > last)
+    if (info.phase <= options.startAfter)
+      continue;
+    if (info.phase > options.stopAfter)
       break;
-    std::string passes = options.target == TargetKind::CUDA
-                             ? getCUDAPasses(info.phase, options)
-                             : std::string(info.passes);
-    if (passes.empty() || (info.phase == Phase::Fused && !options.fusion))
+    std::string passes;
+    if (options.target == TargetKind::CUDA)
+      passes = info.phase == Phase::Fused && !options.fusion
+                   ? ""
+                   : getCUDAPasses(info.phase, options);
+    else
+      passes = getCPUPasses(info, options);
+    if (passes.empty())
       continue;
     llvm::StringRef lowering = "llm-lower-to-linalg";
     if (llvm::StringRef(passes).starts_with(lowering))
@@ -185,7 +205,7 @@ std::string llmc::getPhaseNames() {
 
 void llmc::buildPipeline(mlir::OpPassManager &pm,
                          const PipelineOptions &options) {
-  addPhasesUpTo(pm, options.stopAfter, options);
+  addPhases(pm, options);
 }
 
 /// The CUDA architectures llmc builds kernels for.

@@ -19,7 +19,9 @@ enum class Phase {
   /// The model graph in the `llm` dialect (prefill + decode).
   LLM,
   /// The graph after the target-independent fusion passes: residual adds,
-  /// sibling projections and norms merged into fused `llm` ops.
+  /// sibling projections and norms merged into fused `llm` ops; on the CPU
+  /// also the weight layout of its kernels (interleaved q4_0 rows), which
+  /// the artifact's manifest is read from.
   Fused,
   /// Kernels: CPU loops over memrefs (linalg lowered, bufferized), or CUDA
   /// gpu.func kernels plus host functions that launch them.
@@ -42,10 +44,12 @@ llvm::StringRef getPhaseName(Phase phase);
 std::string getPhaseNames();
 
 struct PipelineOptions {
+  /// The phase the module is in: the passes of the phases after it run.
+  Phase startAfter = Phase::LLM;
   /// Last phase to run.
   Phase stopAfter = Phase::LLM;
   TargetKind target = TargetKind::CPU;
-  /// Whether the fused phase runs its passes (false: it passes the `llm`
+  /// Whether the fused phase runs its fusion passes (false: it passes the `llm`
   /// module on unchanged, for comparisons).
   bool fusion = true;
   /// CUDA: the architectures kernels are built for (sm_80, sm_90), one

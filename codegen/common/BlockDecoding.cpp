@@ -91,19 +91,65 @@ BlockDecoder::BlockDecoder(llm::BlockQuantType format, Value storage,
   assert(kQ6KScaleRun % lanes == 0 && "decoded vectors must not span scales");
 }
 
-Value BlockDecoder::readBytes(OpBuilder &b, Location loc, const Block &block,
-                              int64_t byte, int64_t count) const {
-  if (reader)
-    return reader(b, loc, block, byte, count);
-  Value column = byte ? b.createOrFold<arith::AddIOp>(
-                            loc, block.offset, indexConstant(b, loc, byte))
-                      : block.offset;
+Value BlockDecoder::readStorage(OpBuilder &b, Location loc, const Block &block,
+                                Value column, int64_t count) const {
   Value padding = arith::ConstantIntOp::create(b, loc, b.getI8Type(), 0);
   return vector::TransferReadOp::create(
       b, loc, VectorType::get({count}, b.getI8Type()), storage,
       ValueRange{block.row, column},
       AffineMap::getMinorIdentityMap(2, 1, b.getContext()), padding,
       /*mask=*/Value(), b.getBoolArrayAttr({true}));
+}
+
+Value BlockDecoder::readBytes(OpBuilder &b, Location loc, const Block &block,
+                              int64_t byte, int64_t count) const {
+  if (reader)
+    return reader(b, loc, block, byte, count);
+  auto at = [&](Value base, int64_t bytes) {
+    return bytes ? b.createOrFold<arith::AddIOp>(loc, base,
+                                                 indexConstant(b, loc, bytes))
+                 : base;
+  };
+  if (!format.isInterleaved())
+    return readStorage(b, loc, block, at(block.offset, byte), count);
+  // The group's block: its rows' headers (lane · header bytes on), then per
+  // run of 4 code bytes the runs of all rows (lane · 4 on).
+  int64_t rows = format.getInterleave(), header = format.getHeaderBytes();
+  auto laneTimes = [&](int64_t bytes) {
+    return b.createOrFold<arith::MulIOp>(loc, block.lane,
+                                         indexConstant(b, loc, bytes));
+  };
+  SmallVector<Value> pieces;
+  SmallVector<int64_t> sizes;
+  for (int64_t next = byte, end = byte + count; next < end;) {
+    int64_t size;
+    Value column;
+    if (next < header) {
+      size = std::min(end, header) - next;
+      column = at(b.createOrFold<arith::AddIOp>(loc, block.offset,
+                                                laneTimes(header)),
+                  next);
+    } else {
+      int64_t code = next - header, run = code / 4;
+      size = std::min(end - next, 4 - code % 4);
+      column = at(b.createOrFold<arith::AddIOp>(loc, block.offset,
+                                                laneTimes(4)),
+                  rows * header + run * rows * 4 + code % 4);
+    }
+    pieces.push_back(readStorage(b, loc, block, column, size));
+    sizes.push_back(size);
+    next += size;
+  }
+  // Concatenated pairwise (vector.shuffle of two vectors at a time).
+  Value bytes = pieces.front();
+  int64_t have = sizes.front();
+  for (size_t i = 1; i < pieces.size(); ++i) {
+    SmallVector<int64_t> order(have + sizes[i]);
+    std::iota(order.begin(), order.end(), 0);
+    bytes = vector::ShuffleOp::create(b, loc, bytes, pieces[i], order);
+    have += sizes[i];
+  }
+  return bytes;
 }
 
 Value BlockDecoder::readNibbles(OpBuilder &b, Location loc, const Block &block,
@@ -123,8 +169,15 @@ BlockDecoder::Block BlockDecoder::loadBlock(OpBuilder &b, Location loc,
                                             Value row, Value blockIndex) const {
   Block block;
   block.row = row;
+  int64_t rows = format.getInterleave();
+  if (rows > 1) {
+    block.row = b.createOrFold<arith::DivUIOp>(loc, row,
+                                               indexConstant(b, loc, rows));
+    block.lane = b.createOrFold<arith::RemUIOp>(loc, row,
+                                                indexConstant(b, loc, rows));
+  }
   block.offset = b.createOrFold<arith::MulIOp>(
-      loc, blockIndex, indexConstant(b, loc, format.getBlockBytes()));
+      loc, blockIndex, indexConstant(b, loc, rows * format.getBlockBytes()));
   auto f16At = [&](int64_t byte) {
     Value half = bitcastScalar(b, loc, readBytes(b, loc, block, byte, 2),
                                b.getF16Type());

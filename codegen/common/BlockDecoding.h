@@ -26,17 +26,23 @@ class BlockDecoder {
 public:
   /// The scales of one block of one row, as f32 scalars.
   struct Block {
+    /// The row of storage that holds the block: the weight row, or for an
+    /// interleaved weight its group of rows.
     mlir::Value row;
-    /// Byte offset of the block in the row.
+    /// Byte offset of the block in that row (interleaved: of the group's
+    /// block, all its rows' headers and codes).
     mlir::Value offset;
+    /// Interleaved weights only: the weight row's place in its group.
+    mlir::Value lane;
     /// Format-specific: multipliers and addends of each sub-block, the high
     /// bits of the 5-bit formats, the K-quants' d (and dmin) after their
     /// multipliers and addends.
     llvm::SmallVector<mlir::Value> params;
   };
 
-  /// Bytes [byte, byte + count) of `block` (byte offsets within the block)
-  /// as a vector<count x i8>.
+  /// Bytes [byte, byte + count) of `block` (byte offsets within the block,
+  /// the layout of the file's blocks) as a vector<count x i8>; for an
+  /// interleaved weight the reads readBytes splits them into.
   using ByteReader =
       std::function<mlir::Value(mlir::OpBuilder &, mlir::Location,
                                 const Block &, int64_t byte, int64_t count)>;
@@ -47,6 +53,7 @@ public:
   BlockDecoder(mlir::llm::BlockQuantType format, mlir::Value storage,
                int64_t lanes, ByteReader reader = {});
 
+  mlir::llm::BlockQuantType getFormat() const { return format; }
   int64_t getBlockElements() const { return format.getBlockElements(); }
   int64_t getBlockBytes() const { return format.getBlockBytes(); }
   int64_t getLanes() const { return lanes; }
@@ -95,12 +102,19 @@ public:
                   mlir::Value destRow) const;
 
 private:
-  /// `count` bytes of the block from byte `byte` on, as vector<count x i8>.
+  /// `count` bytes of the block from byte `byte` on, as vector<count x i8>:
+  /// one read of the row's bytes, or for an interleaved weight one per
+  /// stretch its layout keeps together (the header, each run of 4 codes).
   mlir::Value readBytes(mlir::OpBuilder &b, mlir::Location loc,
                         const Block &block, int64_t byte, int64_t count) const;
   /// The 4-bit codes of elements [first, first + lanes) of a run of packed
   /// bytes at `byte` that holds `run` elements in its low nibbles, then `run`
   /// in its high ones (ggml's layout), zero-extended to i32.
+  /// One contiguous read of `count` bytes at `column` of the block's row of
+  /// storage.
+  mlir::Value readStorage(mlir::OpBuilder &b, mlir::Location loc,
+                          const Block &block, mlir::Value column,
+                          int64_t count) const;
   mlir::Value readNibbles(mlir::OpBuilder &b, mlir::Location loc,
                           const Block &block, int64_t byte, int64_t run,
                           int64_t first) const;

@@ -88,6 +88,9 @@ struct ProjectionToVector : OpConversionPattern<OpTy> {
     bool int8Blocks = weightFormat && int8Dot != llmc::Int8DotKind::None;
     llmc::ProjectionTile tile = gemv ? (int8Blocks ? kInt8GemvTile : kGemvTile)
                                      : (int8Blocks ? int8GemmTile : gemmTile);
+    // An interleaved weight's decode GEMV takes a whole group per tile.
+    if (gemv && int8Blocks && llmc::hasInterleavedGemv(weightFormat))
+      tile.weightRows = llmc::kInterleavedGemvRows;
     Value result = llmc::createVectorProjection(
         rewriter, op.getLoc(), adaptor.getX(), adaptor.getWeight(),
         weightFormat, bias, resultType,

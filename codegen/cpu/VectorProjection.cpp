@@ -202,7 +202,8 @@ SmallVector<Value> accumulateBlocks(OpBuilder &b, Location loc,
         SmallVector<BlockDecoder::Block> rowBlocks;
         for (Value row : weightRows)
           rowBlocks.push_back(blocks.loadBlock(nb, nloc, row, block));
-        // Every row's block starts at the same byte offset.
+        // Every row's block starts at the same byte offset (plain rows:
+        // createVectorProjection prefetches no interleaved weight here).
         if (ops.prefetchBuffer)
           prefetchAhead(nb, nloc, ops, weightRows, rowBlocks.front().offset,
                         blocks.getBlockBytes());
@@ -462,6 +463,131 @@ SmallVector<Value> accumulateInt8Blocks(OpBuilder &b, Location loc,
   return sums;
 }
 
+/// The int8 GEMV of an interleaved weight (`!llm.block<q4_0, interleave =
+/// 8>`), one group of 8 rows at a time: the dot product of x row `xRow` with
+/// weight rows 8·group .. 8·group + 7, as a vector<8xf32> (lane r: row r).
+/// The group stores each block's 8 scales together and then its codes in
+/// runs of 4 bytes per row, so one 32-byte load holds 4 code bytes of all 8
+/// rows: its low nibbles are elements 4c..4c+3 of each row (c: the run),
+/// its high nibbles elements 16+4c..16+4c+3, and one dot-product
+/// instruction against x's 4 codes at those elements, broadcast to every
+/// lane, leaves each row's partial sum in its own lane. Per block: 4 loads,
+/// 8 dot products into two chains, one conversion, and the 8 scales in one
+/// vector FMA (the file's rows need a horizontal sum per row and block:
+/// accumulateInt8Blocks). The nibbles are unsigned codes q; q4_0's value
+/// d·(q - 8) adds -8·d times x's scaled code sum.
+Value accumulateInterleavedInt8Blocks(OpBuilder &b, Location loc,
+                                      const KernelOperands &ops, Value xRow,
+                                      Value group) {
+  const BlockDecoder &blocks = *ops.blocks;
+  const QuantizedActivations &x = *ops.int8;
+  llm::BlockQuantType format = blocks.getFormat();
+  assert(hasInterleavedGemv(format) &&
+         kInt8DotBytes == 4 * kInterleavedGemvRows &&
+         "q4_0 groups of 8 rows, one row per int32 lane");
+  int64_t rows = kInterleavedGemvRows;
+  int64_t header = format.getHeaderBytes();
+  int64_t codeBytes = format.getBlockBytes() - header;
+  int64_t groupBlockBytes = rows * format.getBlockBytes();
+  auto f32Rows = VectorType::get({rows}, b.getF32Type());
+  auto i32Rows = VectorType::get({rows}, b.getI32Type());
+  auto bytesType = VectorType::get({kInt8DotBytes}, b.getI8Type());
+  auto rowMap = AffineMap::getMinorIdentityMap(2, 1, b.getContext());
+  Value zeroByte = arith::ConstantIntOp::create(b, loc, b.getI8Type(), 0);
+  Value zeroRows = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(f32Rows, b.getF32FloatAttr(0.0f)));
+  auto byteSplat = [&](int64_t value) {
+    return arith::ConstantOp::create(
+               b, loc,
+               DenseElementsAttr::get(bytesType, b.getI8IntegerAttr(value)))
+        .getResult();
+  };
+  Value lowMask = byteSplat(0xf), four = byteSplat(4);
+  Value offset = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(f32Rows, b.getF32FloatAttr(-8.0f)));
+  auto read = [&](OpBuilder &nb, Location nloc, Value memref,
+                  ValueRange indices, int64_t count) {
+    return vector::TransferReadOp::create(
+               nb, nloc, VectorType::get({count}, nb.getI8Type()), memref,
+               indices, rowMap, zeroByte, /*mask=*/Value(),
+               nb.getBoolArrayAttr({true}))
+        .getResult();
+  };
+  Value numBlocks = b.createOrFold<arith::DivUIOp>(
+      loc, ops.depth, indexConstant(b, loc, format.getBlockElements()));
+  auto loop = scf::ForOp::create(
+      b, loc, indexConstant(b, loc, 0), numBlocks, indexConstant(b, loc, 1),
+      ValueRange{zeroRows, zeroRows},
+      [&](OpBuilder &nb, Location nloc, Value block, ValueRange acc) {
+        auto constant = [&](int64_t v) { return indexConstant(nb, nloc, v); };
+        auto plus = [&](Value a, int64_t v) {
+          return nb.createOrFold<arith::AddIOp>(nloc, a, constant(v));
+        };
+        Value base = arith::MulIOp::create(nb, nloc, block,
+                                           constant(groupBlockBytes));
+        if (ops.prefetchBuffer)
+          prefetchAhead(nb, nloc, ops, {group}, base, groupBlockBytes);
+        // The 8 rows' f16 scales d.
+        Value scales = arith::ExtFOp::create(
+            nb, nloc, f32Rows,
+            vector::BitCastOp::create(
+                nb, nloc, VectorType::get({rows}, nb.getF16Type()),
+                read(nb, nloc, ops.weight, {group, base}, rows * header))
+                .getResult());
+        Value column = arith::MulIOp::create(
+            nb, nloc, block, constant(format.getBlockElements()));
+        // x's 4 codes at element e, in every lane.
+        auto xQuad = [&](int64_t e) {
+          Value quad = read(nb, nloc, x.codes, {xRow, plus(column, e)}, 4);
+          Value word = vector::BitCastOp::create(
+              nb, nloc, VectorType::get({1}, nb.getI32Type()), quad);
+          Value lanes = vector::BroadcastOp::create(
+              nb, nloc, i32Rows, vector::ExtractOp::create(nb, nloc, word, 0));
+          return vector::BitCastOp::create(nb, nloc, bytesType, lanes)
+              .getResult();
+        };
+        // Two chains (low and high nibbles) of codeBytes / 8 dot products.
+        Value low, high;
+        for (int64_t run = 0; run < codeBytes / 4; ++run) {
+          Value codes =
+              read(nb, nloc, ops.weight,
+                   {group, plus(base, rows * header + run * kInt8DotBytes)},
+                   kInt8DotBytes);
+          low = createInt8Dot(nb, nloc, ops.int8Dot,
+                              arith::AndIOp::create(nb, nloc, codes, lowMask),
+                              xQuad(4 * run), low);
+          high = createInt8Dot(nb, nloc, ops.int8Dot,
+                               arith::ShRUIOp::create(nb, nloc, codes, four),
+                               xQuad(codeBytes + 4 * run), high);
+        }
+        Value products = arith::SIToFPOp::create(
+            nb, nloc, f32Rows, arith::AddIOp::create(nb, nloc, low, high));
+        Value xBlock = arith::DivUIOp::create(nb, nloc, column,
+                                              constant(kActivationBlock));
+        Value xScale =
+            memref::LoadOp::create(nb, nloc, x.scales, ValueRange{xRow, xBlock});
+        Value xSumIndex = arith::DivUIOp::create(nb, nloc, column,
+                                                 constant(kActivationSumRun));
+        Value xSum = arith::AddFOp::create(
+            nb, nloc,
+            memref::LoadOp::create(nb, nloc, x.sums,
+                                   ValueRange{xRow, xSumIndex}),
+            memref::LoadOp::create(nb, nloc, x.sums,
+                                   ValueRange{xRow, plus(xSumIndex, 1)}));
+        Value multipliers = arith::MulFOp::create(
+            nb, nloc, scales,
+            vector::BroadcastOp::create(nb, nloc, f32Rows, xScale));
+        Value sums = vector::FMAOp::create(nb, nloc, products, multipliers,
+                                           acc[0]);
+        Value addends = arith::MulFOp::create(nb, nloc, scales, offset);
+        Value offsets = vector::FMAOp::create(
+            nb, nloc, addends,
+            vector::BroadcastOp::create(nb, nloc, f32Rows, xSum), acc[1]);
+        scf::YieldOp::create(nb, nloc, ValueRange{sums, offsets});
+      });
+  return arith::AddFOp::create(b, loc, loop.getResult(0), loop.getResult(1));
+}
+
 /// Decodes weight rows [n0, n0 + count) of a block-quantized weight into
 /// `rows`, a memref<count x K x f32>.
 void decodeWeightRows(OpBuilder &b, Location loc, const KernelOperands &ops,
@@ -565,6 +691,17 @@ void emitTile(OpBuilder &b, Location loc, const KernelOperands &ops, Value m0,
         *getConstantIntValue(ops.depth), ops.int8Dot);
     storeOutputs(b, loc, ops, xRows, weightRows,
                  [&](size_t index) { return totals[index]; });
+    return;
+  }
+  if (ops.int8 && hasInterleavedGemv(ops.blocks->getFormat()) &&
+      tile.weightRows == kInterleavedGemvRows) {
+    assert(tile.xRows == 1 && "the interleaved kernel is a GEMV");
+    Value group = arith::DivUIOp::create(
+        b, loc, n0, indexConstant(b, loc, kInterleavedGemvRows));
+    Value totals = accumulateInterleavedInt8Blocks(b, loc, ops, m0, group);
+    storeOutputs(b, loc, ops, xRows, weightRows, [&](size_t index) {
+      return vector::ExtractOp::create(b, loc, totals, index).getResult();
+    });
     return;
   }
   if (ops.int8) {
@@ -989,9 +1126,15 @@ Value llmc::createVectorProjection(OpBuilder &b, Location loc, Value x,
   ops.outputs = getDim(b, loc, weight, 0);
   ops.lanes = tile.lanes;
   auto weightType = cast<RankedTensorType>(weight.getType());
+  // An interleaved weight's storage has a row per group of rows.
+  int64_t interleave = weightFormat ? weightFormat.getInterleave() : 1;
+  if (interleave > 1)
+    ops.outputs = arith::MulIOp::create(b, loc, ops.outputs,
+                                        indexConstant(b, loc, interleave));
   if (weightFormat) {
     // Rows of whole blocks (verified), so K is static and needs no tail.
-    int64_t depth = weightType.getDimSize(1) / weightFormat.getBlockBytes() *
+    int64_t depth = weightType.getDimSize(1) / interleave /
+                    weightFormat.getBlockBytes() *
                     weightFormat.getBlockElements();
     ops.depth = indexConstant(b, loc, depth);
     ops.depthMain = ops.depth; // for the tiles that read decoded rows
@@ -1020,7 +1163,12 @@ Value llmc::createVectorProjection(OpBuilder &b, Location loc, Value x,
   // SmolLM2-135M F32 decode, medians of 7 interleaved runs, 42.4 -> 52.5
   // tok/s with the same 4 KiB prefetch as 16-bit rows.
   bool decodeGemv = tile.xRows == 1;
-  if (weightType.hasStaticShape() && (weightFormat || decodeGemv)) {
+  // Interleaved weights: the interleaved GEMV prefetches whole groups (its
+  // tiles are one group, a row of storage), the other kernels none.
+  bool interleavedGemv = hasInterleavedGemv(weightFormat) && ops.int8 &&
+                         decodeGemv && tile.weightRows == kInterleavedGemvRows;
+  if (weightType.hasStaticShape() && (weightFormat || decodeGemv) &&
+      (interleave == 1 || interleavedGemv)) {
     ops.prefetchBuffer = bufferization::ToBufferOp::create(
         b, loc,
         MemRefType::get(weightType.getShape(), weightType.getElementType()),
@@ -1031,7 +1179,9 @@ Value llmc::createVectorProjection(OpBuilder &b, Location loc, Value x,
         1, weightType.getDimSize(1) * getElementBytes(weight) *
                tile.weightRows);
     ops.prefetchRowsAhead =
-        llvm::divideCeil(kPrefetchBytes, tileBytes) * tile.weightRows;
+        interleavedGemv
+            ? llvm::divideCeil(kPrefetchBytes, weightType.getDimSize(1))
+            : llvm::divideCeil(kPrefetchBytes, tileBytes) * tile.weightRows;
   }
   // Threads pay off once the work (weight elements × rows of x) outweighs
   // starting an OpenMP region. A prefill's row count is dynamic: it is

@@ -26,6 +26,20 @@ struct CPUVectorRegisters {
 /// loaded x vector is reused for `weightRows` FMAs and each weight vector
 /// for `xRows` FMAs, with xRows × weightRows vector accumulators live, each
 /// a vector<`lanes` x f32>.
+/// Weight rows of the interleaved int8 GEMV's tile: one group of an
+/// interleaved weight (`!llm.block<q4_0, interleave = 8>`), one row per
+/// int32 lane of a 256-bit dot product.
+constexpr int64_t kInterleavedGemvRows =
+    mlir::llm::BlockQuantType::kInterleavedRows;
+
+/// Whether the interleaved int8 GEMV computes on `format` (q4_0 in groups
+/// of kInterleavedGemvRows); other interleaved weights go through the
+/// kernels of plain rows, which read them through BlockDecoder.
+inline bool hasInterleavedGemv(mlir::llm::BlockQuantType format) {
+  return format && format.getFormat() == mlir::llm::BlockFormat::q4_0 &&
+         format.getInterleave() == kInterleavedGemvRows;
+}
+
 struct ProjectionTile {
   int64_t xRows;
   int64_t weightRows;

@@ -2,6 +2,7 @@
 #include "artifact_manifest.h"
 
 #include "dtype.h"
+#include "quant/interleave.h"
 
 #include "checked_math.h"
 #include "error.h"
@@ -322,6 +323,19 @@ void parse_weights(const Fields &top, Manifest &m) {
       fail(LLMC_ERR_FORMAT, m.path, ": weight '", mw.name, "' in ", mw.dtype,
            " must be a matrix whose rows are whole blocks of ", block_elems,
            " elements");
+    if (w.optional("interleave")) {
+      // Rows stored in interleaved groups (the CPU kernels' layout of some
+      // block weights), repacked from the file's rows at load.
+      mw.interleave = w.integer("interleave", 1, 8);
+      if (mw.interleave != 1 &&
+          (mw.interleave != 8 || !block ||
+           interleave_header_bytes(mw.format) == 0 ||
+           mw.shape[0] % mw.interleave != 0 || m.target != TargetKind::Cpu))
+        fail(LLMC_ERR_FORMAT, m.path, ": weight '", mw.name, "' has interleave ",
+             mw.interleave, "; this runtime interleaves groups of 8 rows of a "
+             "CPU artifact's q8_0, q4_0, q4_1, q5_0 or q5_1 matrix whose row "
+             "count is a multiple of 8");
+    }
     if (w.optional("source"))
       parse_weight_source(w.object("source"), m, mw);
     for (const auto &other : m.weights)

@@ -17,6 +17,10 @@ struct ManifestWeight {
   std::string dtype; // "f32", "bf16", "f16" or a block format ("q4_k")
   llmc_dtype format = LLMC_DTYPE_F32; // `dtype` parsed
   int64_t n_elements = 1;
+  /// Rows stored together: 1 (the file's rows), or 8 for a block matrix the
+  /// CPU kernels read in interleaved groups (quant/interleave.h), repacked
+  /// at load.
+  int64_t interleave = 1;
   /// A part of a fused checkpoint tensor (phi3's qkv_proj, gpt_neox's
   /// query_key_value): the tensor, and its rows this weight is, for g in
   /// [0, row_groups): [row_start + g·row_stride, ... + row_count). Empty

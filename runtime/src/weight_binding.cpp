@@ -4,6 +4,7 @@
 #include "dtype.h"
 #include "error.h"
 #include "half.h"
+#include "quant/interleave.h"
 #include "quant/quantize.h"
 #include "rope_permute.h"
 
@@ -166,10 +167,10 @@ AlignedBuffer quantize_to(const ManifestWeight &w, const float *data) {
   return buf;
 }
 
-} // namespace
 
-const void *bind_weight(const Manifest &m, WeightSet &set, size_t i,
-                        std::vector<AlignedBuffer> &owned, bool cache_f32) {
+/// bind_weight in the file's row layout (before any interleaving).
+const void *bind_rows(const Manifest &m, WeightSet &set, size_t i,
+                      std::vector<AlignedBuffer> &owned, bool cache_f32) {
   const ManifestWeight &w = m.weights.at(i);
   size_t index = find_source(m, set, w);
   // A part of a fused tensor binds a copy of its rows (never the set's
@@ -241,6 +242,23 @@ const void *bind_weight(const Manifest &m, WeightSet &set, size_t i,
   if (w.dtype == "f32")
     return data;
   owned.push_back(blocks ? quantize_to(w, data) : narrow_to(w, data));
+  return owned.back().data();
+}
+
+} // namespace
+
+const void *bind_weight(const Manifest &m, WeightSet &set, size_t i,
+                        std::vector<AlignedBuffer> &owned, bool cache_f32) {
+  const void *rows = bind_rows(m, set, i, owned, cache_f32);
+  const ManifestWeight &w = m.weights.at(i);
+  if (w.interleave == 1)
+    return rows;
+  AlignedBuffer groups(static_cast<size_t>(weight_bytes(w)), w.name.c_str());
+  const DTypeTraits &traits = dtype_traits(w.format);
+  interleave_block_rows(w.format, static_cast<const uint8_t *>(rows),
+                        w.shape[0], w.shape[1] / traits.block_elems,
+                        w.interleave, static_cast<uint8_t *>(groups.data()));
+  owned.push_back(std::move(groups));
   return owned.back().data();
 }
 

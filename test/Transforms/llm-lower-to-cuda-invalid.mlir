@@ -68,3 +68,15 @@ module {
     return %kv#0 : tensor<1x512x4x8xf32>
   }
 }
+
+// -----
+
+// Interleaved rows are the CPU kernels' layout (llm-cpu-interleave-weights
+// runs in the CPU pipeline only).
+module {
+  // expected-error @+1 {{argument #1 ('tensor<64x256x!llm.block<q4_0, interleave = 8>>') has interleaved rows, the CPU kernels' layout; the CUDA kernels read the file's rows}}
+  func.func private @decode(%x: tensor<1x1x256xf32>, %w: tensor<64x256x!llm.block<q4_0, interleave = 8>> {llm.weight = "w"}) -> tensor<1x1x64xf32> {
+    %y = llm.linear %x, %w : tensor<1x1x256xf32>, tensor<64x256x!llm.block<q4_0, interleave = 8>> -> tensor<1x1x64xf32>
+    return %y : tensor<1x1x64xf32>
+  }
+}

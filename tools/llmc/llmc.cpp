@@ -280,8 +280,9 @@ Expected<WeightFormatMap> getWeightFormats(const ModelConfig &config) {
 }
 
 /// Builds the `llm` module of `config` and runs the pipeline; with
-/// `interface`, first reads the compiled model's interface off the `llm`
-/// module into it (what the artifact's manifest and header describe).
+/// `interface`, reads the compiled model's interface off the fused `llm`
+/// module into it on the way (what the artifact's manifest and header
+/// describe).
 Expected<mlir::OwningOpRef<mlir::ModuleOp>>
 compileModule(mlir::MLIRContext &context, const ModelConfig &config,
               ModelBuildOptions options, const PipelineOptions &pipelineOptions,
@@ -322,13 +323,24 @@ compileModule(mlir::MLIRContext &context, const ModelConfig &config,
   if (failed(mlir::verify(*module)))
     return createStringError(
         "internal error: the generated `llm` module does not verify");
-  if (interface) {
-    Expected<ModelInterface> read = getModelInterface(*module);
-    if (!read)
-      return read.takeError();
-    *interface = std::move(*read);
+  if (!interface) {
+    if (Error err = runPipeline(*module, pipelineOptions))
+      return std::move(err);
+    return std::move(module);
   }
-  if (Error err = runPipeline(*module, pipelineOptions))
+  // The interface is read at the end of the fused phase, the last with
+  // `llm` types, where the weights have the layout the kernels read.
+  PipelineOptions toFused = pipelineOptions;
+  toFused.stopAfter = std::min(pipelineOptions.stopAfter, Phase::Fused);
+  if (Error err = runPipeline(*module, toFused))
+    return std::move(err);
+  Expected<ModelInterface> read = getModelInterface(*module);
+  if (!read)
+    return read.takeError();
+  *interface = std::move(*read);
+  PipelineOptions rest = pipelineOptions;
+  rest.startAfter = toFused.stopAfter;
+  if (Error err = runPipeline(*module, rest))
     return std::move(err);
   return std::move(module);
 }

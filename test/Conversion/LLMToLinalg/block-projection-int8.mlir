@@ -225,3 +225,48 @@ func.func @gemm_row_block(%x: tensor<1x?x4096xf32>, %w: tensor<32x4096x!llm.bloc
   %y = llm.linear %x, %w : tensor<1x?x4096xf32>, tensor<32x4096x!llm.block<q4_0>> -> tensor<1x?x32xf32>
   return %y : tensor<1x?x32xf32>
 }
+
+// -----
+
+// Q4_0 in groups of 8 interleaved rows (llm-cpu-interleave-weights): the storage has a row per group
+// (tensor<2x288xi8>: 2 groups, 8 rows x 2 blocks x 18 bytes), each tile is one group. Per block: the 8 rows'
+// f16 scales in one 16-byte read, then 4 runs of 32 code bytes (4 bytes of each row), each split into low and
+// high nibbles and multiplied with x's 4 codes at those elements broadcast to all 8 lanes, in two chains; one
+// conversion, and the scales times x's scale and the scales times -8 times x's code sum in two vector FMAs:
+// lane r is row r.
+// CHECK-LABEL: func @gemv_q4_0_interleaved
+// CHECK: scf.for {{.*}} -> (vector<8xf32>, vector<8xf32>)
+// CHECK: %[[SCALES:.+]] = vector.transfer_read %{{.+}} {in_bounds = [true]} : tensor<2x288xi8>, vector<16xi8>
+// CHECK: vector.bitcast %[[SCALES]] : vector<16xi8> to vector<8xf16>
+// CHECK: arith.extf %{{.+}} : vector<8xf16> to vector<8xf32>
+// CHECK: vector.transfer_read %{{.+}} : tensor<2x288xi8>, vector<32xi8>
+// CHECK: vector.broadcast %{{.+}} : i32 to vector<8xi32>
+// CHECK: call @llvm.x86.avx512.vpdpbusd.256
+// CHECK: vector.broadcast %{{.+}} : i32 to vector<8xi32>
+// CHECK: call @llvm.x86.avx512.vpdpbusd.256
+// CHECK: vector.transfer_read %{{.+}} : tensor<2x288xi8>, vector<32xi8>
+// CHECK: vector.broadcast %{{.+}} : i32 to vector<8xi32>
+// CHECK: call @llvm.x86.avx512.vpdpbusd.256
+// CHECK: vector.broadcast %{{.+}} : i32 to vector<8xi32>
+// CHECK: call @llvm.x86.avx512.vpdpbusd.256
+// CHECK: vector.transfer_read %{{.+}} : tensor<2x288xi8>, vector<32xi8>
+// CHECK: vector.broadcast %{{.+}} : i32 to vector<8xi32>
+// CHECK: call @llvm.x86.avx512.vpdpbusd.256
+// CHECK: vector.broadcast %{{.+}} : i32 to vector<8xi32>
+// CHECK: call @llvm.x86.avx512.vpdpbusd.256
+// CHECK: vector.transfer_read %{{.+}} : tensor<2x288xi8>, vector<32xi8>
+// CHECK: vector.broadcast %{{.+}} : i32 to vector<8xi32>
+// CHECK: call @llvm.x86.avx512.vpdpbusd.256
+// CHECK: vector.broadcast %{{.+}} : i32 to vector<8xi32>
+// CHECK: call @llvm.x86.avx512.vpdpbusd.256
+// CHECK-NOT: vpdpbusd
+// CHECK: arith.sitofp %{{.+}} : vector<8xi32> to vector<8xf32>
+// CHECK: vector.fma %{{.+}} : vector<8xf32>
+// CHECK: vector.fma %{{.+}} : vector<8xf32>
+// CHECK: scf.yield
+// AVX2-LABEL: func @gemv_q4_0_interleaved
+// AVX2-COUNT-4: call @llvm.x86.avx2.pmadd.ub.sw
+func.func @gemv_q4_0_interleaved(%x: tensor<1x1x64xf32>, %w: tensor<16x64x!llm.block<q4_0, interleave = 8>>) -> tensor<1x1x16xf32> {
+  %0 = llm.linear %x, %w : tensor<1x1x64xf32>, tensor<16x64x!llm.block<q4_0, interleave = 8>> -> tensor<1x1x16xf32>
+  return %0 : tensor<1x1x16xf32>
+}

@@ -940,6 +940,34 @@ func.func @f(%x: tensor<1x1x32xf32>, %g: tensor<32x!llm.block<q8_0>>) {
 
 // -----
 
+// Interleaved rows: groups of 8, of a 32-element format, never gathered, a
+// row count that fills whole groups.
+// expected-error @+1 {{interleave must be 1 or 8 rows, got 4}}
+func.func @f(%w: tensor<64x256x!llm.block<q4_0, interleave = 4>>)
+
+// -----
+
+// expected-error @+1 {{only the 32-element block formats can be interleaved, not q4_k}}
+func.func @f(%w: tensor<64x256x!llm.block<q4_k, interleave = 8>>)
+
+// -----
+
+func.func @f(%t: tensor<1x1xi32>, %table: tensor<512x64x!llm.block<q4_0, interleave = 8>>) {
+  // expected-error @+1 {{'llm.embedding' op table must not be interleaved: its rows are gathered one at a time}}
+  %0 = llm.embedding %t, %table : tensor<1x1xi32>, tensor<512x64x!llm.block<q4_0, interleave = 8>> -> tensor<1x1x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x1x64xf32>, %w: tensor<60x64x!llm.block<q4_0, interleave = 8>>) {
+  // expected-error @+1 {{'llm.linear' op weight row count (60) must be a multiple of its interleaved groups (8 rows)}}
+  %0 = llm.linear %x, %w : tensor<1x1x64xf32>, tensor<60x64x!llm.block<q4_0, interleave = 8>> -> tensor<1x1x60xf32>
+  return
+}
+
+// -----
+
 // Q3_K (and the other GGUF formats without block kernels) is no block format of the dialect.
 // expected-error @+2 {{expected one of [q8_0, q4_0, q4_1, q5_0, q5_1, q4_k, q5_k, q6_k] for block-quantized weight format, got: q3_k}}
 // expected-error @+1 {{failed to parse LLM_BlockQuantType parameter 'format'}}

@@ -246,6 +246,22 @@ func.func @block_quantized_weights(%tokens: tensor<1x?xi32>, %x: tensor<1x?x256x
   return
 }
 
+// Interleaved rows (groups of 8) for the projections; the plain form prints
+// without the parameter.
+// CHECK-LABEL: func @interleaved_block_weights
+func.func @interleaved_block_weights(%x: tensor<1x?x256xf32>,
+    %q40: tensor<64x256x!llm.block<q4_0, interleave = 8>>,
+    %q8: tensor<512x256x!llm.block<q8_0, interleave = 8>>,
+    %plain: tensor<64x256x!llm.block<q4_0, interleave = 1>>) {
+  // CHECK: llm.linear %{{.*}}, %{{.*}} : tensor<1x?x256xf32>, tensor<64x256x!llm.block<q4_0, interleave = 8>> -> tensor<1x?x64xf32>
+  %0 = llm.linear %x, %q40 : tensor<1x?x256xf32>, tensor<64x256x!llm.block<q4_0, interleave = 8>> -> tensor<1x?x64xf32>
+  // CHECK: llm.logits %{{.*}}, %{{.*}} : tensor<1x?x256xf32>, tensor<512x256x!llm.block<q8_0, interleave = 8>> -> tensor<1x?x512xf32>
+  %1 = llm.logits %x, %q8 : tensor<1x?x256xf32>, tensor<512x256x!llm.block<q8_0, interleave = 8>> -> tensor<1x?x512xf32>
+  // CHECK: llm.linear %{{.*}}, %{{.*}} : tensor<1x?x256xf32>, tensor<64x256x!llm.block<q4_0>> -> tensor<1x?x64xf32>
+  %2 = llm.linear %x, %plain : tensor<1x?x256xf32>, tensor<64x256x!llm.block<q4_0, interleave = 1>> -> tensor<1x?x64xf32>
+  return
+}
+
 // A cache whose values are its keys (MLA's latent cache): kv_append takes
 // the keys only, kv_view yields them as both results; contiguous, paged and
 // quantized alike. `values = separate` is the default and parses as such.

@@ -49,6 +49,11 @@ FORMATS = [
 ]
 ROWS_OF_BLOCKS = 2
 OUTPUTS = 17
+# `!llm.block<f, interleave = 8>` (the 32-element formats): 3 groups of 8
+# rows; each block's header bytes (scales, 5-bit high bits) per format.
+INTERLEAVE = 8
+INTERLEAVED_OUTPUTS = 24
+HEADER_BYTES = {"q8_0": 2, "q4_0": 2, "q4_1": 4, "q5_0": 6, "q5_1": 8}
 # x rows: the decode GEMV, then prefills of one x tile (4 rows) and of two.
 GEMM_ROWS = (1, 5, 11)
 PRINT_RTOL = 5e-6
@@ -76,6 +81,22 @@ def random_blocks(qtype, scale_offsets, min_offsets, outputs):
     return raw, weights
 
 
+def interleave_rows(raw, block_bytes, header):
+    """The rows of raw [N, rowBytes] in groups of INTERLEAVE rows, as the
+    dialect documents the layout: per block, the group's headers row by row,
+    then its codes in runs of 4 bytes, every row's run before the next."""
+    n, row_bytes = raw.shape
+    blocks = raw.reshape(n // INTERLEAVE, INTERLEAVE, row_bytes // block_bytes,
+                         block_bytes)
+    out = []
+    for group in blocks:
+        for b in range(group.shape[1]):
+            out.append(group[:, b, :header].reshape(-1))
+            codes = group[:, b, header:].reshape(INTERLEAVE, -1, 4)
+            out.append(codes.transpose(1, 0, 2).reshape(-1))
+    return np.concatenate(out).reshape(n, row_bytes)
+
+
 def int8_step(x):
     """Per element of x (rows [M, K]), the step of its block's int8 codes."""
     blocks = x.reshape(x.shape[0], -1, 32)
@@ -86,13 +107,25 @@ def int8_step(x):
 def main():
     m = MainBuilder()
     checks = []  # (name, reference, bound)
-    for name, qtype, scale_offsets, min_offsets in FORMATS:
-        raw, w = random_blocks(qtype, scale_offsets, min_offsets, OUTPUTS)
+    cases = [(name, qtype, scale_offsets, min_offsets, False)
+             for name, qtype, scale_offsets, min_offsets in FORMATS]
+    cases += [(name, qtype, scale_offsets, min_offsets, True)
+              for name, qtype, scale_offsets, min_offsets in FORMATS
+              if name in HEADER_BYTES]
+    for name, qtype, scale_offsets, min_offsets, interleaved in cases:
+        outputs = INTERLEAVED_OUTPUTS if interleaved else OUTPUTS
+        raw, w = random_blocks(qtype, scale_offsets, min_offsets, outputs)
         k = w.shape[1]
+        element = name
+        if interleaved:
+            raw = interleave_rows(raw, gguf.GGML_QUANT_SIZES[qtype][1],
+                                  HEADER_BYTES[name])
+            raw = raw.reshape(outputs // INTERLEAVE, -1)
+            element = "%s, interleave = %d" % (name, INTERLEAVE)
         literal, bytes_type = dense(raw.view(np.int8), "i8")
         wb = m.fresh("bytes")
         m.lines.append("  %s = arith.constant %s" % (wb, literal))
-        block_type = "tensor<%dx%dx!llm.block<%s>>" % (OUTPUTS, k, name)
+        block_type = "tensor<%dx%dx!llm.block<%s>>" % (outputs, k, element)
         wv = m.fresh("w")
         m.lines.append("  %s = builtin.unrealized_conversion_cast %s : %s to %s"
                        % (wv, wb, bytes_type, block_type))
@@ -101,7 +134,7 @@ def main():
             # A block of zeros: its int8 scale is 0.
             x[0, :32] = 0.0
             cx, xty = m.constant(x.reshape(1, rows, k))
-            yty = "tensor<1x%dx%dxf32>" % (rows, OUTPUTS)
+            yty = "tensor<1x%dx%dxf32>" % (rows, outputs)
             r = m.op("llm.linear %s, %s : %s, %s -> %s"
                      % (cx, wv, xty, block_type, yty), yty)
             m.print(*r)
@@ -111,9 +144,10 @@ def main():
             bound = F32_RTOL * magnitude + PRINT_RTOL * np.abs(ref)
             if INT8:
                 bound = bound + (int8_step(x) * (0.5 + 1e-5)) @ np.abs(w).T
-            label = "%s %s" % (name, "gemv" if rows == 1 else "gemm T=%d" % rows)
-            checks.append((label, ref.reshape(1, rows, OUTPUTS),
-                           bound.reshape(1, rows, OUTPUTS)))
+            label = "%s%s %s" % (name, " interleaved" if interleaved else "",
+                                 "gemv" if rows == 1 else "gemm T=%d" % rows)
+            checks.append((label, ref.reshape(1, rows, outputs),
+                           bound.reshape(1, rows, outputs)))
     results = run(m.module())
     failed = False
     for (label, ref, bound), got in zip(checks, results):
