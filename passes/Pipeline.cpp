@@ -107,7 +107,7 @@ constexpr PhaseInfo kPhases[] = {
 std::string getCUDAPasses(Phase phase, const PipelineOptions &options) {
   switch (phase) {
   case Phase::Fused:
-    return kFusionPasses;
+    return options.fusion ? kFusionPasses : "";
   case Phase::Kernels:
     return kCUDAKernelsPasses;
   case Phase::LLVM: {
@@ -159,13 +159,9 @@ void addPhases(mlir::OpPassManager &pm, const PipelineOptions &options) {
       continue;
     if (info.phase > options.stopAfter)
       break;
-    std::string passes;
-    if (options.target == TargetKind::CUDA)
-      passes = info.phase == Phase::Fused && !options.fusion
-                   ? ""
-                   : getCUDAPasses(info.phase, options);
-    else
-      passes = getCPUPasses(info, options);
+    std::string passes = options.target == TargetKind::CUDA
+                             ? getCUDAPasses(info.phase, options)
+                             : getCPUPasses(info, options);
     if (passes.empty())
       continue;
     llvm::StringRef lowering = "llm-lower-to-linalg";

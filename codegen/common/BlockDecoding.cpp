@@ -119,8 +119,9 @@ Value BlockDecoder::readBytes(OpBuilder &b, Location loc, const Block &block,
     return b.createOrFold<arith::MulIOp>(loc, block.lane,
                                          indexConstant(b, loc, bytes));
   };
-  SmallVector<Value> pieces;
-  SmallVector<int64_t> sizes;
+  // The pieces, appended to the bytes read so far (one vector.shuffle of
+  // the two each).
+  Value bytes;
   for (int64_t next = byte, end = byte + count; next < end;) {
     int64_t size;
     Value column;
@@ -136,18 +137,14 @@ Value BlockDecoder::readBytes(OpBuilder &b, Location loc, const Block &block,
                                                 laneTimes(4)),
                   rows * header + run * rows * 4 + code % 4);
     }
-    pieces.push_back(readStorage(b, loc, block, column, size));
-    sizes.push_back(size);
+    Value piece = readStorage(b, loc, block, column, size);
+    if (bytes) {
+      SmallVector<int64_t> order(next - byte + size);
+      std::iota(order.begin(), order.end(), 0);
+      piece = vector::ShuffleOp::create(b, loc, bytes, piece, order);
+    }
+    bytes = piece;
     next += size;
-  }
-  // Concatenated pairwise (vector.shuffle of two vectors at a time).
-  Value bytes = pieces.front();
-  int64_t have = sizes.front();
-  for (size_t i = 1; i < pieces.size(); ++i) {
-    SmallVector<int64_t> order(have + sizes[i]);
-    std::iota(order.begin(), order.end(), 0);
-    bytes = vector::ShuffleOp::create(b, loc, bytes, pieces[i], order);
-    have += sizes[i];
   }
   return bytes;
 }

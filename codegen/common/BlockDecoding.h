@@ -107,14 +107,14 @@ private:
   /// stretch its layout keeps together (the header, each run of 4 codes).
   mlir::Value readBytes(mlir::OpBuilder &b, mlir::Location loc,
                         const Block &block, int64_t byte, int64_t count) const;
-  /// The 4-bit codes of elements [first, first + lanes) of a run of packed
-  /// bytes at `byte` that holds `run` elements in its low nibbles, then `run`
-  /// in its high ones (ggml's layout), zero-extended to i32.
   /// One contiguous read of `count` bytes at `column` of the block's row of
   /// storage.
   mlir::Value readStorage(mlir::OpBuilder &b, mlir::Location loc,
                           const Block &block, mlir::Value column,
                           int64_t count) const;
+  /// The 4-bit codes of elements [first, first + lanes) of a run of packed
+  /// bytes at `byte` that holds `run` elements in its low nibbles, then `run`
+  /// in its high ones (ggml's layout), zero-extended to i32.
   mlir::Value readNibbles(mlir::OpBuilder &b, mlir::Location loc,
                           const Block &block, int64_t byte, int64_t run,
                           int64_t first) const;

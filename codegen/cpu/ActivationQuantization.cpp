@@ -111,3 +111,24 @@ QuantizedActivations llmc::quantizeActivations(OpBuilder &b, Location loc,
       });
   return q;
 }
+
+Value llmc::loadActivationScale(OpBuilder &b, Location loc,
+                                const QuantizedActivations &x, Value row,
+                                Value column) {
+  Value block = arith::DivUIOp::create(
+      b, loc, column, indexConstant(b, loc, kActivationBlock));
+  return memref::LoadOp::create(b, loc, x.scales, ValueRange{row, block});
+}
+
+Value llmc::loadActivationBlockSum(OpBuilder &b, Location loc,
+                                   const QuantizedActivations &x, Value row,
+                                   Value column) {
+  static_assert(kActivationBlock == 2 * kActivationSumRun,
+                "a block is two runs of code sums");
+  Value first = arith::DivUIOp::create(
+      b, loc, column, indexConstant(b, loc, kActivationSumRun));
+  Value second = arith::AddIOp::create(b, loc, first, indexConstant(b, loc, 1));
+  return arith::AddFOp::create(
+      b, loc, memref::LoadOp::create(b, loc, x.sums, ValueRange{row, first}),
+      memref::LoadOp::create(b, loc, x.sums, ValueRange{row, second}));
+}

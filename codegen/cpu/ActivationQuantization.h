@@ -25,6 +25,17 @@ struct QuantizedActivations {
   mlir::Value sums;   // memref<M x K/16 x f32>
 };
 
+/// x row `row`'s scale of the 32-element block at `column` (a multiple of
+/// 32): scales[row, column / 32].
+mlir::Value loadActivationScale(mlir::OpBuilder &b, mlir::Location loc,
+                                const QuantizedActivations &x, mlir::Value row,
+                                mlir::Value column);
+/// x row `row`'s scaled code sum over the 32 elements from `column` on (a
+/// multiple of 32): the sums of its two 16-element halves added.
+mlir::Value loadActivationBlockSum(mlir::OpBuilder &b, mlir::Location loc,
+                                   const QuantizedActivations &x,
+                                   mlir::Value row, mlir::Value column);
+
 /// Quantizes the rows of `x` (tensor<M x K x f32|bf16|f16>, K a multiple of
 /// 32) into fresh buffers; `rows` is M as an index.
 QuantizedActivations quantizeActivations(mlir::OpBuilder &b,

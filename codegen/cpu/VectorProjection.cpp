@@ -102,6 +102,14 @@ struct KernelOperands {
   bool threaded;
 };
 
+/// Whether a tile of `tile`'s shape runs the interleaved int8 GEMV
+/// (accumulateInterleavedInt8Blocks): one x row and one group of an
+/// interleaved weight that kernel computes on, with x rounded to int8.
+bool usesInterleavedGemv(const KernelOperands &ops, ProjectionTile tile) {
+  return ops.int8 && hasInterleavedGemv(ops.blocks->getFormat()) &&
+         tile.xRows == 1 && tile.weightRows == kInterleavedGemvRows;
+}
+
 /// Bytes per element of the tensor `value` (at least 1).
 int64_t getElementBytes(Value value) {
   return std::max<int64_t>(
@@ -297,16 +305,6 @@ SmallVector<Value> accumulateInt8Blocks(OpBuilder &b, Location loc,
                         blocks.getBlockBytes());
         Value start = arith::MulIOp::create(
             nb, nloc, block, indexConstant(nb, nloc, blockElements));
-        auto loadSum = [&](Value column, int64_t run) {
-          Value index = arith::AddIOp::create(
-              nb, nloc,
-              arith::DivUIOp::create(
-                  nb, nloc, column, indexConstant(nb, nloc, kActivationSumRun)),
-              indexConstant(nb, nloc, run));
-          return memref::LoadOp::create(nb, nloc, x.sums,
-                                        ValueRange{xRow, index})
-              .getResult();
-        };
         // Several runs: each row's multipliers as a vector, its addends
         // times x's code sums of the runs added into its lanes (the final
         // reduction sums them with the products).
@@ -354,15 +352,11 @@ SmallVector<Value> accumulateInt8Blocks(OpBuilder &b, Location loc,
               nb, nloc, bytesType, x.codes, ValueRange{xRow, column}, rowMap,
               arith::ConstantIntOp::create(nb, nloc, nb.getI8Type(), 0),
               /*mask=*/Value(), nb.getBoolArrayAttr({true}));
-          Value xBlock = arith::DivUIOp::create(
-              nb, nloc, column, indexConstant(nb, nloc, kActivationBlock));
-          Value xScale = memref::LoadOp::create(nb, nloc, x.scales,
-                                                ValueRange{xRow, xBlock});
-          // One run: x's scaled code sum over its two 16-element halves.
+          Value xScale = loadActivationScale(nb, nloc, x, xRow, column);
+          // One run: x's scaled code sum over the block.
           Value xSum, xScales;
           if (runs == 1)
-            xSum = arith::AddFOp::create(nb, nloc, loadSum(column, 0),
-                                         loadSum(column, 1));
+            xSum = loadActivationBlockSum(nb, nloc, x, xRow, column);
           else
             xScales = vector::BroadcastOp::create(nb, nloc, accType, xScale);
           // Dot lane l sums elements first + 4l .. first + 4l + 3.
@@ -562,18 +556,8 @@ Value accumulateInterleavedInt8Blocks(OpBuilder &b, Location loc,
         }
         Value products = arith::SIToFPOp::create(
             nb, nloc, f32Rows, arith::AddIOp::create(nb, nloc, low, high));
-        Value xBlock = arith::DivUIOp::create(nb, nloc, column,
-                                              constant(kActivationBlock));
-        Value xScale =
-            memref::LoadOp::create(nb, nloc, x.scales, ValueRange{xRow, xBlock});
-        Value xSumIndex = arith::DivUIOp::create(nb, nloc, column,
-                                                 constant(kActivationSumRun));
-        Value xSum = arith::AddFOp::create(
-            nb, nloc,
-            memref::LoadOp::create(nb, nloc, x.sums,
-                                   ValueRange{xRow, xSumIndex}),
-            memref::LoadOp::create(nb, nloc, x.sums,
-                                   ValueRange{xRow, plus(xSumIndex, 1)}));
+        Value xScale = loadActivationScale(nb, nloc, x, xRow, column);
+        Value xSum = loadActivationBlockSum(nb, nloc, x, xRow, column);
         Value multipliers = arith::MulFOp::create(
             nb, nloc, scales,
             vector::BroadcastOp::create(nb, nloc, f32Rows, xScale));
@@ -693,9 +677,7 @@ void emitTile(OpBuilder &b, Location loc, const KernelOperands &ops, Value m0,
                  [&](size_t index) { return totals[index]; });
     return;
   }
-  if (ops.int8 && hasInterleavedGemv(ops.blocks->getFormat()) &&
-      tile.weightRows == kInterleavedGemvRows) {
-    assert(tile.xRows == 1 && "the interleaved kernel is a GEMV");
+  if (usesInterleavedGemv(ops, tile)) {
     Value group = arith::DivUIOp::create(
         b, loc, n0, indexConstant(b, loc, kInterleavedGemvRows));
     Value totals = accumulateInterleavedInt8Blocks(b, loc, ops, m0, group);
@@ -1165,8 +1147,7 @@ Value llmc::createVectorProjection(OpBuilder &b, Location loc, Value x,
   bool decodeGemv = tile.xRows == 1;
   // Interleaved weights: the interleaved GEMV prefetches whole groups (its
   // tiles are one group, a row of storage), the other kernels none.
-  bool interleavedGemv = hasInterleavedGemv(weightFormat) && ops.int8 &&
-                         decodeGemv && tile.weightRows == kInterleavedGemvRows;
+  bool interleavedGemv = usesInterleavedGemv(ops, tile);
   if (weightType.hasStaticShape() && (weightFormat || decodeGemv) &&
       (interleave == 1 || interleavedGemv)) {
     ops.prefetchBuffer = bufferization::ToBufferOp::create(

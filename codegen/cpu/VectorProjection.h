@@ -22,10 +22,6 @@ struct CPUVectorRegisters {
   int64_t count = 32;
 };
 
-/// How many rows of x and of W one kernel tile computes together: each
-/// loaded x vector is reused for `weightRows` FMAs and each weight vector
-/// for `xRows` FMAs, with xRows × weightRows vector accumulators live, each
-/// a vector<`lanes` x f32>.
 /// Weight rows of the interleaved int8 GEMV's tile: one group of an
 /// interleaved weight (`!llm.block<q4_0, interleave = 8>`), one row per
 /// int32 lane of a 256-bit dot product.
@@ -40,6 +36,10 @@ inline bool hasInterleavedGemv(mlir::llm::BlockQuantType format) {
          format.getInterleave() == kInterleavedGemvRows;
 }
 
+/// How many rows of x and of W one kernel tile computes together: each
+/// loaded x vector is reused for `weightRows` FMAs and each weight vector
+/// for `xRows` FMAs, with xRows × weightRows vector accumulators live, each
+/// a vector<`lanes` x f32>.
 struct ProjectionTile {
   int64_t xRows;
   int64_t weightRows;

@@ -167,7 +167,6 @@ AlignedBuffer quantize_to(const ManifestWeight &w, const float *data) {
   return buf;
 }
 
-
 /// bind_weight in the file's row layout (before any interleaving).
 const void *bind_rows(const Manifest &m, WeightSet &set, size_t i,
                       std::vector<AlignedBuffer> &owned, bool cache_f32) {
