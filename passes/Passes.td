@@ -102,10 +102,11 @@ def LLMFuseRopeAppend : Pass<"llm-fuse-rope-append"> {
 }
 
 def LLMCPUInterleaveWeights : Pass<"llm-cpu-interleave-weights", "::mlir::ModuleOp"> {
-  let summary = "Store q4_0 projection weights in groups of 8 interleaved rows (the CPU's weight layout)";
+  let summary = "Store q4_0 and q8_0 projection weights in groups of 8 interleaved rows (the CPU's weight layout)";
   let description = [{
-    Gives every `!llm.block<q4_0>` weight that only projections read (through
-    any number of calls) the type `!llm.block<q4_0, interleave = 8>`, when its
+    Gives every `!llm.block<q4_0>` or `!llm.block<q8_0>` weight that only
+    projections read (through any number of calls) the same format with
+    `interleave = 8` (the formats the interleaved GEMV computes on), when its
     row count is a multiple of 8: the decode GEMV then reads the same block of
     8 rows with one vector load and keeps one row per lane of its int8 dot
     products, with no horizontal sums. A weight that anything else reads (a

@@ -25,6 +25,12 @@ std::optional<Int8DotKind> parseInt8DotKind(llvm::StringRef name);
 /// one of activations.
 constexpr int64_t kInt8DotBytes = 32;
 
+/// Signed codes (q8_0's) enter VPDPBUSD (the vnni kind) as the unsigned
+/// bytes code + 128 (the sign bit flipped): value = (code + 128) · d −
+/// 128 · d. The avx2 kind would saturate its int16 pair sums on those and
+/// takes applyWeightSigns instead.
+constexpr int64_t kSignedCodeOffset = 128;
+
 /// Declares, once per module, the LLVM intrinsics createInt8Dot calls for
 /// `kind` (call it where the builder may insert into `module`).
 void declareInt8Dot(mlir::OpBuilder &b, mlir::Location loc,

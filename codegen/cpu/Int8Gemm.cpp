@@ -16,8 +16,6 @@ namespace {
 
 /// One cache line, like the kernels' other buffers.
 constexpr int64_t kBufferAlignment = 64;
-/// q8_0's codes + 128 are unsigned bytes: value = (code + 128) · d − 128 · d.
-constexpr int64_t kSignedCodeOffset = 128;
 
 VectorType bytesType(OpBuilder &b) {
   return VectorType::get({kInt8DotBytes}, b.getI8Type());

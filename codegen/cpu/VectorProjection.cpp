@@ -458,18 +458,20 @@ SmallVector<Value> accumulateInt8Blocks(OpBuilder &b, Location loc,
 }
 
 /// The int8 GEMV of an interleaved weight (`!llm.block<q4_0, interleave =
-/// 8>`), one group of 8 rows at a time: the dot product of x row `xRow` with
-/// weight rows 8·group .. 8·group + 7, as a vector<8xf32> (lane r: row r).
-/// The group stores each block's 8 scales together and then its codes in
-/// runs of 4 bytes per row, so one 32-byte load holds 4 code bytes of all 8
-/// rows: its low nibbles are elements 4c..4c+3 of each row (c: the run),
-/// its high nibbles elements 16+4c..16+4c+3, and one dot-product
-/// instruction against x's 4 codes at those elements, broadcast to every
-/// lane, leaves each row's partial sum in its own lane. Per block: 4 loads,
-/// 8 dot products into two chains, one conversion, and the 8 scales in one
-/// vector FMA (the file's rows need a horizontal sum per row and block:
-/// accumulateInt8Blocks). The nibbles are unsigned codes q; q4_0's value
-/// d·(q - 8) adds -8·d times x's scaled code sum.
+/// 8>`, or q8_0), one group of 8 rows at a time: the dot product of x row
+/// `xRow` with weight rows 8·group .. 8·group + 7, as a vector<8xf32> (lane
+/// r: row r). The group stores each block's 8 scales together and then its
+/// codes in runs of 4 bytes per row, so one 32-byte load holds 4 code bytes
+/// of all 8 rows, and one dot-product instruction against x's 4 codes at
+/// those elements, broadcast to every lane, leaves each row's partial sum in
+/// its own lane. q4_0: run c's low nibbles are elements 4c..4c+3, its high
+/// nibbles 16+4c..16+4c+3 (4 loads per block); q8_0: run c's bytes are
+/// elements 4c..4c+3 (8 loads). Per block 8 dot products in two chains, one
+/// conversion, and the 8 scales in one vector FMA (the file's rows need a
+/// horizontal sum per row and block: accumulateInt8Blocks). Unsigned codes
+/// q: q4_0's value d·(q - 8) adds -8·d times x's scaled code sum, and so do
+/// q8_0's codes + 128 under VNNI (kSignedCodeOffset: -128·d); with the
+/// avx2 kind q8_0 multiplies |q| with x's bytes given q's signs.
 Value accumulateInterleavedInt8Blocks(OpBuilder &b, Location loc,
                                       const KernelOperands &ops, Value xRow,
                                       Value group) {
@@ -478,7 +480,12 @@ Value accumulateInterleavedInt8Blocks(OpBuilder &b, Location loc,
   llm::BlockQuantType format = blocks.getFormat();
   assert(hasInterleavedGemv(format) &&
          kInt8DotBytes == 4 * kInterleavedGemvRows &&
-         "q4_0 groups of 8 rows, one row per int32 lane");
+         "q4_0 or q8_0 groups of 8 rows, one row per int32 lane");
+  bool nibbles = format.getFormat() == llm::BlockFormat::q4_0;
+  // Signed codes (q8_0) with the vnni kind: + 128 as unsigned bytes; with
+  // avx2: |q| against x with q's signs, no addend.
+  bool offsetCodes = !nibbles && ops.int8Dot == Int8DotKind::VNNI;
+  bool signedCodes = !nibbles && !offsetCodes;
   int64_t rows = kInterleavedGemvRows;
   int64_t header = format.getHeaderBytes();
   int64_t codeBytes = format.getBlockBytes() - header;
@@ -496,9 +503,12 @@ Value accumulateInterleavedInt8Blocks(OpBuilder &b, Location loc,
                DenseElementsAttr::get(bytesType, b.getI8IntegerAttr(value)))
         .getResult();
   };
-  Value lowMask = byteSplat(0xf), four = byteSplat(4);
+  Value lowMask = byteSplat(0xf), four = byteSplat(4),
+        signBit = byteSplat(-kSignedCodeOffset);
   Value offset = arith::ConstantOp::create(
-      b, loc, DenseElementsAttr::get(f32Rows, b.getF32FloatAttr(-8.0f)));
+      b, loc,
+      DenseElementsAttr::get(
+          f32Rows, b.getF32FloatAttr(nibbles ? -8.0 : -double(kSignedCodeOffset))));
   auto read = [&](OpBuilder &nb, Location nloc, Value memref,
                   ValueRange indices, int64_t count) {
     return vector::TransferReadOp::create(
@@ -540,33 +550,51 @@ Value accumulateInterleavedInt8Blocks(OpBuilder &b, Location loc,
           return vector::BitCastOp::create(nb, nloc, bytesType, lanes)
               .getResult();
         };
-        // Two chains (low and high nibbles) of codeBytes / 8 dot products.
-        Value low, high;
+        // Two chains of dot products, taken in turn.
+        Value chains[2];
+        int64_t dots = 0;
+        auto dot = [&](Value codes, int64_t element) {
+          Value xs = xQuad(element);
+          if (signedCodes) {
+            xs = applyWeightSigns(nb, nloc, ops.int8Dot, xs, codes);
+            codes = math::AbsIOp::create(nb, nloc, codes);
+          }
+          Value &chain = chains[dots++ % 2];
+          chain = createInt8Dot(nb, nloc, ops.int8Dot, codes, xs, chain);
+        };
         for (int64_t run = 0; run < codeBytes / 4; ++run) {
           Value codes =
               read(nb, nloc, ops.weight,
                    {group, plus(base, rows * header + run * kInt8DotBytes)},
                    kInt8DotBytes);
-          low = createInt8Dot(nb, nloc, ops.int8Dot,
-                              arith::AndIOp::create(nb, nloc, codes, lowMask),
-                              xQuad(4 * run), low);
-          high = createInt8Dot(nb, nloc, ops.int8Dot,
-                               arith::ShRUIOp::create(nb, nloc, codes, four),
-                               xQuad(codeBytes + 4 * run), high);
+          if (nibbles) {
+            dot(arith::AndIOp::create(nb, nloc, codes, lowMask), 4 * run);
+            dot(arith::ShRUIOp::create(nb, nloc, codes, four),
+                codeBytes + 4 * run);
+          } else {
+            dot(offsetCodes ? arith::XOrIOp::create(nb, nloc, codes, signBit)
+                                  .getResult()
+                            : codes,
+                4 * run);
+          }
         }
         Value products = arith::SIToFPOp::create(
-            nb, nloc, f32Rows, arith::AddIOp::create(nb, nloc, low, high));
+            nb, nloc, f32Rows,
+            arith::AddIOp::create(nb, nloc, chains[0], chains[1]));
         Value xScale = loadActivationScale(nb, nloc, x, xRow, column);
-        Value xSum = loadActivationBlockSum(nb, nloc, x, xRow, column);
         Value multipliers = arith::MulFOp::create(
             nb, nloc, scales,
             vector::BroadcastOp::create(nb, nloc, f32Rows, xScale));
         Value sums = vector::FMAOp::create(nb, nloc, products, multipliers,
                                            acc[0]);
-        Value addends = arith::MulFOp::create(nb, nloc, scales, offset);
-        Value offsets = vector::FMAOp::create(
-            nb, nloc, addends,
-            vector::BroadcastOp::create(nb, nloc, f32Rows, xSum), acc[1]);
+        Value offsets = acc[1];
+        if (!signedCodes) {
+          Value addends = arith::MulFOp::create(nb, nloc, scales, offset);
+          Value xSum = loadActivationBlockSum(nb, nloc, x, xRow, column);
+          offsets = vector::FMAOp::create(
+              nb, nloc, addends,
+              vector::BroadcastOp::create(nb, nloc, f32Rows, xSum), offsets);
+        }
         scf::YieldOp::create(nb, nloc, ValueRange{sums, offsets});
       });
   return arith::AddFOp::create(b, loc, loop.getResult(0), loop.getResult(1));

@@ -270,3 +270,47 @@ func.func @gemv_q4_0_interleaved(%x: tensor<1x1x64xf32>, %w: tensor<16x64x!llm.b
   %0 = llm.linear %x, %w : tensor<1x1x64xf32>, tensor<16x64x!llm.block<q4_0, interleave = 8>> -> tensor<1x1x16xf32>
   return %0 : tensor<1x1x16xf32>
 }
+
+// -----
+
+// Q8_0 in groups of 8 interleaved rows (34 bytes a block: 2 groups of 8 x 2 x 34 = 544 bytes). Its signed codes
+// enter VPDPBUSD as code + 128 (the sign bit flipped) with -128 times the scales times x's code sum; each of the
+// 8 runs of 32 code bytes is one dot product (elements 4c..4c+3 of every row). The avx2 kind, whose int16 pair
+// sums would saturate on code + 128, multiplies |code| with x's bytes given the codes' signs and adds nothing.
+// CHECK-LABEL: func @gemv_q8_0_interleaved
+// CHECK: %[[OFFSET:.+]] = arith.constant dense<-1.280000e+02> : vector<8xf32>
+// CHECK: scf.for {{.*}} -> (vector<8xf32>, vector<8xf32>)
+// CHECK: vector.transfer_read %{{.+}} {in_bounds = [true]} : tensor<2x544xi8>, vector<16xi8>
+// CHECK: vector.transfer_read %{{.+}} : tensor<2x544xi8>, vector<32xi8>
+// CHECK: arith.xori %{{.+}} : vector<32xi8>
+// CHECK: call @llvm.x86.avx512.vpdpbusd.256
+// CHECK: vector.transfer_read %{{.+}} : tensor<2x544xi8>, vector<32xi8>
+// CHECK: arith.xori %{{.+}} : vector<32xi8>
+// CHECK: call @llvm.x86.avx512.vpdpbusd.256
+// CHECK: vector.transfer_read %{{.+}} : tensor<2x544xi8>, vector<32xi8>
+// CHECK: arith.xori %{{.+}} : vector<32xi8>
+// CHECK: call @llvm.x86.avx512.vpdpbusd.256
+// CHECK: vector.transfer_read %{{.+}} : tensor<2x544xi8>, vector<32xi8>
+// CHECK: arith.xori %{{.+}} : vector<32xi8>
+// CHECK: call @llvm.x86.avx512.vpdpbusd.256
+// CHECK: vector.transfer_read %{{.+}} : tensor<2x544xi8>, vector<32xi8>
+// CHECK: arith.xori %{{.+}} : vector<32xi8>
+// CHECK: call @llvm.x86.avx512.vpdpbusd.256
+// CHECK: vector.transfer_read %{{.+}} : tensor<2x544xi8>, vector<32xi8>
+// CHECK: arith.xori %{{.+}} : vector<32xi8>
+// CHECK: call @llvm.x86.avx512.vpdpbusd.256
+// CHECK: vector.transfer_read %{{.+}} : tensor<2x544xi8>, vector<32xi8>
+// CHECK: arith.xori %{{.+}} : vector<32xi8>
+// CHECK: call @llvm.x86.avx512.vpdpbusd.256
+// CHECK: vector.transfer_read %{{.+}} : tensor<2x544xi8>, vector<32xi8>
+// CHECK: arith.xori %{{.+}} : vector<32xi8>
+// CHECK: call @llvm.x86.avx512.vpdpbusd.256
+// CHECK-NOT: vpdpbusd
+// CHECK: arith.sitofp %{{.+}} : vector<8xi32> to vector<8xf32>
+// CHECK: arith.mulf %{{.+}}, %[[OFFSET]] : vector<8xf32>
+// AVX2-LABEL: func @gemv_q8_0_interleaved
+// AVX2-COUNT-8: call @llvm.x86.avx2.psign.b
+func.func @gemv_q8_0_interleaved(%x: tensor<1x1x64xf32>, %w: tensor<16x64x!llm.block<q8_0, interleave = 8>>) -> tensor<1x1x16xf32> {
+  %0 = llm.linear %x, %w : tensor<1x1x64xf32>, tensor<16x64x!llm.block<q8_0, interleave = 8>> -> tensor<1x1x16xf32>
+  return %0 : tensor<1x1x16xf32>
+}
