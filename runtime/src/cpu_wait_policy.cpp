@@ -1,11 +1,12 @@
-// CpuWaitPolicy: libomp's blocktime per call, from the involuntary context switches measured.
+// CpuWaitPolicy: libomp's blocktime per call, from the run-queue wait measured.
 #include "cpu_wait_policy.h"
 
-#include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 
-#include <sys/resource.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 namespace llmc::rt {
 
@@ -20,54 +21,47 @@ int64_t now_nanos() {
       .count();
 }
 
-int64_t involuntary_switches() {
-  rusage usage{};
-  return getrusage(RUSAGE_SELF, &usage) == 0 ? usage.ru_nivcsw : 0;
+/// The calling thread's total run-queue wait in ns: the second field of
+/// /proc/thread-self/schedstat ("<on cpu> <run delay> <time slices>"), or
+/// -1 where the kernel does not provide it.
+int64_t run_queue_wait_nanos() {
+  int fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return -1;
+  char text[96];
+  ssize_t size = read(fd, text, sizeof(text) - 1);
+  close(fd);
+  if (size <= 0)
+    return -1;
+  text[size] = '\0';
+  unsigned long long on_cpu = 0, waited = 0;
+  if (std::sscanf(text, "%llu %llu", &on_cpu, &waited) != 2)
+    return -1;
+  return static_cast<int64_t>(waited);
 }
 
 } // namespace
 
-bool ContentionDetector::judge_window() const {
-  // switches / seconds > kContendedPerSecond, in integers.
-  return window_switches_ * 1'000'000'000 > kContendedPerSecond * window_nanos_;
-}
-
-void ContentionDetector::add_call(int64_t wall_nanos,
-                                  int64_t involuntary_switches) {
-  wall_nanos = wall_nanos > 0 ? wall_nanos : 0;
-  if (sleeping()) {
-    // No signal while sleeping: count down to the next probe.
-    slept_nanos_ += wall_nanos;
-    if (slept_nanos_ >= probe_interval_nanos_) {
-      slept_nanos_ = 0;
-      probing_ = true;
-    }
-    return;
-  }
-  window_nanos_ += wall_nanos;
-  window_switches_ += involuntary_switches > 0 ? involuntary_switches : 0;
+void ContentionDetector::add_call(int64_t wall_nanos, int64_t waited_nanos) {
+  window_nanos_ += wall_nanos > 0 ? wall_nanos : 0;
+  window_waited_nanos_ += waited_nanos > 0 ? waited_nanos : 0;
   if (window_nanos_ < kWindowNanos)
     return;
-  bool shared = judge_window();
-  int64_t judged_nanos = window_nanos_;
+  bool shared = window_waited_nanos_ * 100 > kSharedWaitPercent * window_nanos_;
+  contrary_nanos_ = shared != sleeping_ ? contrary_nanos_ + window_nanos_ : 0;
   window_nanos_ = 0;
-  window_switches_ = 0;
-  if (probing_) {
-    // One probe window decides: the cores were shared a moment ago.
-    probing_ = false;
-    probe_interval_nanos_ =
-        shared ? std::min(2 * probe_interval_nanos_, kLastProbeNanos)
-               : kFirstProbeNanos;
-    contended_ = shared;
-    return;
+  window_waited_nanos_ = 0;
+  if (contrary_nanos_ >= kSwitchNanos) {
+    sleeping_ = shared;
+    contrary_nanos_ = 0;
   }
-  shared_nanos_ = shared ? shared_nanos_ + judged_nanos : 0;
-  contended_ = shared_nanos_ >= kSharedNanos;
 }
 
 CpuWaitPolicy::CpuWaitPolicy(SetBlocktime set_blocktime) {
   // The user's own choice of how libomp waits stands.
   if (std::getenv("KMP_BLOCKTIME") || std::getenv("OMP_WAIT_POLICY"))
+    return;
+  if (run_queue_wait_nanos() < 0)
     return;
   set_blocktime_ = set_blocktime;
 }
@@ -79,15 +73,18 @@ void CpuWaitPolicy::before_call() {
   bool sleep = detector_.sleeping();
   sleeping_calls_ += sleep;
   set_blocktime_(sleep ? 0 : kSpinBlocktimeMs);
-  start_switches_ = involuntary_switches();
+  start_waited_nanos_ = run_queue_wait_nanos();
   start_nanos_ = now_nanos();
 }
 
 void CpuWaitPolicy::after_call() {
   if (!adaptive())
     return;
-  detector_.add_call(now_nanos() - start_nanos_,
-                     involuntary_switches() - start_switches_);
+  int64_t wall = now_nanos() - start_nanos_;
+  int64_t waited = run_queue_wait_nanos();
+  detector_.add_call(wall, waited >= 0 && start_waited_nanos_ >= 0
+                               ? waited - start_waited_nanos_
+                               : 0);
 }
 
 } // namespace llmc::rt

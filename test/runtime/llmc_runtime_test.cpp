@@ -1035,24 +1035,24 @@ int cmd_rng_draws(const std::vector<std::string> &args) {
 }
 
 /// wait-detector: feeds ContentionDetector one call per argument,
-/// "<wall ms>:<involuntary switches>" (or "<count>x<wall ms>:<switches>" for
+/// "<wall ms>:<run-queue wait ms>" (or "<count>x<wall ms>:<wait ms>" for
 /// that many equal calls), and prints after each argument whether the next
 /// call's threads would sleep or spin.
 int cmd_wait_detector(const std::vector<std::string> &args) {
   llmc::rt::ContentionDetector detector;
   for (const std::string &arg : args) {
     long count = 1;
-    double ms = 0;
-    long switches = 0;
-    if (std::sscanf(arg.c_str(), "%ldx%lf:%ld", &count, &ms, &switches) != 3) {
+    double ms = 0, waited_ms = 0;
+    if (std::sscanf(arg.c_str(), "%ldx%lf:%lf", &count, &ms, &waited_ms) != 3) {
       count = 1;
-      if (std::sscanf(arg.c_str(), "%lf:%ld", &ms, &switches) != 2) {
+      if (std::sscanf(arg.c_str(), "%lf:%lf", &ms, &waited_ms) != 2) {
         std::fprintf(stderr, "wait-detector: bad call '%s'\n", arg.c_str());
         return 2;
       }
     }
     for (long i = 0; i < count; ++i)
-      detector.add_call(static_cast<int64_t>(ms * 1e6), switches);
+      detector.add_call(static_cast<int64_t>(ms * 1e6),
+                        static_cast<int64_t>(waited_ms * 1e6));
     std::printf("%s: %s\n", arg.c_str(), detector.sleeping() ? "sleep" : "spin");
   }
   return 0;

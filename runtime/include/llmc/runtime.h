@@ -669,15 +669,17 @@ llmc_status llmc_session_set_threads(llmc_session *session, int threads);
 int llmc_session_threads(const llmc_session *session);
 
 /* How a CPU session's threads have waited so far (see
- * llmc_session_set_threads). A session judges the cores shared when its
- * calls see more than 100 involuntary context switches per second of call
- * time (getrusage's ru_nivcsw; windows of at least 50 ms of calls) and then
- * makes its next calls with threads that sleep at once (libomp blocktime
- * 0); below that they spin (blocktime 200 ms, libomp's default). */
+ * llmc_session_set_threads). A session judges the cores shared when the
+ * thread that makes its calls waits on the scheduler's run queue for more
+ * than 10% of their time (the kernel's schedstat run delay; windows of at
+ * least 50 ms of calls, two in a row) and then makes its next calls with
+ * threads that sleep at once (libomp blocktime 0); below that they spin
+ * (blocktime 200 ms, libomp's default). */
 typedef struct llmc_cpu_wait_stats {
   int adaptive;            /* 1: chosen per call as above; 0: libomp's own
                               settings (KMP_BLOCKTIME or OMP_WAIT_POLICY set,
-                              or a CUDA session) */
+                              no /proc/thread-self/schedstat, or a CUDA
+                              session) */
   uint64_t calls;          /* prefill and decode calls made */
   uint64_t sleeping_calls; /* of those, made with sleeping threads */
 } llmc_cpu_wait_stats;
