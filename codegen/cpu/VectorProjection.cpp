@@ -1199,8 +1199,10 @@ Value llmc::createVectorProjection(OpBuilder &b, Location loc, Value x,
   // projections).
   int64_t rows = getStaticRowCount(cast<RankedTensorType>(x.getType()))
                      .value_or(tile.xRows);
+  // (An interleaved weight's storage rows are its groups: the weight rows
+  // are `interleave` times as many.)
   ops.threaded = !weightType.hasStaticShape() || !staticDepth ||
-                 weightType.getDimSize(0) * *staticDepth *
+                 weightType.getDimSize(0) * interleave * *staticDepth *
                          std::max<int64_t>(rows, 1) >=
                      minParallelWeightElements;
 

@@ -314,3 +314,24 @@ func.func @gemv_q8_0_interleaved(%x: tensor<1x1x64xf32>, %w: tensor<16x64x!llm.b
   %0 = llm.linear %x, %w : tensor<1x1x64xf32>, tensor<16x64x!llm.block<q8_0, interleave = 8>> -> tensor<1x1x16xf32>
   return %0 : tensor<1x1x16xf32>
 }
+
+// -----
+
+// Threads at the default threshold (256K weight elements) count an interleaved weight's rows, not its storage
+// rows (groups of 8): 512 rows of 512 reach it and run threaded, 256 rows stay in a loop marked small.
+// AVX2-LABEL: func @gemv_q4_0_interleaved_threads
+// AVX2: scf.parallel (%{{.+}}) = (%{{.+}}) to (%{{.+}}) step (%{{.+}}) {
+// AVX2: call @llvm.x86.avx2.pmadd.ub.sw
+// AVX2-NOT: llmc.small_parallel_loop
+// AVX2: return
+// AVX2-LABEL: func @gemv_q4_0_interleaved_small
+// AVX2: scf.parallel
+// AVX2: } {llmc.small_parallel_loop}
+func.func @gemv_q4_0_interleaved_threads(%x: tensor<1x1x512xf32>, %w: tensor<512x512x!llm.block<q4_0, interleave = 8>>) -> tensor<1x1x512xf32> {
+  %0 = llm.linear %x, %w : tensor<1x1x512xf32>, tensor<512x512x!llm.block<q4_0, interleave = 8>> -> tensor<1x1x512xf32>
+  return %0 : tensor<1x1x512xf32>
+}
+func.func @gemv_q4_0_interleaved_small(%x: tensor<1x1x512xf32>, %w: tensor<256x512x!llm.block<q4_0, interleave = 8>>) -> tensor<1x1x256xf32> {
+  %0 = llm.linear %x, %w : tensor<1x1x512xf32>, tensor<256x512x!llm.block<q4_0, interleave = 8>> -> tensor<1x1x256xf32>
+  return %0 : tensor<1x1x256xf32>
+}
