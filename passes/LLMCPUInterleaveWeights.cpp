@@ -1,4 +1,4 @@
-// The llm-cpu-interleave-weights pass: q4_0 and q8_0 projection weights stored in groups of 8 interleaved rows.
+// The llm-cpu-interleave-weights pass: q4_0, q4_1 and q8_0 projection weights stored in groups of 8 interleaved rows.
 #include "passes/Passes.h"
 
 #include "codegen/cpu/VectorProjection.h"
@@ -18,7 +18,8 @@ namespace {
 
 using llm::BlockQuantType;
 
-/// A weight this pass may interleave: a rank-2 tensor of plain q4_0 or q8_0 rows
+/// A weight this pass may interleave: a rank-2 tensor of plain rows in a format
+/// of the interleaved GEMV (q4_0, q4_1, q8_0)
 /// whose row count is a multiple of the group.
 bool isCandidateType(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);

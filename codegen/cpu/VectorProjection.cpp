@@ -458,19 +458,20 @@ SmallVector<Value> accumulateInt8Blocks(OpBuilder &b, Location loc,
 }
 
 /// The int8 GEMV of an interleaved weight (`!llm.block<q4_0, interleave =
-/// 8>`, or q8_0), one group of 8 rows at a time: the dot product of x row
+/// 8>`, q4_1 or q8_0), one group of 8 rows at a time: the dot product of x row
 /// `xRow` with weight rows 8·group .. 8·group + 7, as a vector<8xf32> (lane
 /// r: row r). The group stores each block's 8 scales together and then its
 /// codes in runs of 4 bytes per row, so one 32-byte load holds 4 code bytes
 /// of all 8 rows, and one dot-product instruction against x's 4 codes at
 /// those elements, broadcast to every lane, leaves each row's partial sum in
-/// its own lane. q4_0: run c's low nibbles are elements 4c..4c+3, its high
-/// nibbles 16+4c..16+4c+3 (4 loads per block); q8_0: run c's bytes are
+/// its own lane. q4_0 and q4_1: run c's low nibbles are elements 4c..4c+3,
+/// its high nibbles 16+4c..16+4c+3 (4 loads per block); q8_0: run c's bytes are
 /// elements 4c..4c+3 (8 loads). Per block 8 dot products in two chains, one
 /// conversion, and the 8 scales in one vector FMA (the file's rows need a
 /// horizontal sum per row and block: accumulateInt8Blocks). Unsigned codes
-/// q: q4_0's value d·(q - 8) adds -8·d times x's scaled code sum, and so do
-/// q8_0's codes + 128 under VNNI (kSignedCodeOffset: -128·d); with the
+/// q: q4_0's value d·(q - 8) adds -8·d times x's scaled code sum, q4_1's
+/// d·q + m adds m times it (its 8 headers d, m are one 32-byte read), and
+/// q8_0's codes + 128 under VNNI add -128·d (kSignedCodeOffset); with the
 /// avx2 kind q8_0 multiplies |q| with x's bytes given q's signs.
 Value accumulateInterleavedInt8Blocks(OpBuilder &b, Location loc,
                                       const KernelOperands &ops, Value xRow,
@@ -480,8 +481,9 @@ Value accumulateInterleavedInt8Blocks(OpBuilder &b, Location loc,
   llm::BlockQuantType format = blocks.getFormat();
   assert(hasInterleavedGemv(format) &&
          kInt8DotBytes == 4 * kInterleavedGemvRows &&
-         "q4_0 or q8_0 groups of 8 rows, one row per int32 lane");
-  bool nibbles = format.getFormat() == llm::BlockFormat::q4_0;
+         "q4_0, q4_1 or q8_0 groups of 8 rows, one row per int32 lane");
+  bool minimum = format.getFormat() == llm::BlockFormat::q4_1;
+  bool nibbles = minimum || format.getFormat() == llm::BlockFormat::q4_0;
   // Signed codes (q8_0) with the vnni kind: + 128 as unsigned bytes; with
   // avx2: |q| against x with q's signs, no addend.
   bool offsetCodes = !nibbles && ops.int8Dot == Int8DotKind::VNNI;
@@ -531,13 +533,24 @@ Value accumulateInterleavedInt8Blocks(OpBuilder &b, Location loc,
                                            constant(groupBlockBytes));
         if (ops.prefetchBuffer)
           prefetchAhead(nb, nloc, ops, {group}, base, groupBlockBytes);
-        // The 8 rows' f16 scales d.
-        Value scales = arith::ExtFOp::create(
-            nb, nloc, f32Rows,
+        // The 8 rows' f16 scales d (q4_1: pairs d, m).
+        int64_t halves = header / 2;
+        Value headers = arith::ExtFOp::create(
+            nb, nloc, VectorType::get({rows * halves}, nb.getF32Type()),
             vector::BitCastOp::create(
-                nb, nloc, VectorType::get({rows}, nb.getF16Type()),
+                nb, nloc, VectorType::get({rows * halves}, nb.getF16Type()),
                 read(nb, nloc, ops.weight, {group, base}, rows * header))
                 .getResult());
+        auto headerField = [&](int64_t field) -> Value {
+          if (halves == 1)
+            return headers;
+          SmallVector<int64_t> lanes;
+          for (int64_t r = 0; r < rows; ++r)
+            lanes.push_back(r * halves + field);
+          return vector::ShuffleOp::create(nb, nloc, headers, headers, lanes)
+              .getResult();
+        };
+        Value scales = headerField(0);
         Value column = arith::MulIOp::create(
             nb, nloc, block, constant(format.getBlockElements()));
         // x's 4 codes at element e, in every lane.
@@ -589,7 +602,10 @@ Value accumulateInterleavedInt8Blocks(OpBuilder &b, Location loc,
                                            acc[0]);
         Value offsets = acc[1];
         if (!signedCodes) {
-          Value addends = arith::MulFOp::create(nb, nloc, scales, offset);
+          Value addends =
+              minimum ? headerField(1)
+                      : arith::MulFOp::create(nb, nloc, scales, offset)
+                            .getResult();
           Value xSum = loadActivationBlockSum(nb, nloc, x, xRow, column);
           offsets = vector::FMAOp::create(
               nb, nloc, addends,

@@ -273,6 +273,30 @@ func.func @gemv_q4_0_interleaved(%x: tensor<1x1x64xf32>, %w: tensor<16x64x!llm.b
 
 // -----
 
+// Q4_1 in groups of 8 interleaved rows (20 bytes a block: 2 groups of 8 x 2 x 20 = 320 bytes): the 8 rows'
+// headers (d, m) in one 32-byte read, d the even f16 lanes and m the odd ones; the codes as Q4_0's, and the
+// addend is m times x's code sum (both 16-element halves).
+// CHECK-LABEL: func @gemv_q4_1_interleaved
+// CHECK: scf.for {{.*}} -> (vector<8xf32>, vector<8xf32>)
+// CHECK: %[[HEADERS:.+]] = vector.transfer_read %{{.+}} {in_bounds = [true]} : tensor<2x320xi8>, vector<32xi8>
+// CHECK: %[[HALVES:.+]] = vector.bitcast %[[HEADERS]] : vector<32xi8> to vector<16xf16>
+// CHECK: %[[WIDE:.+]] = arith.extf %[[HALVES]] : vector<16xf16> to vector<16xf32>
+// CHECK: %[[D:.+]] = vector.shuffle %[[WIDE]], %[[WIDE]] [0, 2, 4, 6, 8, 10, 12, 14]
+// CHECK-COUNT-8: call @llvm.x86.avx512.vpdpbusd.256
+// CHECK-NOT: vpdpbusd
+// CHECK: %[[PRODUCTS:.+]] = arith.sitofp %{{.+}} : vector<8xi32> to vector<8xf32>
+// CHECK: %[[MULTIPLIERS:.+]] = arith.mulf %[[D]], %{{.+}} : vector<8xf32>
+// CHECK: vector.fma %[[PRODUCTS]], %[[MULTIPLIERS]], %{{.+}} : vector<8xf32>
+// CHECK: %[[M:.+]] = vector.shuffle %[[WIDE]], %[[WIDE]] [1, 3, 5, 7, 9, 11, 13, 15]
+// CHECK: vector.fma %[[M]], %{{.+}}, %{{.+}} : vector<8xf32>
+// CHECK: scf.yield
+func.func @gemv_q4_1_interleaved(%x: tensor<1x1x64xf32>, %w: tensor<16x64x!llm.block<q4_1, interleave = 8>>) -> tensor<1x1x16xf32> {
+  %0 = llm.linear %x, %w : tensor<1x1x64xf32>, tensor<16x64x!llm.block<q4_1, interleave = 8>> -> tensor<1x1x16xf32>
+  return %0 : tensor<1x1x16xf32>
+}
+
+// -----
+
 // Q8_0 in groups of 8 interleaved rows (34 bytes a block: 2 groups of 8 x 2 x 34 = 544 bytes). Its signed codes
 // enter VPDPBUSD as code + 128 (the sign bit flipped) with -128 times the scales times x's code sum; each of the
 // 8 runs of 32 code bytes is one dot product (elements 4c..4c+3 of every row). The avx2 kind, whose int16 pair
