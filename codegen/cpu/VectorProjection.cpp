@@ -458,21 +458,26 @@ SmallVector<Value> accumulateInt8Blocks(OpBuilder &b, Location loc,
 }
 
 /// The int8 GEMV of an interleaved weight (`!llm.block<q4_0, interleave =
-/// 8>`, q4_1 or q8_0), one group of 8 rows at a time: the dot product of x row
+/// 8>`, q4_1, q5_0, q5_1 or q8_0), one group of 8 rows at a time: the dot
+/// product of x row
 /// `xRow` with weight rows 8·group .. 8·group + 7, as a vector<8xf32> (lane
 /// r: row r). The group stores each block's 8 scales together and then its
 /// codes in runs of 4 bytes per row, so one 32-byte load holds 4 code bytes
 /// of all 8 rows, and one dot-product instruction against x's 4 codes at
 /// those elements, broadcast to every lane, leaves each row's partial sum in
-/// its own lane. q4_0 and q4_1: run c's low nibbles are elements 4c..4c+3,
-/// its high nibbles 16+4c..16+4c+3 (4 loads per block); q8_0: run c's bytes are
+/// its own lane. The 4- and 5-bit formats: run c's low nibbles are elements
+/// 4c..4c+3, its high nibbles 16+4c..16+4c+3 (4 loads per block), and the
+/// 5-bit formats' fifth bits (bits 4c..4c+3 and 16+4c..16+4c+3 of each row's
+/// qh) are spread to those bytes in each row's int32 lane by one multiply;
+/// q8_0: run c's bytes are
 /// elements 4c..4c+3 (8 loads). Per block 8 dot products in two chains, one
 /// conversion, and the 8 scales in one vector FMA (the file's rows need a
 /// horizontal sum per row and block: accumulateInt8Blocks). Unsigned codes
-/// q: q4_0's value d·(q - 8) adds -8·d times x's scaled code sum, q4_1's
-/// d·q + m adds m times it (its 8 headers d, m are one 32-byte read), and
-/// q8_0's codes + 128 under VNNI add -128·d (kSignedCodeOffset); with the
-/// avx2 kind q8_0 multiplies |q| with x's bytes given q's signs.
+/// q: q4_0's value d·(q - 8) adds -8·d times x's scaled code sum, q5_0's
+/// d·(q - 16) -16·d, q4_1's and q5_1's d·q + m add m times it, and q8_0's
+/// codes + 128 under VNNI add -128·d (kSignedCodeOffset); with the avx2 kind
+/// q8_0 multiplies |q| with x's bytes given q's signs. The 8 rows' headers
+/// are one read, split into their fields by byte shuffles.
 Value accumulateInterleavedInt8Blocks(OpBuilder &b, Location loc,
                                       const KernelOperands &ops, Value xRow,
                                       Value group) {
@@ -481,9 +486,11 @@ Value accumulateInterleavedInt8Blocks(OpBuilder &b, Location loc,
   llm::BlockQuantType format = blocks.getFormat();
   assert(hasInterleavedGemv(format) &&
          kInt8DotBytes == 4 * kInterleavedGemvRows &&
-         "q4_0, q4_1 or q8_0 groups of 8 rows, one row per int32 lane");
-  bool minimum = format.getFormat() == llm::BlockFormat::q4_1;
-  bool nibbles = minimum || format.getFormat() == llm::BlockFormat::q4_0;
+         "groups of 8 rows, one row per int32 lane");
+  llm::BlockFormat kind = format.getFormat();
+  bool fiveBit = kind == llm::BlockFormat::q5_0 || kind == llm::BlockFormat::q5_1;
+  bool minimum = kind == llm::BlockFormat::q4_1 || kind == llm::BlockFormat::q5_1;
+  bool nibbles = fiveBit || minimum || kind == llm::BlockFormat::q4_0;
   // Signed codes (q8_0) with the vnni kind: + 128 as unsigned bytes; with
   // avx2: |q| against x with q's signs, no addend.
   bool offsetCodes = !nibbles && ops.int8Dot == Int8DotKind::VNNI;
@@ -507,10 +514,21 @@ Value accumulateInterleavedInt8Blocks(OpBuilder &b, Location loc,
   };
   Value lowMask = byteSplat(0xf), four = byteSplat(4),
         signBit = byteSplat(-kSignedCodeOffset);
+  auto i32Splat = [&](int64_t value) {
+    return arith::ConstantOp::create(
+               b, loc, DenseElementsAttr::get(i32Rows, b.getI32IntegerAttr(value)))
+        .getResult();
+  };
+  // The fifth bits: 4 bits of qh, bit k to bit 4 of byte k (the multiply's
+  // shifted copies by 0, 7, 14 and 21 bits never overlap, so nothing carries).
+  Value nibbleMask = i32Splat(0xf), spread = i32Splat(0x00204081),
+        fifthBits = i32Splat(0x10101010), fourBits = i32Splat(4);
+  // The code offset of the formats whose value is d·(q - offset).
+  double codeOffset = kind == llm::BlockFormat::q4_0   ? 8.0
+                      : kind == llm::BlockFormat::q5_0 ? 16.0
+                                                       : double(kSignedCodeOffset);
   Value offset = arith::ConstantOp::create(
-      b, loc,
-      DenseElementsAttr::get(
-          f32Rows, b.getF32FloatAttr(nibbles ? -8.0 : -double(kSignedCodeOffset))));
+      b, loc, DenseElementsAttr::get(f32Rows, b.getF32FloatAttr(-codeOffset)));
   auto read = [&](OpBuilder &nb, Location nloc, Value memref,
                   ValueRange indices, int64_t count) {
     return vector::TransferReadOp::create(
@@ -533,24 +551,46 @@ Value accumulateInterleavedInt8Blocks(OpBuilder &b, Location loc,
                                            constant(groupBlockBytes));
         if (ops.prefetchBuffer)
           prefetchAhead(nb, nloc, ops, {group}, base, groupBlockBytes);
-        // The 8 rows' f16 scales d (q4_1: pairs d, m).
-        int64_t halves = header / 2;
-        Value headers = arith::ExtFOp::create(
-            nb, nloc, VectorType::get({rows * halves}, nb.getF32Type()),
-            vector::BitCastOp::create(
-                nb, nloc, VectorType::get({rows * halves}, nb.getF16Type()),
-                read(nb, nloc, ops.weight, {group, base}, rows * header))
-                .getResult());
-        auto headerField = [&](int64_t field) -> Value {
-          if (halves == 1)
-            return headers;
-          SmallVector<int64_t> lanes;
-          for (int64_t r = 0; r < rows; ++r)
-            lanes.push_back(r * halves + field);
-          return vector::ShuffleOp::create(nb, nloc, headers, headers, lanes)
+        // The 8 rows' headers: d (f16), q4_1's and q5_1's m (f16), the
+        // 5-bit formats' qh (u32), each field of every row gathered by a
+        // byte shuffle (none for q4_0 and q8_0, whose header is d alone).
+        Value headers =
+            read(nb, nloc, ops.weight, {group, base}, rows * header);
+        auto headerField = [&](int64_t byte, int64_t size,
+                               Type element) -> Value {
+          Value bytes = headers;
+          if (size != header) {
+            SmallVector<int64_t> lanes;
+            for (int64_t r = 0; r < rows; ++r)
+              for (int64_t i = 0; i < size; ++i)
+                lanes.push_back(r * header + byte + i);
+            bytes = vector::ShuffleOp::create(nb, nloc, headers, headers, lanes);
+          }
+          return vector::BitCastOp::create(
+              nb, nloc, VectorType::get({rows}, element), bytes);
+        };
+        auto halfField = [&](int64_t byte) {
+          return arith::ExtFOp::create(nb, nloc, f32Rows,
+                                       headerField(byte, 2, nb.getF16Type()))
               .getResult();
         };
-        Value scales = headerField(0);
+        Value scales = halfField(0);
+        Value highBits =
+            fiveBit ? headerField(header - 4, 4, nb.getI32Type()) : Value();
+        // Bits [bit, bit + 4) of each row's qh at bit 4 of its 4 code bytes.
+        auto fifthBitBytes = [&](int64_t bit) {
+          Value shifted = arith::ShRUIOp::create(nb, nloc, highBits,
+                                                 i32Splat(bit));
+          Value spreadBits = arith::MulIOp::create(
+              nb, nloc, arith::AndIOp::create(nb, nloc, shifted, nibbleMask),
+              spread);
+          Value placed = arith::AndIOp::create(
+              nb, nloc,
+              arith::ShLIOp::create(nb, nloc, spreadBits, fourBits),
+              fifthBits);
+          return vector::BitCastOp::create(nb, nloc, bytesType, placed)
+              .getResult();
+        };
         Value column = arith::MulIOp::create(
             nb, nloc, block, constant(format.getBlockElements()));
         // x's 4 codes at element e, in every lane.
@@ -581,9 +621,16 @@ Value accumulateInterleavedInt8Blocks(OpBuilder &b, Location loc,
                    {group, plus(base, rows * header + run * kInt8DotBytes)},
                    kInt8DotBytes);
           if (nibbles) {
-            dot(arith::AndIOp::create(nb, nloc, codes, lowMask), 4 * run);
-            dot(arith::ShRUIOp::create(nb, nloc, codes, four),
-                codeBytes + 4 * run);
+            Value low = arith::AndIOp::create(nb, nloc, codes, lowMask);
+            Value high = arith::ShRUIOp::create(nb, nloc, codes, four);
+            if (fiveBit) {
+              low = arith::OrIOp::create(nb, nloc, low, fifthBitBytes(4 * run));
+              high = arith::OrIOp::create(nb, nloc, high,
+                                          fifthBitBytes(16 + 4 * run));
+            }
+            int64_t half = format.getBlockElements() / 2;
+            dot(low, 4 * run);
+            dot(high, half + 4 * run);
           } else {
             dot(offsetCodes ? arith::XOrIOp::create(nb, nloc, codes, signBit)
                                   .getResult()
@@ -603,7 +650,7 @@ Value accumulateInterleavedInt8Blocks(OpBuilder &b, Location loc,
         Value offsets = acc[1];
         if (!signedCodes) {
           Value addends =
-              minimum ? headerField(1)
+              minimum ? halfField(2)
                       : arith::MulFOp::create(nb, nloc, scales, offset)
                             .getResult();
           Value xSum = loadActivationBlockSum(nb, nloc, x, xRow, column);

@@ -28,14 +28,10 @@ struct CPUVectorRegisters {
 constexpr int64_t kInterleavedGemvRows =
     mlir::llm::BlockQuantType::kInterleavedRows;
 
-/// Whether the interleaved int8 GEMV computes on `format` (q4_0, q4_1 or
-/// q8_0 in groups of kInterleavedGemvRows); other interleaved weights go
-/// through the kernels of plain rows, which read them through BlockDecoder.
+/// Whether the interleaved int8 GEMV computes on `format` (a 32-element
+/// format in groups of kInterleavedGemvRows: q4_0, q4_1, q5_0, q5_1, q8_0).
 inline bool hasInterleavedGemv(mlir::llm::BlockQuantType format) {
-  return format &&
-         (format.getFormat() == mlir::llm::BlockFormat::q4_0 ||
-          format.getFormat() == mlir::llm::BlockFormat::q4_1 ||
-          format.getFormat() == mlir::llm::BlockFormat::q8_0) &&
+  return format && format.getBlockElements() == 32 &&
          format.getInterleave() == kInterleavedGemvRows;
 }
 

@@ -1,41 +1,41 @@
 // RUN: llmc-opt %s -split-input-file --llm-cpu-interleave-weights | FileCheck %s
 
-// q4_0, q4_1 and q8_0 weights that only projections read, through a call into a
-// layer function: the entry argument, the callee's argument and the ops all
-// take the interleaved type. The tied embedding table (gathered, and read by
-// llm.logits) keeps its rows, and so do a q5_0 weight (no interleaved
-// kernel), a row count that is no multiple of 8 and a float weight.
+// Weights of the 32-element formats (here q4_0, q8_0, q5_1) that only
+// projections read, through a call into a layer function: the entry
+// argument, the callee's argument and the ops all take the interleaved type. The tied embedding table (gathered, and read by
+// llm.logits) keeps its rows, and so do a row count that is no multiple of
+// 8 and a float weight.
 // CHECK-LABEL: func.func @decode(
 // CHECK-SAME: %{{.*}}: tensor<64x64x!llm.block<q4_0>> {llm.weight = "embed"}
 // CHECK-SAME: %{{.*}}: tensor<64x64x!llm.block<q4_0, interleave = 8>> {llm.weight = "wq"}
 // CHECK-SAME: %{{.*}}: tensor<64x64x!llm.block<q8_0, interleave = 8>> {llm.weight = "wk"}
-// CHECK-SAME: %{{.*}}: tensor<64x64x!llm.block<q5_0>> {llm.weight = "wu"}
+// CHECK-SAME: %{{.*}}: tensor<64x64x!llm.block<q5_1, interleave = 8>> {llm.weight = "wu"}
 // CHECK-SAME: %{{.*}}: tensor<12x64x!llm.block<q4_0>> {llm.weight = "wv"}
 // CHECK-SAME: %{{.*}}: tensor<64x64xf32> {llm.weight = "wo"}
-// CHECK: call @layer(%{{.*}}) : (tensor<1x1x64xf32>, tensor<64x64x!llm.block<q4_0, interleave = 8>>, tensor<64x64x!llm.block<q8_0, interleave = 8>>, tensor<64x64x!llm.block<q5_0>>, tensor<12x64x!llm.block<q4_0>>, tensor<64x64xf32>)
+// CHECK: call @layer(%{{.*}}) : (tensor<1x1x64xf32>, tensor<64x64x!llm.block<q4_0, interleave = 8>>, tensor<64x64x!llm.block<q8_0, interleave = 8>>, tensor<64x64x!llm.block<q5_1, interleave = 8>>, tensor<12x64x!llm.block<q4_0>>, tensor<64x64xf32>)
 // CHECK: llm.logits %{{.*}}, %{{.*}} {tied} : tensor<1x1x64xf32>, tensor<64x64x!llm.block<q4_0>>
 // CHECK-LABEL: func.func private @layer(
-// CHECK-SAME: %{{.*}}: tensor<64x64x!llm.block<q4_0, interleave = 8>>, %{{.*}}: tensor<64x64x!llm.block<q8_0, interleave = 8>>, %{{.*}}: tensor<64x64x!llm.block<q5_0>>, %{{.*}}: tensor<12x64x!llm.block<q4_0>>
+// CHECK-SAME: %{{.*}}: tensor<64x64x!llm.block<q4_0, interleave = 8>>, %{{.*}}: tensor<64x64x!llm.block<q8_0, interleave = 8>>, %{{.*}}: tensor<64x64x!llm.block<q5_1, interleave = 8>>, %{{.*}}: tensor<12x64x!llm.block<q4_0>>
 // CHECK: llm.linear %{{.*}}, %{{.*}} : tensor<1x1x64xf32>, tensor<64x64x!llm.block<q4_0, interleave = 8>>
 func.func @decode(%tokens: tensor<1x1xi32>,
                   %embed: tensor<64x64x!llm.block<q4_0>> {llm.weight = "embed"},
                   %wq: tensor<64x64x!llm.block<q4_0>> {llm.weight = "wq"},
                   %wk: tensor<64x64x!llm.block<q8_0>> {llm.weight = "wk"},
-                  %wu: tensor<64x64x!llm.block<q5_0>> {llm.weight = "wu"},
+                  %wu: tensor<64x64x!llm.block<q5_1>> {llm.weight = "wu"},
                   %wv: tensor<12x64x!llm.block<q4_0>> {llm.weight = "wv"},
                   %wo: tensor<64x64xf32> {llm.weight = "wo"}) -> tensor<1x1x64xf32> {
   %h = llm.embedding %tokens, %embed : tensor<1x1xi32>, tensor<64x64x!llm.block<q4_0>> -> tensor<1x1x64xf32>
-  %y = call @layer(%h, %wq, %wk, %wu, %wv, %wo) : (tensor<1x1x64xf32>, tensor<64x64x!llm.block<q4_0>>, tensor<64x64x!llm.block<q8_0>>, tensor<64x64x!llm.block<q5_0>>, tensor<12x64x!llm.block<q4_0>>, tensor<64x64xf32>) -> tensor<1x1x64xf32>
+  %y = call @layer(%h, %wq, %wk, %wu, %wv, %wo) : (tensor<1x1x64xf32>, tensor<64x64x!llm.block<q4_0>>, tensor<64x64x!llm.block<q8_0>>, tensor<64x64x!llm.block<q5_1>>, tensor<12x64x!llm.block<q4_0>>, tensor<64x64xf32>) -> tensor<1x1x64xf32>
   %logits = llm.logits %y, %embed {tied} : tensor<1x1x64xf32>, tensor<64x64x!llm.block<q4_0>> -> tensor<1x1x64xf32>
   return %logits : tensor<1x1x64xf32>
 }
 func.func private @layer(%x: tensor<1x1x64xf32>, %wq: tensor<64x64x!llm.block<q4_0>>,
-                         %wk: tensor<64x64x!llm.block<q8_0>>, %wu: tensor<64x64x!llm.block<q5_0>>,
+                         %wk: tensor<64x64x!llm.block<q8_0>>, %wu: tensor<64x64x!llm.block<q5_1>>,
                          %wv: tensor<12x64x!llm.block<q4_0>>,
                          %wo: tensor<64x64xf32>) -> tensor<1x1x64xf32> {
   %q = llm.linear %x, %wq : tensor<1x1x64xf32>, tensor<64x64x!llm.block<q4_0>> -> tensor<1x1x64xf32>
   %k = llm.linear %x, %wk : tensor<1x1x64xf32>, tensor<64x64x!llm.block<q8_0>> -> tensor<1x1x64xf32>
-  %u = llm.linear %x, %wu : tensor<1x1x64xf32>, tensor<64x64x!llm.block<q5_0>> -> tensor<1x1x64xf32>
+  %u = llm.linear %x, %wu : tensor<1x1x64xf32>, tensor<64x64x!llm.block<q5_1>> -> tensor<1x1x64xf32>
   %v = llm.linear %x, %wv : tensor<1x1x64xf32>, tensor<12x64x!llm.block<q4_0>> -> tensor<1x1x12xf32>
   %o = llm.linear %q, %wo : tensor<1x1x64xf32>, tensor<64x64xf32> -> tensor<1x1x64xf32>
   return %o : tensor<1x1x64xf32>
@@ -63,5 +63,17 @@ func.func @shared(%tokens: tensor<1x1xi32>, %a: tensor<64x64x!llm.block<q4_0>>,
 }
 func.func private @project(%x: tensor<1x1x64xf32>, %w: tensor<64x64x!llm.block<q4_0>>) -> tensor<1x1x64xf32> {
   %y = llm.linear %x, %w : tensor<1x1x64xf32>, tensor<64x64x!llm.block<q4_0>> -> tensor<1x1x64xf32>
+  return %y : tensor<1x1x64xf32>
+}
+
+// -----
+
+// A K-quant keeps its rows: the interleaved GEMV computes only on the
+// 32-element formats.
+// CHECK-LABEL: func.func @k_quant(
+// CHECK-SAME: %{{.*}}: tensor<64x256x!llm.block<q4_k>> {llm.weight = "w"}
+// CHECK: llm.linear %{{.*}}, %{{.*}} : tensor<1x1x256xf32>, tensor<64x256x!llm.block<q4_k>>
+func.func @k_quant(%x: tensor<1x1x256xf32>, %w: tensor<64x256x!llm.block<q4_k>> {llm.weight = "w"}) -> tensor<1x1x64xf32> {
+  %y = llm.linear %x, %w : tensor<1x1x256xf32>, tensor<64x256x!llm.block<q4_k>> -> tensor<1x1x64xf32>
   return %y : tensor<1x1x64xf32>
 }

@@ -274,24 +274,61 @@ func.func @gemv_q4_0_interleaved(%x: tensor<1x1x64xf32>, %w: tensor<16x64x!llm.b
 // -----
 
 // Q4_1 in groups of 8 interleaved rows (20 bytes a block: 2 groups of 8 x 2 x 20 = 320 bytes): the 8 rows'
-// headers (d, m) in one 32-byte read, d the even f16 lanes and m the odd ones; the codes as Q4_0's, and the
+// headers (d, m) in one 32-byte read, each field gathered by a byte shuffle; the codes as Q4_0's, and the
 // addend is m times x's code sum (both 16-element halves).
 // CHECK-LABEL: func @gemv_q4_1_interleaved
 // CHECK: scf.for {{.*}} -> (vector<8xf32>, vector<8xf32>)
 // CHECK: %[[HEADERS:.+]] = vector.transfer_read %{{.+}} {in_bounds = [true]} : tensor<2x320xi8>, vector<32xi8>
-// CHECK: %[[HALVES:.+]] = vector.bitcast %[[HEADERS]] : vector<32xi8> to vector<16xf16>
-// CHECK: %[[WIDE:.+]] = arith.extf %[[HALVES]] : vector<16xf16> to vector<16xf32>
-// CHECK: %[[D:.+]] = vector.shuffle %[[WIDE]], %[[WIDE]] [0, 2, 4, 6, 8, 10, 12, 14]
+// CHECK: %[[DBYTES:.+]] = vector.shuffle %[[HEADERS]], %[[HEADERS]] [0, 1, 4, 5, 8, 9, 12, 13, 16, 17, 20, 21, 24, 25, 28, 29]
+// CHECK: %[[DHALF:.+]] = vector.bitcast %[[DBYTES]] : vector<16xi8> to vector<8xf16>
+// CHECK: %[[D:.+]] = arith.extf %[[DHALF]] : vector<8xf16> to vector<8xf32>
 // CHECK-COUNT-8: call @llvm.x86.avx512.vpdpbusd.256
 // CHECK-NOT: vpdpbusd
 // CHECK: %[[PRODUCTS:.+]] = arith.sitofp %{{.+}} : vector<8xi32> to vector<8xf32>
 // CHECK: %[[MULTIPLIERS:.+]] = arith.mulf %[[D]], %{{.+}} : vector<8xf32>
 // CHECK: vector.fma %[[PRODUCTS]], %[[MULTIPLIERS]], %{{.+}} : vector<8xf32>
-// CHECK: %[[M:.+]] = vector.shuffle %[[WIDE]], %[[WIDE]] [1, 3, 5, 7, 9, 11, 13, 15]
+// CHECK: %[[MBYTES:.+]] = vector.shuffle %[[HEADERS]], %[[HEADERS]] [2, 3, 6, 7, 10, 11, 14, 15, 18, 19, 22, 23, 26, 27, 30, 31]
+// CHECK: %[[MHALF:.+]] = vector.bitcast %[[MBYTES]] : vector<16xi8> to vector<8xf16>
+// CHECK: %[[M:.+]] = arith.extf %[[MHALF]] : vector<8xf16> to vector<8xf32>
 // CHECK: vector.fma %[[M]], %{{.+}}, %{{.+}} : vector<8xf32>
 // CHECK: scf.yield
 func.func @gemv_q4_1_interleaved(%x: tensor<1x1x64xf32>, %w: tensor<16x64x!llm.block<q4_1, interleave = 8>>) -> tensor<1x1x16xf32> {
   %0 = llm.linear %x, %w : tensor<1x1x64xf32>, tensor<16x64x!llm.block<q4_1, interleave = 8>> -> tensor<1x1x16xf32>
+  return %0 : tensor<1x1x16xf32>
+}
+
+// -----
+
+// Q5_0 in groups of 8 interleaved rows (22 bytes a block, 6 of them header: d and the fifth bits qh). The 48
+// header bytes of a group block are one read; d and qh are gathered from it by byte shuffles. Per run of 4
+// code bytes, each row's fifth bits of those elements (qh bits 4c..4c+3 for the low nibbles, 16+4c..16+4c+3
+// for the high ones) are spread to bit 4 of the 4 bytes in its int32 lane: masked to 4 bits, times 0x00204081,
+// shifted left by 4 and masked with 0x10101010, then or'ed into the nibbles. The value d·(q - 16) adds
+// -16·d times x's code sum.
+// CHECK-LABEL: func @gemv_q5_0_interleaved
+// CHECK-DAG: %[[OFFSET:.+]] = arith.constant dense<-1.600000e+01> : vector<8xf32>
+// CHECK-DAG: %[[SPREAD:.+]] = arith.constant dense<2113665> : vector<8xi32>
+// CHECK-DAG: %[[FIFTH:.+]] = arith.constant dense<269488144> : vector<8xi32>
+// CHECK: scf.for {{.*}} -> (vector<8xf32>, vector<8xf32>)
+// CHECK: %[[HEADERS:.+]] = vector.transfer_read %{{.+}} {in_bounds = [true]} : tensor<2x352xi8>, vector<48xi8>
+// CHECK: vector.shuffle %[[HEADERS]], %[[HEADERS]] [0, 1, 6, 7, 12, 13, 18, 19, 24, 25, 30, 31, 36, 37, 42, 43]
+// CHECK: %[[QHBYTES:.+]] = vector.shuffle %[[HEADERS]], %[[HEADERS]] [2, 3, 4, 5, 8, 9, 10, 11, 14, 15, 16, 17, 20, 21, 22, 23, 26, 27, 28, 29, 32, 33, 34, 35, 38, 39, 40, 41, 44, 45, 46, 47]
+// CHECK: %[[QH:.+]] = vector.bitcast %[[QHBYTES]] : vector<32xi8> to vector<8xi32>
+// CHECK: %[[CODES:.+]] = vector.transfer_read %{{.+}} : tensor<2x352xi8>, vector<32xi8>
+// CHECK: %[[LOW:.+]] = arith.andi %[[CODES]], %{{.+}} : vector<32xi8>
+// CHECK: %[[BITS:.+]] = arith.andi %[[QH]], %{{.+}} : vector<8xi32>
+// CHECK: %[[SPREADBITS:.+]] = arith.muli %[[BITS]], %[[SPREAD]] : vector<8xi32>
+// CHECK: %[[PLACED:.+]] = arith.shli %[[SPREADBITS]], %{{.+}} : vector<8xi32>
+// CHECK: %[[FIFTHBITS:.+]] = arith.andi %[[PLACED]], %[[FIFTH]] : vector<8xi32>
+// CHECK: %[[FIFTHBYTES:.+]] = vector.bitcast %[[FIFTHBITS]] : vector<8xi32> to vector<32xi8>
+// CHECK: %[[FIVEBIT:.+]] = arith.ori %[[LOW]], %[[FIFTHBYTES]] : vector<32xi8>
+// CHECK: call @llvm.x86.avx512.vpdpbusd.256(%{{.+}}, %[[FIVEBIT]], %{{.+}})
+// CHECK-COUNT-7: call @llvm.x86.avx512.vpdpbusd.256
+// CHECK-NOT: vpdpbusd
+// CHECK: arith.mulf %{{.+}}, %[[OFFSET]] : vector<8xf32>
+// CHECK: scf.yield
+func.func @gemv_q5_0_interleaved(%x: tensor<1x1x64xf32>, %w: tensor<16x64x!llm.block<q5_0, interleave = 8>>) -> tensor<1x1x16xf32> {
+  %0 = llm.linear %x, %w : tensor<1x1x64xf32>, tensor<16x64x!llm.block<q5_0, interleave = 8>> -> tensor<1x1x16xf32>
   return %0 : tensor<1x1x16xf32>
 }
 
