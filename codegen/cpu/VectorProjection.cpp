@@ -457,27 +457,25 @@ SmallVector<Value> accumulateInt8Blocks(OpBuilder &b, Location loc,
   return sums;
 }
 
-/// The int8 GEMV of an interleaved weight (`!llm.block<q4_0, interleave =
-/// 8>`, q4_1, q5_0, q5_1 or q8_0), one group of 8 rows at a time: the dot
-/// product of x row
-/// `xRow` with weight rows 8·group .. 8·group + 7, as a vector<8xf32> (lane
-/// r: row r). The group stores each block's 8 scales together and then its
-/// codes in runs of 4 bytes per row, so one 32-byte load holds 4 code bytes
-/// of all 8 rows, and one dot-product instruction against x's 4 codes at
-/// those elements, broadcast to every lane, leaves each row's partial sum in
-/// its own lane. The 4- and 5-bit formats: run c's low nibbles are elements
-/// 4c..4c+3, its high nibbles 16+4c..16+4c+3 (4 loads per block), and the
-/// 5-bit formats' fifth bits (bits 4c..4c+3 and 16+4c..16+4c+3 of each row's
-/// qh) are spread to those bytes in each row's int32 lane by one multiply;
-/// q8_0: run c's bytes are
-/// elements 4c..4c+3 (8 loads). Per block 8 dot products in two chains, one
+/// The int8 GEMV of an interleaved weight (`!llm.block<q4_0, interleave = 8>`,
+/// q4_1, q5_0, q5_1 or q8_0), one group of 8 rows at a time: the dot product of
+/// x row `xRow` with weight rows 8·group .. 8·group + 7, as a vector<8xf32>
+/// (lane r: row r). The group stores each block's 8 headers together and then
+/// its codes in runs of 4 bytes per row, so one 32-byte load holds 4 code bytes
+/// of all 8 rows, and one dot-product instruction against x's 4 codes at those
+/// elements, broadcast to every lane, leaves each row's partial sum in its own
+/// lane. The 4- and 5-bit formats: run c's low nibbles are elements 4c..4c+3,
+/// its high nibbles 16+4c..16+4c+3 (4 loads per block), and the 5-bit formats'
+/// fifth bits (bits 4c..4c+3 and 16+4c..16+4c+3 of each row's qh) are spread to
+/// those bytes in each row's int32 lane by one multiply; q8_0: run c's bytes
+/// are elements 4c..4c+3 (8 loads). Per block 8 dot products in two chains, one
 /// conversion, and the 8 scales in one vector FMA (the file's rows need a
-/// horizontal sum per row and block: accumulateInt8Blocks). Unsigned codes
-/// q: q4_0's value d·(q - 8) adds -8·d times x's scaled code sum, q5_0's
-/// d·(q - 16) -16·d, q4_1's and q5_1's d·q + m add m times it, and q8_0's
-/// codes + 128 under VNNI add -128·d (kSignedCodeOffset); with the avx2 kind
-/// q8_0 multiplies |q| with x's bytes given q's signs. The 8 rows' headers
-/// are one read, split into their fields by byte shuffles.
+/// horizontal sum per row and block: accumulateInt8Blocks). Unsigned codes q:
+/// q4_0's value d·(q - 8) adds -8·d times x's scaled code sum, q5_0's d·(q -
+/// 16) -16·d, q4_1's and q5_1's d·q + m add m times it, and q8_0's codes + 128
+/// under VNNI add -128·d (kSignedCodeOffset); with the avx2 kind q8_0
+/// multiplies |q| with x's bytes given q's signs. The 8 rows' headers are one
+/// read, split into their fields by byte shuffles.
 Value accumulateInterleavedInt8Blocks(OpBuilder &b, Location loc,
                                       const KernelOperands &ops, Value xRow,
                                       Value group) {
@@ -488,8 +486,10 @@ Value accumulateInterleavedInt8Blocks(OpBuilder &b, Location loc,
          kInt8DotBytes == 4 * kInterleavedGemvRows &&
          "groups of 8 rows, one row per int32 lane");
   llm::BlockFormat kind = format.getFormat();
-  bool fiveBit = kind == llm::BlockFormat::q5_0 || kind == llm::BlockFormat::q5_1;
-  bool minimum = kind == llm::BlockFormat::q4_1 || kind == llm::BlockFormat::q5_1;
+  bool fiveBit =
+      kind == llm::BlockFormat::q5_0 || kind == llm::BlockFormat::q5_1;
+  bool minimum =
+      kind == llm::BlockFormat::q4_1 || kind == llm::BlockFormat::q5_1;
   bool nibbles = fiveBit || minimum || kind == llm::BlockFormat::q4_0;
   // Signed codes (q8_0) with the vnni kind: + 128 as unsigned bytes; with
   // avx2: |q| against x with q's signs, no addend.
@@ -516,7 +516,8 @@ Value accumulateInterleavedInt8Blocks(OpBuilder &b, Location loc,
         signBit = byteSplat(-kSignedCodeOffset);
   auto i32Splat = [&](int64_t value) {
     return arith::ConstantOp::create(
-               b, loc, DenseElementsAttr::get(i32Rows, b.getI32IntegerAttr(value)))
+               b, loc,
+               DenseElementsAttr::get(i32Rows, b.getI32IntegerAttr(value)))
         .getResult();
   };
   // The fifth bits: 4 bits of qh, bit k to bit 4 of byte k (the multiply's
@@ -524,9 +525,10 @@ Value accumulateInterleavedInt8Blocks(OpBuilder &b, Location loc,
   Value nibbleMask = i32Splat(0xf), spread = i32Splat(0x00204081),
         fifthBits = i32Splat(0x10101010), fourBits = i32Splat(4);
   // The code offset of the formats whose value is d·(q - offset).
-  double codeOffset = kind == llm::BlockFormat::q4_0   ? 8.0
-                      : kind == llm::BlockFormat::q5_0 ? 16.0
-                                                       : double(kSignedCodeOffset);
+  double codeOffset = kind == llm::BlockFormat::q4_0 ? 8.0
+                      : kind == llm::BlockFormat::q5_0
+                          ? 16.0
+                          : double(kSignedCodeOffset);
   Value offset = arith::ConstantOp::create(
       b, loc, DenseElementsAttr::get(f32Rows, b.getF32FloatAttr(-codeOffset)));
   auto read = [&](OpBuilder &nb, Location nloc, Value memref,
@@ -547,8 +549,8 @@ Value accumulateInterleavedInt8Blocks(OpBuilder &b, Location loc,
         auto plus = [&](Value a, int64_t v) {
           return nb.createOrFold<arith::AddIOp>(nloc, a, constant(v));
         };
-        Value base = arith::MulIOp::create(nb, nloc, block,
-                                           constant(groupBlockBytes));
+        Value base =
+            arith::MulIOp::create(nb, nloc, block, constant(groupBlockBytes));
         if (ops.prefetchBuffer)
           prefetchAhead(nb, nloc, ops, {group}, base, groupBlockBytes);
         // The 8 rows' headers: d (f16), q4_1's and q5_1's m (f16), the
@@ -564,7 +566,8 @@ Value accumulateInterleavedInt8Blocks(OpBuilder &b, Location loc,
             for (int64_t r = 0; r < rows; ++r)
               for (int64_t i = 0; i < size; ++i)
                 lanes.push_back(r * header + byte + i);
-            bytes = vector::ShuffleOp::create(nb, nloc, headers, headers, lanes);
+            bytes =
+                vector::ShuffleOp::create(nb, nloc, headers, headers, lanes);
           }
           return vector::BitCastOp::create(
               nb, nloc, VectorType::get({rows}, element), bytes);
@@ -579,14 +582,13 @@ Value accumulateInterleavedInt8Blocks(OpBuilder &b, Location loc,
             fiveBit ? headerField(header - 4, 4, nb.getI32Type()) : Value();
         // Bits [bit, bit + 4) of each row's qh at bit 4 of its 4 code bytes.
         auto fifthBitBytes = [&](int64_t bit) {
-          Value shifted = arith::ShRUIOp::create(nb, nloc, highBits,
-                                                 i32Splat(bit));
+          Value shifted =
+              arith::ShRUIOp::create(nb, nloc, highBits, i32Splat(bit));
           Value spreadBits = arith::MulIOp::create(
               nb, nloc, arith::AndIOp::create(nb, nloc, shifted, nibbleMask),
               spread);
           Value placed = arith::AndIOp::create(
-              nb, nloc,
-              arith::ShLIOp::create(nb, nloc, spreadBits, fourBits),
+              nb, nloc, arith::ShLIOp::create(nb, nloc, spreadBits, fourBits),
               fifthBits);
           return vector::BitCastOp::create(nb, nloc, bytesType, placed)
               .getResult();
@@ -645,14 +647,14 @@ Value accumulateInterleavedInt8Blocks(OpBuilder &b, Location loc,
         Value multipliers = arith::MulFOp::create(
             nb, nloc, scales,
             vector::BroadcastOp::create(nb, nloc, f32Rows, xScale));
-        Value sums = vector::FMAOp::create(nb, nloc, products, multipliers,
-                                           acc[0]);
+        Value sums =
+            vector::FMAOp::create(nb, nloc, products, multipliers, acc[0]);
         Value offsets = acc[1];
         if (!signedCodes) {
           Value addends =
-              minimum ? halfField(2)
-                      : arith::MulFOp::create(nb, nloc, scales, offset)
-                            .getResult();
+              minimum
+                  ? halfField(2)
+                  : arith::MulFOp::create(nb, nloc, scales, offset).getResult();
           Value xSum = loadActivationBlockSum(nb, nloc, x, xRow, column);
           offsets = vector::FMAOp::create(
               nb, nloc, addends,
@@ -673,11 +675,10 @@ void decodeWeightRows(OpBuilder &b, Location loc, const KernelOperands &ops,
       loc, ops.depth, indexConstant(b, loc, blockElements));
   scf::ForOp::create(
       b, loc, indexConstant(b, loc, 0), numBlocks, indexConstant(b, loc, 1),
-      ValueRange{},
-      [&](OpBuilder &nb, Location nloc, Value block, ValueRange) {
+      ValueRange{}, [&](OpBuilder &nb, Location nloc, Value block, ValueRange) {
         for (int64_t j = 0; j < count; ++j) {
-          Value row = arith::AddIOp::create(nb, nloc, n0,
-                                            indexConstant(nb, nloc, j));
+          Value row =
+              arith::AddIOp::create(nb, nloc, n0, indexConstant(nb, nloc, j));
           blocks.decodeInto(nb, nloc, blocks.loadBlock(nb, nloc, row, block),
                             block, rows, indexConstant(nb, nloc, j));
         }
