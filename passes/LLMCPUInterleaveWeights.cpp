@@ -1,4 +1,4 @@
-// The llm-cpu-interleave-weights pass: q4_0, q4_1 and q8_0 projection weights stored in groups of 8 interleaved rows.
+// The llm-cpu-interleave-weights pass: projection weights of the 32-element block formats stored in groups of 8 interleaved rows.
 #include "passes/Passes.h"
 
 #include "codegen/cpu/VectorProjection.h"
@@ -19,8 +19,8 @@ namespace {
 using llm::BlockQuantType;
 
 /// A weight this pass may interleave: a rank-2 tensor of plain rows in a format
-/// of the interleaved GEMV (q4_0, q4_1, q8_0)
-/// whose row count is a multiple of the group.
+/// of the interleaved GEMV (q4_0, q4_1, q5_0, q5_1, q8_0) whose row count is a
+/// multiple of the group.
 bool isCandidateType(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor || tensor.getRank() != 2)

@@ -102,9 +102,9 @@ def LLMFuseRopeAppend : Pass<"llm-fuse-rope-append"> {
 }
 
 def LLMCPUInterleaveWeights : Pass<"llm-cpu-interleave-weights", "::mlir::ModuleOp"> {
-  let summary = "Store q4_0, q4_1 and q8_0 projection weights in groups of 8 interleaved rows (the CPU's weight layout)";
+  let summary = "Store projection weights of the 32-element block formats (q4_0, q4_1, q5_0, q5_1, q8_0) in groups of 8 interleaved rows (the CPU's weight layout)";
   let description = [{
-    Gives every `!llm.block<q4_0>`, `!llm.block<q4_1>` or `!llm.block<q8_0>` weight that only
+    Gives every `!llm.block<q4_0>`, `q4_1`, `q5_0`, `q5_1` or `q8_0` weight that only
     projections read (through any number of calls) the same format with
     `interleave = 8` (the formats the interleaved GEMV computes on), when its
     row count is a multiple of 8: the decode GEMV then reads the same block of

@@ -506,24 +506,19 @@ Value accumulateInterleavedInt8Blocks(OpBuilder &b, Location loc,
   Value zeroByte = arith::ConstantIntOp::create(b, loc, b.getI8Type(), 0);
   Value zeroRows = arith::ConstantOp::create(
       b, loc, DenseElementsAttr::get(f32Rows, b.getF32FloatAttr(0.0f)));
-  auto byteSplat = [&](int64_t value) {
+  // An integer vector of `type` with every lane `value`.
+  auto splat = [&](VectorType type, int64_t value) -> Value {
     return arith::ConstantOp::create(
-               b, loc,
-               DenseElementsAttr::get(bytesType, b.getI8IntegerAttr(value)))
-        .getResult();
+        b, loc,
+        DenseElementsAttr::get(type,
+                               b.getIntegerAttr(type.getElementType(), value)));
   };
-  Value lowMask = byteSplat(0xf), four = byteSplat(4),
-        signBit = byteSplat(-kSignedCodeOffset);
-  auto i32Splat = [&](int64_t value) {
-    return arith::ConstantOp::create(
-               b, loc,
-               DenseElementsAttr::get(i32Rows, b.getI32IntegerAttr(value)))
-        .getResult();
-  };
+  Value lowMask = splat(bytesType, 0xf), four = splat(bytesType, 4),
+        signBit = splat(bytesType, -kSignedCodeOffset);
   // The fifth bits: 4 bits of qh, bit k to bit 4 of byte k (the multiply's
   // shifted copies by 0, 7, 14 and 21 bits never overlap, so nothing carries).
-  Value nibbleMask = i32Splat(0xf), spread = i32Splat(0x00204081),
-        fifthBits = i32Splat(0x10101010), fourBits = i32Splat(4);
+  Value nibbleMask = splat(i32Rows, 0xf), spread = splat(i32Rows, 0x00204081),
+        fifthBits = splat(i32Rows, 0x10101010), fourBits = splat(i32Rows, 4);
   // The code offset of the formats whose value is d·(q - offset).
   double codeOffset = kind == llm::BlockFormat::q4_0 ? 8.0
                       : kind == llm::BlockFormat::q5_0
@@ -583,7 +578,7 @@ Value accumulateInterleavedInt8Blocks(OpBuilder &b, Location loc,
         // Bits [bit, bit + 4) of each row's qh at bit 4 of its 4 code bytes.
         auto fifthBitBytes = [&](int64_t bit) {
           Value shifted =
-              arith::ShRUIOp::create(nb, nloc, highBits, i32Splat(bit));
+              arith::ShRUIOp::create(nb, nloc, highBits, splat(i32Rows, bit));
           Value spreadBits = arith::MulIOp::create(
               nb, nloc, arith::AndIOp::create(nb, nloc, shifted, nibbleMask),
               spread);
