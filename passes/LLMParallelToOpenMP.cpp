@@ -8,6 +8,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -226,7 +227,16 @@ void convertParallelLoops(MutableArrayRef<scf::ParallelOp> loops,
   Value zero64 = arith::ConstantIntOp::create(b, loc, i64, 0);
   memref::StoreOp::create(b, loc, zero64, counter, ValueRange{});
 
+  // A count known only at run time (a prefill's tokens) may be one
+  // iteration, a short prompt's single tile of rows: that runs on the
+  // calling thread, without waking the others.
+  Value several;
+  if (!getConstantIntValue(total))
+    several = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, total,
+                                    index(1));
   auto region = omp::ParallelOp::create(b, loc);
+  if (several)
+    region.getIfExprMutable().assign(several);
   Block *body = b.createBlock(&region.getRegion());
   b.setInsertionPointToStart(body);
   Value threads = func::CallOp::create(b, loc, numThreads).getResult(0);

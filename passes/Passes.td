@@ -276,6 +276,47 @@ def LLMCPUEntryPoints : Pass<"llm-cpu-entry-points", "::mlir::ModuleOp"> {
   ];
 }
 
+def LLMCPUParallelRows : Pass<"llm-cpu-parallel-rows", "::mlir::ModuleOp"> {
+  let summary = "Tile the row-wise linalg ops of a function body over their dynamic rows into scf.forall loops (the prefill's norms, RoPE, casts, residual adds and GLU on the threads)";
+  let description = [{
+    Every linalg op on tensors in a function's own block (not in a loop, such
+    as attention's) with a parallel loop of dynamic extent (the tokens of a
+    prefill) becomes an scf.forall over tiles of `rows-per-tile` of those
+    rows (more where a row has fewer than `min-tile-elements` / rows-per-tile
+    iterations: 64 rows of a 64-wide model), its other loops whole; producers whose result it alone reads (a
+    norm's fill and sum of squares) are fused into the same loop, once per
+    tile. llm-parallel-to-openmp then runs each loop on the threads. Decode's
+    ops, of static shape, are left alone: a row of a few thousand elements is
+    less work than waking the threads. Without this pass these ops run on
+    one thread while the others wait: 3-7% of the samples of a 128-token
+    SmolLM2 prefill on 2 threads, as much again spent waiting.
+
+    Before:
+    ```mlir
+    %sum = linalg.add ins(%a, %b : tensor<1x?x64xf32>, tensor<1x?x64xf32>) outs(%e : tensor<1x?x64xf32>) -> tensor<1x?x64xf32>
+    ```
+    After:
+    ```mlir
+    %sum = scf.forall (%row) = (0) to (%rows) step (8) shared_outs(%out = %e) -> (tensor<1x?x64xf32>) {
+      ...  // linalg.add on the slices of rows [%row, %row + min(8, %rows - %row))
+      scf.forall.in_parallel { tensor.parallel_insert_slice ... }
+    }
+    ```
+  }];
+  let options = [
+    Option<"rowsPerTile", "rows-per-tile", "int64_t", /*default=*/"8",
+           "Rows of the dynamic loop per tile (per loop iteration)">,
+    Option<"minTileElements", "min-tile-elements", "int64_t",
+           /*default=*/"4096",
+           "Iterations of the other loops a tile holds at least: short rows "
+           "are taken more than rows-per-tile at a time">,
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def LLMParallelToOpenMP : Pass<"llm-parallel-to-openmp", "::mlir::ModuleOp"> {
   let summary = "Run each outermost scf.parallel as an OpenMP parallel region whose threads take chunks of its iterations from a shared counter";
   let description = [{
@@ -291,7 +332,9 @@ def LLMParallelToOpenMP : Pass<"llm-parallel-to-openmp", "::mlir::ModuleOp"> {
     output is still computed by exactly one iteration, so results do not
     depend on the thread count or on which thread runs which chunk. Loops
     nested in a converted loop stay sequential. Reductions (scf.parallel
-    results) are rejected.
+    results) are rejected. When the iteration count is only known at run
+    time, the region runs on the calling thread alone if there is at most
+    one iteration (`omp.parallel if(...)`): a short prompt's single tile.
 
     Consecutive loops of one block that are independent (each writes only
     buffers allocated before it that the others neither read nor write,

@@ -31,7 +31,8 @@ constexpr const char *kCPULayoutPasses = "llm-cpu-interleave-weights";
 /// Fused `llm` → CPU kernels (llm-lower-to-linalg first rewrites the fused
 /// projections back into their parts, which its linalg fuses instead): lower the ops on tensors (and the element-wise arith
 /// ops on tensors, such as the narrowing of keys and values for a bf16/f16
-/// cache, to linalg), bufferize across function
+/// cache, to linalg), tile a prefill's row-wise linalg ops over its tokens
+/// into scf.forall loops (llm-cpu-parallel-rows), bufferize across function
 /// boundaries (identity layouts, so the C ABI sees plain strided buffers),
 /// fold loops that carry a buffer through unchanged, drop results that are
 /// the caller's own buffers (twice: a caller's result becomes an argument
@@ -42,6 +43,7 @@ constexpr const char *kCPULayoutPasses = "llm-cpu-interleave-weights";
 /// cache from their results: it is written in place, never copied.
 constexpr const char *kCPUKernelsPasses =
     "llm-lower-to-linalg,convert-elementwise-to-linalg,canonicalize,cse,"
+    "llm-cpu-parallel-rows,canonicalize,"
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},"
     "canonicalize,drop-equivalent-buffer-results,"

@@ -4,7 +4,9 @@
 // the flattened iterations (trip counts 4 × ceil((hi - lo) / 1)) from a
 // counter on the function's stack, reset before the region; the body runs
 // on the delinearized induction variables (the last dimension fastest). No
-// worksharing loop is left, and omp_get_num_threads is declared once.
+// worksharing loop is left, and omp_get_num_threads is declared once. The
+// count is known only at run time, so the region forks only for more than
+// one iteration.
 // CHECK-LABEL: func.func @two_dims
 // CHECK-SAME: (%[[LO:.+]]: index, %[[HI:.+]]: index, %[[BUF:.+]]: memref<?x8xf32>)
 // CHECK: %[[COUNTER:.+]] = memref.alloca() : memref<i64>
@@ -12,7 +14,8 @@
 // CHECK: %[[ROWS:.+]] = arith.maxsi %[[SPAN]], %{{.+}} : index
 // CHECK: %[[TOTAL:.+]] = arith.muli %[[ROWS]], %[[C4:.+]] : index
 // CHECK: memref.store %{{.+}}, %[[COUNTER]][] : memref<i64>
-// CHECK: omp.parallel {
+// CHECK: %[[SEVERAL:.+]] = arith.cmpi sgt, %[[TOTAL]], %c1{{.*}} : index
+// CHECK: omp.parallel if(%[[SEVERAL]]) {
 // CHECK: %[[THREADS:.+]] = func.call @omp_get_num_threads() : () -> i32
 // CHECK: %[[T:.+]] = arith.index_cast %[[THREADS]] : i32 to index
 // CHECK: %[[CHUNKS:.+]] = arith.muli %[[T]], %c4{{.*}} : index
@@ -59,11 +62,11 @@ func.func @two_dims(%lo: index, %hi: index, %buf: memref<?x8xf32>) {
 // CHECK: %[[COUNTER:.+]] = memref.alloca() : memref<i64>
 // CHECK-NOT: memref.alloca()
 // CHECK: memref.store %{{.+}}, %[[COUNTER]][] : memref<i64>
-// CHECK: omp.parallel {
+// CHECK: omp.parallel if(%{{.+}}) {
 // CHECK: scf.parallel
 // CHECK: omp.terminator
 // CHECK: memref.store %{{.+}}, %[[COUNTER]][] : memref<i64>
-// CHECK: omp.parallel {
+// CHECK: omp.parallel if(%{{.+}}) {
 // CHECK: omp.terminator
 // CHECK: func.func private @omp_get_num_threads() -> i32
 // CHECK-NOT: func.func private @omp_get_num_threads
@@ -94,7 +97,7 @@ func.func @sequence_and_nest(%n: index, %buf: memref<?x?xf32>) {
 // (ends 4, 4 + 2 = 6, 6 + 2 = 8) and an scf.if per boundary picks the body.
 // A prefetch (whose interface declares a write) counts as a read, and so
 // does nothing for a call of an LLVM intrinsic on values. The loop marked
-// small joins its siblings' threads.
+// small joins its siblings' threads. The count is static: no `if`.
 // CHECK-LABEL: func.func @siblings
 // CHECK-SAME: (%[[X:.+]]: memref<8xf32>, %[[W:.+]]: memref<16x8xf32>)
 // CHECK: %[[Q:.+]] = memref.alloc() : memref<8xf32>
