@@ -105,9 +105,9 @@ struct LLMCPUParallelRowsPass
         return rowsPerTile;
       perRow *= range;
     }
-    return std::max<int64_t>(rowsPerTile,
-                             llvm::divideCeil(minTileElements,
-                                              std::max<int64_t>(perRow, 1)));
+    return std::max<int64_t>(
+        rowsPerTile,
+        llvm::divideCeil(minTileElements, std::max<int64_t>(perRow, 1)));
   }
 
   /// Tiles `op` into an scf.forall over tiles of `rowsPerTile` rows of its
@@ -167,4 +167,3 @@ struct LLMCPUParallelRowsPass
 };
 
 } // namespace
-
