@@ -1,8 +1,9 @@
-// WeightSet: tensor/metadata registry with name aliases and the lazy f32 conversion cache.
+// WeightSet: tensor/metadata registry with name aliases, the lazy f32 conversion cache and the shared interleaved copies of block matrices.
 #include "weight_set.h"
 
 #include "dtype.h"
 #include "error.h"
+#include "quant/interleave.h"
 
 namespace llmc::rt {
 
@@ -103,6 +104,23 @@ const float *WeightSet::tensor_f32(size_t index) {
                  buf.get());
   const float *result = buf.get();
   f32_cache_.emplace(index, std::move(buf));
+  return result;
+}
+
+const void *WeightSet::tensor_interleaved(size_t index, llmc_dtype format,
+                                          int64_t rows, int64_t row_blocks,
+                                          int64_t group) {
+  const TensorEntry &t = tensors_[index];
+  std::lock_guard<std::mutex> lock(cache_mutex_);
+  auto key = std::make_tuple(index, rows, group);
+  auto it = interleaved_cache_.find(key);
+  if (it != interleaved_cache_.end())
+    return it->second.data();
+  AlignedBuffer groups(static_cast<size_t>(t.n_bytes), t.name.c_str());
+  interleave_block_rows(format, t.data, rows, row_blocks, group,
+                        static_cast<uint8_t *>(groups.data()));
+  const void *result = groups.data();
+  interleaved_cache_.emplace(key, std::move(groups));
   return result;
 }
 

@@ -8,10 +8,12 @@
 #include "metadata.h"
 
 #include <deque>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -34,7 +36,7 @@ struct TensorEntry {
 
 /// What every loader produces. Loaders fill it through add_tensor/add_meta,
 /// which enforce name uniqueness; after loading it is only read, except for
-/// the f32 conversion cache, which has its own lock.
+/// the f32 conversion and interleaved-rows caches, which have their own lock.
 class WeightSet {
 public:
   llmc_weights_format format = LLMC_WEIGHTS_AUTO;
@@ -78,6 +80,13 @@ public:
   /// once and cached. Thread-safe.
   const float *tensor_f32(size_t index);
 
+  /// The bytes of tensor `index`, `rows` rows of `row_blocks` blocks of
+  /// `format` as the artifact takes them, repacked into groups of `group`
+  /// rows (interleave_block_rows, quant/interleave.h) once and cached, so
+  /// that every session binding the tensor reads one copy. Thread-safe.
+  const void *tensor_interleaved(size_t index, llmc_dtype format, int64_t rows,
+                                 int64_t row_blocks, int64_t group);
+
 private:
   std::string context_ = "weights";
   std::vector<std::shared_ptr<MappedFile>> files_;
@@ -90,6 +99,9 @@ private:
 
   std::mutex cache_mutex_;
   std::unordered_map<size_t, std::unique_ptr<float[]>> f32_cache_;
+  /// tensor_interleaved's copies, by tensor, rows and group size.
+  std::map<std::tuple<size_t, int64_t, int64_t>, AlignedBuffer>
+      interleaved_cache_;
 };
 
 } // namespace llmc::rt

@@ -13,7 +13,10 @@
 #include "error.h"
 #include "half.h"
 #include "json_lite.h"
+#include "quant/interleave.h"
 #include "sampler.h"
+#include "weight_binding.h"
+#include "weight_set.h"
 
 #include <cctype>
 #include <chrono>
@@ -1058,6 +1061,57 @@ int cmd_wait_detector(const std::vector<std::string> &args) {
   return 0;
 }
 
+/// bind-shared: a q4_0 matrix that an artifact takes in groups of 8 rows,
+/// bound twice for the CPU on one weight set and once as the CUDA backend
+/// binds (copying the result to the device at once): prints whether the CPU
+/// bindings share one repacked copy and own nothing, whether the CUDA
+/// binding owns its own, and whether each holds the bytes
+/// interleave_block_rows makes of the file's rows.
+int cmd_bind_shared(const std::vector<std::string> &) {
+  using namespace llmc::rt;
+  const int64_t rows = 16, cols = 64, row_blocks = 2; // 18-byte blocks
+  std::vector<uint8_t> file(static_cast<size_t>(rows * row_blocks * 18));
+  for (size_t i = 0; i < file.size(); ++i)
+    file[i] = static_cast<uint8_t>(i * 37 + 11);
+  WeightSet set;
+  TensorEntry t;
+  t.name = t.source_name = "model.layers.0.mlp.down_proj.weight";
+  t.n_dims = 2;
+  t.shape[0] = rows;
+  t.shape[1] = cols;
+  t.n_elements = rows * cols;
+  t.dtype = LLMC_DTYPE_Q4_0;
+  t.data = file.data();
+  t.n_bytes = file.size();
+  set.add_tensor(t);
+  Manifest m;
+  ManifestWeight w;
+  w.name = t.name;
+  w.shape = {rows, cols};
+  w.dtype = "q4_0";
+  w.format = LLMC_DTYPE_Q4_0;
+  w.n_elements = rows * cols;
+  w.interleave = 8;
+  m.weights.push_back(w);
+  std::vector<uint8_t> expected(file.size());
+  interleave_block_rows(LLMC_DTYPE_Q4_0, file.data(), rows, row_blocks, 8,
+                        expected.data());
+  auto bytes = [&](const void *p) {
+    return std::memcmp(p, expected.data(), expected.size()) == 0 ? "interleaved"
+                                                                 : "wrong";
+  };
+  BoundWeights first = bind_weights(m, set), second = bind_weights(m, set);
+  std::vector<AlignedBuffer> cuda_owned;
+  const void *cuda = bind_weight(m, set, 0, cuda_owned, /*cache_f32=*/false);
+  std::printf("cpu bindings: %s, owning %zu and %zu buffers, %s\n",
+              first.pointers[0] == second.pointers[0] ? "one copy" : "two copies",
+              first.owned.size(), second.owned.size(), bytes(first.pointers[0]));
+  std::printf("cuda binding: %s, owning %zu buffers, %s\n",
+              cuda == first.pointers[0] ? "the shared copy" : "its own copy",
+              cuda_owned.size(), bytes(cuda));
+  return 0;
+}
+
 /// half-round: prints the f16 and bf16 bit patterns the runtime rounds each
 /// argument (a decimal f32) to when it binds 16-bit weights.
 int cmd_half_round(const std::vector<std::string> &args) {
@@ -1876,6 +1930,7 @@ int main(int argc, char **argv) {
           {"sampler", cmd_sampler},     {"rope-permute", cmd_rope_permute},
           {"session", cmd_session},     {"half-round", cmd_half_round},
           {"wait-detector", cmd_wait_detector},
+          {"bind-shared", cmd_bind_shared},
           {"cuda-rank", cmd_cuda_rank}, {"scratch-arena", cmd_scratch_arena},
           {"scratch-replay", cmd_scratch_replay},
           {"info-model", cmd_info_model}, {"threads", cmd_threads},
