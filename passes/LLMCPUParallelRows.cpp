@@ -74,9 +74,9 @@ struct LLMCPUParallelRowsPass
       if (function.isExternal())
         return;
       // Consumers first: the ops of the function's own block (not those in
-      // attention's loops) from the last to the first, each fusing its
-      // single-use producers, which are then gone when the walk reaches
-      // them.
+      // attention's loops) from the last to the first, each fusing the
+      // producers isFusibleProducer accepts, which are then skipped (and,
+      // unless something else still reads them, gone).
       SmallVector<linalg::LinalgOp> candidates;
       for (Operation &op : function.getBody().front())
         if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
@@ -110,9 +110,10 @@ struct LLMCPUParallelRowsPass
         llvm::divideCeil(minTileElements, std::max<int64_t>(perRow, 1)));
   }
 
-  /// Tiles `op` into an scf.forall over tiles of `rowsPerTile` rows of its
+  /// Tiles `op` into an scf.forall over tiles of getRowsPerTile rows of its
   /// row loop (the other loops whole) and fuses its producers that
-  /// isFusibleProducer accepts; records them in `fused` and erases them.
+  /// isFusibleProducer accepts; records them in `fused` and erases those
+  /// that nothing reads any more.
   LogicalResult tileRows(RewriterBase &rewriter, linalg::LinalgOp op,
                          llvm::SmallPtrSetImpl<Operation *> &fused) {
     unsigned rowLoop = *getRowLoop(op);
