@@ -318,7 +318,7 @@ CudaExecutor::CudaExecutor(std::shared_ptr<const Model> model, WeightSet &weight
   weight_memory_ = DeviceBuffer(cu_, total, "the weights");
   for (size_t i = 0; i < m_.weights.size(); ++i) {
     std::vector<AlignedBuffer> owned;
-    const void *data = bind_weight(m_, weights, i, owned, /*cache_f32=*/false);
+    const void *data = bind_weight(m_, weights, i, owned, /*cache_in_set=*/false);
     CUdeviceptr dst = weight_memory_.ptr() + offsets[i];
     check(cu_.cuMemcpyHtoD(dst, data, weight_bytes(m_.weights[i])),
           cat("uploading weight '", m_.weights[i].name, "'"));

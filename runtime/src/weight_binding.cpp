@@ -169,7 +169,7 @@ AlignedBuffer quantize_to(const ManifestWeight &w, const float *data) {
 
 /// bind_weight in the file's row layout (before any interleaving).
 const void *bind_rows(const Manifest &m, WeightSet &set, size_t i,
-                      std::vector<AlignedBuffer> &owned, bool cache_f32) {
+                      std::vector<AlignedBuffer> &owned, bool cache_in_set) {
   const ManifestWeight &w = m.weights.at(i);
   size_t index = find_source(m, set, w);
   // A part of a fused tensor binds a copy of its rows (never the set's
@@ -215,7 +215,7 @@ const void *bind_rows(const Manifest &m, WeightSet &set, size_t i,
   const float *data;
   if (part && t.dtype == LLMC_DTYPE_F32) {
     data = reinterpret_cast<const float *>(t.data); // the aligned row copy
-  } else if (!part && (cache_f32 || t.dtype == LLMC_DTYPE_F32)) {
+  } else if (!part && (cache_in_set || t.dtype == LLMC_DTYPE_F32)) {
     data = set.tensor_f32(index); // zero-copy for aligned f32
   } else {
     AlignedBuffer buf(static_cast<size_t>(t.n_elements) * sizeof(float),
@@ -247,8 +247,8 @@ const void *bind_rows(const Manifest &m, WeightSet &set, size_t i,
 } // namespace
 
 const void *bind_weight(const Manifest &m, WeightSet &set, size_t i,
-                        std::vector<AlignedBuffer> &owned, bool cache_f32) {
-  const void *rows = bind_rows(m, set, i, owned, cache_f32);
+                        std::vector<AlignedBuffer> &owned, bool cache_in_set) {
+  const void *rows = bind_rows(m, set, i, owned, cache_in_set);
   const ManifestWeight &w = m.weights.at(i);
   if (w.interleave == 1)
     return rows;
@@ -256,7 +256,7 @@ const void *bind_weight(const Manifest &m, WeightSet &set, size_t i,
   // sessions (60-100 MB for SmolLM2-135M's block formats).
   size_t index = find_source(m, set, w);
   const int64_t row_blocks = w.shape[1] / dtype_traits(w.format).block_elems;
-  if (cache_f32 && rows == set.tensor(index).data &&
+  if (cache_in_set && rows == set.tensor(index).data &&
       set.tensor(index).n_bytes == weight_bytes(w))
     return set.tensor_interleaved(index, w.format, w.shape[0], row_blocks,
                                   w.interleave);

@@ -29,12 +29,13 @@ BoundWeights bind_weights(const Manifest &manifest, WeightSet &set);
 /// dtype, unless its q/k rows are reordered) or into a buffer appended to
 /// `owned`. For backends that copy each weight elsewhere (the CUDA upload)
 /// and can drop `owned` after each one, so the host never holds a second
-/// copy of the whole model: they pass cache_f32 = false, and a tensor that
+/// copy of the whole model: they pass cache_in_set = false, and a tensor that
 /// needs converting goes through f32 in `owned` instead of the set's f32
-/// cache (which would keep it until the set is destroyed). Throws like
-/// bind_weights.
+/// cache, and a matrix read in interleaved groups is repacked into `owned`
+/// instead of the set's shared copy (the set's caches keep what they hold
+/// until it is destroyed). Throws like bind_weights.
 const void *bind_weight(const Manifest &manifest, WeightSet &set, size_t index,
-                        std::vector<AlignedBuffer> &owned, bool cache_f32);
+                        std::vector<AlignedBuffer> &owned, bool cache_in_set);
 
 /// Bytes of one weight in its manifest dtype.
 uint64_t weight_bytes(const ManifestWeight &w);

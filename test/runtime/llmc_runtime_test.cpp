@@ -1102,7 +1102,7 @@ int cmd_bind_shared(const std::vector<std::string> &) {
   };
   BoundWeights first = bind_weights(m, set), second = bind_weights(m, set);
   std::vector<AlignedBuffer> cuda_owned;
-  const void *cuda = bind_weight(m, set, 0, cuda_owned, /*cache_f32=*/false);
+  const void *cuda = bind_weight(m, set, 0, cuda_owned, /*cache_in_set=*/false);
   std::printf("cpu bindings: %s, owning %zu and %zu buffers, %s\n",
               first.pointers[0] == second.pointers[0] ? "one copy" : "two copies",
               first.owned.size(), second.owned.size(), bytes(first.pointers[0]));
