@@ -621,7 +621,8 @@ Error parseLatentAttention(const FieldReader &reader, StringRef ropeKey,
       1.0 / std::sqrt(double(mla.qkNopeHeadDim + mla.qkRopeHeadDim));
   if (config.ropeScaling.kind != RopeScalingKind::None) {
     const json::Object *rope = reader.lookup(ropeKey)->getAsObject();
-    FieldReader ropeReader(reader.source, *rope, (ropeKey + ".").str());
+    std::string ropePrefix = (ropeKey + ".").str(); // outlives the reader
+    FieldReader ropeReader(reader.source, *rope, ropePrefix);
     auto allDim = ropeReader.getNumber("mscale_all_dim");
     if (!allDim)
       return allDim.takeError();
