@@ -114,6 +114,10 @@ llvm::Error writeManifest(const ArtifactPaths &paths, const ModelConfig &config,
     // load (the dtype's blocks, in another order).
     if (spec.interleave > 1)
       weight["interleave"] = spec.interleave;
+    // Planes of each segment of the blocks (the same bytes, in another
+    // order), repacked from the file's rows at load.
+    if (spec.planar)
+      weight["layout"] = "planar";
     // What the compiled model's weights file holds (used as it is, or
     // dequantized or converted to `dtype` at load), when it was compiled
     // from one.

@@ -40,8 +40,10 @@ llvm::Expected<llmc::ModelInterface> llmc::getModelInterface(ModuleOp module) {
                            std::vector<int64_t>(tensor.getShape().begin(),
                                                 tensor.getShape().end()),
                            getWeightFormatName(tensor.getElementType())};
-    if (auto block = dyn_cast<llm::BlockQuantType>(tensor.getElementType()))
+    if (auto block = dyn_cast<llm::BlockQuantType>(tensor.getElementType())) {
       weight.interleave = block.getInterleave();
+      weight.planar = block.getPlanar();
+    }
     if (auto source =
             decode.getArgAttrOfType<StringAttr>(index, "llm.weight_source")) {
       auto rows = decode.getArgAttrOfType<DenseI64ArrayAttr>(

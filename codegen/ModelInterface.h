@@ -24,6 +24,9 @@ struct InterfaceWeight {
   /// Rows of a block format stored together (`interleave` of
   /// `!llm.block`): 1, or 8 when the runtime repacks the rows at load.
   int64_t interleave = 1;
+  /// A block format stored as planes (`planar` of `!llm.block`), repacked
+  /// from the file's rows at load.
+  bool planar = false;
   /// A part of a fused checkpoint tensor (`llm.weight_source`), else empty;
   /// `rows` (`llm.weight_rows`): start, count, stride, groups.
   std::string source;

@@ -1,8 +1,10 @@
-// Types of the `llm` dialect: KV cache verification and derived shapes.
+// Types of the `llm` dialect: KV cache verification and derived shapes, block formats and their layouts.
 #include "dialect/LLMTypes.h"
 #include "dialect/LLMDialect.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -163,9 +165,110 @@ int64_t BlockQuantType::getHeaderBytes() const {
   llvm_unreachable("unknown block format");
 }
 
+int64_t BlockQuantType::PlanarSegment::getAlignment() const {
+  return std::min<int64_t>(16, bytes & -bytes);
+}
+
+SmallVector<BlockQuantType::PlanarSegment>
+BlockQuantType::getPlanarSegments() const {
+  // Each segment's bytes, in the block's order: scales and high-bit words
+  // apart from the codes (a run of codes is a multiple of 16 bytes).
+  struct Piece {
+    int64_t start, bytes;
+    bool highBits = false;
+  };
+  SmallVector<Piece> pieces;
+  switch (getFormat()) {
+  case BlockFormat::q8_0:
+    pieces = {{0, 2}, {2, 32}};
+    break;
+  case BlockFormat::q4_0:
+    pieces = {{0, 2}, {2, 16}};
+    break;
+  case BlockFormat::q4_1:
+    pieces = {{0, 4}, {4, 16}};
+    break;
+  case BlockFormat::q5_0:
+    pieces = {{0, 2}, {2, 4, true}, {6, 16}};
+    break;
+  case BlockFormat::q5_1:
+    pieces = {{0, 4}, {4, 4, true}, {8, 16}};
+    break;
+  case BlockFormat::q4_k:
+    pieces = {{0, 16}, {16, 128}};
+    break;
+  case BlockFormat::q5_k:
+    pieces = {{0, 16}, {16, 32, true}, {48, 128}};
+    break;
+  case BlockFormat::q6_k:
+    pieces = {{0, 128}, {128, 64, true}, {192, 16}, {208, 2}};
+    break;
+  }
+  SmallVector<PlanarSegment> segments;
+  for (const Piece &piece : pieces)
+    segments.push_back({piece.start, piece.bytes, 0, piece.highBits});
+  // Planes widest alignment first, ties in the block's order.
+  SmallVector<PlanarSegment *> order;
+  for (PlanarSegment &segment : segments)
+    order.push_back(&segment);
+  llvm::stable_sort(order, [](PlanarSegment *a, PlanarSegment *b) {
+    return a->getAlignment() > b->getAlignment();
+  });
+  int64_t offset = 0;
+  for (PlanarSegment *segment : order) {
+    segment->planeOffset = offset;
+    offset += segment->bytes;
+  }
+  return segments;
+}
+
+BlockQuantType::PlanarSegment
+BlockQuantType::getPlanarSegment(int64_t byte, int64_t count) const {
+  for (const PlanarSegment &segment : getPlanarSegments())
+    if (byte >= segment.start && byte + count <= segment.start + segment.bytes)
+      return segment;
+  llvm_unreachable("a read of a planar block spans two segments");
+}
+
+Type BlockQuantType::parse(AsmParser &parser) {
+  if (parser.parseLess())
+    return {};
+  FailureOr<BlockFormat> format = FieldParser<BlockFormat>::parse(parser);
+  if (failed(format)) {
+    parser.emitError(parser.getCurrentLocation(),
+                     "failed to parse LLM_BlockQuantType parameter 'format'");
+    return {};
+  }
+  int64_t interleave = 1;
+  bool planar = false;
+  while (succeeded(parser.parseOptionalComma())) {
+    if (succeeded(parser.parseOptionalKeyword("planar"))) {
+      planar = true;
+    } else if (parser.parseKeyword("interleave") || parser.parseEqual() ||
+               parser.parseInteger(interleave)) {
+      return {};
+    }
+  }
+  if (parser.parseGreater())
+    return {};
+  return parser.getChecked<BlockQuantType>(parser.getContext(), *format,
+                                           interleave, planar);
+}
+
+void BlockQuantType::print(AsmPrinter &printer) const {
+  printer << "<" << stringifyBlockFormat(getFormat());
+  if (getInterleave() != 1)
+    printer << ", interleave = " << getInterleave();
+  if (getPlanar())
+    printer << ", planar";
+  printer << ">";
+}
+
 LogicalResult
 BlockQuantType::verify(function_ref<InFlightDiagnostic()> emitError,
-                       BlockFormat format, int64_t interleave) {
+                       BlockFormat format, int64_t interleave, bool planar) {
+  if (planar && interleave != 1)
+    return emitError() << "a block weight is either interleaved or planar";
   if (interleave == 1)
     return success();
   if (interleave != kInterleavedRows)

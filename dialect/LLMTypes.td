@@ -156,19 +156,47 @@ def LLM_BlockQuantType : TypeDef<LLM_Dialect, "BlockQuant"> {
     rows in the lanes of one vector; the runtime repacks the file's rows into
     it at load.
 
+    `planar` stores the whole matrix as planes instead of rows: the block's
+    bytes are cut into segments (a field or run of fields: the codes, the
+    5-bit formats' high bits, the scales), and plane p holds segment p of
+    every block, blocks in row-major order (row r's block b is block
+    r · K / block_elements + b). Planes follow each other widest alignment
+    first (the largest power of two, at most 16, dividing the segment's
+    bytes; ties in the block's order), so every plane, and every block's
+    piece of it, is aligned to that power of two:
+
+    | format | segments (bytes of the block), in plane order |
+    |--------|-----------------------------------------------|
+    | q8_0   | codes [2, 34), d [0, 2) |
+    | q4_0   | codes [2, 18), d [0, 2) |
+    | q4_1   | codes [4, 20), d and m [0, 4) |
+    | q5_0   | codes [6, 22), high bits [2, 6), d [0, 2) |
+    | q5_1   | codes [8, 24), d and m [0, 4), high bits [4, 8) |
+    | q4_k   | scales [0, 16), codes [16, 144) |
+    | q5_k   | scales [0, 16), high bits [16, 48), codes [48, 176) |
+    | q6_k   | low bits [0, 128), high bits [128, 192), scales [192, 208), d [208, 210) |
+
+    The storage keeps the rows' shape and byte count. The CUDA target chooses
+    it (`llm-cuda-planar-weights`): a warp's lanes then read consecutive
+    blocks' codes with one aligned 128-bit load each; the runtime repacks the
+    file's rows into it at load. A weight is either interleaved or planar.
+
     Example:
     ```mlir
     %y = llm.linear %x, %w : tensor<1x1x576xf32>, tensor<1536x576x!llm.block<q4_k>> -> tensor<1x1x1536xf32>
     %z = llm.linear %x, %v : tensor<1x1x576xf32>, tensor<1536x576x!llm.block<q4_0, interleave = 8>> -> tensor<1x1x1536xf32>
+    %p = llm.linear %x, %u : tensor<1x1x576xf32>, tensor<1536x576x!llm.block<q4_0, planar>> -> tensor<1x1x1536xf32>
     ```
   }];
   let parameters = (ins LLM_BlockFormatParameter:$format,
-                        DefaultValuedParameter<"int64_t", "1">:$interleave);
-  let assemblyFormat = "`<` $format (`,` `interleave` `=` $interleave^)? `>`";
+                        DefaultValuedParameter<"int64_t", "1">:$interleave,
+                        DefaultValuedParameter<"bool", "false">:$planar);
+  // `<` format (`,` `interleave` `=` R | `,` `planar`)? `>`.
+  let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let builders = [
     TypeBuilder<(ins "::mlir::llm::BlockFormat":$format), [{
-      return $_get($_ctxt, format, 1);
+      return $_get($_ctxt, format, 1, false);
     }]>
   ];
   let extraClassDeclaration = [{
@@ -180,8 +208,28 @@ def LLM_BlockQuantType : TypeDef<LLM_Dialect, "BlockQuant"> {
     int64_t getHeaderBytes() const;
     /// The same format, `rows` rows interleaved (1: plain rows).
     BlockQuantType withInterleave(int64_t rows) const {
-      return get(getContext(), getFormat(), rows);
+      return get(getContext(), getFormat(), rows, false);
     }
+    /// The same format, stored as planes (`planar`).
+    BlockQuantType withPlanar() const {
+      return get(getContext(), getFormat(), 1, true);
+    }
+    /// One segment of a block in the `planar` layout: bytes [start, start +
+    /// bytes) of each block, stored in a plane that begins `planeOffset` ·
+    /// (the matrix's block count) bytes into the storage.
+    struct PlanarSegment {
+      int64_t start, bytes, planeOffset;
+      /// Whether it holds the 5-bit and 6-bit formats' high bits.
+      bool highBits;
+      /// The largest power of two, at most 16, dividing `bytes`: the
+      /// alignment of every block's piece of the plane.
+      int64_t getAlignment() const;
+    };
+    /// The `planar` layout's segments, in the block's byte order.
+    ::llvm::SmallVector<PlanarSegment> getPlanarSegments() const;
+    /// The segment holding bytes [byte, byte + count) of a block; they must
+    /// lie in one (every read of a block decoder does).
+    PlanarSegment getPlanarSegment(int64_t byte, int64_t count) const;
     /// Logical elements per block: 32, or 256 for the K-quants.
     int64_t getBlockElements() const;
     /// Bytes of one block.

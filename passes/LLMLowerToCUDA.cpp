@@ -55,7 +55,9 @@ bool readsBlockWeights(Operation *op) {
 }
 
 /// A block-quantized weight reaching any other op (a norm weight, say,
-/// which the dialect does not forbid) is an error naming it and the op.
+/// which the dialect does not forbid) is an error naming it and the op; so
+/// is one in another layout than planar (llm-cuda-planar-weights, which the
+/// CUDA pipeline runs before this pass).
 LogicalResult verifyBlockWeightUsers(ModuleOp module) {
   LogicalResult result = success();
   module.walk([&](func::FuncOp func) {
@@ -64,14 +66,6 @@ LogicalResult verifyBlockWeightUsers(ModuleOp module) {
           llm::getBlockQuantElementType(argument.getType());
       if (!block)
         continue;
-      if (block.isInterleaved()) {
-        func.emitError() << "argument #" << argument.getArgNumber() << " ("
-                         << argument.getType()
-                         << ") has interleaved rows, the CPU kernels' layout; "
-                            "the CUDA kernels read the file's rows";
-        result = failure();
-        return WalkResult::interrupt();
-      }
       for (Operation *user : argument.getUsers()) {
         if (readsBlockWeights(user))
           continue;
@@ -86,6 +80,17 @@ LogicalResult verifyBlockWeightUsers(ModuleOp module) {
                           << weight << " (" << argument.getType()
                           << ") is used by '" << user->getName()
                           << "' (dequantize it at load: --weight-type=f16)";
+        result = failure();
+        return WalkResult::interrupt();
+      }
+      if (!block.getPlanar()) {
+        func.emitError() << "argument #" << argument.getArgNumber() << " ("
+                         << argument.getType() << ") has "
+                         << (block.isInterleaved()
+                                 ? "interleaved rows, the CPU kernels' layout"
+                                 : "the file's rows")
+                         << "; the CUDA kernels read planar blocks "
+                            "(llm-cuda-planar-weights)";
         result = failure();
         return WalkResult::interrupt();
       }

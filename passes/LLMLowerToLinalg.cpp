@@ -23,6 +23,27 @@ namespace llmc {
 using namespace mlir;
 
 namespace {
+
+/// A planar block weight (`llm-cuda-planar-weights`, the CUDA kernels'
+/// layout) is an error naming its argument: the CPU kernels read rows.
+LogicalResult verifyNoPlanarWeights(ModuleOp module) {
+  WalkResult walk = module.walk([&](func::FuncOp func) {
+    for (BlockArgument argument : func.getArguments()) {
+      llm::BlockQuantType block =
+          llm::getBlockQuantElementType(argument.getType());
+      if (!block || !block.getPlanar())
+        continue;
+      func.emitError() << "argument #" << argument.getArgNumber() << " ("
+                       << argument.getType()
+                       << ") is planar, the CUDA kernels' layout; the CPU "
+                          "kernels read the file's rows or interleaved groups";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
 struct LLMLowerToLinalgPass
     : public llmc::impl::LLMLowerToLinalgBase<LLMLowerToLinalgPass> {
   using LLMLowerToLinalgBase::LLMLowerToLinalgBase;
@@ -30,7 +51,8 @@ struct LLMLowerToLinalgPass
   void runOnOperation() override {
     // The CPU kernels fuse element-wise work in linalg, not in the `llm`
     // ops: the fused projections go back to their parts.
-    if (failed(llmc::decomposeFusedOps(getOperation())))
+    if (failed(verifyNoPlanarWeights(getOperation())) ||
+        failed(llmc::decomposeFusedOps(getOperation())))
       return signalPassFailure();
     MLIRContext *context = &getContext();
     TypeConverter converter;

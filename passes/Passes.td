@@ -129,6 +129,35 @@ def LLMCPUInterleaveWeights : Pass<"llm-cpu-interleave-weights", "::mlir::Module
   }];
 }
 
+def LLMCUDAPlanarWeights : Pass<"llm-cuda-planar-weights", "::mlir::ModuleOp"> {
+  let summary = "Store block-quantized weights as planes of aligned codes and scales (the CUDA kernels' layout)";
+  let description = [{
+    Gives every static rank-2 `!llm.block<...>` weight in the file's rows that
+    only projections and embedding gathers read (through any number of
+    calls) the same format with `planar`: each segment of its blocks (codes,
+    high bits, scales) in a plane of its own, aligned (see the type). A
+    warp's lanes, on consecutive blocks of a row, then read their codes with
+    one 128-bit load each, coalesced, where the file's 18- to 34-byte blocks
+    only allow 16- or 32-bit loads. A weight that anything else reads keeps
+    its rows (llm-lower-to-cuda then names the op), and so does every value
+    a call passes to the same function argument. The entry functions' weight
+    arguments change type with it, so that the artifact's manifest records
+    the layout and the runtime repacks the file's rows at load. Runs at the
+    end of the CUDA target's fused phase.
+
+    Before:
+    ```mlir
+    func.func @decode(%x: tensor<1x1x64xf32>, %w: tensor<64x64x!llm.block<q4_0>> {llm.weight = "w"}) -> tensor<1x1x64xf32> {
+      %y = llm.linear %x, %w : tensor<1x1x64xf32>, tensor<64x64x!llm.block<q4_0>> -> tensor<1x1x64xf32>
+    ```
+    After:
+    ```mlir
+    func.func @decode(%x: tensor<1x1x64xf32>, %w: tensor<64x64x!llm.block<q4_0, planar>> {llm.weight = "w"}) -> tensor<1x1x64xf32> {
+      %y = llm.linear %x, %w : tensor<1x1x64xf32>, tensor<64x64x!llm.block<q4_0, planar>> -> tensor<1x1x64xf32>
+    ```
+  }];
+}
+
 def LLMDecomposeFused : Pass<"llm-decompose-fused"> {
   let summary = "Rewrite fused `llm` ops back into the ops they were made of";
   let description = [{

@@ -28,6 +28,10 @@ constexpr const char *kFusionPasses =
 /// records it). Runs with --no-fusion too.
 constexpr const char *kCPULayoutPasses = "llm-cpu-interleave-weights";
 
+/// The end of the CUDA target's fused phase: its kernels' weight layout
+/// (likewise recorded by the manifest). Runs with --no-fusion too.
+constexpr const char *kCUDALayoutPasses = "llm-cuda-planar-weights";
+
 /// Fused `llm` → CPU kernels (llm-lower-to-linalg first rewrites the fused
 /// projections back into their parts, which its linalg fuses instead): lower the ops on tensors (and the element-wise arith
 /// ops on tensors, such as the narrowing of keys and values for a bf16/f16
@@ -109,7 +113,8 @@ constexpr PhaseInfo kPhases[] = {
 std::string getCUDAPasses(Phase phase, const PipelineOptions &options) {
   switch (phase) {
   case Phase::Fused:
-    return options.fusion ? kFusionPasses : "";
+    return options.fusion ? std::string(kFusionPasses) + "," + kCUDALayoutPasses
+                          : std::string(kCUDALayoutPasses);
   case Phase::Kernels:
     return kCUDAKernelsPasses;
   case Phase::LLVM: {

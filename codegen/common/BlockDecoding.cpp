@@ -105,6 +105,8 @@ Value BlockDecoder::readBytes(OpBuilder &b, Location loc, const Block &block,
                               int64_t byte, int64_t count) const {
   if (reader)
     return reader(b, loc, block, byte, count);
+  assert(!format.getPlanar() &&
+         "planar weights are read through a ByteReader (getPlanarAddress)");
   auto at = [&](Value base, int64_t bytes) {
     return bytes ? b.createOrFold<arith::AddIOp>(loc, base,
                                                  indexConstant(b, loc, bytes))
@@ -149,6 +151,26 @@ Value BlockDecoder::readBytes(OpBuilder &b, Location loc, const Block &block,
   return bytes;
 }
 
+int64_t BlockDecoder::getRowBlocks() const {
+  return cast<ShapedType>(storage.getType()).getDimSize(1) /
+         format.getBlockBytes();
+}
+
+Value BlockDecoder::getPlanarAddress(OpBuilder &b, Location loc,
+                                     const Block &block, int64_t byte) const {
+  assert(format.getPlanar() && "only planar weights have plane addresses");
+  llm::BlockQuantType::PlanarSegment segment =
+      format.getPlanarSegment(byte, 1);
+  int64_t blocks = cast<ShapedType>(storage.getType()).getDimSize(0) *
+                   getRowBlocks();
+  Value start = b.createOrFold<arith::MulIOp>(
+      loc, block.offset, indexConstant(b, loc, segment.bytes));
+  return b.createOrFold<arith::AddIOp>(
+      loc, start,
+      indexConstant(b, loc,
+                    blocks * segment.planeOffset + byte - segment.start));
+}
+
 Value BlockDecoder::readNibbles(OpBuilder &b, Location loc, const Block &block,
                                 int64_t byte, int64_t run,
                                 int64_t first) const {
@@ -173,8 +195,17 @@ BlockDecoder::Block BlockDecoder::loadBlock(OpBuilder &b, Location loc,
     block.lane = b.createOrFold<arith::RemUIOp>(loc, row,
                                                 indexConstant(b, loc, rows));
   }
-  block.offset = b.createOrFold<arith::MulIOp>(
-      loc, blockIndex, indexConstant(b, loc, rows * format.getBlockBytes()));
+  if (format.getPlanar()) {
+    // The block's number in the whole matrix (row-major).
+    block.offset = b.createOrFold<arith::AddIOp>(
+        loc,
+        b.createOrFold<arith::MulIOp>(loc, row,
+                                      indexConstant(b, loc, getRowBlocks())),
+        blockIndex);
+  } else {
+    block.offset = b.createOrFold<arith::MulIOp>(
+        loc, blockIndex, indexConstant(b, loc, rows * format.getBlockBytes()));
+  }
   auto f16At = [&](int64_t byte) {
     Value half = bitcastScalar(b, loc, readBytes(b, loc, block, byte, 2),
                                b.getF16Type());

@@ -30,7 +30,8 @@ public:
     /// interleaved weight its group of rows.
     mlir::Value row;
     /// Byte offset of the block in that row (interleaved: of the group's
-    /// block, all its rows' headers and codes).
+    /// block, all its rows' headers and codes); for a planar weight the
+    /// block's number in the matrix, row · blocks per row + block.
     mlir::Value offset;
     /// Interleaved weights only: the weight row's place in its group.
     mlir::Value lane;
@@ -49,7 +50,8 @@ public:
 
   /// `lanes` must divide the 16-element halves of a 32-element chunk (4, 8 or
   /// 16), so that every decoded vector lies in one sub-block. Without
-  /// `reader`, bytes are read from `storage` with vector.transfer_read.
+  /// `reader`, bytes are read from `storage` with vector.transfer_read (the
+  /// file's rows or interleaved groups; a planar weight needs a reader).
   BlockDecoder(mlir::llm::BlockQuantType format, mlir::Value storage,
                int64_t lanes, ByteReader reader = {});
 
@@ -66,6 +68,14 @@ public:
   /// `first` is a multiple of `lanes` below getBlockElements().
   mlir::Value decode(mlir::OpBuilder &b, mlir::Location loc, const Block &block,
                      int64_t first) const;
+
+  /// Blocks per row of the matrix.
+  int64_t getRowBlocks() const;
+  /// A planar weight's byte `byte` of `block` (an offset in the file's
+  /// block layout) as an offset into the storage's bytes taken as one
+  /// array: its segment's plane, the block's piece of it, the byte in it.
+  mlir::Value getPlanarAddress(mlir::OpBuilder &b, mlir::Location loc,
+                               const Block &block, int64_t byte) const;
 
   /// Elements that share one multiplier and addend: 32, or 16 for q6_k.
   int64_t getScaleRun() const;

@@ -1,11 +1,9 @@
-// Block-quantized weights in the CUDA kernels: aligned reads of a block's bytes and the decoders over them.
+// Block-quantized weights in the CUDA kernels: aligned reads of a planar block's bytes and the decoders over them.
 #include "codegen/cuda/BlockDequant.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-
-#include <numeric>
 
 using namespace mlir;
 
@@ -13,43 +11,57 @@ namespace llmc::cuda {
 
 namespace {
 
-/// The widest global access: 16 bytes (ld.global.v4.u32).
-constexpr int64_t kMaxAlignment = 16;
-
-/// The largest power of two dividing `value` (kMaxAlignment for 0), capped
-/// at kMaxAlignment.
-int64_t getPowerOfTwoDivisor(int64_t value) {
-  if (value == 0)
-    return kMaxAlignment;
-  return std::min<int64_t>(kMaxAlignment, value & -value);
+/// Bytes [byte, byte + count) of a planar weight's block: a load of the
+/// aligned piece of its segment that holds them (as wide as the segment's
+/// alignment, at most 16 bytes: a 32-element block's codes are one 128-bit
+/// load, its scales one 16- or 32-bit load), then the bytes asked for. The
+/// decodes of one block ask for pieces of the same loads, which CSE merges.
+/// High bits are loaded as asked: each run of elements reads all of a
+/// K-quant's high-bit bytes again (one bit of each), and whole 16-byte
+/// pieces of them kept live spilled the two-row Q5_K GEMV. So is a read
+/// that crosses a piece, at the alignment its offset in the segment allows.
+Value readPlanarBytes(OpBuilder &b, Location loc, const BlockDecoder &layout,
+                      Value storage, const BlockDecoder::Block &block,
+                      int64_t byte, int64_t count) {
+  llm::BlockQuantType::PlanarSegment segment =
+      layout.getFormat().getPlanarSegment(byte, count);
+  int64_t width = segment.getAlignment();
+  int64_t offset = byte - segment.start;
+  int64_t first = offset / width * width;
+  // The storage's bytes as one array: planes do not follow its rows.
+  Value bytes = memref::CollapseShapeOp::create(
+      b, loc, storage, ArrayRef<ReassociationIndices>{{0, 1}});
+  auto load = [&](int64_t at, int64_t size, int64_t alignment) {
+    return vector::LoadOp::create(
+               b, loc, VectorType::get({size}, b.getI8Type()), bytes,
+               ValueRange{layout.getPlanarAddress(b, loc, block, at)},
+               /*nontemporal=*/false, llvm::Align(alignment))
+        .getResult();
+  };
+  if (segment.highBits || offset + count > first + width)
+    return load(byte, count,
+                offset ? std::min(width, offset & -offset) : width);
+  Value piece = load(segment.start + first, width, width);
+  if (count == width)
+    return piece;
+  return vector::ExtractStridedSliceOp::create(
+      b, loc, piece, ArrayRef<int64_t>{offset - first},
+      ArrayRef<int64_t>{count}, ArrayRef<int64_t>{1});
 }
 
 } // namespace
 
-int64_t getBlockAlignment(llm::BlockQuantType format, int64_t rowBytes) {
-  return getPowerOfTwoDivisor(std::gcd(rowBytes, format.getBlockBytes()));
-}
-
 BlockDecoder makeBlockDecoder(llm::BlockQuantType format, Value storage,
                               int64_t lanes) {
-  int64_t rowBytes = cast<MemRefType>(storage.getType()).getDimSize(1);
-  int64_t blockAlignment = getBlockAlignment(format, rowBytes);
-  auto reader = [storage, blockAlignment](OpBuilder &b, Location loc,
-                                          const BlockDecoder::Block &block,
-                                          int64_t byte, int64_t count) {
-    Value column = block.offset;
-    if (byte)
-      column = arith::AddIOp::create(
-          b, loc, column, arith::ConstantIndexOp::create(b, loc, byte));
-    int64_t alignment =
-        std::min(blockAlignment, getPowerOfTwoDivisor(byte));
-    return vector::LoadOp::create(
-               b, loc, VectorType::get({count}, b.getI8Type()), storage,
-               ValueRange{block.row, column}, /*nontemporal=*/false,
-               llvm::Align(alignment))
-        .getResult();
-  };
-  return BlockDecoder(format, storage, lanes, reader);
+  assert(format.getPlanar() && "the CUDA kernels read planar block weights");
+  BlockDecoder layout(format, storage, lanes);
+  return BlockDecoder(format, storage, lanes,
+                      [layout, storage](OpBuilder &b, Location loc,
+                                        const BlockDecoder::Block &block,
+                                        int64_t byte, int64_t count) {
+                        return readPlanarBytes(b, loc, layout, storage, block,
+                                               byte, count);
+                      });
 }
 
 std::string getBlockTag(llm::BlockQuantType format) {

@@ -34,9 +34,10 @@ constexpr int64_t kUnroll = 4;
 constexpr int64_t kTwoRowsMinRows = 8192;
 
 /// Blocks of a block-quantized weight each lane decodes per step of the K
-/// loop: one block is already several loads in flight (Q4_0: 9 16-bit
-/// loads, Q4_K: 9 of 16 bytes), and a whole block of up to 256 decoded
-/// elements per row is what the registers hold.
+/// loop: one block is already several loads in flight (Q4_0: its codes'
+/// 128-bit load and its scale, Q4_K: 9 of 16 bytes), and a whole block of
+/// up to 256 decoded elements per row is what the registers hold. (In the
+/// files' row layout, 1, 2 and 4 measured the same on an H200.)
 constexpr int64_t kBlockUnroll = 1;
 
 /// Elements a GEMV lane decodes and multiplies at a time for one weight row

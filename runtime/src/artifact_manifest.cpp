@@ -3,6 +3,7 @@
 
 #include "dtype.h"
 #include "quant/interleave.h"
+#include "quant/planar.h"
 
 #include "checked_math.h"
 #include "error.h"
@@ -335,6 +336,22 @@ void parse_weights(const Fields &top, Manifest &m) {
              mw.interleave, "; this runtime interleaves groups of 8 rows of a "
              "CPU artifact's q8_0, q4_0, q4_1, q5_0 or q5_1 matrix whose row "
              "count is a multiple of 8");
+    }
+    if (w.optional("layout")) {
+      // "rows" (the file's, the default) or "planar": planes of each block
+      // segment, the CUDA kernels' layout, repacked at load.
+      const std::string layout = w.string("layout");
+      if (layout == "planar")
+        mw.planar = true;
+      else if (layout != "rows")
+        fail(LLMC_ERR_FORMAT, m.path, ": weight '", mw.name, "' has layout '",
+             layout, "'; this runtime stores weights as 'rows' or 'planar'");
+      if (mw.planar && (!has_planar_layout(mw.format) || mw.interleave != 1 ||
+                        m.target != TargetKind::Cuda))
+        fail(LLMC_ERR_FORMAT, m.path, ": weight '", mw.name,
+             "' has layout 'planar'; this runtime stores planes of a CUDA "
+             "artifact's q8_0, q4_0, q4_1, q5_0, q5_1, q4_k, q5_k or q6_k "
+             "matrix that is not interleaved");
     }
     if (w.optional("source"))
       parse_weight_source(w.object("source"), m, mw);

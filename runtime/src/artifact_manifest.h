@@ -21,6 +21,9 @@ struct ManifestWeight {
   /// CPU kernels read in interleaved groups (quant/interleave.h), repacked
   /// at load.
   int64_t interleave = 1;
+  /// A block matrix the CUDA kernels read as planes of each block segment
+  /// (quant/planar.h; manifest "layout": "planar"), repacked at load.
+  bool planar = false;
   /// A part of a fused checkpoint tensor (phi3's qkv_proj, gpt_neox's
   /// query_key_value): the tensor, and its rows this weight is, for g in
   /// [0, row_groups): [row_start + g·row_stride, ... + row_count). Empty

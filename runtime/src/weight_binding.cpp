@@ -5,6 +5,7 @@
 #include "error.h"
 #include "half.h"
 #include "quant/interleave.h"
+#include "quant/planar.h"
 #include "quant/quantize.h"
 #include "rope_permute.h"
 
@@ -250,6 +251,15 @@ const void *bind_weight(const Manifest &m, WeightSet &set, size_t i,
                         std::vector<AlignedBuffer> &owned, bool cache_in_set) {
   const void *rows = bind_rows(m, set, i, owned, cache_in_set);
   const ManifestWeight &w = m.weights.at(i);
+  if (w.planar) {
+    // The CUDA backend copies the planes to the device at once.
+    AlignedBuffer planes(static_cast<size_t>(weight_bytes(w)), w.name.c_str());
+    planar_blocks(w.format, static_cast<const uint8_t *>(rows),
+                  w.n_elements / dtype_traits(w.format).block_elems,
+                  static_cast<uint8_t *>(planes.data()));
+    owned.push_back(std::move(planes));
+    return owned.back().data();
+  }
   if (w.interleave == 1)
     return rows;
   // The file's own rows, whole: the set repacks them once for all of its

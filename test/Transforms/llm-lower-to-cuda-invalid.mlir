@@ -71,12 +71,24 @@ module {
 
 // -----
 
-// Interleaved rows are the CPU kernels' layout (llm-cpu-interleave-weights
-// runs in the CPU pipeline only).
+// The CUDA kernels read planar block weights (llm-cuda-planar-weights runs
+// before this pass in the CUDA pipeline): interleaved rows are the CPU
+// kernels' layout (llm-cpu-interleave-weights runs in the CPU pipeline
+// only), and the file's rows are not read either.
 module {
-  // expected-error @+1 {{argument #1 ('tensor<64x256x!llm.block<q4_0, interleave = 8>>') has interleaved rows, the CPU kernels' layout; the CUDA kernels read the file's rows}}
+  // expected-error @+1 {{argument #1 ('tensor<64x256x!llm.block<q4_0, interleave = 8>>') has interleaved rows, the CPU kernels' layout; the CUDA kernels read planar blocks (llm-cuda-planar-weights)}}
   func.func private @decode(%x: tensor<1x1x256xf32>, %w: tensor<64x256x!llm.block<q4_0, interleave = 8>> {llm.weight = "w"}) -> tensor<1x1x64xf32> {
     %y = llm.linear %x, %w : tensor<1x1x256xf32>, tensor<64x256x!llm.block<q4_0, interleave = 8>> -> tensor<1x1x64xf32>
+    return %y : tensor<1x1x64xf32>
+  }
+}
+
+// -----
+
+module {
+  // expected-error @+1 {{argument #1 ('tensor<64x256x!llm.block<q4_k>>') has the file's rows; the CUDA kernels read planar blocks (llm-cuda-planar-weights)}}
+  func.func private @decode(%x: tensor<1x1x256xf32>, %w: tensor<64x256x!llm.block<q4_k>> {llm.weight = "w"}) -> tensor<1x1x64xf32> {
+    %y = llm.linear %x, %w : tensor<1x1x256xf32>, tensor<64x256x!llm.block<q4_k>> -> tensor<1x1x64xf32>
     return %y : tensor<1x1x64xf32>
   }
 }

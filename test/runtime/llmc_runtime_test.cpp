@@ -1112,6 +1112,67 @@ int cmd_bind_shared(const std::vector<std::string> &) {
   return 0;
 }
 
+/// planar-layout: two blocks of q4_0, q5_1 and q6_k (a 2-row matrix) bound
+/// as a CUDA artifact's planar weight; prints, run by run, which bytes of
+/// the file's blocks each stretch of the bound buffer holds ("dst [a, b) <-
+/// src [c, d)"). The file is bound twice, holding each byte's index's low
+/// byte, then its high byte, so that every bound byte names its source.
+int cmd_planar_layout(const std::vector<std::string> &) {
+  using namespace llmc::rt;
+  struct Case {
+    llmc_dtype dtype;
+    const char *name;
+    int64_t cols, bytes;
+  };
+  for (const Case &c : {Case{LLMC_DTYPE_Q4_0, "q4_0", 32, 2 * 18},
+                        Case{LLMC_DTYPE_Q5_1, "q5_1", 32, 2 * 24},
+                        Case{LLMC_DTYPE_Q6_K, "q6_k", 256, 2 * 210}}) {
+    Manifest m;
+    m.target = TargetKind::Cuda;
+    ManifestWeight w;
+    w.name = "model.layers.0.mlp.down_proj.weight";
+    w.shape = {2, c.cols};
+    w.dtype = c.name;
+    w.format = c.dtype;
+    w.n_elements = 2 * c.cols;
+    w.planar = true;
+    m.weights.push_back(w);
+    std::vector<int64_t> source(static_cast<size_t>(c.bytes), 0);
+    for (int shift : {0, 8}) {
+      std::vector<uint8_t> file(static_cast<size_t>(c.bytes));
+      for (size_t i = 0; i < file.size(); ++i)
+        file[i] = static_cast<uint8_t>(i >> shift);
+      WeightSet set;
+      TensorEntry t;
+      t.name = t.source_name = w.name;
+      t.n_dims = 2;
+      t.shape[0] = 2;
+      t.shape[1] = c.cols;
+      t.n_elements = w.n_elements;
+      t.dtype = c.dtype;
+      t.data = file.data();
+      t.n_bytes = file.size();
+      set.add_tensor(t);
+      std::vector<AlignedBuffer> owned;
+      const auto *bound =
+          static_cast<const uint8_t *>(bind_weight(m, set, 0, owned, false));
+      for (size_t d = 0; d < source.size(); ++d)
+        source[d] |= static_cast<int64_t>(bound[d]) << shift;
+    }
+    std::printf("%s:", c.name);
+    for (size_t start = 0, d = 1; d <= source.size(); ++d) {
+      if (d < source.size() && source[d] == source[d - 1] + 1)
+        continue;
+      std::printf(" dst [%zu, %zu) <- src [%lld, %lld);", start, d,
+                  static_cast<long long>(source[start]),
+                  static_cast<long long>(source[d - 1] + 1));
+      start = d;
+    }
+    std::printf("\n");
+  }
+  return 0;
+}
+
 /// half-round: prints the f16 and bf16 bit patterns the runtime rounds each
 /// argument (a decimal f32) to when it binds 16-bit weights.
 int cmd_half_round(const std::vector<std::string> &args) {
@@ -1931,6 +1992,7 @@ int main(int argc, char **argv) {
           {"session", cmd_session},     {"half-round", cmd_half_round},
           {"wait-detector", cmd_wait_detector},
           {"bind-shared", cmd_bind_shared},
+          {"planar-layout", cmd_planar_layout},
           {"cuda-rank", cmd_cuda_rank}, {"scratch-arena", cmd_scratch_arena},
           {"scratch-replay", cmd_scratch_replay},
           {"info-model", cmd_info_model}, {"threads", cmd_threads},

@@ -968,6 +968,17 @@ func.func @f(%x: tensor<1x1x64xf32>, %w: tensor<60x64x!llm.block<q4_0, interleav
 
 // -----
 
+// A block weight is interleaved or planar, not both.
+// expected-error @+1 {{a block weight is either interleaved or planar}}
+func.func @f(%w: tensor<64x256x!llm.block<q4_0, interleave = 8, planar>>)
+
+// -----
+
+// expected-error @+1 {{expected 'interleave'}}
+func.func @f(%w: tensor<64x256x!llm.block<q4_0, planer>>)
+
+// -----
+
 // Q3_K (and the other GGUF formats without block kernels) is no block format of the dialect.
 // expected-error @+2 {{expected one of [q8_0, q4_0, q4_1, q5_0, q5_1, q4_k, q5_k, q6_k] for block-quantized weight format, got: q3_k}}
 // expected-error @+1 {{failed to parse LLM_BlockQuantType parameter 'format'}}

@@ -262,6 +262,22 @@ func.func @interleaved_block_weights(%x: tensor<1x?x256xf32>,
   return
 }
 
+// Planar storage (the CUDA kernels' layout) for every op that takes block
+// weights: projections, fused projections and the embedding gather.
+// CHECK-LABEL: func @planar_block_weights
+func.func @planar_block_weights(%x: tensor<1x?x256xf32>, %ids: tensor<1x?xi32>,
+    %q6: tensor<64x256x!llm.block<q6_k, planar>>,
+    %q51: tensor<128x256x!llm.block<q5_1, planar>>,
+    %table: tensor<512x256x!llm.block<q8_0, planar>>) {
+  // CHECK: llm.linear %{{.*}}, %{{.*}} : tensor<1x?x256xf32>, tensor<64x256x!llm.block<q6_k, planar>> -> tensor<1x?x64xf32>
+  %0 = llm.linear %x, %q6 : tensor<1x?x256xf32>, tensor<64x256x!llm.block<q6_k, planar>> -> tensor<1x?x64xf32>
+  // CHECK: llm.glu_linear silu %{{.*}}, %{{.*}}, %{{.*}} : tensor<1x?x256xf32>, tensor<128x256x!llm.block<q5_1, planar>>, tensor<128x256x!llm.block<q5_1, planar>> -> tensor<1x?x128xf32>
+  %1 = llm.glu_linear silu %x, %q51, %q51 : tensor<1x?x256xf32>, tensor<128x256x!llm.block<q5_1, planar>>, tensor<128x256x!llm.block<q5_1, planar>> -> tensor<1x?x128xf32>
+  // CHECK: llm.embedding %{{.*}}, %{{.*}} : tensor<1x?xi32>, tensor<512x256x!llm.block<q8_0, planar>> -> tensor<1x?x256xf32>
+  %2 = llm.embedding %ids, %table : tensor<1x?xi32>, tensor<512x256x!llm.block<q8_0, planar>> -> tensor<1x?x256xf32>
+  return
+}
+
 // A cache whose values are its keys (MLA's latent cache): kv_append takes
 // the keys only, kv_view yields them as both results; contiguous, paged and
 // quantized alike. `values = separate` is the default and parses as such.

@@ -1,11 +1,13 @@
 // Block-quantized weights (`!llm.block<...>`, every GGUF format of the
-// dialect) in the CUDA kernels: the weight becomes its bytes,
-// memref<N x rowBytes x i8>, and
+// dialect) in the CUDA kernels: the CUDA pipeline stores each one planar
+// (llm-cuda-planar-weights: planes of its blocks' codes, high bits and
+// scales), the weight becomes its bytes, memref<N x rowBytes x i8>, read as
+// one array (memref.collapse_shape), and
 // - llm.linear / llm.logits of one row → the GEMV (`gemv_..._<format>_r<rows>`):
 //   a lane per block, decoded in registers 8 elements at a time (4 with two
-//   rows per warp) and multiplied with x there; reads are vector.load of
-//   the bytes at the alignment the block's position guarantees (Q4_0's 18-
-//   byte blocks: 2; Q4_K's 144-byte blocks: 16, ld.global.v4); a K-quant
+//   rows per warp) and multiplied with x there; a block's codes are one
+//   aligned 16-byte load (Q4_0: ld.global.v4 of its 16 code bytes, one
+//   16-bit load of its scale), sliced for each decode; a K-quant
 //   block (256 elements) runs as a warp-uniform loop over its eight
 //   32-element groups (a chain of scf.if on the group);
 // - any other row count → the tensor-core GEMM (`gemm_mma_..._<format>`):
@@ -31,9 +33,12 @@
 
 // KERNELS-LABEL: gpu.func @gemv_n96_k576_q4_0_r1(
 // KERNELS-SAME: nvvm.minctasm = 2
-// KERNELS: vector.load %arg1[{{.*}}] {alignment = 2 : i64} : memref<96x324xi8>, vector<2xi8>
-// KERNELS: vector.load %arg1[{{.*}}] {alignment = 2 : i64} : memref<96x324xi8>, vector<8xi8>
+// KERNELS: %[[BYTES:.*]] = memref.collapse_shape %arg1 {{\[\[}}0, 1]] : memref<96x324xi8> into memref<31104xi8>
+// KERNELS: vector.load %[[BYTES]][{{.*}}] {alignment = 2 : i64} : memref<31104xi8>, vector<2xi8>
+// KERNELS: %[[CODES:.*]] = vector.load %[[BYTES]][{{.*}}] {alignment = 16 : i64} : memref<31104xi8>, vector<16xi8>
+// KERNELS: vector.extract_strided_slice %[[CODES]] {offsets = [0], sizes = [8], strides = [1]} : vector<16xi8> to vector<8xi8>
 // KERNELS: vector.fma {{.*}} : vector<8xf32>
+// KERNELS: vector.extract_strided_slice %[[CODES]] {offsets = [8], sizes = [8], strides = [1]} : vector<16xi8> to vector<8xi8>
 // KERNELS: gpu.shuffle xor
 
 // KERNELS-LABEL: gpu.func @gemm_mma_n96_k576_q4_0(
@@ -47,7 +52,7 @@
 // KERNELS-LABEL: gpu.func @gemv_n96_k512_q4_k_r1(
 // KERNELS: scf.for %{{.*}} = %c0 to %c8 step %c1 iter_args(%{{.*}} = %{{.*}}) -> (vector<8xf32>)
 // KERNELS: arith.cmpi eq, %{{.*}}, %c0 : index
-// KERNELS: vector.load %arg1[{{.*}}] {alignment = 16 : i64} : memref<96x288xi8>, vector<8xi8>
+// KERNELS: vector.load %{{.*}}[{{.*}}] {alignment = 16 : i64} : memref<27648xi8>, vector<16xi8>
 
 // KERNELS-LABEL: gpu.func @embedding_v96_d512_i32_q5_k_to_f32(
 // KERNELS: scf.for %{{.*}} = %thread_id_x to %c2 step %c32
@@ -58,6 +63,10 @@
 // KERNELS: vector.fma {{.*}} : vector<4xf32>
 // KERNELS-LABEL: gpu.func @gemv_n49152_k576_q8_0_r2(
 
+// Q4_0's scales plane starts after the 96 x 18 blocks' 16 code bytes.
+// PTX: .entry gemv_n96_k576_q4_0_r1(
+// PTX: ld.global.b16 {{.*}}+27648];
+// PTX: ld.global.v4.b32
 // PTX: .entry gemv_n96_k512_q4_k_r1(
 // PTX: ld.global.v4.b32
 // PTX: .entry gemm_mma_n96_k512_q4_k(

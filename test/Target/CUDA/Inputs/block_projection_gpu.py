@@ -9,7 +9,8 @@ rows per warp.
   block_projection_gpu.py generate DIR   one llm module with a function per
       case, compiled by llmc (DIR/blocks_sm_XX.ptx and the kernels phase for
       the simulator), DIR/manifest.txt (kernel_manifest_runner.cpp's
-      format: the blocks as files, x as seeded `random` lines) and
+      format: the blocks as files, in the planar layout the CUDA kernels
+      read (test/lib/planar_blocks.py), x as seeded `random` lines) and
       DIR/expected.json: what each output is, and DIR/ref_*.npy: the weights
       dequantized by the PyPI gguf package (the reference dequantizer; needs
       it: run with the reference venv's python), so that the comparison
@@ -42,6 +43,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "..", "lib"))
 from llmc_cuda_module import Manifest, compile_kernels, regenerate, simulate_manifest  # noqa: E402
+from planar_blocks import planar  # noqa: E402
 
 MODULE = "blocks"
 GEMV_TOLERANCE = 1e-5
@@ -198,7 +200,9 @@ def generate(out):
 
         def blocks(label, name, n):
             raw = random_blocks(name, n, k)
-            manifest.buffer("%s%d" % (label, index), raw)
+            # The kernels read the planar layout (llm-cuda-planar-weights);
+            # the reference dequantizes the file's blocks.
+            manifest.buffer("%s%d" % (label, index), planar(name, raw))
             args.append(("%s%d" % (label, index), raw.shape))
             return array(dequantize(name, raw))
 

@@ -17,7 +17,8 @@ Device memory is host memory here. Weights come from the safetensors file
 dtype the manifest asks for (round to nearest even, as the runtime does),
 or from a GGUF file (<model.gguf>, read with the PyPI gguf package: run
 this with the reference venv's python): a weight the manifest wants in a
-block format gets the tensor's blocks as stored (the format must match),
+block format gets the tensor's blocks as stored (the format must match;
+repacked into planes where its "layout" is "planar", as the runtime does),
 a float weight its F32 values.
 Scratch buffers and the KV cache start as 0xFF bytes (NaN in every float
 type, -1 as an integer): a kernel that reads memory nobody wrote gets NaN
@@ -47,6 +48,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "lib"))
 import cuda_sim  # noqa: E402
+from planar_blocks import planar  # noqa: E402
 from host_trace import Artifact, Buffers, HostAPI, ModelBuffers  # noqa: E402
 
 SAFETENSORS_DTYPES = {"F32": np.float32, "F16": np.float16, "BF16": np.uint16}
@@ -117,6 +119,8 @@ def fill_weights(model, manifest, path):
                                      for g in range(groups)])
         if values.dtype == np.uint8:  # blocks, as stored
             raw = np.ascontiguousarray(values)
+            if w.get("layout") == "planar":
+                raw = planar(w["dtype"], raw)
             address, size = model.weight_addresses[w["name"]]
             if raw.nbytes != size:
                 raise SystemExit("%s: %s has %d bytes of blocks, the artifact wants %d"

@@ -1,0 +1,79 @@
+// Retyping weight arguments to a target's storage layout: which arguments may change, through calls, and the retype.
+#include "passes/WeightLayout.h"
+
+#include "dialect/LLMOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+
+bool llmc::isProjectionWeightUse(OpOperand &use) {
+  return isa<llm::LinearOp, llm::LogitsOp, llm::MultiLinearOp,
+             llm::GLULinearOp>(use.getOwner()) &&
+         use.getOperandNumber() != 0;
+}
+
+void llmc::relayoutWeightArguments(
+    ModuleOp module, llvm::function_ref<bool(Type)> isCandidate,
+    llvm::function_ref<bool(OpOperand &)> isLayoutUse,
+    llvm::function_ref<Type(Type)> retype) {
+  SymbolTableCollection symbols;
+  // Every candidate argument, then, until nothing changes, out with those
+  // read by anything but a layout use or a call into a kept argument, and
+  // with callee arguments that some call passes anything but a kept one.
+  llvm::SetVector<BlockArgument> kept;
+  module.walk([&](func::FuncOp function) {
+    if (function.isExternal())
+      return;
+    for (BlockArgument argument : function.getArguments())
+      if (isCandidate(argument.getType()))
+        kept.insert(argument);
+  });
+  auto calleeArgument = [&](func::CallOp call,
+                            unsigned operand) -> BlockArgument {
+    auto callee = symbols.lookupNearestSymbolFrom<func::FuncOp>(
+        call, call.getCalleeAttr());
+    if (!callee || callee.isExternal())
+      return BlockArgument();
+    return callee.getArgument(operand);
+  };
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    SmallVector<BlockArgument> dropped;
+    for (BlockArgument argument : kept) {
+      bool ok = llvm::all_of(argument.getUses(), [&](OpOperand &use) {
+        if (isLayoutUse(use))
+          return true;
+        auto call = dyn_cast<func::CallOp>(use.getOwner());
+        return call &&
+               kept.contains(calleeArgument(call, use.getOperandNumber()));
+      });
+      if (!ok)
+        dropped.push_back(argument);
+    }
+    module.walk([&](func::CallOp call) {
+      for (OpOperand &operand : call->getOpOperands()) {
+        BlockArgument callee = calleeArgument(call, operand.getOperandNumber());
+        if (!callee || !kept.contains(callee))
+          continue;
+        auto passed = dyn_cast<BlockArgument>(operand.get());
+        if (!passed || !kept.contains(passed))
+          dropped.push_back(callee);
+      }
+    });
+    for (BlockArgument argument : dropped)
+      changed |= kept.remove(argument);
+  }
+  for (BlockArgument argument : kept)
+    argument.setType(retype(argument.getType()));
+  module.walk([&](func::FuncOp function) {
+    if (function.isExternal())
+      return;
+    function.setFunctionType(FunctionType::get(
+        module.getContext(), function.front().getArgumentTypes(),
+        function.getResultTypes()));
+  });
+}

@@ -1,0 +1,30 @@
+// Retyping weight arguments to a target's storage layout: which arguments may change, through calls, and the retype.
+#ifndef LLMC_PASSES_WEIGHTLAYOUT_H
+#define LLMC_PASSES_WEIGHTLAYOUT_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+
+namespace llmc {
+
+/// Whether `use` reads its value as a projection's weight (llm.linear,
+/// llm.logits, llm.multi_linear, llm.glu_linear: any operand but the input
+/// x, operand 0; biases and norms are never block tensors).
+bool isProjectionWeightUse(mlir::OpOperand &use);
+
+/// Gives a new type to every function argument of `module` whose type
+/// `isCandidate` accepts and whose every use either `isLayoutUse` accepts
+/// or passes it to a call whose callee argument changes too (and that every
+/// call passes only changing arguments to): `retype` maps its old type to
+/// the new one. Function types follow their arguments; results and every
+/// other value keep their types, so only ops that read the argument see the
+/// new layout (the target's weight layout passes: llm-cpu-interleave-weights,
+/// llm-cuda-planar-weights).
+void relayoutWeightArguments(
+    mlir::ModuleOp module, llvm::function_ref<bool(mlir::Type)> isCandidate,
+    llvm::function_ref<bool(mlir::OpOperand &)> isLayoutUse,
+    llvm::function_ref<mlir::Type(mlir::Type)> retype);
+
+} // namespace llmc
+
+#endif // LLMC_PASSES_WEIGHTLAYOUT_H

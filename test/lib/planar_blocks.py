@@ -1,0 +1,33 @@
+"""The planar layout of block-quantized weights (`!llm.block<f, planar>`,
+the CUDA kernels' layout; the runtime repacks the file's rows into it at
+load): a test-side rewrite from the type's documentation, to hand the
+kernels under test the bytes they read.
+
+A block's bytes are cut into segments (codes, high bits, scales); plane p
+holds segment p of every block of the matrix, blocks in row-major order, and
+the planes follow each other widest alignment first (the largest power of
+two, at most 16, that divides the segment's bytes), ties in block order.
+"""
+import numpy as np
+
+# format: block bytes, its segments (start, bytes) in block order.
+SEGMENTS = {
+    "q8_0": (34, [(0, 2), (2, 32)]),
+    "q4_0": (18, [(0, 2), (2, 16)]),
+    "q4_1": (20, [(0, 4), (4, 16)]),
+    "q5_0": (22, [(0, 2), (2, 4), (6, 16)]),
+    "q5_1": (24, [(0, 4), (4, 4), (8, 16)]),
+    "q4_k": (144, [(0, 16), (16, 128)]),
+    "q5_k": (176, [(0, 16), (16, 32), (48, 128)]),
+    "q6_k": (210, [(0, 128), (128, 64), (192, 16), (208, 2)]),
+}
+
+
+def planar(fmt, raw):
+    """The planar bytes of `raw` (uint8, any shape: the file's blocks, rows
+    one after the other), in raw's shape."""
+    block_bytes, segments = SEGMENTS[fmt]
+    blocks = np.ascontiguousarray(raw, np.uint8).reshape(-1, block_bytes)
+    order = sorted(segments, key=lambda s: -min(16, s[1] & -s[1]))
+    planes = [blocks[:, start:start + size].reshape(-1) for start, size in order]
+    return np.concatenate(planes).reshape(np.shape(raw))
