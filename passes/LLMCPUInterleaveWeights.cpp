@@ -5,7 +5,6 @@
 #include "codegen/cpu/VectorProjection.h"
 #include "dialect/LLMOps.h"
 
-
 namespace llmc {
 #define GEN_PASS_DEF_LLMCPUINTERLEAVEWEIGHTS
 #include "passes/Passes.h.inc"
@@ -17,21 +16,18 @@ namespace {
 
 using llm::BlockQuantType;
 
-/// A weight this pass may interleave: a rank-2 tensor of plain rows in a format
-/// of the interleaved GEMV (q4_0, q4_1, q5_0, q5_1, q8_0) whose row count is a
-/// multiple of the group.
+/// A weight this pass may interleave: a matrix of the file's block rows in
+/// a format of the interleaved GEMV (q4_0, q4_1, q5_0, q5_1, q8_0; the
+/// other formats keep their rows) whose row count is a multiple of the
+/// group.
 bool isCandidateType(Type type) {
-  auto tensor = dyn_cast<RankedTensorType>(type);
-  if (!tensor || tensor.getRank() != 2)
-    return false;
-  auto block = dyn_cast<BlockQuantType>(tensor.getElementType());
-  // Only the formats whose interleaved rows a CPU kernel computes on (the
-  // interleaved int8 GEMV); the others keep their rows.
-  return block && !block.isInterleaved() && !block.getPlanar() &&
+  BlockQuantType block = llmc::getBlockRowsFormat(type);
+  return block &&
          llmc::hasInterleavedGemv(
              block.withInterleave(BlockQuantType::kInterleavedRows)) &&
-         !tensor.isDynamicDim(0) &&
-         tensor.getDimSize(0) % BlockQuantType::kInterleavedRows == 0;
+         cast<RankedTensorType>(type).getDimSize(0) %
+                 BlockQuantType::kInterleavedRows ==
+             0;
 }
 
 struct LLMCPUInterleaveWeightsPass

@@ -15,14 +15,10 @@ namespace {
 
 using llm::BlockQuantType;
 
-/// A weight this pass may store as planes: a static rank-2 tensor of a
-/// block format in the file's rows.
+/// A weight this pass may store as planes: a matrix of the file's block
+/// rows, in any format.
 bool isCandidateType(Type type) {
-  auto tensor = dyn_cast<RankedTensorType>(type);
-  if (!tensor || tensor.getRank() != 2 || !tensor.hasStaticShape())
-    return false;
-  auto block = dyn_cast<BlockQuantType>(tensor.getElementType());
-  return block && !block.isInterleaved() && !block.getPlanar();
+  return static_cast<bool>(llmc::getBlockRowsFormat(type));
 }
 
 /// Whether `use` reads its value through the CUDA kernels' block decoder:

@@ -9,6 +9,16 @@
 
 using namespace mlir;
 
+llm::BlockQuantType llmc::getBlockRowsFormat(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor || tensor.getRank() != 2 || !tensor.hasStaticShape())
+    return {};
+  auto block = dyn_cast<llm::BlockQuantType>(tensor.getElementType());
+  if (!block || block.isInterleaved() || block.getPlanar())
+    return {};
+  return block;
+}
+
 bool llmc::isProjectionWeightUse(OpOperand &use) {
   return isa<llm::LinearOp, llm::LogitsOp, llm::MultiLinearOp,
              llm::GLULinearOp>(use.getOwner()) &&

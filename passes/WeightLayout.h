@@ -2,10 +2,17 @@
 #ifndef LLMC_PASSES_WEIGHTLAYOUT_H
 #define LLMC_PASSES_WEIGHTLAYOUT_H
 
+#include "dialect/LLMTypes.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
 namespace llmc {
+
+/// The block format of `type` when it is a static rank-2 tensor of a block
+/// format in the file's rows (neither interleaved nor planar): what a
+/// weight layout pass may retype. Null otherwise.
+mlir::llm::BlockQuantType getBlockRowsFormat(mlir::Type type);
 
 /// Whether `use` reads its value as a projection's weight (llm.linear,
 /// llm.logits, llm.multi_linear, llm.glu_linear: any operand but the input
