@@ -160,10 +160,13 @@ def LLM_BlockQuantType : TypeDef<LLM_Dialect, "BlockQuant"> {
     bytes are cut into segments (a field or run of fields: the codes, the
     5-bit formats' high bits, the scales), and plane p holds segment p of
     every block, blocks in row-major order (row r's block b is block
-    r · K / block_elements + b). Planes follow each other widest alignment
-    first (the largest power of two, at most 16, dividing the segment's
-    bytes; ties in the block's order), so every plane, and every block's
-    piece of it, is aligned to that power of two:
+    r · K / block_elements + b). A segment is made of pieces as wide as its
+    alignment (the largest power of two, at most 16, dividing its bytes),
+    and its plane holds them piece-major: piece 0 of every block, then
+    piece 1 of every block, ... (Q8_0's 32 code bytes: every block's first
+    16, then every block's last 16). Planes follow each other widest
+    alignment first (ties in the block's order), so every piece is aligned
+    to its width, and consecutive blocks' same pieces are adjacent:
 
     | format | segments (bytes of the block), in plane order |
     |--------|-----------------------------------------------|
@@ -177,9 +180,10 @@ def LLM_BlockQuantType : TypeDef<LLM_Dialect, "BlockQuant"> {
     | q6_k   | low bits [0, 128), high bits [128, 192), scales [192, 208), d [208, 210) |
 
     The storage keeps the rows' shape and byte count. The CUDA target chooses
-    it (`llm-cuda-planar-weights`): a warp's lanes then read consecutive
-    blocks' codes with one aligned 128-bit load each; the runtime repacks the
-    file's rows into it at load. A weight is either interleaved or planar.
+    it (`llm-cuda-planar-weights`): a warp's lanes, on consecutive blocks,
+    then read each 16 bytes of their codes with one aligned 128-bit load,
+    which together are 512 consecutive bytes; the runtime repacks the file's
+    rows into it at load. A weight is either interleaved or planar.
 
     Example:
     ```mlir
@@ -216,13 +220,14 @@ def LLM_BlockQuantType : TypeDef<LLM_Dialect, "BlockQuant"> {
     }
     /// One segment of a block in the `planar` layout: bytes [start, start +
     /// bytes) of each block, stored in a plane that begins `planeOffset` ·
-    /// (the matrix's block count) bytes into the storage.
+    /// (the matrix's block count) bytes into the storage, as pieces of
+    /// getAlignment() bytes, piece-major.
     struct PlanarSegment {
       int64_t start, bytes, planeOffset;
       /// Whether it holds the 5-bit and 6-bit formats' high bits.
       bool highBits;
-      /// The largest power of two, at most 16, dividing `bytes`: the
-      /// alignment of every block's piece of the plane.
+      /// The largest power of two, at most 16, dividing `bytes`: the width
+      /// of the segment's pieces, and their alignment.
       int64_t getAlignment() const;
     };
     /// The `planar` layout's segments, in the block's byte order.

@@ -84,6 +84,16 @@ Value bitcastScalar(OpBuilder &b, Location loc, Value bytes, Type type) {
 
 } // namespace
 
+Value llmc::appendBytes(OpBuilder &b, Location loc, Value bytes, Value more) {
+  if (!bytes)
+    return more;
+  int64_t size = cast<VectorType>(bytes.getType()).getNumElements() +
+                 cast<VectorType>(more.getType()).getNumElements();
+  SmallVector<int64_t> order(size);
+  std::iota(order.begin(), order.end(), 0);
+  return vector::ShuffleOp::create(b, loc, bytes, more, order);
+}
+
 BlockDecoder::BlockDecoder(llm::BlockQuantType format, Value storage,
                            int64_t lanes, ByteReader reader)
     : format(format), storage(storage), lanes(lanes),
@@ -139,13 +149,7 @@ Value BlockDecoder::readBytes(OpBuilder &b, Location loc, const Block &block,
                                                 laneTimes(4)),
                   rows * header + run * rows * 4 + code % 4);
     }
-    Value piece = readStorage(b, loc, block, column, size);
-    if (bytes) {
-      SmallVector<int64_t> order(next - byte + size);
-      std::iota(order.begin(), order.end(), 0);
-      piece = vector::ShuffleOp::create(b, loc, bytes, piece, order);
-    }
-    bytes = piece;
+    bytes = appendBytes(b, loc, bytes, readStorage(b, loc, block, column, size));
     next += size;
   }
   return bytes;
@@ -163,12 +167,16 @@ Value BlockDecoder::getPlanarAddress(OpBuilder &b, Location loc,
       format.getPlanarSegment(byte, 1);
   int64_t blocks = cast<ShapedType>(storage.getType()).getDimSize(0) *
                    getRowBlocks();
-  Value start = b.createOrFold<arith::MulIOp>(
-      loc, block.offset, indexConstant(b, loc, segment.bytes));
+  // Piece `piece` of every block lies together in the segment's plane.
+  int64_t width = segment.getAlignment();
+  int64_t piece = (byte - segment.start) / width;
+  Value start = b.createOrFold<arith::MulIOp>(loc, block.offset,
+                                              indexConstant(b, loc, width));
   return b.createOrFold<arith::AddIOp>(
       loc, start,
       indexConstant(b, loc,
-                    blocks * segment.planeOffset + byte - segment.start));
+                    blocks * (segment.planeOffset + piece * width) +
+                        (byte - segment.start) % width));
 }
 
 Value BlockDecoder::readNibbles(OpBuilder &b, Location loc, const Block &block,

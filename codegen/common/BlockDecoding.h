@@ -73,7 +73,8 @@ public:
   int64_t getRowBlocks() const;
   /// A planar weight's byte `byte` of `block` (an offset in the file's
   /// block layout) as an offset into the storage's bytes taken as one
-  /// array: its segment's plane, the block's piece of it, the byte in it.
+  /// array: its segment's plane, the run of that piece of every block in
+  /// it, the block's piece, the byte in the piece.
   mlir::Value getPlanarAddress(mlir::OpBuilder &b, mlir::Location loc,
                                const Block &block, int64_t byte) const;
 
@@ -134,6 +135,11 @@ private:
   int64_t lanes;
   ByteReader reader;
 };
+
+/// `bytes` followed by `more` (two vector<n x i8>) in one vector, or `more`
+/// when `bytes` is null: the pieces of one read, joined in order.
+mlir::Value appendBytes(mlir::OpBuilder &b, mlir::Location loc,
+                        mlir::Value bytes, mlir::Value more);
 
 } // namespace llmc
 

@@ -19,7 +19,8 @@ namespace {
 /// High bits are loaded as asked: each run of elements reads all of a
 /// K-quant's high-bit bytes again (one bit of each), and whole 16-byte
 /// pieces of them kept live spilled the two-row Q5_K GEMV. So is a read
-/// that crosses a piece, at the alignment its offset in the segment allows.
+/// that crosses a piece (a load per piece it touches), at the alignment its
+/// offset in the segment allows.
 Value readPlanarBytes(OpBuilder &b, Location loc, const BlockDecoder &layout,
                       Value storage, const BlockDecoder::Block &block,
                       int64_t byte, int64_t count) {
@@ -38,9 +39,20 @@ Value readPlanarBytes(OpBuilder &b, Location loc, const BlockDecoder &layout,
                /*nontemporal=*/false, llvm::Align(alignment))
         .getResult();
   };
-  if (segment.highBits || offset + count > first + width)
-    return load(byte, count,
-                offset ? std::min(width, offset & -offset) : width);
+  if (segment.highBits || offset + count > first + width) {
+    // The bytes as asked, one load per piece they touch (pieces of a block
+    // are not adjacent), joined in order.
+    Value joined;
+    for (int64_t next = offset, end = offset + count; next < end;) {
+      int64_t size = std::min(end, next / width * width + width) - next;
+      joined = appendBytes(
+          b, loc, joined,
+          load(segment.start + next, size,
+               next % width ? std::min(width, next & -next) : width));
+      next += size;
+    }
+    return joined;
+  }
   Value piece = load(segment.start + first, width, width);
   if (count == width)
     return piece;

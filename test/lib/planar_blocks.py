@@ -4,9 +4,11 @@ load): a test-side rewrite from the type's documentation, to hand the
 kernels under test the bytes they read.
 
 A block's bytes are cut into segments (codes, high bits, scales); plane p
-holds segment p of every block of the matrix, blocks in row-major order, and
-the planes follow each other widest alignment first (the largest power of
-two, at most 16, that divides the segment's bytes), ties in block order.
+holds segment p of every block of the matrix, blocks in row-major order, cut
+into pieces as wide as the segment's alignment (the largest power of two, at
+most 16, that divides its bytes) and stored piece-major: piece 0 of every
+block, then piece 1 of every block, ... The planes follow each other widest
+alignment first, ties in block order.
 """
 import numpy as np
 
@@ -28,6 +30,9 @@ def planar(fmt, raw):
     one after the other), in raw's shape."""
     block_bytes, segments = SEGMENTS[fmt]
     blocks = np.ascontiguousarray(raw, np.uint8).reshape(-1, block_bytes)
-    order = sorted(segments, key=lambda s: -min(16, s[1] & -s[1]))
-    planes = [blocks[:, start:start + size].reshape(-1) for start, size in order]
-    return np.concatenate(planes).reshape(np.shape(raw))
+    width = lambda size: min(16, size & -size)  # noqa: E731
+    order = sorted(segments, key=lambda s: -width(s[1]))
+    pieces = [blocks[:, piece:piece + width(size)].reshape(-1)
+              for start, size in order
+              for piece in range(start, start + size, width(size))]
+    return np.concatenate(pieces).reshape(np.shape(raw))

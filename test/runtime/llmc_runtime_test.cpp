@@ -1112,10 +1112,10 @@ int cmd_bind_shared(const std::vector<std::string> &) {
   return 0;
 }
 
-/// planar-layout: two blocks of q4_0, q5_1 and q6_k (a 2-row matrix) bound
-/// as a CUDA artifact's planar weight; prints, run by run, which bytes of
-/// the file's blocks each stretch of the bound buffer holds ("dst [a, b) <-
-/// src [c, d)"). The file is bound twice, holding each byte's index's low
+/// planar-layout: two blocks of q4_0, q8_0, q5_1 and q6_k (a 2-row matrix)
+/// bound as a CUDA artifact's planar weight; prints, a line per run, which
+/// bytes of the file's blocks each stretch of the bound buffer holds
+/// ("q4_0: dst [a, b) <- src [c, d)"). The file is bound twice, holding each byte's index's low
 /// byte, then its high byte, so that every bound byte names its source.
 int cmd_planar_layout(const std::vector<std::string> &) {
   using namespace llmc::rt;
@@ -1125,6 +1125,7 @@ int cmd_planar_layout(const std::vector<std::string> &) {
     int64_t cols, bytes;
   };
   for (const Case &c : {Case{LLMC_DTYPE_Q4_0, "q4_0", 32, 2 * 18},
+                        Case{LLMC_DTYPE_Q8_0, "q8_0", 32, 2 * 34},
                         Case{LLMC_DTYPE_Q5_1, "q5_1", 32, 2 * 24},
                         Case{LLMC_DTYPE_Q6_K, "q6_k", 256, 2 * 210}}) {
     Manifest m;
@@ -1159,16 +1160,14 @@ int cmd_planar_layout(const std::vector<std::string> &) {
       for (size_t d = 0; d < source.size(); ++d)
         source[d] |= static_cast<int64_t>(bound[d]) << shift;
     }
-    std::printf("%s:", c.name);
     for (size_t start = 0, d = 1; d <= source.size(); ++d) {
       if (d < source.size() && source[d] == source[d - 1] + 1)
         continue;
-      std::printf(" dst [%zu, %zu) <- src [%lld, %lld);", start, d,
+      std::printf("%s: dst [%zu, %zu) <- src [%lld, %lld)\n", c.name, start, d,
                   static_cast<long long>(source[start]),
                   static_cast<long long>(source[d - 1] + 1));
       start = d;
     }
-    std::printf("\n");
   }
   return 0;
 }

@@ -61,10 +61,15 @@ void planar_blocks(llmc_dtype dtype, const uint8_t *src, int64_t blocks,
                    });
   const int64_t block_bytes = dtype_traits(dtype).block_bytes;
   for (const Segment &segment : segments) {
-    for (int64_t b = 0; b < blocks; ++b)
-      std::memcpy(dst + b * segment.bytes, src + b * block_bytes + segment.start,
-                  static_cast<size_t>(segment.bytes));
-    dst += blocks * segment.bytes;
+    // Piece-major: piece p of every block, then piece p + 1.
+    const int64_t width = alignment_of(segment.bytes);
+    for (int64_t piece = segment.start; piece < segment.start + segment.bytes;
+         piece += width) {
+      for (int64_t b = 0; b < blocks; ++b)
+        std::memcpy(dst + b * width, src + b * block_bytes + piece,
+                    static_cast<size_t>(width));
+      dst += blocks * width;
+    }
   }
 }
 

@@ -16,9 +16,12 @@ bool has_planar_layout(llmc_dtype dtype);
 /// `src`: a matrix's rows one after the other) into planes at `dst` (the
 /// same byte count): each segment of a block (the codes, the 5-bit formats'
 /// high bits, the scales; `!llm.block`'s table in dialect/LLMTypes.td) gets
-/// a plane holding that segment of every block in order, and the planes
-/// follow each other widest alignment first (16 bytes for the codes), ties
-/// in the block's order. has_planar_layout(dtype) must hold.
+/// a plane holding that segment of every block, cut into pieces as wide as
+/// its alignment (the largest power of two, at most 16, dividing its bytes)
+/// and stored piece-major (piece 0 of every block in order, then piece
+/// 1, ...); the planes follow each other widest alignment first (16 bytes
+/// for the codes), ties in the block's order. has_planar_layout(dtype) must
+/// hold.
 void planar_blocks(llmc_dtype dtype, const uint8_t *src, int64_t blocks,
                    uint8_t *dst);
 
