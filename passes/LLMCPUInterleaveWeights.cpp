@@ -35,7 +35,8 @@ struct LLMCPUInterleaveWeightsPass
           LLMCPUInterleaveWeightsPass> {
   void runOnOperation() override {
     llmc::relayoutWeightArguments(
-        getOperation(), isCandidateType, llmc::isProjectionWeightUse, [](Type type) {
+        getOperation(), isCandidateType, llmc::isProjectionWeightUse,
+        [](Type type) {
           auto tensor = cast<RankedTensorType>(type);
           auto block = cast<BlockQuantType>(tensor.getElementType());
           return tensor.clone(

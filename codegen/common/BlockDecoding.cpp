@@ -149,7 +149,8 @@ Value BlockDecoder::readBytes(OpBuilder &b, Location loc, const Block &block,
                                                 laneTimes(4)),
                   rows * header + run * rows * 4 + code % 4);
     }
-    bytes = appendBytes(b, loc, bytes, readStorage(b, loc, block, column, size));
+    bytes =
+        appendBytes(b, loc, bytes, readStorage(b, loc, block, column, size));
     next += size;
   }
   return bytes;
