@@ -173,40 +173,33 @@ SmallVector<BlockQuantType::PlanarSegment>
 BlockQuantType::getPlanarSegments() const {
   // Each segment's bytes, in the block's order: scales and high-bit words
   // apart from the codes (a run of codes is a multiple of 16 bytes).
-  struct Piece {
-    int64_t start, bytes;
-    bool highBits = false;
-  };
-  SmallVector<Piece> pieces;
+  SmallVector<PlanarSegment> segments;
   switch (getFormat()) {
   case BlockFormat::q8_0:
-    pieces = {{0, 2}, {2, 32}};
+    segments = {{0, 2}, {2, 32}};
     break;
   case BlockFormat::q4_0:
-    pieces = {{0, 2}, {2, 16}};
+    segments = {{0, 2}, {2, 16}};
     break;
   case BlockFormat::q4_1:
-    pieces = {{0, 4}, {4, 16}};
+    segments = {{0, 4}, {4, 16}};
     break;
   case BlockFormat::q5_0:
-    pieces = {{0, 2}, {2, 4, true}, {6, 16}};
+    segments = {{0, 2}, {2, 4, true}, {6, 16}};
     break;
   case BlockFormat::q5_1:
-    pieces = {{0, 4}, {4, 4, true}, {8, 16}};
+    segments = {{0, 4}, {4, 4, true}, {8, 16}};
     break;
   case BlockFormat::q4_k:
-    pieces = {{0, 16}, {16, 128}};
+    segments = {{0, 16}, {16, 128}};
     break;
   case BlockFormat::q5_k:
-    pieces = {{0, 16}, {16, 32, true}, {48, 128}};
+    segments = {{0, 16}, {16, 32, true}, {48, 128}};
     break;
   case BlockFormat::q6_k:
-    pieces = {{0, 128}, {128, 64, true}, {192, 16}, {208, 2}};
+    segments = {{0, 128}, {128, 64, true}, {192, 16}, {208, 2}};
     break;
   }
-  SmallVector<PlanarSegment> segments;
-  for (const Piece &piece : pieces)
-    segments.push_back({piece.start, piece.bytes, 0, piece.highBits});
   // Planes widest alignment first, ties in the block's order.
   SmallVector<PlanarSegment *> order;
   for (PlanarSegment &segment : segments)

@@ -223,9 +223,10 @@ def LLM_BlockQuantType : TypeDef<LLM_Dialect, "BlockQuant"> {
     /// (the matrix's block count) bytes into the storage, as pieces of
     /// getAlignment() bytes, piece-major.
     struct PlanarSegment {
-      int64_t start, bytes, planeOffset;
+      int64_t start, bytes;
       /// Whether it holds the 5-bit and 6-bit formats' high bits.
-      bool highBits;
+      bool highBits = false;
+      int64_t planeOffset = 0;
       /// The largest power of two, at most 16, dividing `bytes`: the width
       /// of the segment's pieces, and their alignment.
       int64_t getAlignment() const;

@@ -109,12 +109,19 @@ constexpr PhaseInfo kPhases[] = {
     {Phase::PTX, "ptx", ""},
 };
 
+/// The fused phase of a target: the fusion passes when `options.fusion`,
+/// then the target's weight layout pass.
+std::string getFusedPasses(const PipelineOptions &options,
+                           const char *layoutPasses) {
+  return options.fusion ? std::string(kFusionPasses) + "," + layoutPasses
+                        : std::string(layoutPasses);
+}
+
 /// The CUDA pipeline of a phase (same phase names, other passes).
 std::string getCUDAPasses(Phase phase, const PipelineOptions &options) {
   switch (phase) {
   case Phase::Fused:
-    return options.fusion ? std::string(kFusionPasses) + "," + kCUDALayoutPasses
-                          : std::string(kCUDALayoutPasses);
+    return getFusedPasses(options, kCUDALayoutPasses);
   case Phase::Kernels:
     return kCUDAKernelsPasses;
   case Phase::LLVM: {
@@ -147,14 +154,13 @@ std::string getLoweringOptions(const PipelineOptions &options) {
   return text.empty() ? text : text + "}";
 }
 
-/// The CPU pipeline of a phase: the table's, with the fused phase's
-/// fusion passes only when `options.fusion`.
+/// The CPU pipeline of a phase: the table's, the fused phase's as
+/// getFusedPasses makes it (with the CPU's layout pass).
 std::string getCPUPasses(const PhaseInfo &info,
                          const PipelineOptions &options) {
   if (info.phase != Phase::Fused)
     return info.passes;
-  return options.fusion ? std::string(info.passes) + "," + kCPULayoutPasses
-                        : std::string(kCPULayoutPasses);
+  return getFusedPasses(options, kCPULayoutPasses);
 }
 
 /// Adds the passes of every phase after `options.startAfter` up to and
