@@ -9,6 +9,7 @@
 #include "dialect/LLMOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -100,9 +101,9 @@ private:
   /// Query heads per KV head: head h reads KV head h floordiv group (1
   /// while one query head is emitted against its own KV head).
   int64_t group;
-  /// While one query head is emitted: its KV head, the one slice of the
-  /// KV heads dimension (2) that k and v tiles (and a cache's rows) are
-  /// read with. Null: all.
+  /// While one query head, or the query heads of one KV head, are emitted:
+  /// that KV head, the one slice of the KV heads dimension (2) that k and v
+  /// tiles (and a cache's rows) are read with. Null: all.
   Value kvHead;
   /// The flags of the sums over keys and head_dim (Q·K, Σ p, Σ p·V):
   /// reassociation lets LLVM vectorize these reductions (several partial
@@ -145,6 +146,7 @@ private:
                                          Value tileLength);
   Value emitOutput(Value acc, Value sum, Value destination);
   Value widenToF32(Value tile);
+  llmc::KeyPrefetch getKeyPrefetch(Value keys, Value tileStart);
   Value getBalancedBlock(Value i, Value count);
 };
 
@@ -355,6 +357,22 @@ AttentionEmitter::getVisibleKeys(OpBuilder &nb, Location nloc, ValueRange row,
   return {begin, end};
 }
 
+/// The prefetch of a decode step's tile of `keys` (k or v, read from
+/// memory as they are) from `tileStart`: the same rows of the next tile.
+llmc::KeyPrefetch AttentionEmitter::getKeyPrefetch(Value keys,
+                                                   Value tileStart) {
+  auto type = cast<RankedTensorType>(keys.getType());
+  auto layout = StridedLayoutAttr::get(
+      ctx, ShapedType::kDynamic,
+      SmallVector<int64_t>(type.getRank(), ShapedType::kDynamic));
+  Value buffer = bufferization::ToBufferOp::create(
+      b, loc, MemRefType::get(type.getShape(), type.getElementType(), layout),
+      keys, /*readOnly=*/b.getUnitAttr());
+  Value lastKey = b.createOrFold<arith::SubIOp>(
+      loc, b.createOrFold<tensor::DimOp>(loc, keys, 1), index(1));
+  return {buffer, tileStart, lastKey, kvHead, kKeyTile};
+}
+
 /// `tile` (a float K or V tile) in f32: itself, or widened into a new
 /// tensor.
 Value AttentionEmitter::widenToF32(Value tile) {
@@ -439,6 +457,7 @@ SmallVector<Value> AttentionEmitter::emitTile(Value tileStart,
       causal ? llmc::VisibleKeys(visibleKeys) : llmc::VisibleKeys();
 
   Value scores, tileMax;
+  std::optional<llmc::KeyPrefetch> kPrefetch, vPrefetch;
   if (vectorProducts) {
     // Narrow keys and values of a tile that several query rows read are
     // widened once, into f32 tiles (64 keys × head_dim, in L1), instead of
@@ -447,10 +466,18 @@ SmallVector<Value> AttentionEmitter::emitTile(Value tileStart,
     // limit of both products). One query row (a decode step) widens in
     // registers.
     auto qType = cast<RankedTensorType>(q.getType());
-    if (qType.getDimSize(1) != 1) {
+    bool decodeStep = qType.getDimSize(1) == 1;
+    if (!decodeStep) {
       Value wideKeys = widenToF32(kTile);
       vTile = vTile == kTile ? wideKeys : widenToF32(vTile);
       kTile = wideKeys;
+    }
+    // A decode step over a cache as stored in memory prefetches the next
+    // tile's rows (a paged or quantized cache's rows are gathered per
+    // tile).
+    if (decodeStep && !stored) {
+      kPrefetch = getKeyPrefetch(k, tileStart);
+      vPrefetch = v == k ? kPrefetch : getKeyPrefetch(v, tileStart);
     }
     std::optional<double> softcap;
     if (auto cap = op.getSoftcap())
@@ -458,7 +485,7 @@ SmallVector<Value> AttentionEmitter::emitTile(Value tileStart,
     std::tie(scores, tileMax) = llmc::createAttentionScores(
         b, loc, q, kTile, group,
         {scale, softcap, visibleKeysIfCausal, kMaskedScore},
-        emptyF32(tileSizes), emptyF32(rowSizes));
+        emptyF32(tileSizes), emptyF32(rowSizes), kPrefetch);
   } else {
     scores = emitScores(kTile, kScales, tileSizes);
     scores = emitMaskAndScale(scores, tileStart);
@@ -539,7 +566,8 @@ SmallVector<Value> AttentionEmitter::emitTile(Value tileStart,
 
   if (vectorProducts) {
     Value accNew = llmc::createAttentionValueSums(
-        b, loc, probs, vTile, alpha, accOld, group, visibleKeysIfCausal);
+        b, loc, probs, vTile, alpha, accOld, group, visibleKeysIfCausal,
+        vPrefetch);
     return {maxNew, sumNew, accNew};
   }
 
@@ -655,6 +683,19 @@ Value AttentionEmitter::emit() {
   bool splitHeads = heads > 1 && (blocked || !smallWork);
   if (!blocked && !splitHeads)
     return emitRows(offset);
+  // A decode step (one query per head) of grouped-query attention splits
+  // by KV head instead, with the query heads that share it in one iteration: each K
+  // and V tile is read from memory once for all of them and then from L1,
+  // where per query head the group's other heads read it again from L2 or
+  // memory (a KV head's whole context outgrows L2 at a few thousand keys).
+  // A decode step's attention is bound by those reads, so fewer iterations
+  // than threads cost less than reading each tile `group` times: on a
+  // 2-core Zen 1 (SmolLM2-135M F16, 3 KV heads of 3 query heads, a
+  // 2048-token context, with the products' prefetch), the attention's CPU
+  // time fell by a third with 3 iterations against 9. One KV head (MQA)
+  // keeps the split by query head, which is then the only parallelism.
+  bool splitKvHeads = splitHeads && staticQueries == 1 && group > 1 &&
+                      op.getNumKvHeads() > 1;
 
   // Blocks and heads are independent: an scf.forall, which becomes an
   // OpenMP region (llm-parallel-to-openmp). Heads outermost: its threads
@@ -670,7 +711,8 @@ Value AttentionEmitter::emit() {
   Value blockCount;
   SmallVector<OpFoldResult> upperBounds;
   if (splitHeads)
-    upperBounds.push_back(b.getIndexAttr(heads));
+    upperBounds.push_back(
+        b.getIndexAttr(splitKvHeads ? heads / group : heads));
   if (blocked) {
     blockCount = b.createOrFold<arith::DivUIOp>(
         loc,
@@ -689,7 +731,14 @@ Value AttentionEmitter::emit() {
   SmallVector<OpFoldResult> offsets(4, b.getIndexAttr(0));
   SmallVector<OpFoldResult> blockSizes(sizes);
   Value start = index(0);
-  if (splitHeads) {
+  if (splitKvHeads) {
+    // Query heads [kvHead · group, (kvHead + 1) · group), whose rows all
+    // read the one KV head of the tiles (row h of the slice: h floordiv
+    // group = 0).
+    kvHead = ivs.front();
+    offsets[2] = b.createOrFold<arith::MulIOp>(loc, kvHead, index(group));
+    blockSizes[2] = b.getIndexAttr(group);
+  } else if (splitHeads) {
     Value head = ivs.front();
     offsets[2] = head;
     blockSizes[2] = b.getIndexAttr(1);

@@ -7,6 +7,7 @@
 #include "codegen/cpu/VectorSums.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -28,6 +29,11 @@ constexpr int64_t kKeysPerGroup = 8;
 /// tile's keys: 8 AVX2 registers (4 AVX-512 ones), leaving the rest for the
 /// values and the probability.
 constexpr int64_t kMaxAccumulatorLanes = 64;
+/// Bytes per cache line, the unit of the prefetches.
+constexpr int64_t kCacheLine = 64;
+/// LLVM's locality hint of the prefetches: 2, into L2 (a tile's keys and
+/// values, two tiles ahead of use at most, stay far below its size).
+constexpr int32_t kPrefetchLocality = 2;
 
 Value getDim(OpBuilder &b, Location loc, Value tensor, int64_t dim) {
   return b.createOrFold<tensor::DimOp>(loc, tensor, dim);
@@ -66,6 +72,32 @@ Value getKvHead(OpBuilder &b, Location loc, Value head, int64_t group) {
   if (group == 1)
     return head;
   return arith::DivUIOp::create(b, loc, head, indexConstant(b, loc, group));
+}
+
+/// Prefetches the lines of columns [column, column + elements) of the row
+/// `prefetch.distance` keys after the tile's key `key` (clamped to the last
+/// key), in batch `batch` and the tile's KV head `tileKvHead`.
+void prefetchRowAhead(OpBuilder &b, Location loc,
+                      const llmc::KeyPrefetch &prefetch, Value batch,
+                      Value key, Value tileKvHead, Value column,
+                      int64_t elements) {
+  auto type = cast<MemRefType>(prefetch.buffer.getType());
+  int64_t elementBytes = type.getElementTypeBitWidth() / 8;
+  Value ahead = b.createOrFold<arith::MinUIOp>(
+      loc,
+      b.createOrFold<arith::AddIOp>(
+          loc, b.createOrFold<arith::AddIOp>(loc, prefetch.tileStart, key),
+          indexConstant(b, loc, prefetch.distance)),
+      prefetch.lastKey);
+  Value kvHead = prefetch.kvHead ? prefetch.kvHead : tileKvHead;
+  for (int64_t line = 0; line < elements * elementBytes; line += kCacheLine) {
+    Value at = b.createOrFold<arith::AddIOp>(
+        loc, column, indexConstant(b, loc, line / elementBytes));
+    memref::PrefetchOp::create(b, loc, prefetch.buffer,
+                               ValueRange{batch, ahead, kvHead, at},
+                               /*isWrite=*/false, kPrefetchLocality,
+                               /*isDataCache=*/true);
+  }
 }
 
 using RowBody = function_ref<SmallVector<Value>(OpBuilder &, Location,
@@ -179,7 +211,8 @@ bool llmc::isVectorAttentionDepth(int64_t headDim) {
 std::pair<Value, Value>
 llmc::createAttentionScores(OpBuilder &b, Location loc, Value q, Value keys,
                             int64_t group, const AttentionScoreRule &rule,
-                            Value scoresInit, Value maxInit) {
+                            Value scoresInit, Value maxInit,
+                            const std::optional<KeyPrefetch> &prefetch) {
   int64_t depth = cast<RankedTensorType>(q.getType()).getDimSize(3);
   assert(isVectorAttentionDepth(depth) && "head_dim not a multiple of 8");
   Value keyCount = getDim(b, loc, keys, 1);
@@ -203,6 +236,13 @@ llmc::createAttentionScores(OpBuilder &b, Location loc, Value q, Value keys,
                                      nb, nloc, groupType, masked)},
             [&](OpBuilder &gb, Location gloc, Value firstKey,
                 ValueRange state) {
+              if (prefetch)
+                for (int64_t j = 0; j < kKeysPerGroup; ++j)
+                  prefetchRowAhead(
+                      gb, gloc, *prefetch, row[0],
+                      gb.createOrFold<arith::AddIOp>(
+                          gloc, firstKey, indexConstant(gb, gloc, j)),
+                      kvHead, indexConstant(gb, gloc, 0), depth);
               SmallVector<Value> dots =
                   emitDotVectors(gb, gloc, q, keys, row, kvHead, firstKey,
                                  kKeysPerGroup, depth);
@@ -247,7 +287,8 @@ llmc::createAttentionScores(OpBuilder &b, Location loc, Value q, Value keys,
 
 Value llmc::createAttentionValueSums(OpBuilder &b, Location loc, Value probs,
                                      Value values, Value rescale, Value acc,
-                                     int64_t group, VisibleKeys visibleKeys) {
+                                     int64_t group, VisibleKeys visibleKeys,
+                                     const std::optional<KeyPrefetch> &prefetch) {
   int64_t depth = cast<RankedTensorType>(acc.getType()).getDimSize(3);
   assert(isVectorAttentionDepth(depth) && "head_dim not a multiple of 8");
   // The widest run of accumulator lanes (a power of two from kLanes up to
@@ -279,6 +320,9 @@ Value llmc::createAttentionValueSums(OpBuilder &b, Location loc, Value probs,
               cb, cloc, firstKey, endKey, indexConstant(cb, cloc, 1),
               ValueRange{start},
               [&](OpBuilder &kb, Location kloc, Value key, ValueRange sum) {
+                if (prefetch)
+                  prefetchRowAhead(kb, kloc, *prefetch, row[0], key, kvHead,
+                                   column, lanes);
                 Value prob = tensor::ExtractOp::create(
                     kb, kloc, probs, ValueRange{row[0], row[1], row[2], key});
                 Value value = readF32(kb, kloc, values,

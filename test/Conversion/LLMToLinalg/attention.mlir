@@ -1,4 +1,4 @@
-// llm.attention lowers to an scf.forall over query heads (each against its KV head's slice) of an scf.for over key tiles with an online softmax: Q·Kᵀ and P·V as vector kernels (head_dim a multiple of 8), otherwise linalg.generic.
+// llm.attention lowers to an scf.forall over query heads (each against its KV head's slice; a GQA decode step's over KV heads) of an scf.for over key tiles with an online softmax: Q·Kᵀ and P·V as vector kernels (head_dim a multiple of 8), otherwise linalg.generic.
 // RUN: llmc-opt %s --llm-lower-to-linalg=parallel-min-weight-elements=0 -split-input-file | FileCheck %s
 // RUN: llmc-opt %s --llm-lower-to-linalg=parallel-min-weight-elements=0 -split-input-file | FileCheck %s --check-prefix=NO-SCORE-MATRIX
 // RUN: llmc-opt %s --llm-lower-to-linalg -split-input-file | FileCheck %s --check-prefix=SMALL
@@ -223,6 +223,57 @@ func.func @decode_positions(%q: tensor<1x1x4x8xf32>, %k: tensor<1x4096x4x8xf32>,
   %o = llm.attention %q, %k, %v, %p {num_heads = 4 : i64, num_kv_heads = 4 : i64, causal}
       : tensor<1x1x4x8xf32>, tensor<1x4096x4x8xf32>, tensor<1x4096x4x8xf32>, tensor<1x1xi64> -> tensor<1x1x4x8xf32>
   return %o : tensor<1x1x4x8xf32>
+}
+
+// -----
+
+// A decode step (T = 1) of GQA, 8 query heads on 2 KV heads, over an f16
+// cache view: an scf.forall over the 2 KV heads, each taking its 4 query
+// heads (from 4 · kv head) against its KV head's tiles, so that a tile is
+// read from memory once for the 4. Each product prefetches, for the keys
+// it reads, the same keys of the next tile (64 rows further, clamped to
+// the last of the 4096) of the whole K and V, read as they are: Q·K per
+// group of eight keys, P·V per key.
+// CHECK-LABEL: func.func @gqa_decode
+// CHECK-SAME: (%[[Q:.+]]: tensor<1x1x8x16xf32>, %[[K:.+]]: tensor<1x4096x2x16xf16>, %[[V:.+]]: tensor<1x4096x2x16xf16>, %[[POS:.+]]: tensor<1x1xi64>)
+// CHECK: scf.forall (%[[KVH:.+]]) in (2)
+// CHECK: %[[FIRST:.+]] = arith.muli %[[KVH]], %c4 : index
+// CHECK: tensor.extract_slice %[[Q]][0, 0, %[[FIRST]], 0] [1, 1, 4, 16] [1, 1, 1, 1] : tensor<1x1x8x16xf32> to tensor<1x1x4x16xf32>
+// CHECK: scf.for %[[S0:.+]] = %{{.+}} to %{{.+}} step %c64 iter_args(
+// CHECK: tensor.extract_slice %[[K]][0, %[[S0]], %[[KVH]], 0] [1, 64, 1, 16] [1, 1, 1, 1] : tensor<1x4096x2x16xf16> to tensor<1x64x1x16xf16>
+// CHECK: %[[KBUF:.+]] = bufferization.to_buffer %[[K]] read_only : tensor<1x4096x2x16xf16> to memref<1x4096x2x16xf16, strided<[?, ?, ?, ?], offset: ?>>
+// CHECK: %[[VBUF:.+]] = bufferization.to_buffer %[[V]] read_only : tensor<1x4096x2x16xf16> to memref<1x4096x2x16xf16, strided<[?, ?, ?, ?], offset: ?>>
+// CHECK: scf.for %[[G:.+]] = %{{.+}} to %c64{{.*}} step %c8 iter_args(
+// CHECK: %[[KEY:.+]] = arith.addi %[[S0]], %[[G]] : index
+// CHECK: %[[AHEAD:.+]] = arith.addi %[[KEY]], %c64{{.*}} : index
+// CHECK: %[[CLAMPED:.+]] = arith.minui %[[AHEAD]], %c4095{{.*}} : index
+// CHECK: memref.prefetch %[[KBUF]][%{{.+}}, %[[CLAMPED]], %[[KVH]], %{{.+}}], read, locality<2>, data
+// CHECK-COUNT-7: memref.prefetch %[[KBUF]]
+// CHECK: vector.transfer_read %{{.+}} : tensor<1x64x1x16xf16>, vector<8xf16>
+// CHECK: scf.for %[[PK:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%{{.+}} = %{{.+}}) -> (vector<16xf32>)
+// CHECK: %[[PKEY:.+]] = arith.addi %[[S0]], %[[PK]] : index
+// CHECK: %[[PAHEAD:.+]] = arith.addi %[[PKEY]], %c64{{.*}} : index
+// CHECK: %[[PCLAMPED:.+]] = arith.minui %[[PAHEAD]], %c4095{{.*}} : index
+// CHECK: memref.prefetch %[[VBUF]][%{{.+}}, %[[PCLAMPED]], %[[KVH]], %{{.+}}], read, locality<2>, data
+// CHECK: vector.transfer_read %{{.+}} : tensor<1x64x1x16xf16>, vector<16xf16>
+// CHECK: scf.forall.in_parallel
+func.func @gqa_decode(%q: tensor<1x1x8x16xf32>, %k: tensor<1x4096x2x16xf16>, %v: tensor<1x4096x2x16xf16>, %p: tensor<1x1xi64>) -> tensor<1x1x8x16xf32> {
+  %o = llm.attention %q, %k, %v, %p {num_heads = 8 : i64, num_kv_heads = 2 : i64, causal}
+      : tensor<1x1x8x16xf32>, tensor<1x4096x2x16xf16>, tensor<1x4096x2x16xf16>, tensor<1x1xi64> -> tensor<1x1x8x16xf32>
+  return %o : tensor<1x1x8x16xf32>
+}
+
+// -----
+
+// A decode step of MQA (one KV head) keeps the split by query head, its
+// only parallelism: 4 iterations, each query head against KV head 0.
+// CHECK-LABEL: func.func @mqa_decode
+// CHECK: scf.forall (%[[H:.+]]) in (4)
+// CHECK: tensor.extract_slice %{{.+}}[0, 0, %[[H]], 0] [1, 1, 1, 16]
+func.func @mqa_decode(%q: tensor<1x1x4x16xf32>, %k: tensor<1x4096x1x16xf16>, %v: tensor<1x4096x1x16xf16>, %p: tensor<1x1xi64>) -> tensor<1x1x4x16xf32> {
+  %o = llm.attention %q, %k, %v, %p {num_heads = 4 : i64, num_kv_heads = 1 : i64, causal}
+      : tensor<1x1x4x16xf32>, tensor<1x4096x1x16xf16>, tensor<1x4096x1x16xf16>, tensor<1x1xi64> -> tensor<1x1x4x16xf32>
+  return %o : tensor<1x1x4x16xf32>
 }
 
 // -----
