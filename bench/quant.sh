@@ -119,6 +119,7 @@ LLAMA_BENCH="$LLAMA_BIN/llama-bench"
 QUANTIZE="$LLAMA_BIN/llama-quantize"
 REAL=$("$ROOT/scripts/fetch-model.sh") || { want_format real && die "scripts/fetch-model.sh failed"; }
 gcc -O2 -march=native -pthread -o "$WORK/bin/stream" "$BENCH/stream.c" || die "cannot build bench/stream.c"
+gcc -O3 -march=native -pthread -o "$WORK/bin/fma_peak" "$BENCH/fma_peak.c" || die "cannot build bench/fma_peak.c"
 
 LLMC_MISSING=""
 if [ ! -x "$LLMC" ] || [ ! -x "$LLMC_RUN" ]; then
@@ -132,7 +133,7 @@ LLMC_STAMP=$(stat -c %Y "$LLMC" 2>/dev/null || echo 0)
 # Each file has a key; these arrays hold, per key, its path, its table label and (after step 3) its
 # summary from gguf_summary.py.
 KEYS=()
-declare -A PATH_OF LABEL_OF FTYPE_OF BYTES_OF PERTOK_OF MIX_OF ART_OF LLMC_ERR_OF BUSY_OF
+declare -A PATH_OF LABEL_OF FTYPE_OF BYTES_OF PERTOK_OF FLOPS_OF MIX_OF ART_OF LLMC_ERR_OF BUSY_OF
 add_file() { # <key> <label> <path>
   KEYS+=("$1")
   LABEL_OF[$1]=$2
@@ -207,7 +208,7 @@ for t in $CONTENDED; do
 done
 
 for k in "${KEYS[@]}"; do
-  IFS=$'\t' read -r FTYPE_OF[$k] BYTES_OF[$k] PERTOK_OF[$k] MIX_OF[$k] < <("$PY" "$BENCH/gguf_summary.py" "${PATH_OF[$k]}") ||
+  IFS=$'\t' read -r FTYPE_OF[$k] BYTES_OF[$k] PERTOK_OF[$k] FLOPS_OF[$k] MIX_OF[$k] < <("$PY" "$BENCH/gguf_summary.py" "${PATH_OF[$k]}") ||
     die "cannot read ${PATH_OF[$k]}"
 done
 
@@ -266,6 +267,7 @@ trap load_stop EXIT
 RESULTS="$WORK/logs/results.tsv" # round, key, engine, prefill tok/s, decode tok/s, error
 : >"$RESULTS"
 BWFILE="$WORK/logs/bandwidth.tsv" # round, read GB/s at THREADS threads
+PEAKFILE="$WORK/logs/fma_peak.tsv" # round, f32 FMA GFLOP/s at THREADS threads
 : >"$BWFILE"
 
 # llama.cpp: one llama-bench process runs pp<PROMPT> from an empty cache and tg<GEN> after PROMPT tokens
@@ -337,6 +339,9 @@ for r in $(seq 0 "$ROUNDS"); do
     # Bandwidth once per measured round, so that the bound comes from the same conditions.
     "$WORK/bin/stream" >"$WORK/logs/stream-r$r.txt" 2>&1 || die "bench/stream.c failed"
     printf '%s\t%s\n' "$r" "$(sed -n "s/^stream read threads=$THREADS GB\/s=//p" "$WORK/logs/stream-r$r.txt")" >>"$BWFILE"
+    # The f32 FMA rate likewise: the ceiling of a prefill that multiplies in f32 (float weights).
+    "$WORK/bin/fma_peak" >"$WORK/logs/fma_peak-r$r.txt" 2>&1 || die "bench/fma_peak.c failed"
+    printf '%s\t%s\n' "$r" "$(sed -n "s/^fma threads=$THREADS GFLOP\/s=//p" "$WORK/logs/fma_peak-r$r.txt")" >>"$PEAKFILE"
   fi
   log "round $r of $ROUNDS$([ "$r" = 0 ] && echo " (warm pass, discarded)")"
   for k in "${KEYS[@]}"; do
@@ -351,6 +356,7 @@ LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
 # ---- 5. the table -------------------------------------------------------------------------------
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print ""; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 READBW=$(awk -F'\t' '$1 > 0 && $2 != "" { print $2 }' "$BWFILE" | median)
+FMAPEAK=$(awk -F'\t' '$1 > 0 && $2 != "" { print $2 }' "$PEAKFILE" 2>/dev/null | median)
 FLAGS=$(grep -m1 '^flags' /proc/cpuinfo | tr ' ' '\n' | grep -E '^(avx2|avx512.*|fma|f16c|amx.*|avx_vnni)$' | tr '\n' ' ' | sed 's/ $//')
 LLAMA_COMMIT=$(sed -nE 's/.*"build_commit": "([^"]*)".*/\1/p' "$WORK"/logs/r1-*-llama.json 2>/dev/null | head -1)
 
@@ -360,7 +366,7 @@ ROWS="$WORK/logs/rows.tsv"
 measured=0 # files with llmc numbers: without one the comparison measured nothing
 T=$'\t'
 for k in "${KEYS[@]}"; do
-  line="${LABEL_OF[$k]}$T${FTYPE_OF[$k]}$T${BYTES_OF[$k]}$T${PERTOK_OF[$k]}"
+  line="${LABEL_OF[$k]}$T${FTYPE_OF[$k]}$T${BYTES_OF[$k]}$T${PERTOK_OF[$k]}$T${FLOPS_OF[$k]}"
   for e in llama llmc; do
     sel() { awk -F'\t' -v k="$k" -v e="$e" -v c="$1" '$1 > 0 && $2 == k && $3 == e && $c != "" { print $c }' "$RESULTS"; }
     pp=$(sel 4 | median)
@@ -379,24 +385,30 @@ echo "threads: $THREADS (llama-bench -t $THREADS; llmc-run --threads $THREADS); 
 echo "llama.cpp: llama-bench from llama-cpp-python 0.3.36's vendored llama.cpp${LLAMA_COMMIT:+ (build $LLAMA_COMMIT)}, $LLAMA_BIN"
 echo "llmc: $LLMC ($([ -n "$LLMC_MISSING" ] && echo "missing" || date -u -d "@$LLMC_STAMP" '+built %Y-%m-%d %H:%M UTC')); llmc compile --target=cpu --context=$CONTEXT --kv-type=$KV_TYPE${LLMC_FLAGS:+ $LLMC_FLAGS}; llmc-run --warmup --ignore-eos"
 echo "read bandwidth (bench/stream.c, $THREADS threads, median over rounds of best-of-10): ${READBW:-?} GB/s"
+echo "f32 FMA rate (bench/fma_peak.c, $THREADS threads, median over rounds of best-of-5): ${FMAPEAK:-?} GFLOP/s"
 echo "load average before/after: $LOAD_BEFORE / $LOAD_AFTER$([ $WAITED -gt 0 ] && echo "; waited $WAITED s for other builds (ninja/cc1plus) or a busy CPU")$BUSY_NOTE"
 echo
-awk -F'\t' -v bw="${READBW:-0}" '
+awk -F'\t' -v bw="${READBW:-0}" -v peak="${FMAPEAK:-0}" '
   function fmt(x) { return x == "" ? "-" : (x + 0 >= 100 ? sprintf("%.0f", x) : sprintf("%.1f", x)) }
   function ratio(a, b) { return (a == "" || b == "" || b + 0 == 0) ? "-" : sprintf("%.2fx", a / b) }
   function pct(a, b) { return (a == "" || b + 0 == 0) ? "-" : sprintf("%.0f%%", 100 * a / b) }
   BEGIN {
-    f = "| %-30s | %-6s | %9s | %9s | %9s | %9s | %9s | %8s | %8s | %9s | %10s | %10s |\n"
-    printf f, "file", "format", "weight MB", "llama pp", "llama tg", "llmc pp", "llmc tg", "pp ratio", "tg ratio", "tg bound", "llama % bd", "llmc % bd"
-    printf "|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|\n", "--------------------------------", "--------", "-----------",
-      "-----------", "-----------", "-----------", "-----------", "----------", "----------", "-----------", "------------", "------------"
+    f = "| %-30s | %-6s | %9s | %9s | %9s | %9s | %9s | %8s | %8s | %9s | %10s | %10s | %9s | %10s | %10s |\n"
+    printf f, "file", "format", "weight MB", "llama pp", "llama tg", "llmc pp", "llmc tg", "pp ratio", "tg ratio", "tg bound", "llama % bd", "llmc % bd", "pp bound", "llama % pk", "llmc % pk"
+    printf "|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|\n", "--------------------------------", "--------", "-----------",
+      "-----------", "-----------", "-----------", "-----------", "----------", "----------", "-----------", "------------", "------------",
+      "-----------", "------------", "------------"
   }
-  { label = $1; ftype = $2; bytes = $3; pertok = $4; lpp = $5; ltg = $6; lerr = $7; mpp = $8; mtg = $9; merr = $10
+  { label = $1; ftype = $2; bytes = $3; pertok = $4; flops = $5; lpp = $6; ltg = $7; lerr = $8; mpp = $9; mtg = $10; merr = $11
     bound = (bw + 0 > 0 && pertok + 0 > 0) ? bw * 1e9 / pertok : ""
+    # The f32 FMA ceiling of prefill: only where both engines multiply float weights in f32 (block
+    # formats go through int8 dot products, whose rate fma_peak.c does not measure).
+    float = (ftype == "F32" || ftype == "F16" || ftype == "BF16")
+    ppbound = (float && peak + 0 > 0 && flops + 0 > 0) ? peak * 1e9 / flops : ""
     if (lerr != "") { lpp = ""; ltg = "" }
     if (merr != "") { mpp = ""; mtg = "" }
     printf f, label, ftype, sprintf("%.1f", bytes / 1e6), fmt(lpp), fmt(ltg), (merr != "" ? "failed" : fmt(mpp)), (merr != "" ? "failed" : fmt(mtg)),
-      ratio(mpp, lpp), ratio(mtg, ltg), fmt(bound), pct(ltg, bound), pct(mtg, bound)
+      ratio(mpp, lpp), ratio(mtg, ltg), fmt(bound), pct(ltg, bound), pct(mtg, bound), fmt(ppbound), pct(lpp, ppbound), pct(mpp, ppbound)
     if (lerr != "") printf "|   llama.cpp error: %s\n", lerr
     if (merr != "") printf "|   llmc error: %s\n", merr
   }' "$ROWS"
@@ -406,6 +418,9 @@ echo "  tg$GEN @ d$PROMPT; llmc-run decodes after its prompt, steady state: its 
 echo "  engines keep the KV cache in $KV_TYPE (llama-bench -ctk/-ctv $KV_TYPE, llmc compile --kv-type=$KV_TYPE)."
 echo "ratio: llmc / llama.cpp. tg bound: read bandwidth / weight bytes one decoded token reads (every tensor as"
 echo "  stored; an untied token_embd counts one row) = the most tokens/s memory allows; % bd: the engine's tg of it."
+echo "pp bound (float formats only): f32 FMA rate / prefill FLOPs per token (2 x the elements of every matrix but"
+echo "  token_embd and the LM head, which a prefill applies to its last token; attention's products left out) ="
+echo "  the most tokens/s the multiply-adds allow; % pk: the engine's pp of it."
 echo "tensor types per file (llama-quantize's mix; rows of 576 fit no 256-element K-quant super-block), and the"
 echo "  weight dtypes of llmc's artifact (its manifest):"
 # llmc_types <key>: the weight dtypes of llmc's artifact (its manifest's "dtype" per weight)
