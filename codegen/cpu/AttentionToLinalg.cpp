@@ -684,16 +684,16 @@ Value AttentionEmitter::emit() {
   if (!blocked && !splitHeads)
     return emitRows(offset);
   // A decode step (one query per head) of grouped-query attention splits
-  // by KV head instead, with the query heads that share it in one iteration: each K
-  // and V tile is read from memory once for all of them and then from L1,
-  // where per query head the group's other heads read it again from L2 or
-  // memory (a KV head's whole context outgrows L2 at a few thousand keys).
-  // A decode step's attention is bound by those reads, so fewer iterations
-  // than threads cost less than reading each tile `group` times: on a
-  // 2-core Zen 1 (SmolLM2-135M F16, 3 KV heads of 3 query heads, a
-  // 2048-token context, with the products' prefetch), the attention's CPU
-  // time fell by a third with 3 iterations against 9. One KV head (MQA)
-  // keeps the split by query head, which is then the only parallelism.
+  // by KV head instead, with the query heads that share it in one
+  // iteration: each K and V tile is read from memory once for all of them
+  // and then from L1, where per query head the group's other heads read it
+  // again from L2 or memory (a KV head's whole context outgrows L2 at a few
+  // thousand keys). A decode step's attention is bound by those reads, so
+  // fewer iterations than threads cost less than reading each tile `group`
+  // times (README, "Decode attention over a long context": with the
+  // products' prefetch, attention's CPU time 20-40% lower on a 2-core
+  // Zen 1). One KV head (MQA) keeps the split by query head, which is then
+  // the only parallelism.
   bool splitKvHeads = splitHeads && staticQueries == 1 && group > 1 &&
                       op.getNumKvHeads() > 1;
 

@@ -285,10 +285,10 @@ llmc::createAttentionScores(OpBuilder &b, Location loc, Value q, Value keys,
   return {results[0], results[1]};
 }
 
-Value llmc::createAttentionValueSums(OpBuilder &b, Location loc, Value probs,
-                                     Value values, Value rescale, Value acc,
-                                     int64_t group, VisibleKeys visibleKeys,
-                                     const std::optional<KeyPrefetch> &prefetch) {
+Value llmc::createAttentionValueSums(
+    OpBuilder &b, Location loc, Value probs, Value values, Value rescale,
+    Value acc, int64_t group, VisibleKeys visibleKeys,
+    const std::optional<KeyPrefetch> &prefetch) {
   int64_t depth = cast<RankedTensorType>(acc.getType()).getDimSize(3);
   assert(isVectorAttentionDepth(depth) && "head_dim not a multiple of 8");
   // The widest run of accumulator lanes (a power of two from kLanes up to
