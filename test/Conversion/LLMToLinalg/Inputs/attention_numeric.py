@@ -244,6 +244,14 @@ CASES = [
     # widened to f32 first); NaN past the position.
     Case("decode_f16_positions", 1, 1, 100, 4, 2, 16, kv_type="f16",
          positions=[[90]], poison_unseen=True),
+    # Decode steps large enough (heads × head_dim × S ≥ 262144) for
+    # threads: GQA splits by KV head (each iteration 4 query heads against
+    # one KV head's tiles), MQA by query head; both prefetch the next
+    # tile's rows, clamped to the last of S (8 full tiles and a tail).
+    Case("decode_gqa_threads_f16", 2, 1, 520, 8, 2, 64, kv_type="f16",
+         positions=[[515], [300]], poison_unseen=True),
+    Case("decode_mqa_threads_f16", 1, 1, 520, 8, 1, 64, kv_type="f16",
+         positions=[[519]]),
     # A NaN in one query row, causal over two tiles: that row's output is
     # NaN, every other row as without it.
     Case("nan_query_causal", 1, 4, 70, 4, 2, 16, nan_query=(0, 2, 1)),
