@@ -7,7 +7,6 @@
 #include "codegen/cpu/VectorSums.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -29,11 +28,6 @@ constexpr int64_t kKeysPerGroup = 8;
 /// tile's keys: 8 AVX2 registers (4 AVX-512 ones), leaving the rest for the
 /// values and the probability.
 constexpr int64_t kMaxAccumulatorLanes = 64;
-/// Bytes per cache line, the unit of the prefetches.
-constexpr int64_t kCacheLine = 64;
-/// LLVM's locality hint of the prefetches: 2, into L2 (a tile's keys and
-/// values, two tiles ahead of use at most, stay far below its size).
-constexpr int32_t kPrefetchLocality = 2;
 
 Value getDim(OpBuilder &b, Location loc, Value tensor, int64_t dim) {
   return b.createOrFold<tensor::DimOp>(loc, tensor, dim);
@@ -82,7 +76,6 @@ void prefetchRowAhead(OpBuilder &b, Location loc,
                       Value key, Value tileKvHead, Value column,
                       int64_t elements) {
   auto type = cast<MemRefType>(prefetch.buffer.getType());
-  int64_t elementBytes = type.getElementTypeBitWidth() / 8;
   Value ahead = b.createOrFold<arith::MinUIOp>(
       loc,
       b.createOrFold<arith::AddIOp>(
@@ -90,14 +83,8 @@ void prefetchRowAhead(OpBuilder &b, Location loc,
           indexConstant(b, loc, prefetch.distance)),
       prefetch.lastKey);
   Value kvHead = prefetch.kvHead ? prefetch.kvHead : tileKvHead;
-  for (int64_t line = 0; line < elements * elementBytes; line += kCacheLine) {
-    Value at = b.createOrFold<arith::AddIOp>(
-        loc, column, indexConstant(b, loc, line / elementBytes));
-    memref::PrefetchOp::create(b, loc, prefetch.buffer,
-                               ValueRange{batch, ahead, kvHead, at},
-                               /*isWrite=*/false, kPrefetchLocality,
-                               /*isDataCache=*/true);
-  }
+  llmc::prefetchLines(b, loc, prefetch.buffer, {batch, ahead, kvHead, column},
+                      elements * type.getElementTypeBitWidth() / 8);
 }
 
 using RowBody = function_ref<SmallVector<Value>(OpBuilder &, Location,

@@ -6,6 +6,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
@@ -110,4 +111,23 @@ Value llmc::readWidenedRowVector(OpBuilder &builder, Location loc,
     return vector;
   return arith::ExtFOp::create(
       builder, loc, VectorType::get({lanes}, builder.getF32Type()), vector);
+}
+
+void llmc::prefetchLines(OpBuilder &b, Location loc, Value buffer,
+                         ValueRange indices, int64_t bytes, Value lastColumn) {
+  constexpr int64_t kCacheLine = 64;
+  // LLVM's locality hint 2: into L2 (and L3).
+  constexpr int32_t kPrefetchLocality = 2;
+  int64_t elementBytes =
+      cast<MemRefType>(buffer.getType()).getElementTypeBitWidth() / 8;
+  SmallVector<Value> at(indices);
+  Value column = indices.back();
+  for (int64_t line = 0; line < bytes; line += kCacheLine) {
+    at.back() = b.createOrFold<arith::AddIOp>(
+        loc, column, indexConstant(b, loc, line / elementBytes));
+    if (lastColumn)
+      at.back() = b.createOrFold<arith::MinUIOp>(loc, at.back(), lastColumn);
+    memref::PrefetchOp::create(b, loc, buffer, at, /*isWrite=*/false,
+                               kPrefetchLocality, /*isDataCache=*/true);
+  }
 }

@@ -1,4 +1,4 @@
-// Small builders shared by the CPU lowering patterns (tensor creation, casts).
+// Small builders shared by the CPU lowering patterns (tensor creation, casts, prefetches).
 #ifndef LLMC_CODEGEN_CPU_LOWERINGUTILS_H
 #define LLMC_CODEGEN_CPU_LOWERINGUTILS_H
 
@@ -58,6 +58,13 @@ mlir::Value mapElementsInPlace(
     llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location,
                                    mlir::Value)>
         fn);
+
+/// Prefetches for reading, into L2, the cache lines (64 bytes) of `bytes`
+/// bytes of `buffer` from `indices`, the last of which is the column that
+/// steps by a line's elements (clamped to `lastColumn` when given).
+void prefetchLines(mlir::OpBuilder &builder, mlir::Location loc,
+                   mlir::Value buffer, mlir::ValueRange indices, int64_t bytes,
+                   mlir::Value lastColumn = mlir::Value());
 
 /// `tensor` softcapped element-wise (cap · tanh(z / cap), in place), or
 /// `tensor` itself without a cap: the epilogue of a softcapped llm.logits

@@ -26,8 +26,6 @@ namespace {
 /// AVX-512 vector), like the buffers bufferization allocates.
 constexpr int64_t kResultAlignment = 64;
 
-/// Bytes per cache line, the unit the kernels prefetch in.
-constexpr int64_t kCacheLine = 64;
 /// How far ahead of its reads a decode GEMV prefetches, in bytes of weight
 /// rows (whole tiles, at least one), into L2. Block rows give the
 /// out-of-order core too little lookahead to hide DRAM latency (a Q8_0
@@ -41,8 +39,6 @@ constexpr int64_t kCacheLine = 64;
 /// ProjectionToVector.cpp, the block formats). On Zen 3 the next tile into
 /// L1 had taken Q8_0 from 34-36 to 55-64 tok/s, Q4_0 from 48 to 62-81.
 constexpr int64_t kPrefetchBytes = 4096;
-/// LLVM's locality hint of those prefetches: 2, into L2 (and L3).
-constexpr int32_t kPrefetchLocality = 2;
 
 /// Bytes of x rows the GEMM keeps in cache per row block: well inside the
 /// smallest L2 of the CPUs llmc targets (512 KiB per Zen 3 / Zen 4 core),
@@ -171,23 +167,14 @@ SmallVector<Value> accumulateFloat(OpBuilder &b, Location loc,
 /// thread reads soon (clamped to the last row and column).
 void prefetchAhead(OpBuilder &b, Location loc, const KernelOperands &ops,
                    ArrayRef<Value> weightRows, Value column, int64_t bytes) {
-  int64_t elementBytes = getElementBytes(ops.prefetchBuffer);
   for (Value row : weightRows) {
     Value ahead = b.createOrFold<arith::MinUIOp>(
         loc,
         arith::AddIOp::create(b, loc, row,
                               indexConstant(b, loc, ops.prefetchRowsAhead)),
         ops.lastRow);
-    for (int64_t line = 0; line < bytes; line += kCacheLine) {
-      Value at = b.createOrFold<arith::MinUIOp>(
-          loc,
-          arith::AddIOp::create(b, loc, column,
-                                indexConstant(b, loc, line / elementBytes)),
-          ops.lastColumn);
-      memref::PrefetchOp::create(b, loc, ops.prefetchBuffer,
-                                 ValueRange{ahead, at}, /*isWrite=*/false,
-                                 kPrefetchLocality, /*isDataCache=*/true);
-    }
+    prefetchLines(b, loc, ops.prefetchBuffer, {ahead, column}, bytes,
+                  ops.lastColumn);
   }
 }
 
