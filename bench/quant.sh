@@ -269,6 +269,7 @@ RESULTS="$WORK/logs/results.tsv" # round, key, engine, prefill tok/s, decode tok
 BWFILE="$WORK/logs/bandwidth.tsv" # round, read GB/s at THREADS threads
 PEAKFILE="$WORK/logs/fma_peak.tsv" # round, f32 FMA GFLOP/s at THREADS threads
 : >"$BWFILE"
+: >"$PEAKFILE"
 
 # llama.cpp: one llama-bench process runs pp<PROMPT> from an empty cache and tg<GEN> after PROMPT tokens
 # (-d: the depth at which llmc-run decodes, after its prompt), each after its own warm-up run; -d 0,PROMPT
