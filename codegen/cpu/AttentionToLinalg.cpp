@@ -32,6 +32,13 @@ constexpr int64_t kKeyTile = 64;
 /// block walks only the key tiles up to its own last position.
 constexpr int64_t kQueryBlock = 64;
 
+/// A decode step's keys per chunk, at least (the chunks' count is ⌈S / 64⌉
+/// up to kMaxDecodeChunks): a chunk of one KV head's keys is an iteration
+/// of the step's scf.forall, so that the threads share a KV head's keys
+/// instead of taking whole KV heads (3 of them on 2 threads: 2 against 1).
+constexpr int64_t kMinDecodeChunkKeys = 64;
+constexpr int64_t kMaxDecodeChunks = 16;
+
 /// Score of a masked key and the initial running maximum. Finite (not -inf)
 /// so that exp(m_old - m_new) is exp(0) = 1, never NaN from (-inf) - (-inf),
 /// while a row has no visible key yet; far below any real score so that
@@ -83,6 +90,13 @@ private:
   /// t + positionOffset) over every key tile they see, written into
   /// `destination` (shaped like q) when given.
   Value emitRows(Value positionOffset, Value destination = Value());
+  /// The running state (m, l, acc) of the queries `q` after the keys
+  /// [begin, end), a tile at a time.
+  SmallVector<Value> emitKeyRange(Value begin, Value end);
+  /// A decode step split into (KV head, key chunk) iterations.
+  Value emitDecodeStep(Value positionOffset);
+  /// The attention from the chunks' states, stacked along dimension 1.
+  Value combineChunks(Value maxes, Value sums, Value accs);
 
   llm::AttentionOp op;
   Location loc;
@@ -668,34 +682,24 @@ Value AttentionEmitter::emit() {
   bool blocked =
       op.getCausal() && !(staticQueries && *staticQueries <= kQueryBlock);
   // Query heads are independent too, one at a time against its own KV
-  // head (whose rows alone are read from a paged or quantized cache): a
-  // decode step's attention (one block) runs on every thread instead of
+  // head (whose rows alone are read from a paged or quantized cache): the
+  // attention of a few queries (one block) runs on every thread instead of
   // one, and a prefill's blocks of unequal cost (block i sees i + 1 key
-  // blocks) split evenly. One block splits only when its work at full
-  // capacity (heads × head_dim × keys, dynamic extents counted as large)
-  // is worth an OpenMP region: not for stories260K's 8 heads of 8.
+  // blocks) split evenly; a decode step splits by KV head and key chunk
+  // (emitDecodeStep). One block splits only when its work at full capacity
+  // (heads × head_dim × keys, dynamic extents counted as large) is worth an
+  // OpenMP region: not for stories260K's 8 heads of 8.
   int64_t heads = op.getNumHeads();
   auto qType = cast<RankedTensorType>(q.getType());
   auto kType = cast<RankedTensorType>(k.getType());
   bool smallWork =
       !qType.isDynamicDim(3) && !kType.isDynamicDim(1) &&
       heads * qType.getDimSize(3) * kType.getDimSize(1) < minParallelElements;
+  if (staticQueries == 1 && !smallWork)
+    return emitDecodeStep(offset);
   bool splitHeads = heads > 1 && (blocked || !smallWork);
   if (!blocked && !splitHeads)
     return emitRows(offset);
-  // A decode step (one query per head) of grouped-query attention splits
-  // by KV head instead, with the query heads that share it in one
-  // iteration: each K and V tile is read from memory once for all of them
-  // and then from L1, where per query head the group's other heads read it
-  // again from L2 or memory (a KV head's whole context outgrows L2 at a few
-  // thousand keys). A decode step's attention is bound by those reads, so
-  // fewer iterations than threads cost less than reading each tile `group`
-  // times (README, "Decode attention over a long context": with the
-  // products' prefetch, attention's CPU time 20-40% lower on a 2-core
-  // Zen 1). One KV head (MQA) keeps the split by query head, which is then
-  // the only parallelism.
-  bool splitKvHeads = splitHeads && staticQueries == 1 && group > 1 &&
-                      op.getNumKvHeads() > 1;
 
   // Blocks and heads are independent: an scf.forall, which becomes an
   // OpenMP region (llm-parallel-to-openmp). Heads outermost: its threads
@@ -711,8 +715,7 @@ Value AttentionEmitter::emit() {
   Value blockCount;
   SmallVector<OpFoldResult> upperBounds;
   if (splitHeads)
-    upperBounds.push_back(
-        b.getIndexAttr(splitKvHeads ? heads / group : heads));
+    upperBounds.push_back(b.getIndexAttr(heads));
   if (blocked) {
     blockCount = b.createOrFold<arith::DivUIOp>(
         loc,
@@ -731,14 +734,7 @@ Value AttentionEmitter::emit() {
   SmallVector<OpFoldResult> offsets(4, b.getIndexAttr(0));
   SmallVector<OpFoldResult> blockSizes(sizes);
   Value start = index(0);
-  if (splitKvHeads) {
-    // Query heads [kvHead · group, (kvHead + 1) · group), whose rows all
-    // read the one KV head of the tiles (row h of the slice: h floordiv
-    // group = 0).
-    kvHead = ivs.front();
-    offsets[2] = b.createOrFold<arith::MulIOp>(loc, kvHead, index(group));
-    blockSizes[2] = b.getIndexAttr(group);
-  } else if (splitHeads) {
+  if (splitHeads) {
     Value head = ivs.front();
     offsets[2] = head;
     blockSizes[2] = b.getIndexAttr(1);
@@ -778,6 +774,160 @@ Value AttentionEmitter::emit() {
   return loop.getResult(0);
 }
 
+/// A decode step (one query per head) as flash-decoding does it: the
+/// iterations of an scf.forall are (KV head, chunk of keys), each the
+/// online softmax of the KV head's query heads over its chunk, and the
+/// chunks' states (m, l, acc) are combined after it.
+/// - By KV head, with the query heads that share it in one iteration: each
+///   K and V tile is read from memory once for all of them and then from
+///   L1 (per query head, the group's other heads read it again from L2 or
+///   memory; a KV head's whole context outgrows L2 at a few thousand keys).
+/// - By chunks of keys: the threads share each KV head's keys, where whole
+///   KV heads split unevenly (SmolLM2's 3 on 2 threads: 2 against 1) or not
+///   at all (MQA's one), and a chunk's share of the run-time key range
+///   shrinks with the context.
+/// The chunks are stacked along dimension 1 of the states (the one query's
+/// dimension).
+Value AttentionEmitter::emitDecodeStep(Value positionOffset) {
+  qSizes = tensor::getMixedSizes(b, loc, q);
+  implicitPositionOffset = positionOffset;
+  auto [begin, end] = computeKeyRange();
+  Value zero = index(0);
+  Value span = b.createOrFold<arith::MaxSIOp>(
+      loc, b.createOrFold<arith::SubIOp>(loc, end, begin), zero);
+  // ⌈span / kMinDecodeChunkKeys⌉ chunks, at least 1 and at most
+  // kMaxDecodeChunks, of ⌈span / chunks⌉ keys (the last one shorter).
+  Value chunks = b.createOrFold<arith::MinSIOp>(
+      loc,
+      b.createOrFold<arith::MaxSIOp>(
+          loc,
+          b.createOrFold<arith::CeilDivSIOp>(loc, span,
+                                             index(kMinDecodeChunkKeys)),
+          index(1)),
+      index(kMaxDecodeChunks));
+  Value chunkLength = b.createOrFold<arith::CeilDivSIOp>(loc, span, chunks);
+
+  SmallVector<OpFoldResult> stateSizes(qSizes);
+  stateSizes[1] = chunks;
+  SmallVector<OpFoldResult> stateRowSizes(stateSizes.begin(),
+                                          stateSizes.begin() + 3);
+  SmallVector<Value> shared = {emptyF32(stateRowSizes),
+                               emptyF32(stateRowSizes), emptyF32(stateSizes)};
+  int64_t kvHeads = op.getNumKvHeads();
+  auto loop = scf::ForallOp::create(
+      b, loc, SmallVector<OpFoldResult>(2, b.getIndexAttr(0)),
+      SmallVector<OpFoldResult>{b.getIndexAttr(kvHeads), chunks},
+      SmallVector<OpFoldResult>(2, b.getIndexAttr(1)), shared,
+      /*mapping=*/std::nullopt);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(loop.getTerminator());
+  Value fullQ = q;
+  SmallVector<OpFoldResult> fullQSizes(qSizes);
+  // Query heads [kvHead · group, (kvHead + 1) · group), whose rows all read
+  // the one KV head of the tiles (row h of the slice: h floordiv group = 0).
+  kvHead = loop.getInductionVars()[0];
+  Value chunk = loop.getInductionVars()[1];
+  SmallVector<OpFoldResult> offsets(4, b.getIndexAttr(0));
+  offsets[2] = b.createOrFold<arith::MulIOp>(loc, kvHead, index(group));
+  SmallVector<OpFoldResult> sliceSizes(qSizes);
+  sliceSizes[2] = b.getIndexAttr(group);
+  SmallVector<OpFoldResult> unitStrides(4, b.getIndexAttr(1));
+  q = tensor::ExtractSliceOp::create(b, loc, fullQ, offsets, sliceSizes,
+                                     unitStrides);
+  qSizes = tensor::getMixedSizes(b, loc, q);
+  rowSizes.assign(qSizes.begin(), qSizes.begin() + 3);
+  Value chunkBegin = b.createOrFold<arith::AddIOp>(
+      loc, begin, b.createOrFold<arith::MulIOp>(loc, chunk, chunkLength));
+  Value chunkEnd = b.createOrFold<arith::MinSIOp>(
+      loc, b.createOrFold<arith::AddIOp>(loc, chunkBegin, chunkLength), end);
+  SmallVector<Value> state = emitKeyRange(chunkBegin, chunkEnd);
+
+  // Each state into the chunk's row of its stack.
+  offsets[1] = chunk;
+  b.setInsertionPointToStart(loop.getTerminator().getBody());
+  for (auto [value, stack] : llvm::zip(state, loop.getRegionIterArgs())) {
+    int64_t rank = cast<RankedTensorType>(value.getType()).getRank();
+    tensor::ParallelInsertSliceOp::create(
+        b, loc, value, stack, ArrayRef<OpFoldResult>(offsets).take_front(rank),
+        tensor::getMixedSizes(b, loc, value),
+        ArrayRef<OpFoldResult>(unitStrides).take_front(rank));
+  }
+  b.setInsertionPointAfter(loop);
+  q = fullQ;
+  qSizes = fullQSizes;
+  rowSizes.assign(qSizes.begin(), qSizes.begin() + 3);
+  kvHead = Value();
+  return combineChunks(loop.getResult(0), loop.getResult(1),
+                       loop.getResult(2));
+}
+
+/// With M = max_c m_c and w_c = exp(m_c − M): l = Σ_c w_c · l_c and
+/// acc = Σ_c w_c · acc_c, the state of one pass over every chunk's keys,
+/// then acc / l (emitOutput). A chunk without a visible key (m_c =
+/// kMaskedScore, l_c = 0, acc_c = 0) adds nothing; a NaN anywhere stays.
+Value AttentionEmitter::combineChunks(Value maxes, Value sums, Value accs) {
+  auto reduceChunks = [&](Value init, ValueRange inputs,
+                          ArrayRef<AffineMap> maps,
+                          ArrayRef<IteratorType> iterators) {
+    return linalg::GenericOp::create(
+               b, loc, TypeRange{init.getType()}, inputs, ValueRange{init},
+               maps, iterators,
+               [&](OpBuilder &nb, Location nloc, ValueRange args) {
+                 Value term =
+                     inputs.size() == 1
+                         ? args[0]
+                         : arith::MulFOp::create(nb, nloc, args[0], args[1],
+                                                 reductionMath)
+                               .getResult();
+                 Value combined =
+                     inputs.size() == 1
+                         ? arith::MaximumFOp::create(nb, nloc, args.back(),
+                                                     term)
+                               .getResult()
+                         : arith::AddFOp::create(nb, nloc, args.back(), term,
+                                                 reductionMath)
+                               .getResult();
+                 linalg::YieldOp::create(nb, nloc, combined);
+               })
+        .getResult(0);
+  };
+  // M: dims (b, 0, h, c), the chunks a reduction into the query's row.
+  AffineMap stateRow = map(4, {dim(0), dim(3), dim(2)});
+  AffineMap row = map(4, {dim(0), dim(1), dim(2)});
+  SmallVector<IteratorType> rowReduction = {kPar, kPar, kPar, kRed};
+  Value maximum = reduceChunks(
+      createFilled(b, loc, emptyF32(rowSizes), kMaskedScore), {maxes},
+      {stateRow, row}, rowReduction);
+  // w_c, once per chunk and row.
+  AffineMap identity = b.getMultiDimIdentityMap(3);
+  AffineMap firstRow = map(3, {dim(0), getAffineConstantExpr(0, ctx), dim(2)});
+  Value weights =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{maxes.getType()}, ValueRange{maxes, maximum},
+          ValueRange{emptyF32(tensor::getMixedSizes(b, loc, maxes))},
+          ArrayRef<AffineMap>{identity, firstRow, identity},
+          ArrayRef<IteratorType>{kPar, kPar, kPar},
+          [&](OpBuilder &nb, Location nloc, ValueRange args) {
+            Value delta = arith::SubFOp::create(nb, nloc, args[0], args[1]);
+            linalg::YieldOp::create(
+                nb, nloc,
+                math::ExpOp::create(nb, nloc, clampExponent(nb, nloc, delta))
+                    .getResult());
+          })
+          .getResult(0);
+  Value sum = reduceChunks(createFilled(b, loc, emptyF32(rowSizes), 0.0),
+                           {weights, sums}, {stateRow, stateRow, row},
+                           rowReduction);
+  // Dims (b, 0, h, c, d): d innermost, where acc is contiguous.
+  Value acc = reduceChunks(createFilled(b, loc, emptyF32(qSizes), 0.0),
+                           {weights, accs},
+                           {map(5, {dim(0), dim(3), dim(2)}),
+                            map(5, {dim(0), dim(3), dim(2), dim(4)}),
+                            map(5, {dim(0), dim(1), dim(2), dim(4)})},
+                           {kPar, kPar, kPar, kRed, kPar});
+  return emitOutput(acc, sum, /*destination=*/Value());
+}
+
 /// The query block that iteration `i` of `count` computes: 0, count − 1, 1,
 /// count − 2, ... A block's work grows with its index (it sees the keys up
 /// to its own queries), so pairing cheap and expensive blocks evens out the
@@ -797,13 +947,17 @@ Value AttentionEmitter::emitRows(Value positionOffset, Value destination) {
   qSizes = tensor::getMixedSizes(b, loc, q);
   rowSizes.assign(qSizes.begin(), qSizes.begin() + 3);
   implicitPositionOffset = positionOffset;
+  auto [begin, end] = computeKeyRange();
+  SmallVector<Value> state = emitKeyRange(begin, end);
+  return emitOutput(/*acc=*/state[2], /*sum=*/state[1], destination);
+}
 
+SmallVector<Value> AttentionEmitter::emitKeyRange(Value begin, Value end) {
   SmallVector<Value> state = {
       createFilled(b, loc, emptyF32(rowSizes), kMaskedScore),
       createFilled(b, loc, emptyF32(rowSizes), 0.0),
       createFilled(b, loc, emptyF32(qSizes), 0.0)};
 
-  auto [begin, end] = computeKeyRange();
   // Split [begin, end) into full tiles of kKeyTile keys (static tile shapes)
   // and one partial tail tile. Index arithmetic is folded so that static
   // shapes drop the loop or the tail when they cannot run.
@@ -842,7 +996,7 @@ Value AttentionEmitter::emitRows(Value positionOffset, Value destination) {
         });
     state.assign(tail.getResults().begin(), tail.getResults().end());
   }
-  return emitOutput(/*acc=*/state[2], /*sum=*/state[1], destination);
+  return state;
 }
 
 struct AttentionLowering : OpConversionPattern<llm::AttentionOp> {

@@ -1,4 +1,4 @@
-// llm.attention lowers to an scf.forall over query heads (each against its KV head's slice; a GQA decode step's over KV heads) of an scf.for over key tiles with an online softmax: Q·Kᵀ and P·V as vector kernels (head_dim a multiple of 8), otherwise linalg.generic.
+// llm.attention lowers to an scf.forall over query heads (each against its KV head's slice; a decode step's over KV heads and chunks of keys, combined after it) of an scf.for over key tiles with an online softmax: Q·Kᵀ and P·V as vector kernels (head_dim a multiple of 8), otherwise linalg.generic.
 // RUN: llmc-opt %s --llm-lower-to-linalg=parallel-min-weight-elements=0 -split-input-file | FileCheck %s
 // RUN: llmc-opt %s --llm-lower-to-linalg=parallel-min-weight-elements=0 -split-input-file | FileCheck %s --check-prefix=NO-SCORE-MATRIX
 // RUN: llmc-opt %s --llm-lower-to-linalg -split-input-file | FileCheck %s --check-prefix=SMALL
@@ -188,13 +188,15 @@ func.func @gqa_odd_head_dim(%q: tensor<1x4x8x12xf32>, %k: tensor<1x100x2x12xbf16
 
 // -----
 
-// Decode (T = 1) over a 4096-slot cache view: the key loop ends at
-// min(max(positions) + 1, 4096), the tail tile is dynamic behind an scf.if,
-// and no tensor spans the 4096 keys. MHA: query head h reads KV head h
-// (h floordiv 1 folds away).
+// Decode (T = 1) over a 4096-slot cache view, MHA: the key range ends at
+// min(max(positions) + 1, 4096) and is split into ⌈span / 64⌉ chunks (at
+// most 16) of ⌈span / chunks⌉ keys; an scf.forall over (query head, chunk)
+// runs the online softmax of each chunk, whose tail tile is dynamic behind
+// an scf.if, and no tensor spans the 4096 keys. Query head h reads KV head
+// h. The chunks' states are stacked along dimension 1 and combined after
+// the forall: M = max_c m_c, w_c = exp(m_c − M), Σ_c w_c·l_c, Σ_c w_c·acc_c.
 // CHECK-LABEL: func.func @decode_positions
 // CHECK-SAME: (%[[Q:.+]]: tensor<1x1x4x8xf32>, %[[K:.+]]: tensor<1x4096x4x8xf32>, %[[V:.+]]: tensor<1x4096x4x8xf32>, %[[POS:.+]]: tensor<1x1xi64>)
-// CHECK: scf.forall (%[[H:.+]]) in (4)
 // CHECK: %[[RANGE:.+]]:2 = linalg.generic {{.+}} iterator_types = ["reduction", "reduction"]} ins(%[[POS]] : tensor<1x1xi64>) outs(%{{.+}}, %{{.+}} : tensor<i64>, tensor<i64>)
 // CHECK: arith.minsi
 // CHECK: arith.maxsi
@@ -203,9 +205,21 @@ func.func @gqa_odd_head_dim(%q: tensor<1x4x8x12xf32>, %k: tensor<1x100x2x12xbf16
 // CHECK: %[[AFTER:.+]] = arith.addi %[[MAXI]], %{{.+}} : index
 // CHECK: %[[END:.+]] = arith.minsi %[[AFTER]], %c4096{{.*}} : index
 // CHECK: %[[SPAN:.+]] = arith.maxsi %[[END]], %{{.+}} : index
-// CHECK: %[[TAIL:.+]] = arith.remsi %[[SPAN]], %c64 : index
-// CHECK: %[[FULL:.+]] = arith.subi %[[SPAN]], %[[TAIL]] : index
-// CHECK: %[[LOOP:.+]]:3 = scf.for %[[S0:.+]] = %c0{{.*}} to %[[FULL]] step %c64 iter_args(
+// CHECK: %[[PER64:.+]] = arith.ceildivsi %[[SPAN]], %c64{{.*}} : index
+// CHECK: %[[ATLEAST1:.+]] = arith.maxsi %[[PER64]], %c1{{.*}} : index
+// CHECK: %[[CHUNKS:.+]] = arith.minsi %[[ATLEAST1]], %c16{{.*}} : index
+// CHECK: %[[LENGTH:.+]] = arith.ceildivsi %[[SPAN]], %[[CHUNKS]] : index
+// CHECK: %[[STATES:.+]]:3 = scf.forall (%[[H:.+]], %[[C:.+]]) in (4, %[[CHUNKS]]) shared_outs(%[[MS:.+]] = %{{.+}}, %[[LS:.+]] = %{{.+}}, %[[ACCS:.+]] = %{{.+}}) -> (tensor<1x?x4xf32>, tensor<1x?x4xf32>, tensor<1x?x4x8xf32>)
+// CHECK: tensor.extract_slice %[[Q]][0, 0, %[[H]], 0] [1, 1, 1, 8] [1, 1, 1, 1] : tensor<1x1x4x8xf32> to tensor<1x1x1x8xf32>
+// CHECK: %[[FIRST:.+]] = arith.muli %[[C]], %[[LENGTH]] : index
+// CHECK: %[[NEXT:.+]] = arith.addi %[[FIRST]], %[[LENGTH]] : index
+// CHECK: %[[LAST:.+]] = arith.minsi %[[NEXT]], %[[END]] : index
+// CHECK: %[[CSPAN0:.+]] = arith.subi %[[LAST]], %[[FIRST]] : index
+// CHECK: %[[CSPAN:.+]] = arith.maxsi %[[CSPAN0]], %{{.+}} : index
+// CHECK: %[[TAIL:.+]] = arith.remsi %[[CSPAN]], %c64{{.*}} : index
+// CHECK: %[[PAST:.+]] = arith.addi %[[FIRST]], %[[CSPAN]] : index
+// CHECK: %[[FULL:.+]] = arith.subi %[[PAST]], %[[TAIL]] : index
+// CHECK: %[[LOOP:.+]]:3 = scf.for %[[S0:.+]] = %[[FIRST]] to %[[FULL]] step %c64{{.*}} iter_args(
 // CHECK: tensor.extract_slice %[[K]][0, %[[S0]], %[[H]], 0] [1, 64, 1, 8] [1, 1, 1, 1] : tensor<1x4096x4x8xf32> to tensor<1x64x1x8xf32>
 // The mask reads the query's position from the positions tensor.
 // CHECK: %[[PQ:.+]] = tensor.extract %[[POS]][%{{.+}}, %{{.+}}] : tensor<1x1xi64>
@@ -215,10 +229,23 @@ func.func @gqa_odd_head_dim(%q: tensor<1x4x8x12xf32>, %k: tensor<1x100x2x12xbf16
 // CHECK: vector.transfer_write %{{.+}} : vector<8xf32>, tensor<1x1x1x64xf32>
 // CHECK: scf.yield
 // CHECK: %[[HAS_TAIL:.+]] = arith.cmpi sgt, %[[TAIL]], %{{.+}} : index
-// CHECK: scf.if %[[HAS_TAIL]] -> (tensor<1x1x1xf32>, tensor<1x1x1xf32>, tensor<1x1x1x8xf32>)
+// CHECK: %[[STATE:.+]]:3 = scf.if %[[HAS_TAIL]] -> (tensor<1x1x1xf32>, tensor<1x1x1xf32>, tensor<1x1x1x8xf32>)
 // CHECK: tensor.extract_slice %[[K]][0, %[[FULL]], %[[H]], 0] [1, %[[TAIL]], 1, 8] [1, 1, 1, 1] : tensor<1x4096x4x8xf32> to tensor<1x?x1x8xf32>
 // CHECK: } else {
 // CHECK-NEXT: scf.yield %[[LOOP]]#0, %[[LOOP]]#1, %[[LOOP]]#2
+// CHECK: scf.forall.in_parallel
+// CHECK-NEXT: tensor.parallel_insert_slice %[[STATE]]#0 into %[[MS]][0, %[[C]], %[[H]]] [1, 1, 1] [1, 1, 1] : tensor<1x1x1xf32> into tensor<1x?x4xf32>
+// CHECK-NEXT: tensor.parallel_insert_slice %[[STATE]]#1 into %[[LS]][0, %[[C]], %[[H]]] [1, 1, 1] [1, 1, 1] : tensor<1x1x1xf32> into tensor<1x?x4xf32>
+// CHECK-NEXT: tensor.parallel_insert_slice %[[STATE]]#2 into %[[ACCS]][0, %[[C]], %[[H]], 0] [1, 1, 1, 8] [1, 1, 1, 1] : tensor<1x1x1x8xf32> into tensor<1x?x4x8xf32>
+// CHECK: %[[MAX:.+]] = linalg.generic {{.+}} iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%[[STATES]]#0 : tensor<1x?x4xf32>) outs(%{{.+}} : tensor<1x1x4xf32>)
+// CHECK: arith.maximumf
+// CHECK: %[[W:.+]] = linalg.generic {{.+}} ins(%[[STATES]]#0, %[[MAX]] : tensor<1x?x4xf32>, tensor<1x1x4xf32>) outs(%{{.+}} : tensor<1x?x4xf32>)
+// CHECK: arith.subf
+// CHECK: math.exp
+// CHECK: %[[SUM:.+]] = linalg.generic {{.+}} iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%[[W]], %[[STATES]]#1 : tensor<1x?x4xf32>, tensor<1x?x4xf32>) outs(%{{.+}} : tensor<1x1x4xf32>)
+// CHECK: %[[ACC:.+]] = linalg.generic {{.+}} iterator_types = ["parallel", "parallel", "parallel", "reduction", "parallel"]} ins(%[[W]], %[[STATES]]#2 : tensor<1x?x4xf32>, tensor<1x?x4x8xf32>) outs(%{{.+}} : tensor<1x1x4x8xf32>)
+// CHECK: linalg.generic {{.+}} ins(%[[ACC]], %[[SUM]] : tensor<1x1x4x8xf32>, tensor<1x1x4xf32>)
+// CHECK: arith.divf
 func.func @decode_positions(%q: tensor<1x1x4x8xf32>, %k: tensor<1x4096x4x8xf32>, %v: tensor<1x4096x4x8xf32>, %p: tensor<1x1xi64>) -> tensor<1x1x4x8xf32> {
   %o = llm.attention %q, %k, %v, %p {num_heads = 4 : i64, num_kv_heads = 4 : i64, causal}
       : tensor<1x1x4x8xf32>, tensor<1x4096x4x8xf32>, tensor<1x4096x4x8xf32>, tensor<1x1xi64> -> tensor<1x1x4x8xf32>
@@ -228,18 +255,19 @@ func.func @decode_positions(%q: tensor<1x1x4x8xf32>, %k: tensor<1x4096x4x8xf32>,
 // -----
 
 // A decode step (T = 1) of GQA, 8 query heads on 2 KV heads, over an f16
-// cache view: an scf.forall over the 2 KV heads, each taking its 4 query
-// heads (from 4 · kv head) against its KV head's tiles, so that a tile is
-// read from memory once for the 4. Each product prefetches, for the keys
-// it reads, the same keys of the next tile (64 rows further, clamped to
-// the last of the 4096) of the whole K and V, read as they are: Q·K per
-// group of eight keys, P·V per key.
+// cache view: an scf.forall over the 2 KV heads and the chunks of keys,
+// each taking its 4 query heads (from 4 · kv head) against its KV head's
+// tiles of the chunk, so that a tile is read from memory once for the 4.
+// Each product prefetches, for the keys it reads, the same keys of the
+// next tile (64 rows further, clamped to the last of the 4096) of the
+// whole K and V, read as they are: Q·K per group of eight keys, P·V per
+// key.
 // CHECK-LABEL: func.func @gqa_decode
 // CHECK-SAME: (%[[Q:.+]]: tensor<1x1x8x16xf32>, %[[K:.+]]: tensor<1x4096x2x16xf16>, %[[V:.+]]: tensor<1x4096x2x16xf16>, %[[POS:.+]]: tensor<1x1xi64>)
-// CHECK: scf.forall (%[[KVH:.+]]) in (2)
+// CHECK: scf.forall (%[[KVH:.+]], %{{.+}}) in (2, %{{.+}})
 // CHECK: %[[FIRST:.+]] = arith.muli %[[KVH]], %c4 : index
 // CHECK: tensor.extract_slice %[[Q]][0, 0, %[[FIRST]], 0] [1, 1, 4, 16] [1, 1, 1, 1] : tensor<1x1x8x16xf32> to tensor<1x1x4x16xf32>
-// CHECK: scf.for %[[S0:.+]] = %{{.+}} to %{{.+}} step %c64 iter_args(
+// CHECK: scf.for %[[S0:.+]] = %{{.+}} to %{{.+}} step %c64{{.*}} iter_args(
 // CHECK: tensor.extract_slice %[[K]][0, %[[S0]], %[[KVH]], 0] [1, 64, 1, 16] [1, 1, 1, 1] : tensor<1x4096x2x16xf16> to tensor<1x64x1x16xf16>
 // CHECK: %[[KBUF:.+]] = bufferization.to_buffer %[[K]] read_only : tensor<1x4096x2x16xf16> to memref<1x4096x2x16xf16, strided<[?, ?, ?, ?], offset: ?>>
 // CHECK: %[[VBUF:.+]] = bufferization.to_buffer %[[V]] read_only : tensor<1x4096x2x16xf16> to memref<1x4096x2x16xf16, strided<[?, ?, ?, ?], offset: ?>>
@@ -265,11 +293,12 @@ func.func @gqa_decode(%q: tensor<1x1x8x16xf32>, %k: tensor<1x4096x2x16xf16>, %v:
 
 // -----
 
-// A decode step of MQA (one KV head) keeps the split by query head, its
-// only parallelism: 4 iterations, each query head against KV head 0.
+// A decode step of MQA (one KV head): the chunks of keys are its
+// parallelism, each iteration all 4 query heads against KV head 0.
 // CHECK-LABEL: func.func @mqa_decode
-// CHECK: scf.forall (%[[H:.+]]) in (4)
-// CHECK: tensor.extract_slice %{{.+}}[0, 0, %[[H]], 0] [1, 1, 1, 16]
+// CHECK: scf.forall (%[[KVH:.+]], %{{.+}}) in (1, %{{.+}})
+// CHECK: %[[FIRST:.+]] = arith.muli %[[KVH]], %c4 : index
+// CHECK: tensor.extract_slice %{{.+}}[0, 0, %[[FIRST]], 0] [1, 1, 4, 16]
 func.func @mqa_decode(%q: tensor<1x1x4x16xf32>, %k: tensor<1x4096x1x16xf16>, %v: tensor<1x4096x1x16xf16>, %p: tensor<1x1xi64>) -> tensor<1x1x4x16xf32> {
   %o = llm.attention %q, %k, %v, %p {num_heads = 4 : i64, num_kv_heads = 1 : i64, causal}
       : tensor<1x1x4x16xf32>, tensor<1x4096x1x16xf16>, tensor<1x4096x1x16xf16>, tensor<1x1xi64> -> tensor<1x1x4x16xf32>

@@ -48,14 +48,15 @@ func.func @view(%c: !paged, %t: tensor<1x4xi32>) -> tensor<1x64x2x4xf32> {
 
 // One gather of K and V per key tile inside the tile loop (one page
 // lookup per key for both), none of the whole 64-key view before it; a
-// decode step splits by KV head (an scf.forall iteration), which gathers
-// the rows of its KV head once for its two query heads.
+// decode step splits by KV head and chunk of keys (an scf.forall
+// iteration), which gathers the rows of its KV head once for its two query
+// heads.
 // CHECK-LABEL: func.func @attend(
 // CHECK-SAME:    %[[CACHE:[^:]+]]: tensor<2x2x4x16x2x4xf32>, %[[TABLE:[^:]+]]: tensor<1x4xi32>
 // CHECK-NOT:     tensor.extract_slice %[[CACHE]]
-// CHECK:         scf.forall (%[[KVH:.+]]) in (2)
+// CHECK:         scf.forall (%[[KVH:.+]], %{{.+}}) in (2, %{{.+}})
 // CHECK-NOT:     arith.divui
-// CHECK:         scf.for %[[START:.*]] = %c0 to
+// CHECK:         scf.for %[[START:.*]] = %{{.+}} to
 // CHECK:           scf.for %[[S:[^ ]*]] = %c0 to %c64
 // CHECK:             %[[KEY:.*]] = arith.addi %[[START]], %[[S]]
 // CHECK:             arith.divui %[[KEY]], %c16

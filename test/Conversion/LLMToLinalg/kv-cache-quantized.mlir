@@ -95,13 +95,13 @@ func.func @view(%c: !cache) -> (tensor<1x128x2x4xf32>, tensor<1x128x2x4xf32>) {
 
 // Attention over a quantized view reads each key tile's rows from the cache (not the dequantized view) and
 // decodes the codes inside Q·K and P·V, the row's scale an input of both. A decode step splits by KV head
-// (an scf.forall iteration): it reads the rows of its KV head once for its two query heads (h floordiv 2
+// and chunk of keys (an scf.forall iteration): it reads the rows of its KV head once for its two query heads (h floordiv 2
 // of the tile's one KV head).
 // CHECK: #[[$KMAP:map[0-9]+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d3, d2 floordiv 2, d4)>
 // CHECK-NEXT: #[[$SMAP:map[0-9]+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d3, d2 floordiv 2)>
 // CHECK-LABEL: func.func @attend
 // CHECK-SAME: (%[[C:.+]]: tensor<2x3x1x128x2x8xi8>
-// CHECK: scf.forall (%[[KVH:.+]]) in (2)
+// CHECK: scf.forall (%[[KVH:.+]], %{{.+}}) in (2, %{{.+}})
 // CHECK-NOT: arith.divui
 // CHECK: scf.for %[[S:.+]] = {{.+}} iter_args(
 // CHECK: %[[KT:.+]] = tensor.extract_slice %[[C]][0, 1, 0, %[[S]], %[[KVH]], 0] [1, 1, 1, 64, 1, 8] [1, 1, 1, 1, 1, 1] : tensor<2x3x1x128x2x8xi8> to tensor<1x64x1x8xi8>
@@ -129,14 +129,14 @@ func.func @attend(%c: !cache, %q: tensor<1x1x4x4xf32>, %p: tensor<1x1xi32>) -> t
 // decoded once, and its codes and scales feed both Q·K and P·V.
 // CHECK-LABEL: func.func @attend_keys
 // CHECK-SAME: (%[[C:.+]]: tensor<1x3x8x16x1x8xi8>
-// CHECK: scf.for %{{.+}} = {{.+}} step %c64 iter_args(
+// CHECK: scf.for %{{.+}} = {{.+}} step %c64{{.*}} iter_args(
 // CHECK: %[[T:.+]] = scf.for {{.+}} -> (tensor<1x64x1x8xi8>) {
 // CHECK: tensor.extract_slice %[[C]][0, 1, %{{.+}}, %{{.+}}, %{{.+}}, 0] [1, 1, 1, 1, 1, 8]
 // CHECK: %[[S:.+]] = linalg.generic {{.+}} ins(%[[T]], %[[T]], %[[T]], %[[T]] : {{.+}}) outs(%{{.+}} : tensor<1x64x1xf32>)
 // CHECK-NOT: outs(%{{.+}} : tensor<1x64x1xf32>)
 // CHECK: %[[CODES:.+]] = tensor.extract_slice %[[T]][0, 0, 0, 0] [1, 64, 1, 4]
-// CHECK: linalg.generic {{.+}} ins(%{{.+}}, %[[CODES]], %[[S]] : tensor<1x1x1x4xf32>, tensor<1x64x1x4xi8>, tensor<1x64x1xf32>)
-// CHECK: linalg.generic {{.+}} ins(%{{.+}}, %[[CODES]], %[[S]] : tensor<1x1x1x64xf32>, tensor<1x64x1x4xi8>, tensor<1x64x1xf32>)
+// CHECK: linalg.generic {{.+}} ins(%{{.+}}, %[[CODES]], %[[S]] : tensor<1x1x4x4xf32>, tensor<1x64x1x4xi8>, tensor<1x64x1xf32>)
+// CHECK: linalg.generic {{.+}} ins(%{{.+}}, %[[CODES]], %[[S]] : tensor<1x1x4x64xf32>, tensor<1x64x1x4xi8>, tensor<1x64x1xf32>)
 !latent = !llm.kv_cache<layers = 3, batch = 1, kv_heads = 1, head_dim = 4, capacity = 128, element_type = i8, layout = paged, values = keys>
 func.func @attend_keys(%c: !latent, %t: tensor<1x8xi32>, %q: tensor<1x1x4x4xf32>, %p: tensor<1x1xi32>) -> tensor<1x1x4x4xf32> {
   %k, %v = llm.kv_view %c[1] pages(%t : tensor<1x8xi32>) : !latent -> tensor<1x128x1x4xf32>, tensor<1x128x1x4xf32>

@@ -245,13 +245,26 @@ CASES = [
     Case("decode_f16_positions", 1, 1, 100, 4, 2, 16, kv_type="f16",
          positions=[[90]], poison_unseen=True),
     # Decode steps large enough (heads × head_dim × S ≥ 262144) for
-    # threads: GQA splits by KV head (each iteration 4 query heads against
-    # one KV head's tiles), MQA by query head; both prefetch the next
-    # tile's rows, clamped to the last of S (8 full tiles and a tail).
+    # threads: iterations of (KV head, chunk of keys), each with the KV
+    # head's query heads, the chunks' states combined after them. Both
+    # prefetch the next tile's rows, clamped to the last of S. GQA: keys
+    # [0, 516) in 9 chunks of 58 (not tile-aligned), row 1 (at 300) seeing
+    # no key of the last 3 chunks, which hold NaN; MQA: one KV head.
     Case("decode_gqa_threads_f16", 2, 1, 520, 8, 2, 64, kv_type="f16",
          positions=[[515], [300]], poison_unseen=True),
     Case("decode_mqa_threads_f16", 1, 1, 520, 8, 1, 64, kv_type="f16",
          positions=[[519]]),
+    # MHA with a window: keys [51, 591) in 9 chunks of 60, each row seeing
+    # 150 of them (most chunks none of a row's), NaN in the unseen slots.
+    Case("decode_window_mha", 2, 1, 600, 8, 8, 64, window=150,
+         positions=[[590], [200]], poison_unseen=True),
+    # Non-causal over S = 1100: 16 chunks (the most) of 69 keys, the last
+    # of 65.
+    Case("decode_noncausal_chunks", 1, 1, 1100, 4, 2, 64, causal=False),
+    # head_dim 12, not a multiple of 8: the linalg.generic products, per
+    # chunk too.
+    Case("decode_linalg_chunks", 1, 1, 2800, 8, 2, 12, positions=[[2700]],
+         poison_unseen=True),
     # A NaN in one query row, causal over two tiles: that row's output is
     # NaN, every other row as without it.
     Case("nan_query_causal", 1, 4, 70, 4, 2, 16, nan_query=(0, 2, 1)),
