@@ -797,14 +797,10 @@ Value AttentionEmitter::emitDecodeStep(Value positionOffset) {
       loc, b.createOrFold<arith::SubIOp>(loc, end, begin), zero);
   // ⌈span / kMinDecodeChunkKeys⌉ chunks, at least 1 and at most
   // kMaxDecodeChunks, of ⌈span / chunks⌉ keys (the last one shorter).
-  Value chunks = b.createOrFold<arith::MinSIOp>(
-      loc,
-      b.createOrFold<arith::MaxSIOp>(
-          loc,
-          b.createOrFold<arith::CeilDivSIOp>(loc, span,
-                                             index(kMinDecodeChunkKeys)),
-          index(1)),
-      index(kMaxDecodeChunks));
+  Value chunks = b.createOrFold<arith::CeilDivSIOp>(
+      loc, span, index(kMinDecodeChunkKeys));
+  chunks = b.createOrFold<arith::MaxSIOp>(loc, chunks, index(1));
+  chunks = b.createOrFold<arith::MinSIOp>(loc, chunks, index(kMaxDecodeChunks));
   Value chunkLength = b.createOrFold<arith::CeilDivSIOp>(loc, span, chunks);
 
   SmallVector<OpFoldResult> stateSizes(qSizes);
@@ -866,30 +862,29 @@ Value AttentionEmitter::emitDecodeStep(Value positionOffset) {
 /// then acc / l (emitOutput). A chunk without a visible key (m_c =
 /// kMaskedScore, l_c = 0, acc_c = 0) adds nothing; a NaN anywhere stays.
 Value AttentionEmitter::combineChunks(Value maxes, Value sums, Value accs) {
+  // A linalg.generic that folds `step` (of the inputs' elements and the
+  // running value, last) over the chunks into `init`.
+  using Step = function_ref<Value(OpBuilder &, Location, ValueRange)>;
   auto reduceChunks = [&](Value init, ValueRange inputs,
                           ArrayRef<AffineMap> maps,
-                          ArrayRef<IteratorType> iterators) {
+                          ArrayRef<IteratorType> iterators, Step step) {
     return linalg::GenericOp::create(
                b, loc, TypeRange{init.getType()}, inputs, ValueRange{init},
                maps, iterators,
                [&](OpBuilder &nb, Location nloc, ValueRange args) {
-                 Value term =
-                     inputs.size() == 1
-                         ? args[0]
-                         : arith::MulFOp::create(nb, nloc, args[0], args[1],
-                                                 reductionMath)
-                               .getResult();
-                 Value combined =
-                     inputs.size() == 1
-                         ? arith::MaximumFOp::create(nb, nloc, args.back(),
-                                                     term)
-                               .getResult()
-                         : arith::AddFOp::create(nb, nloc, args.back(), term,
-                                                 reductionMath)
-                               .getResult();
-                 linalg::YieldOp::create(nb, nloc, combined);
+                 linalg::YieldOp::create(nb, nloc, step(nb, nloc, args));
                })
         .getResult(0);
+  };
+  auto maximumStep = [](OpBuilder &nb, Location nloc,
+                        ValueRange args) -> Value {
+    return arith::MaximumFOp::create(nb, nloc, args[1], args[0]);
+  };
+  auto weightedSumStep = [&](OpBuilder &nb, Location nloc,
+                             ValueRange args) -> Value {
+    Value term =
+        arith::MulFOp::create(nb, nloc, args[0], args[1], reductionMath);
+    return arith::AddFOp::create(nb, nloc, args[2], term, reductionMath);
   };
   // M: dims (b, 0, h, c), the chunks a reduction into the query's row.
   AffineMap stateRow = map(4, {dim(0), dim(3), dim(2)});
@@ -897,7 +892,7 @@ Value AttentionEmitter::combineChunks(Value maxes, Value sums, Value accs) {
   SmallVector<IteratorType> rowReduction = {kPar, kPar, kPar, kRed};
   Value maximum = reduceChunks(
       createFilled(b, loc, emptyF32(rowSizes), kMaskedScore), {maxes},
-      {stateRow, row}, rowReduction);
+      {stateRow, row}, rowReduction, maximumStep);
   // w_c, once per chunk and row.
   AffineMap identity = b.getMultiDimIdentityMap(3);
   AffineMap firstRow = map(3, {dim(0), getAffineConstantExpr(0, ctx), dim(2)});
@@ -917,14 +912,14 @@ Value AttentionEmitter::combineChunks(Value maxes, Value sums, Value accs) {
           .getResult(0);
   Value sum = reduceChunks(createFilled(b, loc, emptyF32(rowSizes), 0.0),
                            {weights, sums}, {stateRow, stateRow, row},
-                           rowReduction);
+                           rowReduction, weightedSumStep);
   // Dims (b, 0, h, c, d): d innermost, where acc is contiguous.
   Value acc = reduceChunks(createFilled(b, loc, emptyF32(qSizes), 0.0),
                            {weights, accs},
                            {map(5, {dim(0), dim(3), dim(2)}),
                             map(5, {dim(0), dim(3), dim(2), dim(4)}),
                             map(5, {dim(0), dim(1), dim(2), dim(4)})},
-                           {kPar, kPar, kPar, kRed, kPar});
+                           {kPar, kPar, kPar, kRed, kPar}, weightedSumStep);
   return emitOutput(acc, sum, /*destination=*/Value());
 }
 
