@@ -1,5 +1,6 @@
 // The llm-lower-to-cuda pass: combines the per-family CUDA kernel patterns.
 #include "passes/Passes.h"
+#include "passes/WeightLayout.h"
 
 #include "codegen/cuda/LLMToCUDA.h"
 #include "dialect/LLMOps.h"
@@ -55,9 +56,7 @@ bool readsBlockWeights(Operation *op) {
 }
 
 /// A block-quantized weight reaching any other op (a norm weight, say,
-/// which the dialect does not forbid) is an error naming it and the op; so
-/// is one in another layout than planar (llm-cuda-planar-weights, which the
-/// CUDA pipeline runs before this pass).
+/// which the dialect does not forbid) is an error naming it and the op.
 LogicalResult verifyBlockWeightUsers(ModuleOp module) {
   LogicalResult result = success();
   module.walk([&](func::FuncOp func) {
@@ -83,17 +82,6 @@ LogicalResult verifyBlockWeightUsers(ModuleOp module) {
         result = failure();
         return WalkResult::interrupt();
       }
-      if (!block.getPlanar()) {
-        func.emitError() << "argument #" << argument.getArgNumber() << " ("
-                         << argument.getType() << ") has "
-                         << (block.isInterleaved()
-                                 ? "interleaved rows, the CPU kernels' layout"
-                                 : "the file's rows")
-                         << "; the CUDA kernels read planar blocks "
-                            "(llm-cuda-planar-weights)";
-        result = failure();
-        return WalkResult::interrupt();
-      }
     }
     return WalkResult::advance();
   });
@@ -105,6 +93,9 @@ struct LLMLowerToCUDAPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     if (failed(verifyBlockWeightUsers(module)) ||
+        failed(llmc::verifyBlockWeightLayouts(
+            module, [](llm::BlockQuantType block) { return block.getPlanar(); },
+            "the CUDA kernels read planar blocks (llm-cuda-planar-weights)")) ||
         failed(llmc::cuda::verifyStoredKVViews(module)) ||
         failed(llmc::decomposeFusedOps(module, needsDecomposition)))
       return signalPassFailure();

@@ -1,5 +1,6 @@
 // The llm-lower-to-linalg pass: combines the per-family CPU lowering patterns.
 #include "passes/Passes.h"
+#include "passes/WeightLayout.h"
 
 #include "codegen/cpu/LLMToLinalg.h"
 #include "dialect/LLMOps.h"
@@ -24,26 +25,6 @@ using namespace mlir;
 
 namespace {
 
-/// A planar block weight (`llm-cuda-planar-weights`, the CUDA kernels'
-/// layout) is an error naming its argument: the CPU kernels read rows.
-LogicalResult verifyNoPlanarWeights(ModuleOp module) {
-  WalkResult walk = module.walk([&](func::FuncOp func) {
-    for (BlockArgument argument : func.getArguments()) {
-      llm::BlockQuantType block =
-          llm::getBlockQuantElementType(argument.getType());
-      if (!block || !block.getPlanar())
-        continue;
-      func.emitError() << "argument #" << argument.getArgNumber() << " ("
-                       << argument.getType()
-                       << ") is planar, the CUDA kernels' layout; the CPU "
-                          "kernels read the file's rows or interleaved groups";
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return failure(walk.wasInterrupted());
-}
-
 struct LLMLowerToLinalgPass
     : public llmc::impl::LLMLowerToLinalgBase<LLMLowerToLinalgPass> {
   using LLMLowerToLinalgBase::LLMLowerToLinalgBase;
@@ -51,7 +32,12 @@ struct LLMLowerToLinalgPass
   void runOnOperation() override {
     // The CPU kernels fuse element-wise work in linalg, not in the `llm`
     // ops: the fused projections go back to their parts.
-    if (failed(verifyNoPlanarWeights(getOperation())) ||
+    // A planar block weight (llm-cuda-planar-weights) is an error naming
+    // its argument.
+    if (failed(llmc::verifyBlockWeightLayouts(
+            getOperation(),
+            [](llm::BlockQuantType block) { return !block.getPlanar(); },
+            "the CPU kernels read the file's rows or interleaved groups")) ||
         failed(llmc::decomposeFusedOps(getOperation())))
       return signalPassFailure();
     MLIRContext *context = &getContext();

@@ -87,3 +87,27 @@ void llmc::relayoutWeightArguments(
         function.getResultTypes()));
   });
 }
+
+LogicalResult llmc::verifyBlockWeightLayouts(
+    ModuleOp module, function_ref<bool(llm::BlockQuantType)> readsLayout,
+    StringRef reader) {
+  WalkResult walk = module.walk([&](func::FuncOp func) {
+    for (BlockArgument argument : func.getArguments()) {
+      llm::BlockQuantType block =
+          llm::getBlockQuantElementType(argument.getType());
+      if (!block || readsLayout(block))
+        continue;
+      StringRef layout = block.getPlanar() ? "planar blocks, the CUDA "
+                                             "kernels' layout"
+                         : block.isInterleaved()
+                             ? "interleaved rows, the CPU kernels' layout"
+                             : "the file's rows";
+      func.emitError() << "argument #" << argument.getArgNumber() << " ("
+                       << argument.getType() << ") has " << layout << "; "
+                       << reader;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}

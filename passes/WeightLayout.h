@@ -32,6 +32,15 @@ void relayoutWeightArguments(
     llvm::function_ref<bool(mlir::OpOperand &)> isLayoutUse,
     llvm::function_ref<mlir::Type(mlir::Type)> retype);
 
+/// Fails, with an error on its function, at the first function argument of
+/// `module` holding block weights in a layout `readsLayout` rejects:
+/// "argument #i (type) has <its layout>; <reader>", where `reader` says
+/// which layout the target's kernels read.
+mlir::LogicalResult verifyBlockWeightLayouts(
+    mlir::ModuleOp module,
+    llvm::function_ref<bool(mlir::llm::BlockQuantType)> readsLayout,
+    llvm::StringRef reader);
+
 } // namespace llmc
 
 #endif // LLMC_PASSES_WEIGHTLAYOUT_H
