@@ -9,20 +9,33 @@ using namespace mlir;
 
 namespace {
 
-/// Decode: weight rows per tile. Two rows share each loaded x vector and
-/// keep two FMA chains in flight (measured 92-94% of bandwidth); more rows
-/// add registers without saving weight traffic, which dominates.
-constexpr llmc::ProjectionTile kGemvTile = {/*xRows=*/1, /*weightRows=*/2};
+/// Decode on float weights (f32, f16, bf16), and on block weights in the
+/// file's rows with int8 dot products (the K-quants; the 32-element formats
+/// are interleaved, a group of 8 rows per tile): one weight row per tile,
+/// so that each thread reads its share of W as one sequential stream, the
+/// access the hardware prefetchers follow best. Tiles of 2 or 4 rows read
+/// as many streams a row apart, which costs more than sharing the loaded x
+/// vectors or codes (L1 hits) saves. Measured on a 2-core Zen 3 (AVX2,
+/// SmolLM2-135M shapes, 2 threads, llmc-run decode after 128 tokens,
+/// interleaved runs, tok/s):
+/// - F16, 2 -> 1 row: 89-96 -> 104-109 (5 runs each); F32 unchanged
+///   (48-57 either way, already at the read bandwidth). A C loop over the
+///   same f16 GEMVs read 24.8 GB/s with 2 rows, 21.9 with 4, 29.9 with 1.
+///   32 lanes per step instead of 16 (four ymm FMA chains instead of two)
+///   measured 87-91 against 96-100.
+/// - The K-quant GEMVs, 4 -> 1 row (medians of 5): Q4_K_M mix 162 -> 182,
+///   Q6_K mix 152 -> 177; 2 rows 164 / 162. (On a 2-core Sapphire Rapids,
+///   before the interleaved layout, 4 rows had beaten 2 for every format;
+///   1 row is unmeasured on AVX-512.)
+constexpr llmc::ProjectionTile kRowGemvTile = {/*xRows=*/1, /*weightRows=*/1};
 
-/// Decode on block-quantized weights with int8 dot products: four rows per
-/// tile share each block of x's codes and scales, and their four
-/// independent dot-product chains hide the decode's latency. Measured on a
-/// 2-core Sapphire Rapids (SmolLM2-135M shape, 2 threads, medians of 7
-/// interleaved runs, with the 4 KiB prefetch of VectorProjection.cpp):
-/// against two rows and the next tile prefetched, Q4_0 99 -> 104 tok/s,
-/// Q8_0 79 -> 87, Q4_K_M 80 -> 86, Q6_K 76 -> 89; 8 rows no faster than 4.
-constexpr llmc::ProjectionTile kInt8GemvTile = {/*xRows=*/1,
-                                                /*weightRows=*/4};
+/// Decode on block weights decoded to f32 in registers (--block-dot=f32):
+/// two rows share each decoded x vector and keep two FMA chains in flight;
+/// the decode, not the stream, bounds this kernel. On the Zen 3 above, 1
+/// row instead measured Q4_0 93-109 against 93-110, Q6_K mix 80-96
+/// against 84-91 (5 runs each).
+constexpr llmc::ProjectionTile kBlockF32GemvTile = {/*xRows=*/1,
+                                                    /*weightRows=*/2};
 
 // Prefill: tokens × weight rows per tile, vectors one register wide, from
 // llmc::getGemmTile: the accumulators and one K step's vectors fit the
@@ -86,8 +99,13 @@ struct ProjectionToVector : OpConversionPattern<OpTy> {
         mlir::llm::getBlockQuantElementType(weightType);
     bool gemv = llmc::getStaticRowCount(xType) == 1;
     bool int8Blocks = weightFormat && int8Dot != llmc::Int8DotKind::None;
-    llmc::ProjectionTile tile = gemv ? (int8Blocks ? kInt8GemvTile : kGemvTile)
-                                     : (int8Blocks ? int8GemmTile : gemmTile);
+    llmc::ProjectionTile tile;
+    if (!gemv)
+      tile = int8Blocks ? int8GemmTile : gemmTile;
+    else if (weightFormat && !int8Blocks)
+      tile = kBlockF32GemvTile;
+    else
+      tile = kRowGemvTile;
     // An interleaved weight's decode GEMV takes a whole group per tile.
     if (gemv && int8Blocks && llmc::hasInterleavedGemv(weightFormat))
       tile.weightRows = llmc::kInterleavedGemvRows;

@@ -6,7 +6,6 @@
 #include "codegen/cpu/LoweringUtils.h"
 #include "codegen/cpu/PackedGemm.h"
 #include "codegen/cpu/SmallParallelLoops.h"
-#include "codegen/cpu/VectorSums.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -220,29 +219,14 @@ SmallVector<Value> accumulateBlocks(OpBuilder &b, Location loc,
   return SmallVector<Value>(loop.getResults());
 }
 
-/// Weight rows whose int32 dot vectors sumRowDots packs into one vector.
-constexpr int64_t kRowsPerDotVector = 4;
-
-/// Packs the int32 dot vectors of kRowsPerDotVector weight rows (8 lanes of
-/// 4 products each) into one: lane l holds row l % 4's sum over its lanes
-/// 4 · (l / 4) .. 4 · (l / 4) + 3. Two levels of pairwise sums (the
-/// shuffles of VPHADDD), exact in int32, so that one conversion and one FMA
-/// with the rows' multipliers serve four rows.
-Value sumRowDots(OpBuilder &b, Location loc, ArrayRef<Value> dots) {
-  assert(dots.size() == kRowsPerDotVector && "four rows");
-  return packQuarterSums(b, loc, dots);
-}
-
 /// The K loop of the int8 GEMV: per block, each weight row's scales once,
 /// then per 32 elements one int8 dot product of the row's codes with x's
 /// (eight int32 partial sums of four products), converted to f32 and
 /// accumulated with the weight's multiplier times x's scale; the weight's
-/// addends meet x's scaled code sums. A format with one scale run per block
-/// and a tile of four rows packs the rows' dots into one vector
-/// (sumRowDots) and scales it by a vector of the rows' multipliers, the
-/// addends in lanes 0-3 of a second accumulator; a lone row does it per row.
-/// The K-quants (8 or 16 runs per block) take all runs' multipliers and
-/// addends as vectors (BlockDecoder::getScaleVectors): per block and row the
+/// addends meet x's scaled code sums (a format with one scale run per
+/// block: per block and row, in a scalar accumulator). The K-quants (8 or
+/// 16 runs per block) take all runs' multipliers and addends as vectors
+/// (BlockDecoder::getScaleVectors): per block and row the
 /// addends times x's sums of the runs in vector FMAs, per 32 elements the
 /// multipliers of the dot's lanes in one shuffle. Returns the dot product
 /// of x row `xRow` with each weight row.
@@ -259,21 +243,14 @@ SmallVector<Value> accumulateInt8Blocks(OpBuilder &b, Location loc,
          runLength * runs == blockElements &&
          (runs == 1 || runs % dotLanes == 0) &&
          "runs of whole code sums; several runs fill whole dot vectors");
-  bool rowsInLanes = runs == 1 &&
-                     int64_t(weightRows.size()) == kRowsPerDotVector;
   auto accType = VectorType::get({dotLanes}, b.getF32Type());
-  auto quarterType = VectorType::get({kRowsPerDotVector}, b.getF32Type());
   auto bytesType = VectorType::get({kInt8DotBytes}, b.getI8Type());
   Value zeroVector = arith::ConstantOp::create(
       b, loc, DenseElementsAttr::get(accType, b.getF32FloatAttr(0.0f)));
-  Value zeroQuarter = arith::ConstantOp::create(
-      b, loc, DenseElementsAttr::get(quarterType, b.getF32FloatAttr(0.0f)));
   Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
-  // Per row a vector and a scalar accumulator; four rows in lanes: one
-  // vector for the products and one for the addends (two FMA chains).
-  SmallVector<Value> init(rowsInLanes ? 2 : weightRows.size(), zeroVector);
-  if (!rowsInLanes)
-    init.append(weightRows.size(), zero);
+  // Per row a vector and a scalar accumulator.
+  SmallVector<Value> init(weightRows.size(), zeroVector);
+  init.append(weightRows.size(), zero);
   Value numBlocks = b.createOrFold<arith::DivUIOp>(
       loc, ops.depth, indexConstant(b, loc, blockElements));
   auto rowMap = AffineMap::getMinorIdentityMap(2, 1, b.getContext());
@@ -281,7 +258,7 @@ SmallVector<Value> accumulateInt8Blocks(OpBuilder &b, Location loc,
       b, loc, indexConstant(b, loc, 0), numBlocks, indexConstant(b, loc, 1),
       init,
       [&](OpBuilder &nb, Location nloc, Value block, ValueRange carried) {
-        size_t rows = rowsInLanes ? 2 : weightRows.size();
+        size_t rows = weightRows.size();
         SmallVector<Value> accs(carried.take_front(rows));
         SmallVector<Value> offsets(carried.drop_front(rows));
         SmallVector<BlockDecoder::Block> rowBlocks;
@@ -360,40 +337,6 @@ SmallVector<Value> accumulateInt8Blocks(OpBuilder &b, Location loc,
             }
             return createInt8Dot(nb, nloc, ops.int8Dot, codes, xs);
           };
-          if (rowsInLanes) {
-            SmallVector<Value> dots, multipliers, addends;
-            for (const BlockDecoder::Block &rowBlock : rowBlocks) {
-              dots.push_back(rowDot(rowBlock));
-              auto [m, addend] = blocks.getScale(rowBlock, first);
-              multipliers.push_back(m);
-              addends.push_back(addend);
-            }
-            Value products = arith::SIToFPOp::create(
-                nb, nloc, accType, sumRowDots(nb, nloc, dots));
-            Value rowMultipliers = arith::MulFOp::create(
-                nb, nloc,
-                vector::FromElementsOp::create(nb, nloc, quarterType,
-                                               multipliers),
-                vector::BroadcastOp::create(nb, nloc, quarterType, xScale));
-            Value multiplier = vector::ShuffleOp::create(
-                nb, nloc, rowMultipliers, rowMultipliers,
-                ArrayRef<int64_t>{0, 1, 2, 3, 0, 1, 2, 3});
-            accs[0] =
-                vector::FMAOp::create(nb, nloc, products, multiplier, accs[0]);
-            if (addends.front()) {
-              // Lanes 0-3: the rows' addends times x's code sum.
-              Value rowAddends = vector::ShuffleOp::create(
-                  nb, nloc,
-                  vector::FromElementsOp::create(nb, nloc, quarterType,
-                                                 addends),
-                  zeroQuarter, ArrayRef<int64_t>{0, 1, 2, 3, 4, 5, 6, 7});
-              accs[1] = vector::FMAOp::create(
-                  nb, nloc, rowAddends,
-                  vector::BroadcastOp::create(nb, nloc, accType, xSum),
-                  accs[1]);
-            }
-            continue;
-          }
           for (auto [r, rowBlock] : llvm::enumerate(rowBlocks)) {
             Value dot = arith::SIToFPOp::create(nb, nloc, accType,
                                                 rowDot(rowBlock));
@@ -420,20 +363,6 @@ SmallVector<Value> accumulateInt8Blocks(OpBuilder &b, Location loc,
         scf::YieldOp::create(nb, nloc, results);
       });
   SmallVector<Value> sums;
-  if (rowsInLanes) {
-    // Row r's products in lanes r and r + 4, its addends in lane r.
-    Value acc = arith::AddFOp::create(b, loc, loop.getResult(0),
-                                      loop.getResult(1));
-    Value folded = arith::AddFOp::create(
-        b, loc,
-        vector::ShuffleOp::create(b, loc, acc, acc,
-                                  ArrayRef<int64_t>{0, 1, 2, 3}),
-        vector::ShuffleOp::create(b, loc, acc, acc,
-                                  ArrayRef<int64_t>{4, 5, 6, 7}));
-    for (int64_t r = 0; r < kRowsPerDotVector; ++r)
-      sums.push_back(vector::ExtractOp::create(b, loc, folded, r));
-    return sums;
-  }
   for (size_t r = 0; r < weightRows.size(); ++r) {
     Value sum = vector::ReductionOp::create(
         b, loc, vector::CombiningKind::ADD, loop.getResult(r),

@@ -1,8 +1,9 @@
 // The decode GEMV of block-quantized weights on int8 dot products (llm-lower-to-linalg int8-dot=vnni|avx2): x is
 // rounded to int8 once per call, in 32-element blocks (codes, the scale max|x|/127, and scale · Σ codes per 16
 // elements); then per 32 weight elements one dot product of the weight's unsigned codes with x's codes (VPDPBUSD,
-// or VPMADDUBSW + VPMADDWD); a tile of four rows packs its rows' dots into one vector, converted to f32 and
-// accumulated with the rows' multipliers times x's scale, and the rows' addends times x's code sum. The intrinsics are func.call'ed private declarations named
+// or VPMADDUBSW + VPMADDWD); a weight in the file's rows is one row per tile (one sequential stream per thread),
+// its dot converted to f32 and accumulated with the row's multiplier times x's scale, its addend times x's code sum
+// in a scalar accumulator; an interleaved weight is a group of 8 rows per tile. The intrinsics are func.call'ed private declarations named
 // llvm.x86.* (LLVM takes them for the intrinsics). The prefill GEMM (last case) decodes each tile of 16 weight
 // rows once per x row block into repacked codes and multiplies them as an outer product. int8-dot=none keeps the
 // f32 kernels (block-projection.mlir).
@@ -13,9 +14,10 @@
 // RUN: llmc-opt %s -split-input-file --llmc-cpu-to-llvm="int8-dot=vnni" | FileCheck %s --check-prefix=LLVM
 // RUN: llmc-opt %s -split-input-file --llmc-cpu-to-llvm | FileCheck %s --check-prefix=NONE
 
-// Q4_0, 2 blocks per row: x quantized first (outside the threads), then tiles of four weight rows (two vector
-// accumulators: products, addends), per block and weight row the f16 scale d and the addend -8d; the 16 code
-// bytes split into low nibbles (elements 0-15) and high nibbles (16-31).
+// Q4_0 in the file's rows, 2 blocks per row: x quantized first (outside the threads), then one weight row per
+// tile (a vector accumulator for the products, a scalar one for the addends), per block the f16 scale d and the
+// addend -8d; the 16 code bytes split into low nibbles (elements 0-15) and high nibbles (16-31). The row's
+// blocks 4 KiB ahead are prefetched into L2: 114 rows of 36 bytes, clamped to the last row.
 // CHECK: func.func private @llvm.x86.avx512.vpdpbusd.256(vector<8xi32>, vector<32xi8>, vector<32xi8>) -> vector<8xi32>
 // CHECK-LABEL: func @gemv_q4_0
 // CHECK-DAG: %[[LOW:.+]] = arith.constant dense<15> : vector<16xi8>
@@ -33,45 +35,32 @@
 // CHECK: %[[B:.+]] = arith.trunci %[[I]] : vector<32xi32> to vector<32xi8>
 // CHECK: vector.transfer_write %[[B]], %[[XQ]]
 // CHECK: vector.reduction <add>, %{{.+}} : vector<16xi32> into i32
-// CHECK: scf.parallel
-// CHECK: scf.for {{.+}} iter_args({{.+}}) -> (vector<8xf32>, vector<8xf32>) {
+// CHECK: scf.parallel (%[[ROW:.+]]) = (%{{.+}}) to (%c8) step (%c1) {
+// CHECK: %[[ACC:.+]]:2 = scf.for {{.+}} iter_args(%[[A:.+]] = %{{.+}}, %[[OFF:.+]] = %{{.+}}) -> (vector<8xf32>, f32) {
+// CHECK: %[[D:.+]] = arith.extf %{{.+}} : f16 to f32
+// CHECK: %[[ADDEND:.+]] = arith.mulf %[[D]], %{{.+}} : f32
+// CHECK: %[[AHEAD:.+]] = arith.addi %[[ROW]], %c114 : index
+// CHECK: %[[PROW:.+]] = arith.minui %[[AHEAD]], %c7 : index
+// CHECK: memref.prefetch %{{.+}}[%[[PROW]], %{{.+}}], read, locality<2>, data : memref<8x36xi8>
 // CHECK: %[[XV:.+]] = vector.transfer_read %[[XQ]][%{{.+}}, %{{.+}}], %{{.+}} {in_bounds = [true]} : memref<1x64xi8>, vector<32xi8>
 // CHECK: %[[DX:.+]] = memref.load %[[XS]]
-// CHECK: %[[Q:.+]] = vector.transfer_read %{{.+}} : tensor<8x36xi8>, vector<16xi8>
+// CHECK: %[[Q:.+]] = vector.transfer_read %{{.+}}[%[[ROW]], %{{.+}}], %{{.+}} : tensor<8x36xi8>, vector<16xi8>
 // CHECK: %[[QL:.+]] = arith.andi %[[Q]], %[[LOW]] : vector<16xi8>
 // CHECK: %[[QH:.+]] = arith.shrui %[[Q]], %[[FOUR]] : vector<16xi8>
 // CHECK: %[[CODES:.+]] = vector.shuffle %[[QL]], %[[QH]] [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31] : vector<16xi8>, vector<16xi8>
-// CHECK: %[[DOT0:.+]] = {{(func\.)?}}call @llvm.x86.avx512.vpdpbusd.256(%[[ZERO]], %[[CODES]], %[[XV]]) : (vector<8xi32>, vector<32xi8>, vector<32xi8>) -> vector<8xi32>
-// CHECK: %[[DOT1:.+]] = {{(func\.)?}}call @llvm.x86.avx512.vpdpbusd.256
-// CHECK: %[[DOT2:.+]] = {{(func\.)?}}call @llvm.x86.avx512.vpdpbusd.256
-// CHECK: %[[DOT3:.+]] = {{(func\.)?}}call @llvm.x86.avx512.vpdpbusd.256
-// The four rows' dots packed into one vector (lane l: row l % 4), two levels of pairwise sums in int32.
-// CHECK-DAG: %[[E23:.+]] = vector.shuffle %[[DOT2]], %[[DOT3]] [0, 2, 8, 10, 4, 6, 12, 14] : vector<8xi32>, vector<8xi32>
-// CHECK-DAG: %[[O23:.+]] = vector.shuffle %[[DOT2]], %[[DOT3]] [1, 3, 9, 11, 5, 7, 13, 15] : vector<8xi32>, vector<8xi32>
-// CHECK-DAG: %[[S23:.+]] = arith.addi %[[E23]], %[[O23]] : vector<8xi32>
-// CHECK-DAG: %[[E01:.+]] = vector.shuffle %[[DOT0]], %[[DOT1]] [0, 2, 8, 10, 4, 6, 12, 14] : vector<8xi32>, vector<8xi32>
-// CHECK-DAG: %[[O01:.+]] = vector.shuffle %[[DOT0]], %[[DOT1]] [1, 3, 9, 11, 5, 7, 13, 15] : vector<8xi32>, vector<8xi32>
-// CHECK-DAG: %[[S01:.+]] = arith.addi %[[E01]], %[[O01]] : vector<8xi32>
-// CHECK: %[[E:.+]] = vector.shuffle %[[S01]], %[[S23]] [0, 2, 8, 10, 4, 6, 12, 14] : vector<8xi32>, vector<8xi32>
-// CHECK: %[[O:.+]] = vector.shuffle %[[S01]], %[[S23]] [1, 3, 9, 11, 5, 7, 13, 15] : vector<8xi32>, vector<8xi32>
-// CHECK: %[[ROWS:.+]] = arith.addi %[[E]], %[[O]] : vector<8xi32>
-// CHECK: %[[DOTF:.+]] = arith.sitofp %[[ROWS]] : vector<8xi32> to vector<8xf32>
-// One conversion and one FMA for the four rows: their multipliers d times x's scale, in both halves.
-// CHECK: %[[DXV:.+]] = vector.broadcast %[[DX]] : f32 to vector<4xf32>
-// CHECK: %[[DS:.+]] = vector.from_elements %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}} : vector<4xf32>
-// CHECK: %[[M4:.+]] = arith.mulf %[[DS]], %[[DXV]] : vector<4xf32>
-// CHECK: %[[M8:.+]] = vector.shuffle %[[M4]], %[[M4]] [0, 1, 2, 3, 0, 1, 2, 3] : vector<4xf32>, vector<4xf32>
-// CHECK: vector.fma %[[DOTF]], %[[M8]], %{{.+}} : vector<8xf32>
-// The addends -8d in lanes 0-3 of their own accumulator, times x's code sum.
-// CHECK: %[[AS:.+]] = vector.from_elements %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}} : vector<4xf32>
-// CHECK: %[[A8:.+]] = vector.shuffle %[[AS]], %{{.+}} [0, 1, 2, 3, 4, 5, 6, 7] : vector<4xf32>, vector<4xf32>
-// CHECK: vector.fma %[[A8]], %{{.+}}, %{{.+}} : vector<8xf32>
-// CHECK-NOT: math.fma
-// After the loop: row r's lanes r and r + 4 of both accumulators.
-// CHECK: %[[ACC:.+]] = arith.addf %{{.+}}#0, %{{.+}}#1 : vector<8xf32>
-// CHECK-DAG: %[[HI:.+]] = vector.shuffle %[[ACC]], %[[ACC]] [4, 5, 6, 7] : vector<8xf32>, vector<8xf32>
-// CHECK-DAG: %[[LO:.+]] = vector.shuffle %[[ACC]], %[[ACC]] [0, 1, 2, 3] : vector<8xf32>, vector<8xf32>
-// CHECK: arith.addf %[[LO]], %[[HI]] : vector<4xf32>
+// CHECK: %[[DOT:.+]] = {{(func\.)?}}call @llvm.x86.avx512.vpdpbusd.256(%[[ZERO]], %[[CODES]], %[[XV]]) : (vector<8xi32>, vector<32xi8>, vector<32xi8>) -> vector<8xi32>
+// CHECK-NOT: vpdpbusd
+// CHECK: %[[DOTF:.+]] = arith.sitofp %[[DOT]] : vector<8xi32> to vector<8xf32>
+// The row's multiplier d times x's scale; its addend -8d times x's code sum of the block.
+// CHECK: %[[M:.+]] = arith.mulf %[[D]], %[[DX]] : f32
+// CHECK: %[[MV:.+]] = vector.broadcast %[[M]] : f32 to vector<8xf32>
+// CHECK: %[[OFF1:.+]] = math.fma %[[ADDEND]], %{{.+}}, %[[OFF]] : f32
+// CHECK: %[[A1:.+]] = vector.fma %[[DOTF]], %[[MV]], %[[A]] : vector<8xf32>
+// CHECK: scf.yield %[[A1]], %[[OFF1]] : vector<8xf32>, f32
+// After the loop: the products' lanes summed, plus the addends.
+// CHECK: %[[SUM:.+]] = vector.reduction <add>, %[[ACC]]#0 fastmath<reassoc> : vector<8xf32> into f32
+// CHECK: %[[Y:.+]] = arith.addf %[[SUM]], %[[ACC]]#1 : f32
+// CHECK: memref.store %[[Y]], %{{.+}}[%{{.+}}, %[[ROW]]] : memref<1x8xf32>
 // AVX2-LABEL: func @gemv_q4_0
 // AVX2: %[[P:.+]] = {{(func\.)?}}call @llvm.x86.avx2.pmadd.ub.sw(%{{.+}}, %{{.+}}) : (vector<32xi8>, vector<32xi8>) -> vector<16xi16>
 // AVX2: {{(func\.)?}}call @llvm.x86.avx2.pmadd.wd(%[[P]], %{{.+}}) : (vector<16xi16>, vector<16xi16>) -> vector<8xi32>

@@ -203,9 +203,9 @@ func.func @logits_static(%x: tensor<8x32xf32>, %w: tensor<64x32xf32>) -> tensor<
 // THRESHOLD: scf.for {{.*}} step %c1 {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
 // THRESHOLD: scf.reduce
 // THRESHOLD-NEXT: {{^ *}$}}
-// The decode GEMV.
-// THRESHOLD: scf.parallel
-// THRESHOLD: scf.for {{.*}} -> (vector<16xf32>, vector<16xf32>)
+// The decode GEMV: one weight row per tile.
+// THRESHOLD: scf.parallel ({{.+}}) = (%c0) to (%c192) step (%c1)
+// THRESHOLD: scf.for {{.*}} -> (vector<16xf32>) {
 // THRESHOLD: } {llmc.small_parallel_loop}
 // THRESHOLD-NOT: scf.parallel
 // THRESHOLD: return

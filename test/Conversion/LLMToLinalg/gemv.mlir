@@ -1,4 +1,4 @@
-// Single-row (decode) llm.linear / llm.logits lower to the threaded vector GEMV: scf.parallel over blocks of 2 weight rows, scf.for over K in vector<16xf32> with vector.fma, masked K tail, reassoc reductions, scalar-free N tail.
+// Single-row (decode) llm.linear / llm.logits lower to the threaded vector GEMV: scf.parallel over weight rows (one per tile), scf.for over K in vector<16xf32> with vector.fma, masked K tail, reassoc reductions.
 // RUN: llmc-opt %s -split-input-file --llm-lower-to-linalg=parallel-min-weight-elements=0 --canonicalize | FileCheck %s
 // The kernels survive bufferization (no copies of the weights) and reach the LLVM dialect as OpenMP loops.
 // RUN: llmc-opt %s -split-input-file --llmc-cpu-kernels=parallel-min-weight-elements=0 | FileCheck %s --check-prefix=KERNELS
@@ -17,60 +17,44 @@
 // SEQ-LLVM-NOT: omp.parallel
 // SEQ-LLVM: llvm.return
 
-// K = 40 = 2·16 + 8 and N = 5 = 2·2 + 1: the main loop covers 32 columns,
-// one masked step the last 8; rows 0-3 are two parallel blocks, row 4 a
-// single-row tile after the loop. Each K step prefetches both rows' line
-// 4 KiB of tiles ahead into L2: 13 tiles of two 160-byte rows, rows + 26
-// and + 27, clamped to the last row.
+// K = 40 = 2·16 + 8: the main loop covers 32 columns, one masked step the
+// last 8; each of the 5 rows is a tile of its own. Each K step prefetches
+// the row's line 4 KiB ahead into L2: 26 rows of 160 bytes, clamped to the
+// last row.
 // CHECK-LABEL: func @gemv_f32_tails
 // CHECK-SAME: (%[[X:.+]]: tensor<1x1x40xf32>, %[[W:.+]]: tensor<5x40xf32>, %[[B:.+]]: tensor<5xf32>)
 // CHECK-DAG: %[[ZERO:.+]] = arith.constant dense<0.000000e+00> : vector<16xf32>
 // CHECK-DAG: %[[C0:.+]] = arith.constant 0 : index
-// CHECK-DAG: %[[C2:.+]] = arith.constant 2 : index
+// CHECK-DAG: %[[C1:.+]] = arith.constant 1 : index
 // CHECK-DAG: %[[C4:.+]] = arith.constant 4 : index
+// CHECK-DAG: %[[C5:.+]] = arith.constant 5 : index
 // CHECK-DAG: %[[C16:.+]] = arith.constant 16 : index
+// CHECK-DAG: %[[C26:.+]] = arith.constant 26 : index
 // CHECK-DAG: %[[C32:.+]] = arith.constant 32 : index
 // CHECK: %[[OUT:.+]] = memref.alloc() {alignment = 64 : i64} : memref<1x1x5xf32>
 // CHECK: %[[XR:.+]] = tensor.collapse_shape %[[X]] {{\[\[}}0, 1], [2]]
 // CHECK: %[[OUTR:.+]] = memref.collapse_shape %[[OUT]]
-// CHECK: scf.parallel (%[[N0:.+]]) = (%[[C0]]) to (%[[C4]]) step (%[[C2]]) {
-// CHECK: %[[N1:.+]] = arith.addi %[[N0]], %{{.+}} : index
-// CHECK: %[[ACC:.+]]:2 = scf.for %[[K:.+]] = %[[C0]] to %[[C32]] step %[[C16]] iter_args(%[[A0:.+]] = %[[ZERO]], %[[A1:.+]] = %[[ZERO]]) -> (vector<16xf32>, vector<16xf32>) {
-// CHECK: %[[AHEAD0:.+]] = arith.addi %[[N0]], %c26 : index
-// CHECK: %[[ROW0:.+]] = arith.minui %[[AHEAD0]], %[[C4]] : index
-// CHECK: memref.prefetch %{{.+}}[%[[ROW0]], %{{.+}}], read, locality<2>, data : memref<5x40xf32>
-// CHECK: %[[AHEAD1:.+]] = arith.addi %[[N0]], %c27 : index
-// CHECK: %[[ROW1:.+]] = arith.minui %[[AHEAD1]], %[[C4]] : index
-// CHECK: memref.prefetch %{{.+}}[%[[ROW1]], %{{.+}}], read, locality<2>, data : memref<5x40xf32>
+// CHECK: scf.parallel (%[[N:.+]]) = (%[[C0]]) to (%[[C5]]) step (%[[C1]]) {
+// CHECK: %[[ACC:.+]] = scf.for %[[K:.+]] = %[[C0]] to %[[C32]] step %[[C16]] iter_args(%[[A:.+]] = %[[ZERO]]) -> (vector<16xf32>) {
+// CHECK: %[[AHEAD:.+]] = arith.addi %[[N]], %[[C26]] : index
+// CHECK: %[[ROW:.+]] = arith.minui %[[AHEAD]], %[[C4]] : index
+// CHECK: memref.prefetch %{{.+}}[%[[ROW]], %{{.+}}], read, locality<2>, data : memref<5x40xf32>
+// CHECK-NOT: memref.prefetch
 // CHECK: %[[XV:.+]] = vector.transfer_read %[[XR]][%[[C0]], %[[K]]], %{{.+}} {in_bounds = [true]} : tensor<1x40xf32>, vector<16xf32>
-// CHECK: %[[W0:.+]] = vector.transfer_read %[[W]][%[[N0]], %[[K]]], {{.+}} : tensor<5x40xf32>, vector<16xf32>
-// CHECK: %[[W1:.+]] = vector.transfer_read %[[W]][%[[N1]], %[[K]]], {{.+}} : tensor<5x40xf32>, vector<16xf32>
-// CHECK: %[[F0:.+]] = vector.fma %[[W0]], %[[XV]], %[[A0]] : vector<16xf32>
-// CHECK: %[[F1:.+]] = vector.fma %[[W1]], %[[XV]], %[[A1]] : vector<16xf32>
-// CHECK: scf.yield %[[F0]], %[[F1]]
+// CHECK: %[[WV:.+]] = vector.transfer_read %[[W]][%[[N]], %[[K]]], {{.+}} : tensor<5x40xf32>, vector<16xf32>
+// CHECK: %[[F:.+]] = vector.fma %[[WV]], %[[XV]], %[[A]] : vector<16xf32>
+// CHECK: scf.yield %[[F]]
 // CHECK: %[[MASK:.+]] = vector.constant_mask [8] : vector<16xi1>
 // CHECK: %[[XT:.+]] = vector.transfer_read %[[XR]][%[[C0]], %[[C32]]], %{{.+}}, %[[MASK]] {in_bounds = [true]}
-// CHECK: %[[WT0:.+]] = vector.transfer_read %[[W]][%[[N0]], %[[C32]]], %{{.+}}, %[[MASK]]
-// CHECK: %[[WT1:.+]] = vector.transfer_read %[[W]][%[[N1]], %[[C32]]], %{{.+}}, %[[MASK]]
-// CHECK: %[[T0:.+]] = vector.fma %[[WT0]], %[[XT]], %[[ACC]]#0 : vector<16xf32>
-// CHECK: %[[T1:.+]] = vector.fma %[[WT1]], %[[XT]], %[[ACC]]#1 : vector<16xf32>
-// CHECK: %[[S0:.+]] = vector.reduction <add>, %[[T0]] fastmath<reassoc> : vector<16xf32> into f32
-// CHECK: %[[B0:.+]] = tensor.extract %[[B]][%[[N0]]]
-// CHECK: %[[Y0:.+]] = arith.addf %[[S0]], %[[B0]] : f32
-// CHECK: memref.store %[[Y0]], %[[OUTR]][%[[C0]], %[[N0]]]
-// CHECK: vector.reduction <add>, %[[T1]] fastmath<reassoc>
-// CHECK: memref.store %{{.+}}, %[[OUTR]][%[[C0]], %[[N1]]]
+// CHECK: %[[WT:.+]] = vector.transfer_read %[[W]][%[[N]], %[[C32]]], %{{.+}}, %[[MASK]]
+// CHECK: %[[T:.+]] = vector.fma %[[WT]], %[[XT]], %[[ACC]] : vector<16xf32>
+// CHECK: %[[S:.+]] = vector.reduction <add>, %[[T]] fastmath<reassoc> : vector<16xf32> into f32
+// CHECK: %[[BV:.+]] = tensor.extract %[[B]][%[[N]]]
+// CHECK: %[[Y:.+]] = arith.addf %[[S]], %[[BV]] : f32
+// CHECK: memref.store %[[Y]], %[[OUTR]][%[[C0]], %[[N]]]
 // CHECK: scf.reduce
 // CHECK: }
-// Row 4: the same kernel with one weight row, no loop around it.
-// CHECK-NOT: scf.parallel
-// CHECK: scf.for %{{.+}} = %[[C0]] to %[[C32]] step %[[C16]] iter_args(%{{.+}} = %[[ZERO]]) -> (vector<16xf32>)
-// CHECK: vector.transfer_read %[[W]][%[[C4]], %{{.+}}]
-// CHECK: vector.fma
-// CHECK: vector.transfer_read %[[W]][%[[C4]], %[[C32]]], %{{.+}}, %{{.+}} {in_bounds = [true]}
-// CHECK: vector.reduction <add>, %{{.+}} fastmath<reassoc>
-// CHECK: tensor.extract %[[B]][%[[C4]]]
-// CHECK: memref.store %{{.+}}, %[[OUTR]][%[[C0]], %[[C4]]]
+// CHECK-NOT: scf.for
 // CHECK: %[[R:.+]] = bufferization.to_tensor %[[OUT]] restrict writable : memref<1x1x5xf32> to tensor<1x1x5xf32>
 // CHECK: return %[[R]]
 
@@ -101,7 +85,7 @@ func.func @gemv_f32_tails(%x: tensor<1x1x40xf32>, %w: tensor<5x40xf32>, %b: tens
 // Tied logits with bf16 weights, rank-2 input, K and N multiples of the
 // vector width and the row block: each weight vector is widened with one
 // arith.extf; no masked step, no row tail. The weights are prefetched
-// into L2 4 KiB ahead, each K step: 16 tiles of two 128-byte rows, row + 32
+// into L2 4 KiB ahead, each K step: 32 rows of 128 bytes, row + 32
 // clamped to the last row, 63.
 // CHECK-LABEL: func @logits_bf16
 // CHECK-SAME: (%[[X:.+]]: tensor<1x64xf32>, %[[W:.+]]: tensor<64x64xbf16>)
