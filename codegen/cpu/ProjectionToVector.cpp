@@ -23,8 +23,8 @@ namespace {
 ///   same f16 GEMVs read 24.8 GB/s with 2 rows, 21.9 with 4, 29.9 with 1.
 ///   32 lanes per step instead of 16 (four ymm FMA chains instead of two)
 ///   measured 87-91 against 96-100.
-/// - The K-quant GEMVs, 4 -> 1 row (medians of 5): Q4_K_M mix 162 -> 182,
-///   Q6_K mix 152 -> 177; 2 rows 164 / 162. (On a 2-core Sapphire Rapids,
+/// - The K-quant GEMVs, 4 -> 1 row (medians of 5): Q4_K_M mix 162 -> 186,
+///   Q6_K mix 152 -> 177; 2 rows 168 / 162. (On a 2-core Sapphire Rapids,
 ///   before the interleaved layout, 4 rows had beaten 2 for every format;
 ///   1 row is unmeasured on AVX-512.)
 constexpr llmc::ProjectionTile kRowGemvTile = {/*xRows=*/1, /*weightRows=*/1};
