@@ -13,7 +13,7 @@
 #   BENCH_FORMATS    which files: "real" (the real SmolLM2-135M-Instruct Q4_1) and llama-quantize
 #                    types of the random SmolLM2-shaped model
 #                    ["real F32 F16 Q8_0 Q4_0 Q4_1 Q5_0 Q5_1 Q4_K_M Q5_K_M Q6_K"]
-#   BENCH_TINYLLAMA  1: also a TinyLlama-1.1B-shaped random model in those of Q4_0 Q4_K_M Q8_0 that
+#   BENCH_TINYLLAMA  1: also a TinyLlama-1.1B-shaped random model in those of F16 Q4_0 Q4_K_M Q8_0 that
 #                    BENCH_FORMATS names (its f32 source is 4.4 GB) [0]
 #   BENCH_BUSY_WAIT  seconds, in all, to wait for a CPU busy with other work before measuring
 #                    anyway (the table then says so); builds (ninja, cc1plus) are always waited for [600]
@@ -31,7 +31,7 @@ WORK=${BENCH_WORK:-/tmp/llmc-quant-bench}
 ROUNDS=${BENCH_ROUNDS:-3}
 FORMATS=${BENCH_FORMATS:-real F32 F16 Q8_0 Q4_0 Q4_1 Q5_0 Q5_1 Q4_K_M Q5_K_M Q6_K}
 TINYLLAMA=${BENCH_TINYLLAMA:-0}
-TINY_FORMATS=(Q4_0 Q4_K_M Q8_0)
+TINY_FORMATS=(F16 Q4_0 Q4_K_M Q8_0)
 CONTENDED=${BENCH_CONTENDED-F32 Q4_0}
 LLMC_FLAGS=${BENCH_LLMC_FLAGS:-}
 read -r -a LLMC_FLAG_LIST <<< "$LLMC_FLAGS"

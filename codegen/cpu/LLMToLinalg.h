@@ -81,7 +81,7 @@ void populateProjectionToLinalgPatterns(mlir::TypeConverter &converter,
 /// any other row count (prefill, its tile sized for `registers`), at a
 /// higher benefit than the generic projection patterns. Projections whose
 /// weight elements × rows fall below `minParallelWeightElements` get loops
-/// marked small (SmallParallelLoops.h): threads only beside a sibling. With an `int8Dot` kind, the decode GEMV and the
+/// marked small (ParallelLoopMarks.h): threads only beside a sibling. With an `int8Dot` kind, the decode GEMV and the
 /// prefill GEMM of block-quantized weights multiply them with x rounded to
 /// int8.
 void populateProjectionToVectorPatterns(mlir::TypeConverter &converter,

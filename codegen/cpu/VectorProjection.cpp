@@ -5,7 +5,7 @@
 #include "codegen/cpu/Int8Gemm.h"
 #include "codegen/cpu/LoweringUtils.h"
 #include "codegen/cpu/PackedGemm.h"
-#include "codegen/cpu/SmallParallelLoops.h"
+#include "codegen/cpu/ParallelLoopMarks.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -93,7 +93,7 @@ struct KernelOperands {
   /// False only when K is statically a multiple of `lanes`.
   bool hasDepthTail;
   /// Whether the tiles' work alone is worth starting threads for; when not,
-  /// their scf.parallel is marked small (SmallParallelLoops.h).
+  /// their scf.parallel is marked small (ParallelLoopMarks.h).
   bool threaded;
 };
 
@@ -757,10 +757,11 @@ struct TileDim {
 
 /// The loop over `dims` (outermost first) that runs `body` at each tile's
 /// starts (one per dim, in `dims`' order): an scf.parallel over the dims
-/// with more than one step, marked small unless `ops.threaded`; no loop
-/// when every dim has one step, nothing when one has none.
+/// with more than one step, marked small unless `ops.threaded` and marked
+/// as having heavy iterations when `heavyIterations` (a GEMM's blocks of x
+/// rows); no loop when every dim has one step, nothing when one has none.
 void emitTileLoop(OpBuilder &b, Location loc, const KernelOperands &ops,
-                  ArrayRef<TileDim> dims,
+                  ArrayRef<TileDim> dims, bool heavyIterations,
                   llvm::function_ref<void(OpBuilder &, Location, ValueRange)>
                       body) {
   SmallVector<Value> lbs, ubs, steps;
@@ -795,6 +796,8 @@ void emitTileLoop(OpBuilder &b, Location loc, const KernelOperands &ops,
       });
   if (!ops.threaded)
     markSmallParallelLoop(loop);
+  if (heavyIterations)
+    markHeavyIterations(loop);
 }
 
 /// Tiles of `tile` rows over weight rows [nLo, nHi) and x rows [mLo, mHi)
@@ -887,7 +890,7 @@ void emitTiles(OpBuilder &b, Location loc, const KernelOperands &ops,
     tileOps.weight = rows;
     rowLoop(nb, nloc, tileOps);
   };
-  emitTileLoop(b, loc, ops, dims, body);
+  emitTileLoop(b, loc, ops, dims, /*heavyIterations=*/blocked, body);
 }
 
 /// x rows per cache block of the GEMM: as many whole tiles of rows of
@@ -947,8 +950,8 @@ void emitPackedGemm(OpBuilder &b, Location loc, const KernelOperands &ops,
   int64_t rowBlock = kPackedRowBlock / tile.xRows * tile.xRows;
   Value zero = indexConstant(b, loc, 0);
   TileDim dims[] = {{zero, ops.rows, rowBlock}, {zero, nHi, panelRows}};
-  emitTileLoop(b, loc, ops, dims, [&](OpBuilder &nb, Location nloc,
-                                      ValueRange starts) {
+  emitTileLoop(b, loc, ops, dims, /*heavyIterations=*/true,
+               [&](OpBuilder &nb, Location nloc, ValueRange starts) {
     Value m0 = starts[0], n0 = starts[1];
     Value blockEnd = nb.createOrFold<arith::MinUIOp>(
         nloc,

@@ -97,7 +97,7 @@ std::optional<int64_t> getStaticRowCount(mlir::RankedTensorType xType);
 /// leaves only the rows below a panel to the dot-product tiles. When the
 /// work is small (fewer than `minParallelWeightElements` weight elements
 /// times the rows of x, at least `tile.xRows` when the row count is
-/// dynamic), the scf.parallel loops are marked small (SmallParallelLoops.h).
+/// dynamic), the scf.parallel loops are marked small (ParallelLoopMarks.h).
 mlir::Value createVectorProjection(mlir::OpBuilder &builder, mlir::Location loc,
                                    mlir::Value x, mlir::Value weight,
                                    mlir::llm::BlockQuantType weightFormat,

@@ -231,3 +231,47 @@ func.func @reduction(%n: index, %buf: memref<?xf32>) -> f32 {
   }
   return %sum : f32
 }
+
+// -----
+
+// A loop marked as having heavy iterations (a prefill GEMM's) splits its
+// region into 16 chunks per thread; its unmarked sibling joins that region
+// and its split. An unmarked loop alone keeps 4 chunks per thread.
+// CHECK-LABEL: func.func @heavy_iterations
+// CHECK: omp.parallel {
+// CHECK: %[[T:.+]] = arith.index_cast %{{.+}} : i32 to index
+// CHECK: %[[CHUNKS:.+]] = arith.muli %[[T]], %c16{{.*}} : index
+// CHECK: arith.ceildivsi %{{.+}}, %[[CHUNKS]] : index
+// CHECK: omp.terminator
+// CHECK: omp.parallel {
+// CHECK: %[[T2:.+]] = arith.index_cast %{{.+}} : i32 to index
+// CHECK: %[[CHUNKS2:.+]] = arith.muli %[[T2]], %c4{{.*}} : index
+// CHECK: arith.ceildivsi %{{.+}}, %[[CHUNKS2]] : index
+// CHECK: omp.terminator
+// CHECK-NOT: omp.parallel
+func.func @heavy_iterations(%x: memref<8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %a = memref.alloc() : memref<8xf32>
+  scf.parallel (%i) = (%c0) to (%c8) step (%c1) {
+    %v = memref.load %x[%i] : memref<8xf32>
+    memref.store %v, %a[%i] : memref<8xf32>
+    scf.reduce
+  } {llmc.heavy_iterations}
+  %b = memref.alloc() : memref<8xf32>
+  scf.parallel (%i) = (%c0) to (%c8) step (%c1) {
+    %v = memref.load %x[%i] : memref<8xf32>
+    memref.store %v, %b[%i] : memref<8xf32>
+    scf.reduce
+  }
+  %v0 = memref.load %a[%c0] : memref<8xf32>
+  memref.store %v0, %x[%c0] : memref<8xf32>
+  %c = memref.alloc() : memref<8xf32>
+  scf.parallel (%i) = (%c0) to (%c8) step (%c1) {
+    %v = memref.load %x[%i] : memref<8xf32>
+    memref.store %v, %c[%i] : memref<8xf32>
+    scf.reduce
+  }
+  return
+}

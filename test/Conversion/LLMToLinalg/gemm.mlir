@@ -38,7 +38,9 @@
 // AVX2-NOT: vector.constant_mask
 // AVX2-COUNT-12: vector.reduction <add>, %{{.+}} fastmath<reassoc> : vector<8xf32> into f32
 // AVX2: scf.reduce
-// Leftover tokens: 1 × 3 tiles, widening the bf16 rows in the K loop.
+// AVX2-NEXT: } {llmc.heavy_iterations}
+// Leftover tokens: 1 × 3 tiles, widening the bf16 rows in the K loop: one
+// tile per iteration, not marked heavy.
 // AVX2: scf.parallel (%{{.+}}, %{{.+}}) = (%[[C0]], %[[MMAIN]]) to (%[[C6]], %{{.+}}) step (%[[C3]], %[[C1]]) {
 // AVX2: scf.for {{.*}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>)
 // AVX2-COUNT-3: arith.extf %{{.+}} : vector<8xbf16> to vector<8xf32>
@@ -48,12 +50,13 @@
 // AVX2: scf.for {{.*}} -> (vector<8xf32>)
 // AVX2: vector.transfer_read %[[W]][%[[C6]],
 // AVX2: scf.reduce
+// AVX2-NOT: llmc.heavy_iterations
 
 // Below the threshold: the tiles' loops are marked small (run sequentially
 // unless llm-parallel-to-openmp gives them a sibling's threads).
 // THRESHOLD-LABEL: func @linear_dynamic_t
 // THRESHOLD: scf.parallel
-// THRESHOLD: } {llmc.small_parallel_loop}
+// THRESHOLD: } {llmc.heavy_iterations, llmc.small_parallel_loop}
 // THRESHOLD: scf.parallel
 // THRESHOLD: } {llmc.small_parallel_loop}
 // THRESHOLD: scf.parallel
@@ -191,7 +194,8 @@ func.func @logits_static(%x: tensor<8x32xf32>, %w: tensor<64x32xf32>) -> tensor<
 // A 192x576 weight (SmolLM2's K/V projections, 110592 elements) is below
 // the default threshold of 262144 for one row but above it for a prefill
 // (a dynamic token count counts as one 4-row tile): the GEMM is threaded,
-// the GEMV's loop is marked small.
+// the GEMV's loop is marked small. The GEMM's iterations (a panel over a
+// block of tokens) are marked heavy, for finer chunks per thread.
 // N = 192: two packed panels of 96 rows (6 × vector<16xf32>) per block of
 // 128 tokens, K = 576 in 576 / ceil(576 / 42) = 41.1 → blocks of 42 (16 KiB
 // of the panel each): 4-token tiles with 24 accumulators, then single tokens.
@@ -202,7 +206,7 @@ func.func @logits_static(%x: tensor<8x32xf32>, %w: tensor<64x32xf32>) -> tensor<
 // THRESHOLD: scf.for {{.*}} step %c1 {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
 // THRESHOLD: scf.for {{.*}} step %c1 {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
 // THRESHOLD: scf.reduce
-// THRESHOLD-NEXT: {{^ *}$}}
+// THRESHOLD-NEXT: } {llmc.heavy_iterations}
 // The decode GEMV: one weight row per tile.
 // THRESHOLD: scf.parallel ({{.+}}) = (%c0) to (%c192) step (%c1)
 // THRESHOLD: scf.for {{.*}} -> (vector<16xf32>) {
