@@ -19,7 +19,7 @@ namespace {
 /// SmolLM2-135M shapes, 2 threads, llmc-run decode after 128 tokens,
 /// interleaved runs, tok/s):
 /// - F16, 2 -> 1 row: 89-96 -> 104-109 (5 runs each); F32 unchanged
-///   (48-57 either way, already at the read bandwidth). A C loop over the
+///   (46-57 either way, already at the read bandwidth). A C loop over the
 ///   same f16 GEMVs read 24.8 GB/s with 2 rows, 21.9 with 4, 29.9 with 1.
 ///   32 lanes per step instead of 16 (four ymm FMA chains instead of two)
 ///   measured 87-91 against 96-100.
