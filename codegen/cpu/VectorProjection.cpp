@@ -915,10 +915,16 @@ Value roundDown(OpBuilder &b, Location loc, Value value, int64_t multiple) {
   return b.createOrFold<arith::SubIOp>(loc, value, rem);
 }
 
-/// Bytes of a packed weight panel's K block: the block's panel rows stay
-/// in L1 (32 KiB on Zen 3 and Zen 4, 48 KiB on recent Xeons) while every x
-/// tile of the row block runs over them.
-constexpr int64_t kPanelBlockBytes = 16 * 1024;
+/// Bytes of a packed weight panel's K block: at most half of a core's L2
+/// (512 KiB on Zen 3, 1 MiB on Zen 4, 2 MiB on recent Xeons), which every
+/// x tile of the row block streams the block's panel rows from. Each K
+/// block costs every tile a load and a store of its accumulators and a
+/// restart of its FMA chains, which blocks sized for L1 (16 KiB, 170 steps
+/// of a 24-row panel) paid for more than L1 saved: on Zen 3 (2 threads,
+/// f16 weights, 128-token prefill, interleaved runs, tokens/s) 16 KiB
+/// gave TinyLlama's shape 70-79 and SmolLM2's 592-607, 256 KiB 79-85 and
+/// 628-648, the whole K (up to 540 KiB) 78-86 and 632-649.
+constexpr int64_t kPanelBlockBytes = 256 * 1024;
 /// x rows per row block of the packed GEMM: each weight panel is packed
 /// (read from memory, widened, transposed) once per block.
 constexpr int64_t kPackedRowBlock = 128;

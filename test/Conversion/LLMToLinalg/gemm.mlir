@@ -197,12 +197,12 @@ func.func @logits_static(%x: tensor<8x32xf32>, %w: tensor<64x32xf32>) -> tensor<
 // the GEMV's loop is marked small. The GEMM's iterations (a panel over a
 // block of tokens) are marked heavy, for finer chunks per thread.
 // N = 192: two packed panels of 96 rows (6 × vector<16xf32>) per block of
-// 128 tokens, K = 576 in 576 / ceil(576 / 42) = 41.1 → blocks of 42 (16 KiB
-// of the panel each): 4-token tiles with 24 accumulators, then single tokens.
+// 128 tokens, K = 576 in one block (216 KiB of the panel, below 256 KiB;
+// the K loop of one iteration folds away): 4-token tiles with 24
+// accumulators, then single tokens.
 // THRESHOLD-LABEL: func @threshold_rows
 // THRESHOLD: scf.parallel ({{.+}}) = ({{.+}}) to ({{.+}}, %c192) step (%c128, %c96)
 // THRESHOLD: memref.alloc() {alignment = 64 : i64} : memref<576x96xf32>
-// THRESHOLD: scf.for %{{.+}} = %c0 to %c576 step %c42 {
 // THRESHOLD: scf.for {{.*}} step %c1 {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
 // THRESHOLD: scf.for {{.*}} step %c1 {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
 // THRESHOLD: scf.reduce
@@ -217,4 +217,21 @@ func.func @threshold_rows(%x: tensor<1x?x576xf32>, %x1: tensor<1x1x576xf32>, %w:
   %0 = llm.linear %x, %w : tensor<1x?x576xf32>, tensor<192x576xf32> -> tensor<1x?x192xf32>
   %1 = llm.linear %x1, %w : tensor<1x1x576xf32>, tensor<192x576xf32> -> tensor<1x1x192xf32>
   return %0, %1 : tensor<1x?x192xf32>, tensor<1x1x192xf32>
+}
+
+// -----
+
+// SmolLM2's down projection's K (1536) over a 96-row panel of AVX-512
+// takes 576 KiB, more than the 256 KiB a K block of the panel may take: 3
+// blocks of 512 (192 KiB each). Each block's 4-token tiles add into the
+// outputs the panel's bias (none: zero) set before the first block.
+// THRESHOLD-LABEL: func @panel_k_blocks
+// THRESHOLD: scf.parallel ({{.+}}) = ({{.+}}) to ({{.+}}, %c192) step (%c128, %c96)
+// THRESHOLD: memref.alloc() {alignment = 64 : i64} : memref<1536x96xf32>
+// THRESHOLD: scf.for %{{.+}} = %c0 to %c1536 step %c512 {
+// THRESHOLD: scf.for {{.*}} step %c1 {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// THRESHOLD: } {llmc.heavy_iterations}
+func.func @panel_k_blocks(%x: tensor<1x?x1536xf32>, %w: tensor<192x1536xf16>) -> tensor<1x?x192xf32> {
+  %0 = llm.linear %x, %w : tensor<1x?x1536xf32>, tensor<192x1536xf16> -> tensor<1x?x192xf32>
+  return %0 : tensor<1x?x192xf32>
 }

@@ -75,8 +75,9 @@ projection("gemm f16 T=6 K%8=0", [1, 6], 24, 9, wtype="f16", dynamic=True)
 # The packed-panel GEMM (panels of 12 rows for SSE, 24 for AVX2, 96 for
 # AVX-512) with the rows below a panel left to the dot-product tiles: two
 # blocks of x rows (128 + 5, a 1-row tail in the second), K in several
-# blocks of panel with a tail below a vector, a bias; 16-bit weights.
-projection("gemm packed T=133 K=203 N=101 bias", [1, 133], 203, 101,
+# blocks of panel (at most 256 KiB each: 2 of 1371 and 1370 for AVX2, 5
+# for AVX-512) with a tail below a vector, a bias; 16-bit weights.
+projection("gemm packed T=133 K=2741 N=101 bias", [1, 133], 2741, 101,
            bias=True, dynamic=True)
 projection("gemm packed bf16 T=9 K=37 N=99", [1, 9], 37, 99, wtype="bf16",
            bias=True)
