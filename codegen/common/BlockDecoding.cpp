@@ -416,73 +416,89 @@ std::pair<Value, Value> BlockDecoder::getScale(const Block &block,
   llvm_unreachable("unknown block format");
 }
 
+BlockDecoder::IntegerScales
+BlockDecoder::getIntegerScales(OpBuilder &b, Location loc,
+                               const Block &block) const {
+  int64_t runs = getRunsPerBlock();
+  auto i32Type = VectorType::get({runs}, b.getI32Type());
+  if (format.getFormat() == BlockFormat::q6_k)
+    return {arith::ExtSIOp::create(b, loc, i32Type,
+                                   readBytes(b, loc, block, 192, runs)),
+            Value()};
+  assert((format.getFormat() == BlockFormat::q4_k ||
+          format.getFormat() == BlockFormat::q5_k) &&
+         "a K-quant");
+  // loadBlock's 8 scales and mins, each lane one sub-block j: the 12 bytes
+  // b at byte 4 hold sc_j = b[j] & 63 and m_j = b[j + 4] & 63 for j < 4;
+  // for j >= 4, sc_j = (b[j + 4] & 15) | (b[j - 4] >> 6) << 4 and m_j =
+  // (b[j + 4] >> 4) | (b[j] >> 6) << 4. Per lane: low bits (shifted,
+  // masked) of one byte, or'ed with the top two bits of another (masked
+  // off in lanes 0-3).
+  Value bytes = readBytes(b, loc, block, 4, 12);
+  auto lanesOf = [&](ArrayRef<int64_t> picks) -> Value {
+    Value picked = vector::ShuffleOp::create(b, loc, bytes, bytes, picks);
+    return arith::ExtUIOp::create(b, loc, i32Type, picked);
+  };
+  auto constants = [&](ArrayRef<int32_t> values) -> Value {
+    return arith::ConstantOp::create(b, loc,
+                                     DenseElementsAttr::get(i32Type, values));
+  };
+  Value topMask = constants({0, 0, 0, 0, 3, 3, 3, 3});
+  auto unpack = [&](ArrayRef<int64_t> lowBytes, ArrayRef<int32_t> shifts,
+                    ArrayRef<int64_t> topBytes) -> Value {
+    Value low = arith::AndIOp::create(
+        b, loc,
+        arith::ShRUIOp::create(b, loc, lanesOf(lowBytes), constants(shifts)),
+        constants({63, 63, 63, 63, 15, 15, 15, 15}));
+    Value top = arith::AndIOp::create(
+        b, loc,
+        arith::ShRUIOp::create(b, loc, lanesOf(topBytes),
+                               i32Splat(b, loc, runs, 6)),
+        topMask);
+    Value topShifted =
+        arith::ShLIOp::create(b, loc, top, i32Splat(b, loc, runs, 4));
+    return arith::OrIOp::create(b, loc, low, topShifted);
+  };
+  return {unpack({0, 1, 2, 3, 8, 9, 10, 11}, {0, 0, 0, 0, 0, 0, 0, 0},
+                 {0, 1, 2, 3, 0, 1, 2, 3}),
+          unpack({4, 5, 6, 7, 8, 9, 10, 11}, {0, 0, 0, 0, 4, 4, 4, 4},
+                 {4, 5, 6, 7, 4, 5, 6, 7})};
+}
+
+Value BlockDecoder::getSuperBlockScale(const Block &block) const {
+  assert(getRunsPerBlock() > 1 && "a K-quant");
+  // loadBlock appends d (and dmin) after the runs' multipliers and addends.
+  return block.params[2 * getRunsPerBlock()];
+}
+
 std::pair<Value, Value>
 BlockDecoder::getScaleVectors(OpBuilder &b, Location loc,
                               const Block &block) const {
   int64_t runs = getRunsPerBlock();
   auto vectorType = VectorType::get({runs}, b.getF32Type());
-  if (format.getFormat() == BlockFormat::q6_k) {
-    // d · sc_i and -32 · d · sc_i for all 16 runs, in vector ops (what
-    // loadBlock's scalars compute one at a time).
-    Value scales = arith::SIToFPOp::create(
-        b, loc, vectorType,
-        arith::ExtSIOp::create(b, loc, VectorType::get({runs}, b.getI32Type()),
-                               readBytes(b, loc, block, 192, runs)));
-    Value d =
-        vector::BroadcastOp::create(b, loc, vectorType, block.params[2 * runs]);
-    Value multipliers = arith::MulFOp::create(b, loc, scales, d);
-    Value offset = arith::ConstantOp::create(
-        b, loc,
-        DenseElementsAttr::get(vectorType, b.getF32FloatAttr(-kQ6_KOffset)));
-    return {multipliers, arith::MulFOp::create(b, loc, multipliers, offset)};
-  }
-  if (format.getFormat() == BlockFormat::q4_k ||
-      format.getFormat() == BlockFormat::q5_k) {
-    // loadBlock's 8 scales and mins, each lane one sub-block j: the 12
-    // bytes b at byte 4 hold sc_j = b[j] & 63 and m_j = b[j + 4] & 63 for
-    // j < 4; for j >= 4, sc_j = (b[j + 4] & 15) | (b[j - 4] >> 6) << 4 and
-    // m_j = (b[j + 4] >> 4) | (b[j] >> 6) << 4. Per lane: low bits
-    // (shifted, masked) of one byte, or'ed with the top two bits of another
-    // (masked off in lanes 0-3).
-    auto i32Type = VectorType::get({runs}, b.getI32Type());
-    Value bytes = readBytes(b, loc, block, 4, 12);
-    auto lanesOf = [&](ArrayRef<int64_t> picks) -> Value {
-      Value picked = vector::ShuffleOp::create(b, loc, bytes, bytes, picks);
-      return arith::ExtUIOp::create(b, loc, i32Type, picked);
-    };
-    auto constants = [&](ArrayRef<int32_t> values) -> Value {
-      return arith::ConstantOp::create(b, loc,
-                                       DenseElementsAttr::get(i32Type, values));
-    };
-    Value topMask = constants({0, 0, 0, 0, 3, 3, 3, 3});
-    auto unpack = [&](ArrayRef<int64_t> lowBytes, ArrayRef<int32_t> shifts,
-                      ArrayRef<int64_t> topBytes) -> Value {
-      Value low = arith::AndIOp::create(
-          b, loc,
-          arith::ShRUIOp::create(b, loc, lanesOf(lowBytes), constants(shifts)),
-          constants({63, 63, 63, 63, 15, 15, 15, 15}));
-      Value top = arith::AndIOp::create(
-          b, loc,
-          arith::ShRUIOp::create(b, loc, lanesOf(topBytes),
-                                 i32Splat(b, loc, runs, 6)),
-          topMask);
-      Value topShifted =
-          arith::ShLIOp::create(b, loc, top, i32Splat(b, loc, runs, 4));
-      return arith::SIToFPOp::create(
-          b, loc, vectorType, arith::OrIOp::create(b, loc, low, topShifted));
-    };
-    Value scales = unpack({0, 1, 2, 3, 8, 9, 10, 11}, {0, 0, 0, 0, 0, 0, 0, 0},
-                          {0, 1, 2, 3, 0, 1, 2, 3});
-    Value mins = unpack({4, 5, 6, 7, 8, 9, 10, 11}, {0, 0, 0, 0, 4, 4, 4, 4},
-                        {4, 5, 6, 7, 4, 5, 6, 7});
-    auto broadcast = [&](Value scalar) -> Value {
-      return vector::BroadcastOp::create(b, loc, vectorType, scalar);
-    };
-    Value d = broadcast(block.params[2 * runs]);
+  auto broadcast = [&](Value scalar) -> Value {
+    return vector::BroadcastOp::create(b, loc, vectorType, scalar);
+  };
+  if (runs > 1) {
+    // The integer scales times d (and the mins times -dmin, or the
+    // multipliers times -32 for q6_k), in vector ops: what loadBlock's
+    // scalars compute one at a time.
+    IntegerScales integers = getIntegerScales(b, loc, block);
+    Value multipliers = arith::MulFOp::create(
+        b, loc, arith::SIToFPOp::create(b, loc, vectorType, integers.scales),
+        broadcast(getSuperBlockScale(block)));
+    if (!integers.mins)
+      return {multipliers,
+              arith::MulFOp::create(b, loc, multipliers,
+                                    broadcast(f32Constant(b, loc, -kQ6_KOffset)))};
     Value dmin = broadcast(block.params[2 * runs + 1]);
-    return {arith::MulFOp::create(b, loc, scales, d),
-            arith::NegFOp::create(b, loc,
-                                  arith::MulFOp::create(b, loc, mins, dmin))};
+    return {multipliers,
+            arith::NegFOp::create(
+                b, loc,
+                arith::MulFOp::create(
+                    b, loc,
+                    arith::SIToFPOp::create(b, loc, vectorType, integers.mins),
+                    dmin))};
   }
   SmallVector<Value> multipliers, addends;
   for (int64_t run = 0; run < runs; ++run) {

@@ -99,6 +99,20 @@ public:
   std::pair<mlir::Value, mlir::Value> getScaleVectors(mlir::OpBuilder &b,
                                                       mlir::Location loc,
                                                       const Block &block) const;
+  /// The K-quants' integer scales of all runs of `block`, each a
+  /// vector<getRunsPerBlock() x i32>: q6_k's 16 signed 8-bit scales sc_j
+  /// (run j's multiplier d · sc_j, its addend -32 · d · sc_j); q4_k's and
+  /// q5_k's 8 unsigned 6-bit scales sc_j and mins m_j (multiplier d · sc_j,
+  /// addend -dmin · m_j; `mins` is null for q6_k). A kernel can weight the
+  /// integer products of a run by sc_j and scale the block's sum by d once.
+  struct IntegerScales {
+    mlir::Value scales;
+    mlir::Value mins;
+  };
+  IntegerScales getIntegerScales(mlir::OpBuilder &b, mlir::Location loc,
+                                 const Block &block) const;
+  /// The K-quants' d: the f32 factor of every run's integer scale.
+  mlir::Value getSuperBlockScale(const Block &block) const;
   /// The codes of elements [first, first + 32) as a vector<32xi8>, unpacked
   /// from their nibbles and high bits (what the int8 dot products multiply);
   /// `first` is a multiple of 32.

@@ -1,5 +1,5 @@
-// Rounds the rows of a projection's input to int8 in 32-element blocks, for the int8 dot products with
-// block-quantized weights.
+// Rounds the rows of a projection's input to int8 in blocks of 32 elements (or of a K-quant's 256) sharing one
+// scale, for the int8 dot products with block-quantized weights.
 #include "codegen/cpu/ActivationQuantization.h"
 #include "codegen/cpu/LoweringUtils.h"
 
@@ -23,9 +23,11 @@ constexpr int64_t kBufferAlignment = 64;
 
 QuantizedActivations llmc::quantizeActivations(OpBuilder &b, Location loc,
                                                Value x, Value rows,
-                                               int64_t depth) {
-  assert(depth % kActivationBlock == 0 && "rows of whole blocks");
-  int64_t blocks = depth / kActivationBlock;
+                                               int64_t depth,
+                                               int64_t scaleBlock) {
+  assert(scaleBlock % kActivationBlock == 0 && depth % scaleBlock == 0 &&
+         "rows of whole scale blocks of whole blocks");
+  int64_t chunks = scaleBlock / kActivationBlock;
   auto buffer = [&](int64_t columns, Type element) {
     return memref::AllocOp::create(
                b, loc, MemRefType::get({ShapedType::kDynamic, columns}, element),
@@ -34,8 +36,9 @@ QuantizedActivations llmc::quantizeActivations(OpBuilder &b, Location loc,
   };
   QuantizedActivations q;
   q.codes = buffer(depth, b.getI8Type());
-  q.scales = buffer(blocks, b.getF32Type());
+  q.scales = buffer(depth / scaleBlock, b.getF32Type());
   q.sums = buffer(depth / kActivationSumRun, b.getF32Type());
+  q.scaleBlock = scaleBlock;
 
   Type xElement = cast<ShapedType>(x.getType()).getElementType();
   auto xVector = VectorType::get({kActivationBlock}, xElement);
@@ -45,68 +48,88 @@ QuantizedActivations llmc::quantizeActivations(OpBuilder &b, Location loc,
   Value zero = indexConstant(b, loc, 0), one = indexConstant(b, loc, 1);
   scf::buildLoopNest(
       b, loc, ValueRange{zero, zero},
-      ValueRange{rows, indexConstant(b, loc, blocks)}, ValueRange{one, one},
+      ValueRange{rows, indexConstant(b, loc, depth / scaleBlock)},
+      ValueRange{one, one},
       [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
         Value row = ivs[0], block = ivs[1];
-        Value column = arith::MulIOp::create(
-            nb, nloc, block, indexConstant(nb, nloc, kActivationBlock));
-        Value padding = arith::ConstantOp::create(
-            nb, nloc, nb.getFloatAttr(xElement, 0.0));
-        Value values = vector::TransferReadOp::create(
-            nb, nloc, xVector, x, ValueRange{row, column}, rowMap, padding,
-            /*mask=*/Value(), nb.getBoolArrayAttr({true}));
-        if (!xElement.isF32())
-          values = arith::ExtFOp::create(nb, nloc, f32Vector, values);
-        Value largest = vector::ReductionOp::create(
-            nb, nloc, vector::CombiningKind::MAXNUMF,
-            math::AbsFOp::create(nb, nloc, values));
-        Value scale = arith::DivFOp::create(
-            nb, nloc, largest,
-            arith::ConstantOp::create(nb, nloc, nb.getF32FloatAttr(kMaxCode)));
+        auto f32Constant = [&](double value) {
+          return arith::ConstantOp::create(nb, nloc, nb.getF32FloatAttr(value))
+              .getResult();
+        };
+        // The first column of the scale block's chunk c.
+        auto chunkColumn = [&](int64_t c) {
+          return arith::AddIOp::create(
+                     nb, nloc,
+                     arith::MulIOp::create(nb, nloc, block,
+                                           indexConstant(nb, nloc, scaleBlock)),
+                     indexConstant(nb, nloc, c * kActivationBlock))
+              .getResult();
+        };
+        auto readChunk = [&](int64_t c) {
+          Value padding = arith::ConstantOp::create(
+              nb, nloc, nb.getFloatAttr(xElement, 0.0));
+          Value values = vector::TransferReadOp::create(
+              nb, nloc, xVector, x, ValueRange{row, chunkColumn(c)}, rowMap,
+              padding, /*mask=*/Value(), nb.getBoolArrayAttr({true}));
+          if (!xElement.isF32())
+            values = arith::ExtFOp::create(nb, nloc, f32Vector, values);
+          return values;
+        };
+        // max|x| over the scale block's chunks (read again below, from L1).
+        Value largest;
+        for (int64_t c = 0; c < chunks; ++c) {
+          Value chunkLargest = vector::ReductionOp::create(
+              nb, nloc, vector::CombiningKind::MAXNUMF,
+              math::AbsFOp::create(nb, nloc, readChunk(c)));
+          largest = largest ? arith::MaxNumFOp::create(nb, nloc, largest,
+                                                       chunkLargest)
+                                  .getResult()
+                            : chunkLargest;
+        }
+        Value scale =
+            arith::DivFOp::create(nb, nloc, largest, f32Constant(kMaxCode));
         // 127 / max|x|, or 0 for an all-zero block (whose codes are then 0).
-        Value zeroF = arith::ConstantOp::create(nb, nloc, nb.getF32FloatAttr(0));
-        Value nonzero = arith::CmpFOp::create(nb, nloc, arith::CmpFPredicate::OGT,
-                                              largest, zeroF);
+        Value nonzero = arith::CmpFOp::create(
+            nb, nloc, arith::CmpFPredicate::OGT, largest, f32Constant(0));
         Value inverse = arith::SelectOp::create(
             nb, nloc, nonzero,
-            arith::DivFOp::create(
-                nb, nloc,
-                arith::ConstantOp::create(nb, nloc, nb.getF32FloatAttr(kMaxCode)),
-                largest),
-            zeroF);
-        Value scaled = arith::MulFOp::create(
-            nb, nloc, values,
-            vector::BroadcastOp::create(nb, nloc, f32Vector, inverse));
-        Value codes = arith::FPToSIOp::create(
-            nb, nloc, i32Vector, math::RoundEvenOp::create(nb, nloc, scaled));
-        Value bytes = arith::TruncIOp::create(
-            nb, nloc, VectorType::get({kActivationBlock}, nb.getI8Type()),
-            codes);
-        vector::TransferWriteOp::create(nb, nloc, bytes, q.codes,
-                                        ValueRange{row, column}, rowMap,
-                                        ArrayRef<bool>{true});
+            arith::DivFOp::create(nb, nloc, f32Constant(kMaxCode), largest),
+            f32Constant(0));
         memref::StoreOp::create(nb, nloc, scale, q.scales,
                                 ValueRange{row, block});
-        // scale · Σ codes over each 16-element half.
-        for (int64_t half = 0; half < kActivationBlock / kActivationSumRun;
-             ++half) {
-          Value part = vector::ExtractStridedSliceOp::create(
-              nb, nloc, codes, ArrayRef<int64_t>{half * kActivationSumRun},
-              ArrayRef<int64_t>{kActivationSumRun}, ArrayRef<int64_t>{1});
-          Value sum = vector::ReductionOp::create(
-              nb, nloc, vector::CombiningKind::ADD, part);
-          Value scaledSum = arith::MulFOp::create(
-              nb, nloc,
-              arith::SIToFPOp::create(nb, nloc, nb.getF32Type(), sum), scale);
-          Value index = arith::AddIOp::create(
-              nb, nloc,
-              arith::MulIOp::create(
-                  nb, nloc, block,
-                  indexConstant(nb, nloc,
-                                kActivationBlock / kActivationSumRun)),
-              indexConstant(nb, nloc, half));
-          memref::StoreOp::create(nb, nloc, scaledSum, q.sums,
-                                  ValueRange{row, index});
+        for (int64_t c = 0; c < chunks; ++c) {
+          Value column = chunkColumn(c);
+          Value scaled = arith::MulFOp::create(
+              nb, nloc, readChunk(c),
+              vector::BroadcastOp::create(nb, nloc, f32Vector, inverse));
+          Value codes = arith::FPToSIOp::create(
+              nb, nloc, i32Vector, math::RoundEvenOp::create(nb, nloc, scaled));
+          Value bytes = arith::TruncIOp::create(
+              nb, nloc, VectorType::get({kActivationBlock}, nb.getI8Type()),
+              codes);
+          vector::TransferWriteOp::create(nb, nloc, bytes, q.codes,
+                                          ValueRange{row, column}, rowMap,
+                                          ArrayRef<bool>{true});
+          // scale · Σ codes over each 16-element half.
+          for (int64_t half = 0; half < kActivationBlock / kActivationSumRun;
+               ++half) {
+            Value part = vector::ExtractStridedSliceOp::create(
+                nb, nloc, codes, ArrayRef<int64_t>{half * kActivationSumRun},
+                ArrayRef<int64_t>{kActivationSumRun}, ArrayRef<int64_t>{1});
+            Value sum = vector::ReductionOp::create(
+                nb, nloc, vector::CombiningKind::ADD, part);
+            Value scaledSum = arith::MulFOp::create(
+                nb, nloc,
+                arith::SIToFPOp::create(nb, nloc, nb.getF32Type(), sum), scale);
+            Value index = arith::DivUIOp::create(
+                nb, nloc,
+                arith::AddIOp::create(
+                    nb, nloc, column,
+                    indexConstant(nb, nloc, half * kActivationSumRun)),
+                indexConstant(nb, nloc, kActivationSumRun));
+            memref::StoreOp::create(nb, nloc, scaledSum, q.sums,
+                                    ValueRange{row, index});
+          }
         }
       });
   return q;
@@ -115,8 +138,8 @@ QuantizedActivations llmc::quantizeActivations(OpBuilder &b, Location loc,
 Value llmc::loadActivationScale(OpBuilder &b, Location loc,
                                 const QuantizedActivations &x, Value row,
                                 Value column) {
-  Value block = arith::DivUIOp::create(
-      b, loc, column, indexConstant(b, loc, kActivationBlock));
+  Value block = arith::DivUIOp::create(b, loc, column,
+                                      indexConstant(b, loc, x.scaleBlock));
   return memref::LoadOp::create(b, loc, x.scales, ValueRange{row, block});
 }
 

@@ -1,5 +1,5 @@
-// Rounds the rows of a projection's input to int8 in 32-element blocks, for the int8 dot products with
-// block-quantized weights.
+// Rounds the rows of a projection's input to int8 in blocks of 32 elements (or of a K-quant's 256) sharing one
+// scale, for the int8 dot products with block-quantized weights.
 #ifndef LLMC_CODEGEN_CPU_ACTIVATIONQUANTIZATION_H
 #define LLMC_CODEGEN_CPU_ACTIVATIONQUANTIZATION_H
 
@@ -7,26 +7,29 @@
 
 namespace llmc {
 
-/// Elements of x that share one int8 scale: the 32 of GGUF's small blocks
-/// and of the K-quants' sub-blocks (llama.cpp's Q8_0 activations), so that
-/// every weight scale run meets a single activation scale.
+/// Elements of x quantized together: the 32 of GGUF's small blocks (llama.cpp's
+/// Q8_0 activations), one scale each. A scale block is a whole number of them.
 constexpr int64_t kActivationBlock = 32;
 /// Elements per partial sum of codes: Q6_K's scale runs are 16 long.
 constexpr int64_t kActivationSumRun = 16;
 
-/// x rows as int8 codes: x[m, e] ≈ codes[m, e] · scales[m, e / 32], with
-/// scale = max|x| / 127 over the block (0 for an all-zero block) and each
-/// code x / scale rounded to nearest even. `sums[m, e / 16]` is scale · Σ
-/// codes over each 16 elements, for the weights' addends (value = code ·
-/// multiplier + addend needs Σ x over the addend's run).
+/// x rows as int8 codes: x[m, e] ≈ codes[m, e] · scales[m, e / scaleBlock],
+/// with scale = max|x| / 127 over the scale block (0 for an all-zero block)
+/// and each code x / scale rounded to nearest even. `sums[m, e / 16]` is
+/// scale · Σ codes over each 16 elements, for the weights' addends (value =
+/// code · multiplier + addend needs Σ x over the addend's run).
 struct QuantizedActivations {
   mlir::Value codes;  // memref<M x K x i8>
-  mlir::Value scales; // memref<M x K/32 x f32>
+  mlir::Value scales; // memref<M x K/scaleBlock x f32>
   mlir::Value sums;   // memref<M x K/16 x f32>
+  /// Elements per scale: kActivationBlock, or a K-quant's 256 (llama.cpp's
+  /// Q8_K activations), under which all scale runs of a super-block meet
+  /// one activation scale and their products add up as integers.
+  int64_t scaleBlock = kActivationBlock;
 };
 
-/// x row `row`'s scale of the 32-element block at `column` (a multiple of
-/// 32): scales[row, column / 32].
+/// x row `row`'s scale of the elements from `column` on (a multiple of 32):
+/// scales[row, column / scaleBlock].
 mlir::Value loadActivationScale(mlir::OpBuilder &b, mlir::Location loc,
                                 const QuantizedActivations &x, mlir::Value row,
                                 mlir::Value column);
@@ -37,10 +40,12 @@ mlir::Value loadActivationBlockSum(mlir::OpBuilder &b, mlir::Location loc,
                                    mlir::Value row, mlir::Value column);
 
 /// Quantizes the rows of `x` (tensor<M x K x f32|bf16|f16>, K a multiple of
-/// 32) into fresh buffers; `rows` is M as an index.
+/// `scaleBlock`, itself a multiple of 32) into fresh buffers; `rows` is M as
+/// an index.
 QuantizedActivations quantizeActivations(mlir::OpBuilder &b,
                                          mlir::Location loc, mlir::Value x,
-                                         mlir::Value rows, int64_t depth);
+                                         mlir::Value rows, int64_t depth,
+                                         int64_t scaleBlock = kActivationBlock);
 
 } // namespace llmc
 

@@ -9,6 +9,8 @@
 
 #include "llvm/ADT/StringSwitch.h"
 
+#include <array>
+
 using namespace mlir;
 using namespace llmc;
 
@@ -47,25 +49,34 @@ Intrinsic getSignIntrinsic(Builder &b) {
   return {"llvm.x86.avx2.psign.b", b.getFunctionType({i8x32, i8x32}, i8x32)};
 }
 
-/// The dot-product intrinsics of `kind` first (in the order createInt8Dot
-/// calls them), then VPSIGNB.
-SmallVector<Intrinsic> getIntrinsics(Builder &b, Int8DotKind kind) {
+/// VPMADDUBSW then VPMADDWD (AVX2, so on every CPU of either kind): bytes
+/// into int16 pair sums, then int16 pairs weighted and summed into int32.
+std::array<Intrinsic, 2> getPairIntrinsics(Builder &b) {
   auto i8x32 = VectorType::get({kInt8DotBytes}, b.getI8Type());
   auto i16x16 = VectorType::get({kInt8DotBytes / 2}, b.getI16Type());
   auto i32x8 = VectorType::get({kInt8DotBytes / 4}, b.getI32Type());
+  return {Intrinsic{"llvm.x86.avx2.pmadd.ub.sw",
+                    b.getFunctionType({i8x32, i8x32}, i16x16)},
+          Intrinsic{"llvm.x86.avx2.pmadd.wd",
+                    b.getFunctionType({i16x16, i16x16}, i32x8)}};
+}
+
+/// The dot-product intrinsics of `kind` first (VPDPBUSD, or the pair
+/// intrinsics in the order createInt8Dot calls them), then the pair
+/// intrinsics (createWeightedInt8Dot) and VPSIGNB.
+SmallVector<Intrinsic> getIntrinsics(Builder &b, Int8DotKind kind) {
+  auto i8x32 = VectorType::get({kInt8DotBytes}, b.getI8Type());
+  auto i32x8 = VectorType::get({kInt8DotBytes / 4}, b.getI32Type());
+  std::array<Intrinsic, 2> pairs = getPairIntrinsics(b);
   switch (kind) {
   case Int8DotKind::None:
     return {};
   case Int8DotKind::VNNI:
     return {{"llvm.x86.avx512.vpdpbusd.256",
              b.getFunctionType({i32x8, i8x32, i8x32}, i32x8)},
-            getSignIntrinsic(b)};
+            pairs[0], pairs[1], getSignIntrinsic(b)};
   case Int8DotKind::AVX2:
-    return {{"llvm.x86.avx2.pmadd.ub.sw",
-             b.getFunctionType({i8x32, i8x32}, i16x16)},
-            {"llvm.x86.avx2.pmadd.wd",
-             b.getFunctionType({i16x16, i16x16}, i32x8)},
-            getSignIntrinsic(b)};
+    return {pairs[0], pairs[1], getSignIntrinsic(b)};
   }
   llvm_unreachable("unknown int8 dot kind");
 }
@@ -117,14 +128,20 @@ Value llmc::createInt8Dot(OpBuilder &b, Location loc, Int8DotKind kind,
                          {accumulator, unsignedBytes, signedBytes});
   }
   // Pairs summed into int16 (saturating), then pairs of those into int32.
-  SmallVector<Intrinsic> intrinsics = getIntrinsics(b, kind);
+  auto i16x16 = VectorType::get({kInt8DotBytes / 2}, b.getI16Type());
+  Value ones = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(i16x16, b.getI16IntegerAttr(1)));
+  return createWeightedInt8Dot(b, loc, unsignedBytes, signedBytes, ones,
+                               accumulator);
+}
+
+Value llmc::createWeightedInt8Dot(OpBuilder &b, Location loc,
+                                  Value unsignedBytes, Value signedBytes,
+                                  Value pairWeights, Value accumulator) {
+  std::array<Intrinsic, 2> intrinsics = getPairIntrinsics(b);
   Value pairs =
       callIntrinsic(b, loc, intrinsics[0], {unsignedBytes, signedBytes});
-  Value ones = arith::ConstantOp::create(
-      b, loc,
-      DenseElementsAttr::get(cast<VectorType>(pairs.getType()),
-                             b.getI16IntegerAttr(1)));
-  Value sums = callIntrinsic(b, loc, intrinsics[1], {pairs, ones});
+  Value sums = callIntrinsic(b, loc, intrinsics[1], {pairs, pairWeights});
   return accumulator ? arith::AddIOp::create(b, loc, accumulator, sums)
                      : sums;
 }

@@ -50,6 +50,20 @@ mlir::Value createInt8Dot(mlir::OpBuilder &b, mlir::Location loc,
                           mlir::Value signedBytes,
                           mlir::Value accumulator = {});
 
+/// Lane i of the result: pairWeights[2i] · (u[4i]·s[4i] + u[4i+1]·s[4i+1])
+/// + pairWeights[2i+1] · (u[4i+2]·s[4i+2] + u[4i+3]·s[4i+3]) for the
+/// unsigned bytes u and signed bytes s (vector<32xi8>) and pairWeights a
+/// vector<16xi16>, with `accumulator` (a vector<8xi32>) added when given:
+/// VPMADDUBSW then VPMADDWD, on either kind. Exact as long as no pair sum
+/// exceeds int16 (unsigned codes below 64 against |s| ≤ 127 never do) and
+/// the weighted sums stay within int32. A kernel weights each pair by its
+/// weight row's integer scale for the pair's elements (the K-quants' runs).
+mlir::Value createWeightedInt8Dot(mlir::OpBuilder &b, mlir::Location loc,
+                                  mlir::Value unsignedBytes,
+                                  mlir::Value signedBytes,
+                                  mlir::Value pairWeights,
+                                  mlir::Value accumulator = {});
+
 /// The bytes of x (vector<32xi8>, none of them −128) with the signs of the
 /// signed weight codes w: −x where w < 0, x where w > 0, 0 where w = 0
 /// (VPSIGNB). Since |w| · (that) = w · x in every lane, signed codes enter

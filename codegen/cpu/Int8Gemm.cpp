@@ -213,8 +213,8 @@ SmallVector<Value> llmc::multiplyWeightCodeTile(
           for (auto [i, xRow] : llvm::enumerate(xRows)) {
             Value scale = vector::BroadcastOp::create(
                 nb, nloc, accType,
-                memref::LoadOp::create(nb, nloc, x.scales,
-                                       ValueRange{xRow, chunk}));
+                loadActivationScale(nb, nloc, x, xRow,
+                                    offset(chunk, kInt8DotBytes, 0)));
             Value xSum;
             if (tile.addends) {
               auto load = [&](int64_t k) {

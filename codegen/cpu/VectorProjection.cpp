@@ -221,15 +221,16 @@ SmallVector<Value> accumulateBlocks(OpBuilder &b, Location loc,
 
 /// The K loop of the int8 GEMV: per block, each weight row's scales once,
 /// then per 32 elements one int8 dot product of the row's codes with x's
-/// (eight int32 partial sums of four products), converted to f32 and
-/// accumulated with the weight's multiplier times x's scale; the weight's
-/// addends meet x's scaled code sums (a format with one scale run per
-/// block: per block and row, in a scalar accumulator). The K-quants (8 or
-/// 16 runs per block) take all runs' multipliers and addends as vectors
-/// (BlockDecoder::getScaleVectors): per block and row the
-/// addends times x's sums of the runs in vector FMAs, per 32 elements the
-/// multipliers of the dot's lanes in one shuffle. Returns the dot product
-/// of x row `xRow` with each weight row.
+/// (eight int32 partial sums of four products). A format with one scale run
+/// per block converts each dot to f32 and accumulates it with the weight's
+/// multiplier times x's scale, and its addend times x's scaled code sum in a
+/// scalar accumulator. The K-quants (8 or 16 runs per block, x rounded with
+/// one scale per block) weight each product pair by its run's integer scale
+/// in the dot (createWeightedInt8Dot) and add the block's dots as integers:
+/// per block and row one conversion and one FMA with d times x's scale, and
+/// the runs' addends (BlockDecoder::getScaleVectors) times x's code sums of
+/// the runs in vector FMAs. Returns the dot product of x row `xRow` with
+/// each weight row.
 SmallVector<Value> accumulateInt8Blocks(OpBuilder &b, Location loc,
                                         const KernelOperands &ops, Value xRow,
                                         ArrayRef<Value> weightRows) {
@@ -243,6 +244,9 @@ SmallVector<Value> accumulateInt8Blocks(OpBuilder &b, Location loc,
          runLength * runs == blockElements &&
          (runs == 1 || runs % dotLanes == 0) &&
          "runs of whole code sums; several runs fill whole dot vectors");
+  assert((runs == 1 || (x.scaleBlock == blockElements &&
+                        !blocks.hasSignedCodes())) &&
+         "a K-quant's block meets one x scale; its codes are unsigned");
   auto accType = VectorType::get({dotLanes}, b.getF32Type());
   auto bytesType = VectorType::get({kInt8DotBytes}, b.getI8Type());
   Value zeroVector = arith::ConstantOp::create(
@@ -269,10 +273,10 @@ SmallVector<Value> accumulateInt8Blocks(OpBuilder &b, Location loc,
                         blocks.getBlockBytes());
         Value start = arith::MulIOp::create(
             nb, nloc, block, indexConstant(nb, nloc, blockElements));
-        // Several runs: each row's multipliers as a vector, its addends
-        // times x's code sums of the runs added into its lanes (the final
-        // reduction sums them with the products).
-        SmallVector<Value> multiplierVectors;
+        // Several runs: each row's integer run scales as int16 pair
+        // weights, its addends times x's code sums of the runs added into
+        // its lanes (the final reduction sums them with the products).
+        SmallVector<Value> runWeights, dots(rows);
         if (runs > 1) {
           int64_t sums = blockElements / kActivationSumRun;
           Value xSums = vector::TransferReadOp::create(
@@ -294,9 +298,7 @@ SmallVector<Value> accumulateInt8Blocks(OpBuilder &b, Location loc,
                               : part;
           }
           for (auto [r, rowBlock] : llvm::enumerate(rowBlocks)) {
-            auto [multipliers, addends] =
-                blocks.getScaleVectors(nb, nloc, rowBlock);
-            multiplierVectors.push_back(multipliers);
+            Value addends = blocks.getScaleVectors(nb, nloc, rowBlock).second;
             for (int64_t first = 0; first < runs; first += dotLanes) {
               auto slice = [&](Value v) {
                 return vector::ExtractStridedSliceOp::create(
@@ -306,6 +308,9 @@ SmallVector<Value> accumulateInt8Blocks(OpBuilder &b, Location loc,
               accs[r] = vector::FMAOp::create(nb, nloc, slice(addends),
                                               slice(runSums), accs[r]);
             }
+            runWeights.push_back(arith::TruncIOp::create(
+                nb, nloc, VectorType::get({runs}, nb.getI16Type()),
+                blocks.getIntegerScales(nb, nloc, rowBlock).scales));
           }
         }
         for (int64_t first = 0; first < blockElements;
@@ -316,18 +321,24 @@ SmallVector<Value> accumulateInt8Blocks(OpBuilder &b, Location loc,
               nb, nloc, bytesType, x.codes, ValueRange{xRow, column}, rowMap,
               arith::ConstantIntOp::create(nb, nloc, nb.getI8Type(), 0),
               /*mask=*/Value(), nb.getBoolArrayAttr({true}));
+          if (runs > 1) {
+            // Pair p of the dot holds elements first + 2p, first + 2p + 1.
+            SmallVector<int64_t> pairRuns;
+            for (int64_t p = 0; p < kInt8DotBytes / 2; ++p)
+              pairRuns.push_back((first + 2 * p) / runLength);
+            for (auto [r, rowBlock] : llvm::enumerate(rowBlocks)) {
+              Value weights = vector::ShuffleOp::create(
+                  nb, nloc, runWeights[r], runWeights[r], pairRuns);
+              dots[r] = createWeightedInt8Dot(
+                  nb, nloc, blocks.decodeCodes(nb, nloc, rowBlock, first),
+                  xCodes, weights, dots[r]);
+            }
+            continue;
+          }
           Value xScale = loadActivationScale(nb, nloc, x, xRow, column);
-          // One run: x's scaled code sum over the block.
-          Value xSum, xScales;
-          if (runs == 1)
-            xSum = loadActivationBlockSum(nb, nloc, x, xRow, column);
-          else
-            xScales = vector::BroadcastOp::create(nb, nloc, accType, xScale);
-          // Dot lane l sums elements first + 4l .. first + 4l + 3.
-          SmallVector<int64_t> laneRuns;
-          for (int64_t l = 0; l < dotLanes; ++l)
-            laneRuns.push_back((first + 4 * l) / runLength);
-          auto rowDot = [&](const BlockDecoder::Block &rowBlock) {
+          // x's scaled code sum over the block.
+          Value xSum = loadActivationBlockSum(nb, nloc, x, xRow, column);
+          for (auto [r, rowBlock] : llvm::enumerate(rowBlocks)) {
             Value codes = blocks.decodeCodes(nb, nloc, rowBlock, first);
             Value xs = xCodes;
             if (blocks.hasSignedCodes()) {
@@ -335,27 +346,30 @@ SmallVector<Value> accumulateInt8Blocks(OpBuilder &b, Location loc,
               xs = applyWeightSigns(nb, nloc, ops.int8Dot, xCodes, codes);
               codes = math::AbsIOp::create(nb, nloc, codes);
             }
-            return createInt8Dot(nb, nloc, ops.int8Dot, codes, xs);
-          };
-          for (auto [r, rowBlock] : llvm::enumerate(rowBlocks)) {
-            Value dot = arith::SIToFPOp::create(nb, nloc, accType,
-                                                rowDot(rowBlock));
-            Value multiplier;
-            if (runs == 1) {
-              auto [m, addend] = blocks.getScale(rowBlock, first);
-              multiplier = vector::BroadcastOp::create(
-                  nb, nloc, accType,
-                  arith::MulFOp::create(nb, nloc, m, xScale));
-              if (addend)
-                offsets[r] =
-                    math::FmaOp::create(nb, nloc, addend, xSum, offsets[r]);
-            } else {
-              Value m = multiplierVectors[r];
-              multiplier = arith::MulFOp::create(
-                  nb, nloc, vector::ShuffleOp::create(nb, nloc, m, m, laneRuns),
-                  xScales);
-            }
+            Value dot = arith::SIToFPOp::create(
+                nb, nloc, accType,
+                createInt8Dot(nb, nloc, ops.int8Dot, codes, xs));
+            auto [m, addend] = blocks.getScale(rowBlock, first);
+            Value multiplier = vector::BroadcastOp::create(
+                nb, nloc, accType, arith::MulFOp::create(nb, nloc, m, xScale));
+            if (addend)
+              offsets[r] =
+                  math::FmaOp::create(nb, nloc, addend, xSum, offsets[r]);
             accs[r] = vector::FMAOp::create(nb, nloc, dot, multiplier, accs[r]);
+          }
+        }
+        if (runs > 1) {
+          // The block's integer dots times d and x's one scale.
+          Value xScale = loadActivationScale(nb, nloc, x, xRow, start);
+          for (auto [r, rowBlock] : llvm::enumerate(rowBlocks)) {
+            Value multiplier = vector::BroadcastOp::create(
+                nb, nloc, accType,
+                arith::MulFOp::create(nb, nloc,
+                                      blocks.getSuperBlockScale(rowBlock),
+                                      xScale));
+            accs[r] = vector::FMAOp::create(
+                nb, nloc, arith::SIToFPOp::create(nb, nloc, accType, dots[r]),
+                multiplier, accs[r]);
           }
         }
         SmallVector<Value> results(accs);
@@ -1137,7 +1151,13 @@ Value llmc::createVectorProjection(OpBuilder &b, Location loc, Value x,
     // The CPU's int8 dot products: x rounded to int8 once, before the
     // threads start.
     if (int8Dot != Int8DotKind::None) {
-      ops.int8 = quantizeActivations(b, loc, ops.x, ops.rows, depth);
+      // K-quants: one x scale per super-block, so that the runs' products
+      // add up as integers (accumulateInt8Blocks).
+      int64_t scaleBlock = ops.blocks->getRunsPerBlock() > 1
+                               ? weightFormat.getBlockElements()
+                               : kActivationBlock;
+      ops.int8 =
+          quantizeActivations(b, loc, ops.x, ops.rows, depth, scaleBlock);
       ops.int8Dot = int8Dot;
       declareInt8Dot(b, loc,
                      b.getInsertionBlock()->getParentOp()

@@ -1,6 +1,6 @@
 // The decode GEMV of block-quantized weights on int8 dot products (llm-lower-to-linalg int8-dot=vnni|avx2): x is
-// rounded to int8 once per call, in 32-element blocks (codes, the scale max|x|/127, and scale · Σ codes per 16
-// elements); then per 32 weight elements one dot product of the weight's unsigned codes with x's codes (VPDPBUSD,
+// rounded to int8 once per call, in 32-element blocks, for the K-quants in 256-element ones (codes, the scale
+// max|x|/127, and scale · Σ codes per 16 elements); then per 32 weight elements one dot product of the weight's unsigned codes with x's codes (VPDPBUSD,
 // or VPMADDUBSW + VPMADDWD); a weight in the file's rows is one row per tile (one sequential stream per thread),
 // its dot converted to f32 and accumulated with the row's multiplier times x's scale, its addend times x's code sum
 // in a scalar accumulator; an interleaved weight is a group of 8 rows per tile. The intrinsics are func.call'ed private declarations named
@@ -91,18 +91,25 @@ func.func @gemv_q8_0(%x: tensor<1x1x32xf32>, %w: tensor<2x32x!llm.block<q8_0>>) 
 
 // -----
 
-// Q6_K: 16 scale runs per 256-element block, taken as vectors (BlockDecoder::getScaleVectors): per block and
-// weight row the 16 int8 scales converted at once (multipliers d·sc, addends −32·d·sc), the addends times x's 16
-// code sums of the block in two vector FMAs into the row's accumulator; per 32 elements the dot's lanes 0-3 and
-// 4-7 meet the multipliers of the chunk's two runs (one shuffle) times x's scale. No scalar addend sums.
+// Q6_K: 16 scale runs per 256-element block. x is rounded with one scale per 256 elements (the max over the
+// block's eight 32-element chunks), so that the runs' products add up as integers: per block and weight row the
+// 16 int8 scales read once, converted to f32 for the addends (−32·d·sc, times x's 16 code sums of the block in
+// two vector FMAs into the row's accumulator) and truncated to int16 as pair weights; per 32 elements one
+// VPMADDUBSW of the codes with x's, then one VPMADDWD against the scales of the chunk's two runs (pairs 0-7: run
+// 2c, pairs 8-15: run 2c + 1), added in int32 over the block; per block one conversion and one FMA with d times
+// x's scale. No scalar addend sums.
 // CHECK-LABEL: func @gemv_q6_k
 // CHECK-DAG: %[[NEG32:.+]] = arith.constant dense<-3.200000e+01> : vector<16xf32>
+// CHECK: %[[XSCALES:.+]] = memref.alloc() {alignment = 64 : i64} : memref<1x1xf32>
+// CHECK-COUNT-8: vector.reduction <maxnumf>
+// CHECK-NOT: vector.reduction <maxnumf>
+// CHECK: memref.store %{{.+}}, %[[XSCALES]][%c0, %c0] : memref<1x1xf32>
 // CHECK: scf.parallel
 // CHECK: %[[XSUMS:.+]] = vector.transfer_read %{{.+}} : memref<1x16xf32>, vector<16xf32>
 // CHECK: %[[SC:.+]] = vector.transfer_read %{{.+}}[%{{.+}}, %c192], %{{.+}} : tensor<3x210xi8>, vector<16xi8>
 // CHECK: %[[SCI:.+]] = arith.extsi %[[SC]] : vector<16xi8> to vector<16xi32>
+// CHECK: %[[D:.+]] = vector.broadcast %[[DS:.+]] : f32 to vector<16xf32>
 // CHECK: %[[SCF:.+]] = arith.sitofp %[[SCI]] : vector<16xi32> to vector<16xf32>
-// CHECK: %[[D:.+]] = vector.broadcast %{{.+}} : f32 to vector<16xf32>
 // CHECK: %[[MULT:.+]] = arith.mulf %[[SCF]], %[[D]] : vector<16xf32>
 // CHECK: %[[ADD:.+]] = arith.mulf %[[MULT]], %[[NEG32]] : vector<16xf32>
 // CHECK: %[[S0:.+]] = vector.extract_strided_slice %[[XSUMS]] {offsets = [0], sizes = [8], strides = [1]}
@@ -111,12 +118,22 @@ func.func @gemv_q8_0(%x: tensor<1x1x32xf32>, %w: tensor<2x32x!llm.block<q8_0>>) 
 // CHECK: %[[S1:.+]] = vector.extract_strided_slice %[[XSUMS]] {offsets = [8], sizes = [8], strides = [1]}
 // CHECK: %[[A1:.+]] = vector.extract_strided_slice %[[ADD]] {offsets = [8], sizes = [8], strides = [1]}
 // CHECK: %[[OFF:.+]] = vector.fma %[[A1]], %[[S1]], %[[OFF0]] : vector<8xf32>
-// CHECK: %[[XSCALE:.+]] = vector.broadcast %{{.+}} : f32 to vector<8xf32>
-// CHECK: %[[DOT:.+]] = arith.sitofp %{{.+}} : vector<8xi32> to vector<8xf32>
-// CHECK: %[[M:.+]] = vector.shuffle %[[MULT]], %[[MULT]] [0, 0, 0, 0, 1, 1, 1, 1] : vector<16xf32>, vector<16xf32>
-// CHECK: %[[MS:.+]] = arith.mulf %[[M]], %[[XSCALE]] : vector<8xf32>
-// CHECK: vector.fma %[[DOT]], %[[MS]], %[[OFF]] : vector<8xf32>
-// CHECK: vector.shuffle %[[MULT]], %[[MULT]] [14, 14, 14, 14, 15, 15, 15, 15] : vector<16xf32>, vector<16xf32>
+// CHECK: %[[SC16:.+]] = arith.extsi %[[SC]] : vector<16xi8> to vector<16xi16>
+// CHECK: %[[W0:.+]] = vector.shuffle %[[SC16]], %[[SC16]] [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1] : vector<16xi16>, vector<16xi16>
+// CHECK: %[[P0:.+]] = {{(func\.)?}}call @llvm.x86.avx2.pmadd.ub.sw(%{{.+}}, %{{.+}}) : (vector<32xi8>, vector<32xi8>) -> vector<16xi16>
+// CHECK: %[[DOT0:.+]] = {{(func\.)?}}call @llvm.x86.avx2.pmadd.wd(%[[P0]], %[[W0]]) : (vector<16xi16>, vector<16xi16>) -> vector<8xi32>
+// CHECK: %[[W1:.+]] = vector.shuffle %[[SC16]], %[[SC16]] [2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3] : vector<16xi16>, vector<16xi16>
+// CHECK: %[[P1:.+]] = {{(func\.)?}}call @llvm.x86.avx2.pmadd.ub.sw(%{{.+}}, %{{.+}})
+// CHECK: %[[DOT1:.+]] = {{(func\.)?}}call @llvm.x86.avx2.pmadd.wd(%[[P1]], %[[W1]])
+// CHECK: arith.addi %[[DOT0]], %[[DOT1]] : vector<8xi32>
+// CHECK: vector.shuffle %[[SC16]], %[[SC16]] [14, 14, 14, 14, 14, 14, 14, 14, 15, 15, 15, 15, 15, 15, 15, 15]
+// CHECK: %[[DOTS:.+]] = arith.addi %{{.+}}, %{{.+}} : vector<8xi32>
+// CHECK: %[[XSCALE:.+]] = memref.load %[[XSCALES]][%c0, %c0] : memref<1x1xf32>
+// CHECK: %[[DX:.+]] = arith.mulf %[[DS]], %[[XSCALE]] : f32
+// CHECK: %[[DXV:.+]] = vector.broadcast %[[DX]] : f32 to vector<8xf32>
+// CHECK: %[[F:.+]] = arith.sitofp %[[DOTS]] : vector<8xi32> to vector<8xf32>
+// CHECK: vector.fma %[[F]], %[[DXV]], %[[OFF]] : vector<8xf32>
+// CHECK-NOT: vpdpbusd
 // CHECK-NOT: math.fma
 // CHECK: vector.reduction <add>
 func.func @gemv_q6_k(%x: tensor<1x1x256xf32>, %w: tensor<3x256x!llm.block<q6_k>>) -> tensor<1x1x3xf32> {
@@ -126,29 +143,33 @@ func.func @gemv_q6_k(%x: tensor<1x1x256xf32>, %w: tensor<3x256x!llm.block<q6_k>>
 
 // -----
 
-// Q4_K: the 8 scales and mins packed in 12 bytes are unpacked in vector ops (BlockDecoder::getScaleVectors), one
-// lane per sub-block: one read of the 12 bytes; per vector the low 6 (lanes 0-3) or 4 (lanes 4-7) bits of one byte
-// per lane, or'ed with the top two bits of another (lanes 4-7 only); then × d (multipliers) and −dmin × (addends,
-// into the row's lanes with x's 8 code sums). No scalar unpacking, no from_elements.
+// Q4_K: the 8 scales and mins packed in 12 bytes are unpacked in vector ops (BlockDecoder::getIntegerScales),
+// one lane per sub-block: one read of the 12 bytes; per vector the low 6 (lanes 0-3) or 4 (lanes 4-7) bits of one
+// byte per lane, or'ed with the top two bits of another (lanes 4-7 only). The mins are converted and times −dmin
+// (addends, into the row's lanes with x's 8 code sums); the scales, truncated to int16, weight each 32-element
+// chunk's pairs with its sub-block's scale (one shuffle) in VPMADDWD. No scalar unpacking, no from_elements.
 // CHECK-LABEL: func @gemv_q4_k
 // CHECK-DAG: %[[SHIFT_MINS:.+]] = arith.constant dense<[0, 0, 0, 0, 4, 4, 4, 4]> : vector<8xi32>
 // CHECK-DAG: %[[LOW:.+]] = arith.constant dense<[63, 63, 63, 63, 15, 15, 15, 15]> : vector<8xi32>
 // CHECK-DAG: %[[TOP:.+]] = arith.constant dense<[0, 0, 0, 0, 3, 3, 3, 3]> : vector<8xi32>
 // CHECK: scf.parallel
 // CHECK: %[[PACKED:.+]] = vector.transfer_read %{{.+}}[%{{.+}}, %c4], %{{.+}} : tensor<3x144xi8>, vector<12xi8>
-// CHECK: vector.shuffle %[[PACKED]], %[[PACKED]] [0, 1, 2, 3, 8, 9, 10, 11]
-// CHECK: arith.andi %{{.+}}, %[[LOW]] : vector<8xi32>
-// CHECK: vector.shuffle %[[PACKED]], %[[PACKED]] [0, 1, 2, 3, 0, 1, 2, 3]
-// CHECK: arith.andi %{{.+}}, %[[TOP]] : vector<8xi32>
-// CHECK: %[[SCALES:.+]] = arith.sitofp %{{.+}} : vector<8xi32> to vector<8xf32>
 // CHECK: vector.shuffle %[[PACKED]], %[[PACKED]] [4, 5, 6, 7, 8, 9, 10, 11]
 // CHECK: arith.shrui %{{.+}}, %[[SHIFT_MINS]] : vector<8xi32>
 // CHECK: vector.shuffle %[[PACKED]], %[[PACKED]] [4, 5, 6, 7, 4, 5, 6, 7]
 // CHECK: %[[MINS:.+]] = arith.sitofp %{{.+}} : vector<8xi32> to vector<8xf32>
-// CHECK: %[[MULT:.+]] = arith.mulf %[[SCALES]], %{{.+}} : vector<8xf32>
 // CHECK: %[[M:.+]] = arith.mulf %[[MINS]], %{{.+}} : vector<8xf32>
 // CHECK: %[[ADD:.+]] = arith.negf %[[M]] : vector<8xf32>
 // CHECK: vector.fma %[[ADD]], %{{.+}}, %{{.+}} : vector<8xf32>
+// CHECK: vector.shuffle %[[PACKED]], %[[PACKED]] [0, 1, 2, 3, 8, 9, 10, 11]
+// CHECK: arith.andi %{{.+}}, %[[LOW]] : vector<8xi32>
+// CHECK: vector.shuffle %[[PACKED]], %[[PACKED]] [0, 1, 2, 3, 0, 1, 2, 3]
+// CHECK: arith.andi %{{.+}}, %[[TOP]] : vector<8xi32>
+// CHECK: %[[SCALES:.+]] = arith.ori %{{.+}}, %{{.+}} : vector<8xi32>
+// CHECK: %[[SC16:.+]] = arith.trunci %[[SCALES]] : vector<8xi32> to vector<8xi16>
+// CHECK: %[[W0:.+]] = vector.shuffle %[[SC16]], %[[SC16]] [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0] : vector<8xi16>, vector<8xi16>
+// CHECK: {{(func\.)?}}call @llvm.x86.avx2.pmadd.wd(%{{.+}}, %[[W0]])
+// CHECK: vector.shuffle %[[SC16]], %[[SC16]] [7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7]
 // CHECK-NOT: vector.from_elements
 // CHECK: vector.reduction <add>
 func.func @gemv_q4_k(%x: tensor<1x1x256xf32>, %w: tensor<3x256x!llm.block<q4_k>>) -> tensor<1x1x3xf32> {

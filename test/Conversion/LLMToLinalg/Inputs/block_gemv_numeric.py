@@ -3,12 +3,13 @@ float64 products on the weights as the gguf package dequantizes them.
 
 block_gemv_numeric.py KIND   KIND: f32 (weights decoded to f32 in registers)
 or an int8-dot kind of llm-lower-to-linalg (avx2, vnni: x rounded to int8
-per 32 elements, integer dot products), added to LLMC_PIPELINE_OPTIONS. Each
-kind runs the decode GEMV (one row) and two prefills through the GEMM (5 rows:
-one 4-row x tile and a row left over; 11 rows: two tiles sharing the decoded
-weight tile, and three left over), on every block format with rows of two
-blocks (K-quants: two super-blocks) and an odd number of outputs (1-row tiles
-after the multi-row ones). The int8 kinds round x in the GEMM as in the GEMV.
+per 32 elements, per 256 for the K-quants, integer dot products), added to
+LLMC_PIPELINE_OPTIONS. Each kind runs the decode GEMV (one row) and two
+prefills through the GEMM (5 rows: one 4-row x tile and a row left over; 11
+rows: two tiles sharing the decoded weight tile, and three left over), on
+every block format with rows of two blocks (K-quants: two super-blocks) and
+an odd number of outputs (1-row tiles after the multi-row ones). The int8
+kinds round x in the GEMM as in the GEMV.
 
 The blocks are random bytes (every code value occurs) with the f16 scales
 set to sane magnitudes, so all of a format's bits are exercised, not only
@@ -16,8 +17,10 @@ what one quantizer produces. Bounds, per output n (with |w| the dequantized
 weights):
   f32:  1e-5 · Σ|w·x| (f32 FMAs over K ≤ 512 in another order) + printing;
   int8: Σ_e |w_e| · d_b(e) · (1/2 + 1e-5) + the same, where d_b = max|x| / 127
-        over x's 32-element block b: each x_e is rounded to a multiple of d_b
-        by at most half a step, and every integer product is exact.
+        over x's scale block b (32 elements; a K-quant's super-block of 256,
+        whose runs' integer products add up before one conversion): each x_e
+        is rounded to a multiple of d_b by at most half a step, and every
+        integer product is exact.
 Printing: printMemrefF32 keeps 6 significant digits (relative 5e-6).
 """
 import os
@@ -97,9 +100,10 @@ def interleave_rows(raw, block_bytes, header):
     return np.concatenate(out).reshape(n, row_bytes)
 
 
-def int8_step(x):
-    """Per element of x (rows [M, K]), the step of its block's int8 codes."""
-    blocks = x.reshape(x.shape[0], -1, 32)
+def int8_step(x, scale_block):
+    """Per element of x (rows [M, K]), the step of its scale block's int8
+    codes."""
+    blocks = x.reshape(x.shape[0], -1, scale_block)
     step = np.abs(blocks).max(axis=2, keepdims=True).astype(np.float32) / np.float32(127)
     return np.broadcast_to(step, blocks.shape).reshape(x.shape).astype(np.float64)
 
@@ -116,6 +120,8 @@ def main():
         outputs = INTERLEAVED_OUTPUTS if interleaved else OUTPUTS
         raw, w = random_blocks(qtype, scale_offsets, min_offsets, outputs)
         k = w.shape[1]
+        # x's int8 scale blocks: a K-quant's super-block, else 32 elements.
+        scale_block = 256 if name.endswith("_k") else 32
         element = name
         if interleaved:
             raw = interleave_rows(raw, gguf.GGML_QUANT_SIZES[qtype][1],
@@ -131,8 +137,8 @@ def main():
                        % (wv, wb, bytes_type, block_type))
         for rows in GEMM_ROWS:
             x = rng.standard_normal((rows, k)).astype(np.float32)
-            # A block of zeros: its int8 scale is 0.
-            x[0, :32] = 0.0
+            # A scale block of zeros: its int8 scale is 0.
+            x[0, :scale_block] = 0.0
             cx, xty = m.constant(x.reshape(1, rows, k))
             yty = "tensor<1x%dx%dxf32>" % (rows, outputs)
             r = m.op("llm.linear %s, %s : %s, %s -> %s"
@@ -143,7 +149,7 @@ def main():
             magnitude = np.abs(x64) @ np.abs(w).T
             bound = F32_RTOL * magnitude + PRINT_RTOL * np.abs(ref)
             if INT8:
-                bound = bound + (int8_step(x) * (0.5 + 1e-5)) @ np.abs(w).T
+                bound = bound + (int8_step(x, scale_block) * (0.5 + 1e-5)) @ np.abs(w).T
             label = "%s%s %s" % (name, " interleaved" if interleaved else "",
                                  "gemv" if rows == 1 else "gemm T=%d" % rows)
             checks.append((label, ref.reshape(1, rows, outputs),
