@@ -38,6 +38,168 @@ Value readRow(OpBuilder &b, Location loc, Value source, Value row,
       /*mask=*/Value(), b.getBoolArrayAttr({true}));
 }
 
+/// `base` · scale + plus, as an index.
+Value scaledIndex(OpBuilder &b, Location loc, Value base, int64_t scale,
+                  int64_t plus) {
+  return arith::AddIOp::create(
+             b, loc,
+             arith::MulIOp::create(b, loc, base, indexConstant(b, loc, scale)),
+             indexConstant(b, loc, plus))
+      .getResult();
+}
+
+/// Panel p's codes of K group `group`: 4 codes of each of its 8 rows.
+Value readPanelCodes(OpBuilder &b, Location loc, const WeightCodeTile &tile,
+                     Value group, int64_t p) {
+  return vector::BitCastOp::create(
+      b, loc, bytesType(b),
+      readRow(b, loc, tile.codes, group,
+              indexConstant(b, loc, p * kInt8PanelRows), kInt8PanelRows));
+}
+
+/// x row `xRow`'s 4 codes of K group `group`, in every lane.
+Value broadcastGroupCodes(OpBuilder &b, Location loc,
+                          const QuantizedActivations &x, Value xRow,
+                          Value group) {
+  Value four = readRow(b, loc, x.codes, xRow,
+                       scaledIndex(b, loc, group, kInt8GroupElements, 0),
+                       kInt8GroupElements);
+  Value word = vector::ExtractOp::create(
+      b, loc,
+      vector::BitCastOp::create(b, loc, VectorType::get({1}, b.getI32Type()),
+                                four),
+      0);
+  return vector::BitCastOp::create(
+      b, loc, bytesType(b),
+      vector::BroadcastOp::create(
+          b, loc, VectorType::get({kInt8PanelRows}, b.getI32Type()), word));
+}
+
+/// The f32 totals of the accumulators of (x row i, panel p), indexed
+/// i · panels + p: lane l of each is tile row p · 8 + l.
+SmallVector<Value> extractRowTotals(OpBuilder &b, Location loc,
+                                    ValueRange accumulators) {
+  SmallVector<Value> totals;
+  for (Value accumulator : accumulators)
+    for (int64_t l = 0; l < kInt8PanelRows; ++l)
+      totals.push_back(vector::ExtractOp::create(b, loc, accumulator, l));
+  return totals;
+}
+
+/// multiplyWeightCodeTile for K-quant tiles (tile.runWeights): per block,
+/// each dot's int16 pair sums (a row's two pairs of a group) weighted by
+/// their rows' run scales and added in int32 over the block, then converted
+/// once and scaled by the rows' d times x's scale of the block; the
+/// addends meet x's code sums per 16 elements.
+SmallVector<Value> multiplyIntegerRuns(OpBuilder &b, Location loc,
+                                       const WeightCodeTile &tile,
+                                       const QuantizedActivations &x,
+                                       ArrayRef<Value> xRows, int64_t depth) {
+  int64_t panels = tile.rows / kInt8PanelRows;
+  size_t count = xRows.size() * panels;
+  int64_t blockElements = x.scaleBlock;
+  auto accType = VectorType::get({kInt8PanelRows}, b.getF32Type());
+  auto sumType = VectorType::get({kInt8PanelRows}, b.getI32Type());
+  Value zero = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(accType, b.getF32FloatAttr(0.0f)));
+  Value zeroSums = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(sumType, b.getI32IntegerAttr(0)));
+  int64_t groupsPerSumRun = kActivationSumRun / kInt8GroupElements;
+  int64_t sumRunsPerChunk = kInt8DotBytes / kActivationSumRun;
+  // Pair 2r and 2r + 1 of a dot are tile row r's.
+  SmallVector<int64_t> rowPairs;
+  for (int64_t r = 0; r < kInt8PanelRows; ++r)
+    rowPairs.append({r, r});
+
+  auto blockLoop = scf::ForOp::create(
+      b, loc, indexConstant(b, loc, 0),
+      indexConstant(b, loc, depth / blockElements), indexConstant(b, loc, 1),
+      SmallVector<Value>(count, zero),
+      [&](OpBuilder &bb, Location bloc, Value block, ValueRange blockAccs) {
+        SmallVector<Value> init(blockAccs);
+        init.append(count, zeroSums);
+        auto chunkLoop = scf::ForOp::create(
+            bb, bloc,
+            scaledIndex(bb, bloc, block, blockElements / kInt8DotBytes, 0),
+            scaledIndex(bb, bloc, block, blockElements / kInt8DotBytes,
+                        blockElements / kInt8DotBytes),
+            indexConstant(bb, bloc, 1), init,
+            [&](OpBuilder &nb, Location nloc, Value chunk,
+                ValueRange carried) {
+              SmallVector<Value> accs(carried.take_front(count));
+              SmallVector<Value> sums(carried.drop_front(count));
+              for (int64_t h = 0; h < sumRunsPerChunk; ++h) {
+                Value run = scaledIndex(nb, nloc, chunk, sumRunsPerChunk, h);
+                SmallVector<Value> weights, addends;
+                for (int64_t p = 0; p < panels; ++p) {
+                  Value column = indexConstant(nb, nloc, p * kInt8PanelRows);
+                  Value scales = readRow(nb, nloc, tile.runWeights, run,
+                                         column, kInt8PanelRows);
+                  weights.push_back(vector::ShuffleOp::create(
+                      nb, nloc, scales, scales, rowPairs));
+                  addends.push_back(readRow(nb, nloc, tile.addends, run,
+                                            column, kInt8PanelRows));
+                }
+                for (int64_t q = 0; q < groupsPerSumRun; ++q) {
+                  Value group = scaledIndex(
+                      nb, nloc, run, groupsPerSumRun, q);
+                  SmallVector<Value> codes;
+                  for (int64_t p = 0; p < panels; ++p)
+                    codes.push_back(readPanelCodes(nb, nloc, tile, group, p));
+                  for (auto [i, xRow] : llvm::enumerate(xRows)) {
+                    Value xs = broadcastGroupCodes(nb, nloc, x, xRow, group);
+                    for (int64_t p = 0; p < panels; ++p) {
+                      Value &sum = sums[i * panels + p];
+                      sum = createWeightedInt8Dot(nb, nloc, codes[p], xs,
+                                                  weights[p], sum);
+                    }
+                  }
+                }
+                // The run's addends times x's scaled code sum over it.
+                for (auto [i, xRow] : llvm::enumerate(xRows)) {
+                  Value xSum = vector::BroadcastOp::create(
+                      nb, nloc, accType,
+                      memref::LoadOp::create(nb, nloc, x.sums,
+                                             ValueRange{xRow, run}));
+                  for (int64_t p = 0; p < panels; ++p) {
+                    Value &acc = accs[i * panels + p];
+                    acc = vector::FMAOp::create(nb, nloc, addends[p], xSum,
+                                                acc);
+                  }
+                }
+              }
+              SmallVector<Value> results(accs);
+              results.append(sums);
+              scf::YieldOp::create(nb, nloc, results);
+            });
+        // The block's sums times the rows' d and x's scale of the block.
+        SmallVector<Value> accs(chunkLoop.getResults().take_front(count));
+        SmallVector<Value> blockScales;
+        for (int64_t p = 0; p < panels; ++p)
+          blockScales.push_back(
+              readRow(bb, bloc, tile.blockScales, block,
+                      indexConstant(bb, bloc, p * kInt8PanelRows),
+                      kInt8PanelRows));
+        for (auto [i, xRow] : llvm::enumerate(xRows)) {
+          Value scale = vector::BroadcastOp::create(
+              bb, bloc, accType,
+              loadActivationScale(
+                  bb, bloc, x, xRow,
+                  scaledIndex(bb, bloc, block, blockElements, 0)));
+          for (int64_t p = 0; p < panels; ++p) {
+            Value &acc = accs[i * panels + p];
+            Value products = arith::SIToFPOp::create(
+                bb, bloc, accType, chunkLoop.getResult(count + i * panels + p));
+            acc = vector::FMAOp::create(
+                bb, bloc, products,
+                arith::MulFOp::create(bb, bloc, blockScales[p], scale), acc);
+          }
+        }
+        scf::YieldOp::create(bb, bloc, accs);
+      });
+  return extractRowTotals(b, loc, blockLoop.getResults());
+}
+
 } // namespace
 
 WeightCodeTile llmc::decodeWeightCodeTile(OpBuilder &b, Location loc,
@@ -59,11 +221,17 @@ WeightCodeTile llmc::decodeWeightCodeTile(OpBuilder &b, Location loc,
   tile.signedCodes = blocks.hasSignedCodes() && !offsetCodes;
   tile.sixteenElementRuns = blocks.getScaleRun() < kInt8DotBytes;
   tile.codes = buffer(depth / kInt8GroupElements, b.getI32Type());
-  tile.multipliers = buffer(runs, b.getF32Type());
+  int64_t blockElements = blocks.getBlockElements();
+  bool integerRuns = blocks.getRunsPerBlock() > 1;
+  if (integerRuns) {
+    tile.runWeights = buffer(runs, b.getI16Type());
+    tile.blockScales = buffer(depth / blockElements, b.getF32Type());
+  } else {
+    tile.multipliers = buffer(runs, b.getF32Type());
+  }
   if (!tile.signedCodes)
     tile.addends = buffer(runs, b.getF32Type());
 
-  int64_t blockElements = blocks.getBlockElements();
   auto wordsType =
       VectorType::get({kInt8DotBytes / kInt8GroupElements}, b.getI32Type());
   scf::ForOp::create(
@@ -81,41 +249,72 @@ WeightCodeTile llmc::decodeWeightCodeTile(OpBuilder &b, Location loc,
                      indexConstant(nb, nloc, per))
               .getResult();
         };
-        for (int64_t j = 0; j < rows; ++j) {
-          Value tileRow = indexConstant(nb, nloc, j);
-          BlockDecoder::Block rowBlock = blocks.loadBlock(
-              nb, nloc, nb.createOrFold<arith::AddIOp>(nloc, n0, tileRow),
-              block);
+        // Per panel of 8 rows: each 32-element chunk's codes of the 8 rows
+        // (8 words of 4 codes each) transposed in registers, so that each
+        // K group's line gets the panel's 8 words in one store.
+        for (int64_t p = 0; p < rows / kInt8PanelRows; ++p) {
+          SmallVector<BlockDecoder::Block> rowBlocks;
+          SmallVector<Value> tileRows, integerScales;
+          for (int64_t r = 0; r < kInt8PanelRows; ++r) {
+            Value tileRow = indexConstant(nb, nloc, p * kInt8PanelRows + r);
+            tileRows.push_back(tileRow);
+            rowBlocks.push_back(blocks.loadBlock(
+                nb, nloc, nb.createOrFold<arith::AddIOp>(nloc, n0, tileRow),
+                block));
+            if (integerRuns) {
+              integerScales.push_back(
+                  blocks.getIntegerScales(nb, nloc, rowBlocks.back()).scales);
+              memref::StoreOp::create(
+                  nb, nloc, blocks.getSuperBlockScale(rowBlocks.back()),
+                  tile.blockScales, ValueRange{block, tileRow});
+            }
+          }
           for (int64_t first = 0; first < blockElements;
                first += kInt8DotBytes) {
-            Value codes = blocks.decodeCodes(nb, nloc, rowBlock, first);
-            if (offsetCodes) // + 128 as unsigned bytes: the sign bit flipped
-              codes = arith::XOrIOp::create(
-                  nb, nloc, codes, splatBytes(nb, nloc, -kSignedCodeOffset));
-            // Each group of 4 codes to its line of the tile.
-            Value words = vector::BitCastOp::create(nb, nloc, wordsType, codes);
-            for (int64_t q = 0; q < wordsType.getNumElements(); ++q)
-              memref::StoreOp::create(
-                  nb, nloc, vector::ExtractOp::create(nb, nloc, words, q),
-                  tile.codes,
+            SmallVector<Value> rowWords;
+            for (const BlockDecoder::Block &rowBlock : rowBlocks) {
+              Value codes = blocks.decodeCodes(nb, nloc, rowBlock, first);
+              if (offsetCodes) // + 128 as unsigned bytes: the sign bit flipped
+                codes = arith::XOrIOp::create(
+                    nb, nloc, codes, splatBytes(nb, nloc, -kSignedCodeOffset));
+              rowWords.push_back(
+                  vector::BitCastOp::create(nb, nloc, wordsType, codes));
+            }
+            SmallVector<Value> lines = transposeRows(nb, nloc, rowWords);
+            for (auto [q, line] : llvm::enumerate(lines))
+              vector::StoreOp::create(
+                  nb, nloc, line, tile.codes,
                   ValueRange{at(first + q * kInt8GroupElements,
                                 kInt8GroupElements),
-                             tileRow});
-            for (int64_t element = first; element < first + kInt8DotBytes;
-                 element += kActivationSumRun) {
-              auto [multiplier, addend] = blocks.getScale(rowBlock, element);
-              if (offsetCodes)
-                addend = arith::MulFOp::create(
-                    nb, nloc, multiplier,
-                    arith::ConstantOp::create(
-                        nb, nloc,
-                        nb.getF32FloatAttr(-double(kSignedCodeOffset))));
-              Value run = at(element, kActivationSumRun);
-              memref::StoreOp::create(nb, nloc, multiplier, tile.multipliers,
-                                      ValueRange{run, tileRow});
-              if (tile.addends)
-                memref::StoreOp::create(nb, nloc, addend, tile.addends,
-                                        ValueRange{run, tileRow});
+                             tileRows.front()});
+            for (auto [r, rowBlock] : llvm::enumerate(rowBlocks)) {
+              for (int64_t element = first; element < first + kInt8DotBytes;
+                   element += kActivationSumRun) {
+                auto [multiplier, addend] = blocks.getScale(rowBlock, element);
+                if (offsetCodes)
+                  addend = arith::MulFOp::create(
+                      nb, nloc, multiplier,
+                      arith::ConstantOp::create(
+                          nb, nloc,
+                          nb.getF32FloatAttr(-double(kSignedCodeOffset))));
+                Value run = at(element, kActivationSumRun);
+                if (integerRuns)
+                  memref::StoreOp::create(
+                      nb, nloc,
+                      arith::TruncIOp::create(
+                          nb, nloc, nb.getI16Type(),
+                          vector::ExtractOp::create(
+                              nb, nloc, integerScales[r],
+                              element / blocks.getScaleRun())),
+                      tile.runWeights, ValueRange{run, tileRows[r]});
+                else
+                  memref::StoreOp::create(nb, nloc, multiplier,
+                                          tile.multipliers,
+                                          ValueRange{run, tileRows[r]});
+                if (tile.addends)
+                  memref::StoreOp::create(nb, nloc, addend, tile.addends,
+                                          ValueRange{run, tileRows[r]});
+              }
             }
           }
         }
@@ -128,10 +327,11 @@ SmallVector<Value> llmc::multiplyWeightCodeTile(
     OpBuilder &b, Location loc, const WeightCodeTile &tile,
     const QuantizedActivations &x, ArrayRef<Value> xRows, int64_t depth,
     Int8DotKind kind) {
+  if (tile.runWeights)
+    return multiplyIntegerRuns(b, loc, tile, x, xRows, depth);
   int64_t panels = tile.rows / kInt8PanelRows;
   size_t count = xRows.size() * panels;
   auto accType = VectorType::get({kInt8PanelRows}, b.getF32Type());
-  auto wordsType = VectorType::get({kInt8PanelRows}, b.getI32Type());
   Value zero = arith::ConstantOp::create(
       b, loc, DenseElementsAttr::get(accType, b.getF32FloatAttr(0.0f)));
   // Scale runs per 32-element chunk, and K groups per run.
@@ -147,12 +347,7 @@ SmallVector<Value> llmc::multiplyWeightCodeTile(
       [&](OpBuilder &nb, Location nloc, Value chunk, ValueRange carried) {
         SmallVector<Value> accs(carried);
         auto offset = [&](Value base, int64_t scale, int64_t plus) {
-          return arith::AddIOp::create(
-                     nb, nloc,
-                     arith::MulIOp::create(nb, nloc, base,
-                                           indexConstant(nb, nloc, scale)),
-                     indexConstant(nb, nloc, plus))
-              .getResult();
+          return scaledIndex(nb, nloc, base, scale, plus);
         };
         for (int64_t h = 0; h < runsPerChunk; ++h) {
           // Σ over the run's groups in int32, one vector per (x row, panel).
@@ -162,11 +357,7 @@ SmallVector<Value> llmc::multiplyWeightCodeTile(
                                  h * groupsPerRun + q);
             SmallVector<Value> codes, signs;
             for (int64_t p = 0; p < panels; ++p) {
-              Value w = vector::BitCastOp::create(
-                  nb, nloc, bytesType(nb),
-                  readRow(nb, nloc, tile.codes, group,
-                          indexConstant(nb, nloc, p * kInt8PanelRows),
-                          kInt8PanelRows));
+              Value w = readPanelCodes(nb, nloc, tile, group, p);
               if (tile.signedCodes) {
                 signs.push_back(w);
                 w = math::AbsIOp::create(nb, nloc, w);
@@ -174,21 +365,7 @@ SmallVector<Value> llmc::multiplyWeightCodeTile(
               codes.push_back(w);
             }
             for (auto [i, xRow] : llvm::enumerate(xRows)) {
-              // x's 4 codes of the group, in every lane.
-              Value four = readRow(
-                  nb, nloc, x.codes, xRow,
-                  arith::MulIOp::create(
-                      nb, nloc, group,
-                      indexConstant(nb, nloc, kInt8GroupElements)),
-                  kInt8GroupElements);
-              Value word = vector::ExtractOp::create(
-                  nb, nloc,
-                  vector::BitCastOp::create(
-                      nb, nloc, VectorType::get({1}, nb.getI32Type()), four),
-                  0);
-              Value xs = vector::BitCastOp::create(
-                  nb, nloc, bytesType(nb),
-                  vector::BroadcastOp::create(nb, nloc, wordsType, word));
+              Value xs = broadcastGroupCodes(nb, nloc, x, xRow, group);
               for (int64_t p = 0; p < panels; ++p) {
                 Value signedXs = xs;
                 if (tile.signedCodes) // |w| times x with w's sign
@@ -243,13 +420,5 @@ SmallVector<Value> llmc::multiplyWeightCodeTile(
         }
         scf::YieldOp::create(nb, nloc, accs);
       });
-
-  // Lane l of (x row i, panel p) is tile row p · 8 + l.
-  SmallVector<Value> totals;
-  for (size_t i = 0; i < xRows.size(); ++i)
-    for (int64_t p = 0; p < panels; ++p)
-      for (int64_t l = 0; l < kInt8PanelRows; ++l)
-        totals.push_back(vector::ExtractOp::create(
-            b, loc, loop.getResult(i * panels + p), l));
-  return totals;
+  return extractRowTotals(b, loc, loop.getResults());
 }

@@ -22,11 +22,18 @@ constexpr int64_t kInt8GroupElements = 4;
 /// elements 4g..4g+3 of tile row j as 4 bytes), so that one vector read
 /// gives 8 weight rows' group and x's 4 codes are broadcast against it;
 /// value of element e of tile row j = code · multipliers[e / 16, j] +
-/// addends[e / 16, j]. Decoded once per (x row block, weight tile), so that
-/// every x tile of the block reuses it.
+/// addends[e / 16, j], for the K-quants code · runWeights[e / 16, j] ·
+/// blockScales[e / 256, j] + addends[e / 16, j]. Decoded once per (x row
+/// block, weight tile), so that every x tile of the block reuses it.
 struct WeightCodeTile {
   mlir::Value codes;       // memref<K/4 x rows x i32> (4 codes each)
-  mlir::Value multipliers; // memref<K/16 x rows x f32>
+  /// memref<K/16 x rows x f32>; null for the K-quants.
+  mlir::Value multipliers;
+  /// The K-quants: each 16 elements' integer run scale (memref<K/16 x rows
+  /// x i16>) and each block's d (memref<K/256 x rows x f32>); null
+  /// otherwise.
+  mlir::Value runWeights;
+  mlir::Value blockScales;
   /// memref<K/16 x rows x f32>; null when every addend is 0 (signed codes).
   mlir::Value addends;
   /// Codes that are signed bytes (q8_0 when they cannot be offset to
@@ -54,7 +61,11 @@ WeightCodeTile decodeWeightCodeTile(mlir::OpBuilder &b, mlir::Location loc,
 /// 8 weight rows' codes in one dot instruction (32 useful products each),
 /// summed in int32 over a scale run (16 or 32 elements); per run the int32
 /// sums converted to f32 and accumulated with the weight rows' multipliers
-/// times x's scale, and the addends times x's scaled code sums.
+/// times x's scale, and the addends times x's scaled code sums. K-quant
+/// tiles (x rounded per block) weight each dot's int16 pair sums by their
+/// rows' run scales (createWeightedInt8Dot) and sum in int32 over the
+/// block: per block one conversion and one FMA with the rows' d times x's
+/// scale, per 16 elements one FMA with the addends.
 llvm::SmallVector<mlir::Value>
 multiplyWeightCodeTile(mlir::OpBuilder &b, mlir::Location loc,
                        const WeightCodeTile &tile,

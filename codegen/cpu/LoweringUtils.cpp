@@ -131,3 +131,25 @@ void llmc::prefetchLines(OpBuilder &b, Location loc, Value buffer,
                                kPrefetchLocality, /*isDataCache=*/true);
   }
 }
+
+SmallVector<Value> llmc::transposeRows(OpBuilder &b, Location loc,
+                                       SmallVector<Value> rows) {
+  int64_t n = rows.size();
+  assert(llvm::isPowerOf2_64(n) && "a power of two");
+  SmallVector<int64_t> low, high;
+  for (int64_t k = 0; k < n / 2; ++k) {
+    low.append({k, n + k});
+    high.append({n / 2 + k, n + n / 2 + k});
+  }
+  for (int64_t round = 1; round < n; round *= 2) {
+    SmallVector<Value> next(n);
+    for (int64_t i = 0; i < n / 2; ++i) {
+      next[2 * i] =
+          vector::ShuffleOp::create(b, loc, rows[i], rows[i + n / 2], low);
+      next[2 * i + 1] =
+          vector::ShuffleOp::create(b, loc, rows[i], rows[i + n / 2], high);
+    }
+    rows = std::move(next);
+  }
+  return rows;
+}

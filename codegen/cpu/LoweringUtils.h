@@ -73,6 +73,14 @@ mlir::Value softcapInPlace(mlir::OpBuilder &builder, mlir::Location loc,
                            mlir::Value tensor,
                            std::optional<llvm::APFloat> cap);
 
+/// The transpose of the n × n matrix whose rows are `rows` (n vectors of n
+/// lanes, n a power of two): log2(n) rounds, each row pair (i, i + n/2)
+/// becoming rows 2i and 2i + 1, the interleaving of their first and of their
+/// second halves.
+llvm::SmallVector<mlir::Value> transposeRows(mlir::OpBuilder &builder,
+                                             mlir::Location loc,
+                                             llvm::SmallVector<mlir::Value> rows);
+
 } // namespace llmc
 
 #endif // LLMC_CODEGEN_CPU_LOWERINGUTILS_H

@@ -16,31 +16,6 @@ namespace {
 /// Alignment of the panel buffer: one cache line.
 constexpr int64_t kPanelAlignment = 64;
 
-/// The transpose of the lanes × lanes matrix whose rows are `rows`: log2(n)
-/// rounds, each row pair (i, i + n/2) becoming rows 2i and 2i + 1, the
-/// interleaving of their first and of their second halves.
-SmallVector<Value> transposeRows(OpBuilder &b, Location loc,
-                                 SmallVector<Value> rows) {
-  int64_t n = rows.size();
-  assert(llvm::isPowerOf2_64(n) && "a power of two");
-  SmallVector<int64_t> low, high;
-  for (int64_t k = 0; k < n / 2; ++k) {
-    low.append({k, n + k});
-    high.append({n / 2 + k, n + n / 2 + k});
-  }
-  for (int64_t round = 1; round < n; round *= 2) {
-    SmallVector<Value> next(n);
-    for (int64_t i = 0; i < n / 2; ++i) {
-      next[2 * i] =
-          vector::ShuffleOp::create(b, loc, rows[i], rows[i + n / 2], low);
-      next[2 * i + 1] =
-          vector::ShuffleOp::create(b, loc, rows[i], rows[i + n / 2], high);
-    }
-    rows = std::move(next);
-  }
-  return rows;
-}
-
 } // namespace
 
 Value llmc::packWeightPanel(OpBuilder &b, Location loc, Value rows, Value n0,

@@ -179,40 +179,49 @@ func.func @gemv_q4_k(%x: tensor<1x1x256xf32>, %w: tensor<3x256x!llm.block<q4_k>>
 
 // -----
 
-// The prefill GEMM (dynamic rows): x quantized once; per (x row block, tile of 16 weight rows) the tile decoded
-// into codes repacked as 64 lines (K/4) × 16 rows of 4 bytes, and multipliers and addends per 16 elements
-// (Q6_K: value = code · d·sc − 32·d·sc); then per tile of 4 x rows and 32 elements, per K group of 4, each x
-// row's 4 codes broadcast into a vector<32xi8> against the two 8-row panels, accumulated in int32 across the
-// 16-element run's 4 groups (the first dot from zero, the next from the previous), converted once per run and
-// accumulated with multiplier × x's scale and addend × x's code sum. 4 × 2 panels: 8 f32 accumulators.
+// The prefill GEMM (dynamic rows): x quantized once (per 256 elements for this K-quant); per (x row block, tile
+// of 16 weight rows) the tile decoded per panel of 8 rows: each 32-element chunk's codes of the 8 rows (8 words
+// of 4 codes) transposed in registers and stored as 8 lines of the repacked codes, 64 lines (K/4) × 16 rows of 4
+// bytes; per 16 elements the rows' int16 scales and f32 addends (Q6_K: value = code · d·sc − 32·d·sc), per block
+// the rows' d. Then per tile of 4 x rows, per chunk of 32 elements and K group of 4, each x row's 4 codes
+// broadcast into a vector<32xi8> against the two 8-row panels: VPMADDUBSW, then VPMADDWD against the panel's
+// rows' scales of the group's 16-element run (each row's two pairs), added in int32 over the block (8 chunks);
+// per 16 elements the addends times x's code sum; per block one conversion and one FMA with the rows' d times
+// x's scale. 4 × 2 panels: 8 f32 and 8 int32 accumulators.
 // CHECK-LABEL: func @gemm_q6_k
 // CHECK: %[[XQ:.+]] = memref.alloc(%{{.+}}) {alignment = 64 : i64} : memref<?x256xi8>
 // CHECK: scf.parallel
 // CHECK: %[[CODES:.+]] = memref.alloc() {alignment = 64 : i64} : memref<64x16xi32>
-// CHECK: %[[MULT:.+]] = memref.alloc() {alignment = 64 : i64} : memref<16x16xf32>
+// CHECK: %[[RUNW:.+]] = memref.alloc() {alignment = 64 : i64} : memref<16x16xi16>
+// CHECK: %[[DS:.+]] = memref.alloc() {alignment = 64 : i64} : memref<1x16xf32>
 // CHECK: %[[ADD:.+]] = memref.alloc() {alignment = 64 : i64} : memref<16x16xf32>
-// CHECK: %[[WORDS:.+]] = vector.bitcast %{{.+}} : vector<32xi8> to vector<8xi32>
-// CHECK: %[[WORD:.+]] = vector.extract %[[WORDS]][0] : i32 from vector<8xi32>
-// CHECK: memref.store %[[WORD]], %[[CODES]][%{{.+}}, %{{.+}}] : memref<64x16xi32>
-// CHECK: scf.for {{.+}} iter_args({{.+}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// CHECK: %[[T0:.+]] = vector.shuffle %{{.+}}, %{{.+}} [0, 8, 1, 9, 2, 10, 3, 11] : vector<8xi32>, vector<8xi32>
+// CHECK-COUNT-23: vector.shuffle %{{.+}}, %{{.+}} [{{[0-9, ]+}}] : vector<8xi32>, vector<8xi32>
+// CHECK-COUNT-8: vector.store %{{.+}}, %[[CODES]][%{{.+}}, %c0] : memref<64x16xi32>, vector<8xi32>
+// CHECK: memref.store %{{.+}}, %[[RUNW]][%{{.+}}, %{{.+}}] : memref<16x16xi16>
+// CHECK: scf.for {{.+}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi32>)
+// CHECK: %[[S0:.+]] = vector.transfer_read %[[RUNW]][%[[R16:.+]], %c0], {{.+}} : memref<16x16xi16>, vector<8xi16>
+// CHECK: %[[W0:.+]] = vector.shuffle %[[S0]], %[[S0]] [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7] : vector<8xi16>, vector<8xi16>
+// CHECK: %[[A0:.+]] = vector.transfer_read %[[ADD]][%[[R16]], %c0], {{.+}} : memref<16x16xf32>, vector<8xf32>
 // CHECK: %[[P0:.+]] = vector.transfer_read %[[CODES]][%[[G:.+]], %c0], {{.+}} : memref<64x16xi32>, vector<8xi32>
-// CHECK: %[[W0:.+]] = vector.bitcast %[[P0]] : vector<8xi32> to vector<32xi8>
-// CHECK: %[[P1:.+]] = vector.transfer_read %[[CODES]][%[[G]], %c8], {{.+}} : memref<64x16xi32>, vector<8xi32>
-// CHECK: %[[W1:.+]] = vector.bitcast %[[P1]] : vector<8xi32> to vector<32xi8>
+// CHECK: %[[C0:.+]] = vector.bitcast %[[P0]] : vector<8xi32> to vector<32xi8>
 // CHECK: %[[X4:.+]] = vector.transfer_read %[[XQ]][%{{.+}}, %{{.+}}], {{.+}} : memref<?x256xi8>, vector<4xi8>
 // CHECK: %[[X1:.+]] = vector.bitcast %[[X4]] : vector<4xi8> to vector<1xi32>
 // CHECK: %[[XW:.+]] = vector.extract %[[X1]][0] : i32 from vector<1xi32>
 // CHECK: %[[XB:.+]] = vector.broadcast %[[XW]] : i32 to vector<8xi32>
 // CHECK: %[[XS:.+]] = vector.bitcast %[[XB]] : vector<8xi32> to vector<32xi8>
-// CHECK: %[[D0:.+]] = {{(func\.)?}}call @llvm.x86.avx512.vpdpbusd.256(%{{.+}}, %[[W0]], %[[XS]])
-// CHECK: {{(func\.)?}}call @llvm.x86.avx512.vpdpbusd.256(%{{.+}}, %[[W1]], %[[XS]])
-// CHECK: {{(func\.)?}}call @llvm.x86.avx512.vpdpbusd.256(%[[D0]], %{{.+}}, %{{.+}})
-// CHECK: %[[M:.+]] = vector.transfer_read %[[MULT]]{{.+}} : memref<16x16xf32>, vector<8xf32>
-// CHECK: %[[A:.+]] = vector.transfer_read %[[ADD]]{{.+}} : memref<16x16xf32>, vector<8xf32>
+// CHECK: %[[PAIRS:.+]] = {{(func\.)?}}call @llvm.x86.avx2.pmadd.ub.sw(%[[C0]], %[[XS]])
+// CHECK: %[[DOT:.+]] = {{(func\.)?}}call @llvm.x86.avx2.pmadd.wd(%[[PAIRS]], %[[W0]])
+// CHECK: arith.addi %{{.+}}, %[[DOT]] : vector<8xi32>
+// CHECK: %[[XSUM:.+]] = memref.load %{{.+}}[%{{.+}}, %[[R16]]] : memref<?x16xf32>
+// CHECK: %[[XSUMV:.+]] = vector.broadcast %[[XSUM]] : f32 to vector<8xf32>
+// CHECK: vector.fma %[[A0]], %[[XSUMV]], %{{.+}} : vector<8xf32>
+// CHECK: scf.yield
+// CHECK: %[[D:.+]] = vector.transfer_read %[[DS]][%{{.+}}, %c0], {{.+}} : memref<1x16xf32>, vector<8xf32>
 // CHECK: %[[F:.+]] = arith.sitofp %{{.+}} : vector<8xi32> to vector<8xf32>
-// CHECK: %[[MS:.+]] = arith.mulf %[[M]], %{{.+}} : vector<8xf32>
-// CHECK: %[[ACC:.+]] = vector.fma %[[F]], %[[MS]], %{{.+}} : vector<8xf32>
-// CHECK: vector.fma %[[A]], %{{.+}}, %[[ACC]] : vector<8xf32>
+// CHECK: %[[DX:.+]] = arith.mulf %[[D]], %{{.+}} : vector<8xf32>
+// CHECK: vector.fma %[[F]], %[[DX]], %{{.+}} : vector<8xf32>
+// CHECK-NOT: vpdpbusd
 // CHECK: vector.extract %{{.+}}[7] : f32 from vector<8xf32>
 // AVX2-LABEL: func @gemm_q6_k
 // AVX2: %[[P:.+]] = {{(func\.)?}}call @llvm.x86.avx2.pmadd.ub.sw(%{{.+}}, %{{.+}}) : (vector<32xi8>, vector<32xi8>) -> vector<16xi16>
