@@ -1,4 +1,4 @@
-// The llm-parallel-to-openmp pass: scf.parallel loops (independent siblings together) become OpenMP parallel regions whose threads take chunks of the iterations from a shared counter.
+// The llm-parallel-to-openmp pass: scf.parallel loops (independent siblings together) become OpenMP parallel regions whose threads each run a partition of the iterations and then take chunks of the others'.
 #include "passes/Passes.h"
 
 #include "codegen/cpu/ParallelLoopMarks.h"
@@ -22,9 +22,9 @@ using namespace mlir;
 
 namespace {
 
-/// Chunks per thread: enough that a thread kept off its core by other work
-/// leaves most of its share to the others, few enough that taking a chunk
-/// (one atomic add on a cache line the threads share) stays rare.
+/// Chunks per thread: a thread takes its own partition a chunk at a time,
+/// so that a thread done early can take the last chunks of another's (one
+/// that other processes keep off its core) from their end.
 constexpr int64_t kChunksPerThread = 4;
 
 /// Chunks per thread of a region with a loop marked as having heavy
@@ -32,22 +32,32 @@ constexpr int64_t kChunksPerThread = 4;
 /// leave a thread waiting for a long iteration of the other's, and more,
 /// shorter chunks cut that wait. Measured on a 2-core Zen 3 (2 threads,
 /// 128-token prefill, 4 interleaved runs each, tokens/s), 16 chunks per
-/// thread for every region against 4: TinyLlama-1.1B-shaped F16 77.5-78.5
-/// -> 80.7-82.8; SmolLM2-135M-shaped F16 702-706 -> 693-703, Q4_0
-/// 784-934 -> 837-961; but SmolLM2's F16 decode 101.5-104.4 -> 90.7-97.3
-/// tok/s, whose regions last tens of microseconds: hence the mark.
+/// thread for every region against 4 (then taken from one shared counter):
+/// TinyLlama-1.1B-shaped F16 77.5-78.5 -> 80.7-82.8; SmolLM2-135M-shaped
+/// F16 702-706 -> 693-703, Q4_0 784-934 -> 837-961; but SmolLM2's F16
+/// decode 101.5-104.4 -> 90.7-97.3 tok/s, whose regions last tens of
+/// microseconds: hence the mark.
 constexpr int64_t kHeavyChunksPerThread = 16;
 
-/// The OpenMP runtime's team size, called inside the parallel region.
-constexpr StringLiteral kNumThreadsFunction = "omp_get_num_threads";
+/// Partitions of a region's iterations: one per thread, up to this many; a
+/// thread beyond them only takes chunks from the ends of the others'.
+constexpr int64_t kMaxPartitions = 64;
 
-func::FuncOp getOrDeclareNumThreads(ModuleOp module) {
-  if (auto existing = module.lookupSymbol<func::FuncOp>(kNumThreadsFunction))
+/// i64 words per partition slot: one cache line, so that a thread taking
+/// chunks from its own partition does not contend with the others.
+constexpr int64_t kSlotWords = 8;
+
+/// The OpenMP runtime's queries: the team size a region started now gets
+/// (called before it), and the calling thread's number in its team.
+constexpr StringLiteral kMaxThreadsFunction = "omp_get_max_threads";
+constexpr StringLiteral kThreadNumFunction = "omp_get_thread_num";
+
+func::FuncOp getOrDeclareRuntimeQuery(ModuleOp module, StringRef name) {
+  if (auto existing = module.lookupSymbol<func::FuncOp>(name))
     return existing;
   OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
-  auto function = func::FuncOp::create(
-      b, module.getLoc(), kNumThreadsFunction,
-      b.getFunctionType({}, {b.getI32Type()}));
+  auto function = func::FuncOp::create(b, module.getLoc(), name,
+                                       b.getFunctionType({}, {b.getI32Type()}));
   function.setPrivate();
   return function;
 }
@@ -191,26 +201,78 @@ SmallVector<SmallVector<scf::ParallelOp>> groupSiblingLoops(ModuleOp module) {
   return groups;
 }
 
+/// A partition's remaining iterations, [front, back), packed into one i64
+/// slot word (back in the high half) so that one compare-and-swap takes a
+/// chunk from either end: the owner from the front, the others from the
+/// back. Both fit in 32 bits (a region's iterations are tiles: row blocks
+/// times weight panels).
+struct PartitionRange {
+  Value front, back;
+};
+
+constexpr int64_t kHalfBits = 32;
+
+PartitionRange unpackRange(OpBuilder &b, Location loc, Value word) {
+  Type i64 = b.getI64Type();
+  Value low = arith::ConstantIntOp::create(b, loc, i64, (int64_t{1} << kHalfBits) - 1);
+  Value shift = arith::ConstantIntOp::create(b, loc, i64, kHalfBits);
+  return {arith::AndIOp::create(b, loc, word, low),
+          arith::ShRUIOp::create(b, loc, word, shift)};
+}
+
+Value packRange(OpBuilder &b, Location loc, PartitionRange range) {
+  Value shift = arith::ConstantIntOp::create(b, loc, b.getI64Type(), kHalfBits);
+  return arith::OrIOp::create(
+      b, loc, arith::ShLIOp::create(b, loc, range.back, shift), range.front);
+}
+
+/// The chunk a thread takes from `range`: [front, min(front + chunk, back))
+/// when it owns the partition, else [max(back - chunk, front), back); empty
+/// when the partition is.
+PartitionRange takeChunk(OpBuilder &b, Location loc, PartitionRange range,
+                         Value chunk, Value own) {
+  Value ownEnd = arith::MinSIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, range.front, chunk), range.back);
+  Value stolenStart = arith::MaxSIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, range.back, chunk), range.front);
+  return {arith::SelectOp::create(b, loc, own, range.front, stolenStart),
+          arith::SelectOp::create(b, loc, own, ownEnd, range.back)};
+}
+
+/// The functions' partition slots and the OpenMP queries they need.
+struct RegionRuntime {
+  func::FuncOp maxThreads, threadNum;
+  Value slots; // memref<kMaxPartitions x kSlotWords x i64> on the stack
+};
+
 /// Rewrites a group of outermost scf.parallel loops (without reductions)
 /// into one region, where the last of them was:
 ///
-///   counter = 0                        (an i64 on the function's stack)
+///   P = min(omp_get_max_threads(), kMaxPartitions)
+///   for p < P: slot[p] = [p · total / P, (p + 1) · total / P)
+///   chunk = ceil(total / (P · chunks per thread))
 ///   omp.parallel {
-///     chunk = ceil(total / (threads · chunks per thread))
-///     while ((start = atomic_add(counter, chunk)) < total)
-///       for i in [start, min(start + chunk, total))
-///         if i < end₀: body₀(ivs = lower₀ + delinearize(i) · step₀)
-///         else if i < end₁: body₁(... i - end₀ ...)  ...
+///     t = omp_get_thread_num()
+///     for i < P: v = (t + i) mod P
+///       while ([start, end) = take a chunk of slot[v]: its front when
+///              v == t, else its back (one compare-and-swap)) is not empty
+///         for flat in [start, end)
+///           if flat < end₀: body₀(ivs = lower₀ + delinearize(flat) · step₀)
+///           else if flat < end₁: body₁(... flat - end₀ ...)  ...
 ///   }
 ///
 /// over the loops' iterations flattened row-major, one after another, with
 /// kHeavyChunksPerThread chunks per thread when a loop of the group has
-/// heavy iterations, else kChunksPerThread. Every
-/// iteration runs exactly once, on whichever thread takes its chunk, so
-/// results do not depend on the threads; the threads that run take over the
-/// chunks of one that other processes keep off its core.
+/// heavy iterations, else kChunksPerThread. Each thread runs its own
+/// partition front to back, one stream of consecutive iterations (the
+/// weight rows of a decode GEMV, which the prefetchers then follow across
+/// chunks), and then takes what is left of the others' from their ends.
+/// Every iteration runs exactly once, on whichever thread takes its chunk,
+/// so results do not depend on the threads; the threads that run take over
+/// the chunks of one that other processes keep off its core, or that the
+/// team lacks.
 void convertParallelLoops(MutableArrayRef<scf::ParallelOp> loops,
-                          func::FuncOp numThreads, Value counter) {
+                          const RegionRuntime &runtime) {
   OpBuilder b(loops.back());
   Location loc = loops.back().getLoc();
   Type i64 = b.getI64Type();
@@ -237,8 +299,40 @@ void convertParallelLoops(MutableArrayRef<scf::ParallelOp> loops,
     total = total ? b.createOrFold<arith::AddIOp>(loc, total, count) : count;
     ends.push_back(total);
   }
-  Value zero64 = arith::ConstantIntOp::create(b, loc, i64, 0);
-  memref::StoreOp::create(b, loc, zero64, counter, ValueRange{});
+
+  // The partitions and the chunk size, before the region.
+  Value maxThreads = arith::IndexCastOp::create(
+      b, loc, b.getIndexType(),
+      func::CallOp::create(b, loc, runtime.maxThreads).getResult(0));
+  Value partitions = arith::MinSIOp::create(
+      b, loc, arith::MaxSIOp::create(b, loc, maxThreads, index(1)),
+      index(kMaxPartitions));
+  Value partitions64 = arith::IndexCastOp::create(b, loc, i64, partitions);
+  Value total64 = arith::IndexCastOp::create(b, loc, i64, total);
+  scf::ForOp::create(
+      b, loc, index(0), partitions, index(1), ValueRange{},
+      [&](OpBuilder &pb, Location ploc, Value p, ValueRange) {
+        Value p64 = arith::IndexCastOp::create(pb, ploc, i64, p);
+        auto boundary = [&](Value part) -> Value {
+          return arith::DivUIOp::create(
+              pb, ploc, arith::MulIOp::create(pb, ploc, part, total64),
+              partitions64);
+        };
+        Value next = arith::AddIOp::create(
+            pb, ploc, p64, arith::ConstantIntOp::create(pb, ploc, i64, 1));
+        Value word = packRange(pb, ploc, {boundary(p64), boundary(next)});
+        memref::StoreOp::create(pb, ploc, word, runtime.slots,
+                                ValueRange{p, index(0)});
+        scf::YieldOp::create(pb, ploc);
+      });
+  Value chunks = arith::MulIOp::create(
+      b, loc, partitions,
+      index(llvm::any_of(loops, llmc::hasHeavyIterations)
+                ? kHeavyChunksPerThread
+                : kChunksPerThread));
+  Value chunk = arith::MaxSIOp::create(
+      b, loc, arith::CeilDivSIOp::create(b, loc, total, chunks), index(1));
+  Value chunk64 = arith::IndexCastOp::create(b, loc, i64, chunk);
 
   // A count known only at run time (a prefill's tokens) may be one
   // iteration, a short prompt's single tile of rows: that runs on the
@@ -252,15 +346,9 @@ void convertParallelLoops(MutableArrayRef<scf::ParallelOp> loops,
     region.getIfExprMutable().assign(several);
   Block *body = b.createBlock(&region.getRegion());
   b.setInsertionPointToStart(body);
-  Value threads = func::CallOp::create(b, loc, numThreads).getResult(0);
-  Value chunks = arith::MulIOp::create(
-      b, loc, arith::IndexCastOp::create(b, loc, b.getIndexType(), threads),
-      index(llvm::any_of(loops, llmc::hasHeavyIterations)
-                ? kHeavyChunksPerThread
-                : kChunksPerThread));
-  Value chunk = arith::MaxSIOp::create(
-      b, loc, arith::CeilDivSIOp::create(b, loc, total, chunks), index(1));
-  Value chunk64 = arith::IndexCastOp::create(b, loc, i64, chunk);
+  Value thread = arith::IndexCastOp::create(
+      b, loc, b.getIndexType(),
+      func::CallOp::create(b, loc, runtime.threadNum).getResult(0));
 
   // Loop `l`'s body at its flattened iteration `flat` (row-major
   // delinearization: the last dimension fastest).
@@ -309,30 +397,59 @@ void convertParallelLoops(MutableArrayRef<scf::ParallelOp> loops,
             });
       };
 
-  scf::WhileOp::create(
-      b, loc, TypeRange{b.getIndexType()}, ValueRange{},
-      [&](OpBuilder &wb, Location wloc, ValueRange) {
-        Value taken = memref::AtomicRMWOp::create(
-            wb, wloc, arith::AtomicRMWKind::addi, chunk64, counter,
-            ValueRange{});
-        Value start =
-            arith::IndexCastOp::create(wb, wloc, wb.getIndexType(), taken);
-        Value more = arith::CmpIOp::create(wb, wloc, arith::CmpIPredicate::slt,
-                                           start, total);
-        scf::ConditionOp::create(wb, wloc, more, ValueRange{start});
-      },
-      [&](OpBuilder &db, Location dloc, ValueRange args) {
-        Value start = args[0];
-        Value end = arith::MinSIOp::create(
-            db, dloc, arith::AddIOp::create(db, dloc, start, chunk), total);
-        Value one = arith::ConstantIndexOp::create(db, dloc, 1);
-        scf::ForOp::create(
-            db, dloc, start, end, one, ValueRange{},
-            [&](OpBuilder &fb, Location floc, Value flat, ValueRange) {
-              dispatch(fb, floc, 0, flat);
-              scf::YieldOp::create(fb, floc);
-            });
-        scf::YieldOp::create(db, dloc);
+  // Partition `victim`'s chunks, until none is left: from its front when
+  // this thread owns it, else from its back.
+  auto takeAll = [&](OpBuilder &vb, Location vloc, Value victim, Value own) {
+    scf::WhileOp::create(
+        vb, vloc, TypeRange{i64, i64}, ValueRange{},
+        [&](OpBuilder &wb, Location wloc, ValueRange) {
+          auto rmw = memref::GenericAtomicRMWOp::create(
+              wb, wloc, runtime.slots,
+              ValueRange{victim, arith::ConstantIndexOp::create(wb, wloc, 0)});
+          {
+            OpBuilder::InsertionGuard guard(wb);
+            wb.setInsertionPointToStart(rmw.getBody());
+            PartitionRange left =
+                unpackRange(wb, wloc, rmw.getCurrentValue());
+            PartitionRange taken = takeChunk(wb, wloc, left, chunk64, own);
+            Value front = arith::SelectOp::create(wb, wloc, own, taken.back,
+                                                  left.front);
+            Value back = arith::SelectOp::create(wb, wloc, own, left.back,
+                                                 taken.front);
+            memref::AtomicYieldOp::create(wb, wloc,
+                                          packRange(wb, wloc, {front, back}));
+          }
+          PartitionRange taken = takeChunk(
+              wb, wloc, unpackRange(wb, wloc, rmw.getResult()), chunk64, own);
+          Value more = arith::CmpIOp::create(
+              wb, wloc, arith::CmpIPredicate::slt, taken.front, taken.back);
+          scf::ConditionOp::create(wb, wloc, more,
+                                   ValueRange{taken.front, taken.back});
+        },
+        [&](OpBuilder &db, Location dloc, ValueRange taken) {
+          auto toIndex = [&](Value value) -> Value {
+            return arith::IndexCastOp::create(db, dloc, db.getIndexType(),
+                                              value);
+          };
+          scf::ForOp::create(
+              db, dloc, toIndex(taken[0]), toIndex(taken[1]),
+              arith::ConstantIndexOp::create(db, dloc, 1), ValueRange{},
+              [&](OpBuilder &fb, Location floc, Value flat, ValueRange) {
+                dispatch(fb, floc, 0, flat);
+                scf::YieldOp::create(fb, floc);
+              });
+          scf::YieldOp::create(db, dloc);
+        });
+  };
+  scf::ForOp::create(
+      b, loc, index(0), partitions, index(1), ValueRange{},
+      [&](OpBuilder &vb, Location vloc, Value i, ValueRange) {
+        Value victim = arith::RemUIOp::create(
+            vb, vloc, arith::AddIOp::create(vb, vloc, thread, i), partitions);
+        Value own = arith::CmpIOp::create(vb, vloc, arith::CmpIPredicate::eq,
+                                          victim, thread);
+        takeAll(vb, vloc, victim, own);
+        scf::YieldOp::create(vb, vloc);
       });
   omp::TerminatorOp::create(b, loc);
   for (scf::ParallelOp loop : loops)
@@ -354,25 +471,31 @@ struct LLMParallelToOpenMPPass
         }
       }
     }
-    func::FuncOp numThreads;
-    // One counter per function, at its entry: allocas in a loop body would
-    // grow the stack every iteration.
-    DenseMap<Operation *, Value> counters;
+    RegionRuntime runtime;
+    // One set of slots per function, at its entry: allocas in a loop body
+    // would grow the stack every iteration.
+    DenseMap<Operation *, Value> slots;
     for (MutableArrayRef<scf::ParallelOp> group : groups) {
       // Loops too small for threads of their own, without a sibling that
       // is not, stay sequential.
       if (llvm::all_of(group, llmc::isSmallParallelLoop))
         continue;
-      if (!numThreads)
-        numThreads = getOrDeclareNumThreads(module);
-      auto function = group.front()->getParentOfType<func::FuncOp>();
-      Value &counter = counters[function];
-      if (!counter) {
-        OpBuilder b = OpBuilder::atBlockBegin(&function.getBody().front());
-        counter = memref::AllocaOp::create(
-            b, function.getLoc(), MemRefType::get({}, b.getI64Type()));
+      if (!runtime.maxThreads) {
+        runtime.maxThreads =
+            getOrDeclareRuntimeQuery(module, kMaxThreadsFunction);
+        runtime.threadNum = getOrDeclareRuntimeQuery(module, kThreadNumFunction);
       }
-      convertParallelLoops(group, numThreads, counter);
+      auto function = group.front()->getParentOfType<func::FuncOp>();
+      Value &functionSlots = slots[function];
+      if (!functionSlots) {
+        OpBuilder b = OpBuilder::atBlockBegin(&function.getBody().front());
+        functionSlots = memref::AllocaOp::create(
+            b, function.getLoc(),
+            MemRefType::get({kMaxPartitions, kSlotWords}, b.getI64Type()),
+            ValueRange{}, b.getI64IntegerAttr(kSlotWords * 8));
+      }
+      runtime.slots = functionSlots;
+      convertParallelLoops(group, runtime);
     }
   }
 };

@@ -58,8 +58,8 @@ constexpr const char *kCPUKernelsPasses =
 /// Kernels → LLVM dialect. scf.forall loops (attention's heads and query
 /// blocks) become scf.parallel, and scf.parallel loops (those and the
 /// projection kernels' row blocks) OpenMP parallel regions run by libomp,
-/// whose threads take chunks of the iterations from a shared counter
-/// (llm-parallel-to-openmp). Vector reductions
+/// whose threads each run a partition of the iterations and then take
+/// chunks of the others' (llm-parallel-to-openmp). Vector reductions
 /// may reassociate (tree sums; a serial chain of 16 adds otherwise). math ops
 /// without an LLVM intrinsic (erf) become libm calls. omp ops stay until the
 /// LLVM IR translation, which turns them into __kmpc_* calls (link libomp).

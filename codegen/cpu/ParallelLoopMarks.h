@@ -30,7 +30,7 @@ inline bool isSmallParallelLoop(mlir::scf::ParallelOp loop) {
 /// rows), so few that the threads' last chunks end far apart:
 /// llm-parallel-to-openmp cuts its region into more chunks per thread. A
 /// loop without it (a decode GEMV's rows, attention's heads) keeps the
-/// coarser split, whose chunks cost fewer trips to the shared counter.
+/// coarser split, whose chunks cost fewer trips to the partitions' slots.
 inline constexpr llvm::StringLiteral kHeavyIterationsAttr =
     "llmc.heavy_iterations";
 

@@ -10,8 +10,9 @@ namespace llmc::rt {
 /// an entry point right before the call (libomp keeps it per calling
 /// thread, so sessions on different threads keep their own). How idle
 /// threads wait is CpuWaitPolicy's (libomp's blocktime, per call). The
-/// kernels split their loops themselves (chunks taken from a shared counter:
-/// llm-parallel-to-openmp), not through libomp's schedules.
+/// kernels split their loops themselves (a partition per thread, whose
+/// chunks the others take over when it lags: llm-parallel-to-openmp), not
+/// through libomp's schedules.
 class CpuThreads {
 public:
   /// No libomp: apply() does nothing.

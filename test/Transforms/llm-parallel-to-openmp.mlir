@@ -1,44 +1,87 @@
 // RUN: llmc-opt %s --llm-parallel-to-openmp -split-input-file -verify-diagnostics | FileCheck %s
 
-// A 2-d scf.parallel becomes one omp.parallel whose threads take chunks of
-// the flattened iterations (trip counts 4 × ceil((hi - lo) / 1)) from a
-// counter on the function's stack, reset before the region; the body runs
+// A 2-d scf.parallel becomes one omp.parallel over the flattened
+// iterations (trip counts 4 × ceil((hi - lo) / 1)). Before the region, the
+// iterations are cut into P = min(omp_get_max_threads(), 64) partitions,
+// each a slot word [front, back) (back in the high 32 bits) on its own
+// cache line of the function's stack, and the chunk size is
+// ceil(total / (P · 4)). In the region, thread t visits the partitions from
+// its own (v = (t + i) mod P): from its own it takes chunks at the front,
+// from the others' at the back, each by one compare-and-swap of the slot
+// (memref.generic_atomic_rmw), until the partition is empty. The body runs
 // on the delinearized induction variables (the last dimension fastest). No
-// worksharing loop is left, and omp_get_num_threads is declared once. The
+// worksharing loop is left, and the OpenMP queries are declared once. The
 // count is known only at run time, so the region forks only for more than
 // one iteration.
 // CHECK-LABEL: func.func @two_dims
 // CHECK-SAME: (%[[LO:.+]]: index, %[[HI:.+]]: index, %[[BUF:.+]]: memref<?x8xf32>)
-// CHECK: %[[COUNTER:.+]] = memref.alloca() : memref<i64>
+// CHECK: %[[SLOTS:.+]] = memref.alloca() {alignment = 64 : i64} : memref<64x8xi64>
 // CHECK: %[[SPAN:.+]] = arith.subi %[[HI]], %[[LO]] : index
 // CHECK: %[[ROWS:.+]] = arith.maxsi %[[SPAN]], %{{.+}} : index
 // CHECK: %[[TOTAL:.+]] = arith.muli %[[ROWS]], %[[C4:.+]] : index
-// CHECK: memref.store %{{.+}}, %[[COUNTER]][] : memref<i64>
-// CHECK: %[[SEVERAL:.+]] = arith.cmpi sgt, %[[TOTAL]], %c1{{.*}} : index
-// CHECK: omp.parallel if(%[[SEVERAL]]) {
-// CHECK: %[[THREADS:.+]] = func.call @omp_get_num_threads() : () -> i32
-// CHECK: %[[T:.+]] = arith.index_cast %[[THREADS]] : i32 to index
-// CHECK: %[[CHUNKS:.+]] = arith.muli %[[T]], %c4{{.*}} : index
+// CHECK: %[[MAX:.+]] = call @omp_get_max_threads() : () -> i32
+// CHECK: %[[MAXI:.+]] = arith.index_cast %[[MAX]] : i32 to index
+// CHECK: %[[ATLEAST1:.+]] = arith.maxsi %[[MAXI]], %c1{{.*}} : index
+// CHECK: %[[P:.+]] = arith.minsi %[[ATLEAST1]], %c64 : index
+// CHECK: %[[P64:.+]] = arith.index_cast %[[P]] : index to i64
+// CHECK: %[[TOTAL64:.+]] = arith.index_cast %[[TOTAL]] : index to i64
+// CHECK: scf.for %[[PART:.+]] = %{{.+}} to %[[P]] step %{{.+}} {
+// CHECK: %[[PART64:.+]] = arith.index_cast %[[PART]] : index to i64
+// CHECK: %[[NEXT:.+]] = arith.addi %[[PART64]], %c1_i64 : i64
+// CHECK: %[[F0:.+]] = arith.muli %[[PART64]], %[[TOTAL64]] : i64
+// CHECK: %[[FRONT:.+]] = arith.divui %[[F0]], %[[P64]] : i64
+// CHECK: %[[B0:.+]] = arith.muli %[[NEXT]], %[[TOTAL64]] : i64
+// CHECK: %[[BACK:.+]] = arith.divui %[[B0]], %[[P64]] : i64
+// CHECK: %[[HIGH:.+]] = arith.shli %[[BACK]], %c32_i64 : i64
+// CHECK: %[[WORD:.+]] = arith.ori %[[HIGH]], %[[FRONT]] : i64
+// CHECK: memref.store %[[WORD]], %[[SLOTS]][%[[PART]], %{{.+}}] : memref<64x8xi64>
+// CHECK: %[[CHUNKS:.+]] = arith.muli %[[P]], %c4{{.*}} : index
 // CHECK: %[[PER:.+]] = arith.ceildivsi %[[TOTAL]], %[[CHUNKS]] : index
 // CHECK: %[[CHUNK:.+]] = arith.maxsi %[[PER]], %{{.+}} : index
 // CHECK: %[[CHUNK64:.+]] = arith.index_cast %[[CHUNK]] : index to i64
-// CHECK: scf.while : () -> index {
-// CHECK: %[[TAKEN:.+]] = memref.atomic_rmw addi %[[CHUNK64]], %[[COUNTER]][] : (i64, memref<i64>) -> i64
-// CHECK: %[[START:.+]] = arith.index_cast %[[TAKEN]] : i64 to index
-// CHECK: %[[MORE:.+]] = arith.cmpi slt, %[[START]], %[[TOTAL]] : index
-// CHECK: scf.condition(%[[MORE]]) %[[START]] : index
+// CHECK: %[[SEVERAL:.+]] = arith.cmpi sgt, %[[TOTAL]], %c1{{.*}} : index
+// CHECK: omp.parallel if(%[[SEVERAL]]) {
+// CHECK: %[[THREAD:.+]] = func.call @omp_get_thread_num() : () -> i32
+// CHECK: %[[T:.+]] = arith.index_cast %[[THREAD]] : i32 to index
+// CHECK: scf.for %[[I:.+]] = %{{.+}} to %[[P]] step %{{.+}} {
+// CHECK: %[[TI:.+]] = arith.addi %[[T]], %[[I]] : index
+// CHECK: %[[VICTIM:.+]] = arith.remui %[[TI]], %[[P]] : index
+// CHECK: %[[OWN:.+]] = arith.cmpi eq, %[[VICTIM]], %[[T]] : index
+// CHECK: scf.while : () -> (i64, i64) {
+// CHECK: %[[OLD:.+]] = memref.generic_atomic_rmw %[[SLOTS]][%[[VICTIM]], %{{.+}}] : memref<64x8xi64> {
+// CHECK: ^bb0(%[[CUR:.+]]: i64):
+// CHECK: %[[CF:.+]] = arith.andi %[[CUR]], %c4294967295_i64{{.*}} : i64
+// CHECK: %[[CB:.+]] = arith.shrui %[[CUR]], %c32_i64{{.*}} : i64
+// CHECK: %[[CFC:.+]] = arith.addi %[[CF]], %[[CHUNK64]] : i64
+// CHECK: %[[OWNEND:.+]] = arith.minsi %[[CFC]], %[[CB]] : i64
+// CHECK: %[[CBC:.+]] = arith.subi %[[CB]], %[[CHUNK64]] : i64
+// CHECK: %[[STOLEN:.+]] = arith.maxsi %[[CBC]], %[[CF]] : i64
+// CHECK: %[[TSTART:.+]] = arith.select %[[OWN]], %[[CF]], %[[STOLEN]] : i64
+// CHECK: %[[TEND:.+]] = arith.select %[[OWN]], %[[OWNEND]], %[[CB]] : i64
+// CHECK: %[[NFRONT:.+]] = arith.select %[[OWN]], %[[TEND]], %[[CF]] : i64
+// CHECK: %[[NBACK:.+]] = arith.select %[[OWN]], %[[CB]], %[[TSTART]] : i64
+// CHECK: %[[NHIGH:.+]] = arith.shli %[[NBACK]], %c32_i64{{.*}} : i64
+// CHECK: %[[NWORD:.+]] = arith.ori %[[NHIGH]], %[[NFRONT]] : i64
+// CHECK: memref.atomic_yield %[[NWORD]] : i64
+// CHECK: }
+// CHECK: %[[OF:.+]] = arith.andi %[[OLD]], %{{.+}} : i64
+// CHECK: %[[OB:.+]] = arith.shrui %[[OLD]], %{{.+}} : i64
+// CHECK: %[[START:.+]] = arith.select %[[OWN]], %[[OF]], %{{.+}} : i64
+// CHECK: %[[END:.+]] = arith.select %[[OWN]], %{{.+}}, %[[OB]] : i64
+// CHECK: %[[MORE:.+]] = arith.cmpi slt, %[[START]], %[[END]] : i64
+// CHECK: scf.condition(%[[MORE]]) %[[START]], %[[END]] : i64, i64
 // CHECK: } do {
-// CHECK: ^bb0(%[[FROM:.+]]: index):
-// CHECK: %[[NEXT:.+]] = arith.addi %[[FROM]], %[[CHUNK]] : index
-// CHECK: %[[END:.+]] = arith.minsi %[[NEXT]], %[[TOTAL]] : index
-// CHECK: scf.for %[[FLAT:.+]] = %[[FROM]] to %[[END]] step %{{.+}} {
+// CHECK: ^bb0(%[[FROM64:.+]]: i64, %[[TO64:.+]]: i64):
+// CHECK: %[[TO:.+]] = arith.index_cast %[[TO64]] : i64 to index
+// CHECK: %[[FROM:.+]] = arith.index_cast %[[FROM64]] : i64 to index
+// CHECK: scf.for %[[FLAT:.+]] = %[[FROM]] to %[[TO]] step %{{.+}} {
 // CHECK: %[[J:.+]] = arith.remsi %[[FLAT]], %[[C4]] : index
-// CHECK: %[[I:.+]] = arith.divsi %[[FLAT]], %[[C4]] : index
+// CHECK: %[[II:.+]] = arith.divsi %[[FLAT]], %[[C4]] : index
 // CHECK: %[[JS:.+]] = arith.muli %[[J]], %c2 : index
 // CHECK: %[[JJ:.+]] = arith.addi %c0, %[[JS]] : index
-// CHECK: %[[IS:.+]] = arith.muli %[[I]], %c1 : index
-// CHECK: %[[II:.+]] = arith.addi %[[LO]], %[[IS]] : index
-// CHECK: memref.store %{{.+}}, %[[BUF]][%[[II]], %[[JJ]]] : memref<?x8xf32>
+// CHECK: %[[IS:.+]] = arith.muli %[[II]], %c1 : index
+// CHECK: %[[IROW:.+]] = arith.addi %[[LO]], %[[IS]] : index
+// CHECK: memref.store %{{.+}}, %[[BUF]][%[[IROW]], %[[JJ]]] : memref<?x8xf32>
 // CHECK: omp.terminator
 // CHECK-NOT: omp.wsloop
 // CHECK-NOT: scf.parallel
@@ -55,21 +98,22 @@ func.func @two_dims(%lo: index, %hi: index, %buf: memref<?x8xf32>) {
   return
 }
 
-// Two loops in one function share the function's counter (each resets it),
-// and a loop nested in another stays an scf.parallel inside the outer
-// loop's region (run sequentially by its thread).
+// Two loops in one function share the function's slots (each sets them
+// before its region), and a loop nested in another stays an scf.parallel
+// inside the outer loop's region (run sequentially by its thread).
 // CHECK-LABEL: func.func @sequence_and_nest
-// CHECK: %[[COUNTER:.+]] = memref.alloca() : memref<i64>
+// CHECK: %[[SLOTS:.+]] = memref.alloca() {alignment = 64 : i64} : memref<64x8xi64>
 // CHECK-NOT: memref.alloca()
-// CHECK: memref.store %{{.+}}, %[[COUNTER]][] : memref<i64>
+// CHECK: memref.store %{{.+}}, %[[SLOTS]][%{{.+}}, %{{.+}}] : memref<64x8xi64>
 // CHECK: omp.parallel if(%{{.+}}) {
 // CHECK: scf.parallel
 // CHECK: omp.terminator
-// CHECK: memref.store %{{.+}}, %[[COUNTER]][] : memref<i64>
+// CHECK: memref.store %{{.+}}, %[[SLOTS]][%{{.+}}, %{{.+}}] : memref<64x8xi64>
 // CHECK: omp.parallel if(%{{.+}}) {
 // CHECK: omp.terminator
-// CHECK: func.func private @omp_get_num_threads() -> i32
-// CHECK-NOT: func.func private @omp_get_num_threads
+// CHECK-DAG: func.func private @omp_get_max_threads() -> i32
+// CHECK-DAG: func.func private @omp_get_thread_num() -> i32
+// CHECK-NOT: func.func private @omp_get
 func.func @sequence_and_nest(%n: index, %buf: memref<?x?xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -105,8 +149,9 @@ func.func @sequence_and_nest(%n: index, %buf: memref<?x?xf32>) {
 // CHECK: %[[V:.+]] = memref.alloc() : memref<4xf32>
 // CHECK: %[[VIEW:.+]] = memref.expand_shape %[[V]]
 // CHECK-NOT: scf.parallel
-// CHECK: memref.store %{{.+}}, %{{.+}}[] : memref<i64>
+// CHECK: memref.store %{{.+}}, %{{.+}} : memref<64x8xi64>
 // CHECK: omp.parallel {
+// CHECK: } do {
 // CHECK: scf.for %[[FLAT:.+]] = %{{.+}} to %{{.+}} step %{{.+}} {
 // CHECK: %[[IN_Q:.+]] = arith.cmpi slt, %[[FLAT]], %c4{{.*}} : index
 // CHECK: scf.if %[[IN_Q]] {
@@ -238,15 +283,15 @@ func.func @reduction(%n: index, %buf: memref<?xf32>) -> f32 {
 // region into 16 chunks per thread; its unmarked sibling joins that region
 // and its split. An unmarked loop alone keeps 4 chunks per thread.
 // CHECK-LABEL: func.func @heavy_iterations
-// CHECK: omp.parallel {
-// CHECK: %[[T:.+]] = arith.index_cast %{{.+}} : i32 to index
-// CHECK: %[[CHUNKS:.+]] = arith.muli %[[T]], %c16{{.*}} : index
+// CHECK: %[[P:.+]] = arith.minsi %{{.+}}, %c64{{.*}} : index
+// CHECK: %[[CHUNKS:.+]] = arith.muli %[[P]], %c16{{.*}} : index
 // CHECK: arith.ceildivsi %{{.+}}, %[[CHUNKS]] : index
-// CHECK: omp.terminator
 // CHECK: omp.parallel {
-// CHECK: %[[T2:.+]] = arith.index_cast %{{.+}} : i32 to index
-// CHECK: %[[CHUNKS2:.+]] = arith.muli %[[T2]], %c4{{.*}} : index
+// CHECK: omp.terminator
+// CHECK: %[[P2:.+]] = arith.minsi %{{.+}}, %c64{{.*}} : index
+// CHECK: %[[CHUNKS2:.+]] = arith.muli %[[P2]], %c4{{.*}} : index
 // CHECK: arith.ceildivsi %{{.+}}, %[[CHUNKS2]] : index
+// CHECK: omp.parallel {
 // CHECK: omp.terminator
 // CHECK-NOT: omp.parallel
 func.func @heavy_iterations(%x: memref<8xf32>) {

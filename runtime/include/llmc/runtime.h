@@ -656,8 +656,8 @@ llmc_status llmc_session_decode(llmc_session *session, int32_t token,
  * OMP_NUM_THREADS when the environment sets it, else the CPUs the process
  * may run on (sched_getaffinity). LLMC_ERR_INVALID_ARGUMENT outside
  * [0, 1024]. No effect on a CUDA session. The calls run on libomp's threads,
- * which take chunks of each loop from a shared counter (OMP_SCHEDULE has no
- * effect). How a thread that runs out of work waits is chosen per call
+ * each of which runs a partition of each loop and then takes over chunks
+ * of the others' partitions (OMP_SCHEDULE has no effect). How a thread that runs out of work waits is chosen per call
  * (llmc_cpu_wait_stats):
  * it spins while the process has its cores to itself and sleeps at once
  * while other busy work shares them (spinning then burns the time slices

@@ -68,9 +68,10 @@
 // KERNELS-NOT: memref.copy
 
 // LLVM-LABEL: llvm.func @gemv_f32_tails
+// LLVM: llvm.call @omp_get_max_threads()
 // LLVM: omp.parallel
-// LLVM: llvm.call @omp_get_num_threads()
-// LLVM: llvm.atomicrmw add
+// LLVM: llvm.call @omp_get_thread_num()
+// LLVM: llvm.cmpxchg
 // LLVM-NOT: omp.wsloop
 // LLVM: llvm.intr.fmuladd({{.*}}) : (vector<16xf32>, vector<16xf32>, vector<16xf32>) -> vector<16xf32>
 // LLVM: llvm.intr.masked.load
