@@ -472,34 +472,41 @@ Value BlockDecoder::getSuperBlockScale(const Block &block) const {
 }
 
 std::pair<Value, Value>
-BlockDecoder::getScaleVectors(OpBuilder &b, Location loc,
-                              const Block &block) const {
+BlockDecoder::getScaleVectors(OpBuilder &b, Location loc, const Block &block,
+                              const IntegerScales &integers) const {
+  // The integer scales times d (and the mins times -dmin, or the
+  // multipliers times -32 for q6_k), in vector ops: what loadBlock's
+  // scalars compute one at a time.
   int64_t runs = getRunsPerBlock();
+  assert(runs > 1 && "a K-quant");
   auto vectorType = VectorType::get({runs}, b.getF32Type());
   auto broadcast = [&](Value scalar) -> Value {
     return vector::BroadcastOp::create(b, loc, vectorType, scalar);
   };
-  if (runs > 1) {
-    // The integer scales times d (and the mins times -dmin, or the
-    // multipliers times -32 for q6_k), in vector ops: what loadBlock's
-    // scalars compute one at a time.
-    IntegerScales integers = getIntegerScales(b, loc, block);
-    Value multipliers = arith::MulFOp::create(
-        b, loc, arith::SIToFPOp::create(b, loc, vectorType, integers.scales),
-        broadcast(getSuperBlockScale(block)));
-    if (!integers.mins)
-      return {multipliers,
-              arith::MulFOp::create(b, loc, multipliers,
-                                    broadcast(f32Constant(b, loc, -kQ6_KOffset)))};
-    Value dmin = broadcast(block.params[2 * runs + 1]);
+  Value multipliers = arith::MulFOp::create(
+      b, loc, arith::SIToFPOp::create(b, loc, vectorType, integers.scales),
+      broadcast(getSuperBlockScale(block)));
+  if (!integers.mins)
     return {multipliers,
-            arith::NegFOp::create(
-                b, loc,
-                arith::MulFOp::create(
-                    b, loc,
-                    arith::SIToFPOp::create(b, loc, vectorType, integers.mins),
-                    dmin))};
-  }
+            arith::MulFOp::create(b, loc, multipliers,
+                                  broadcast(f32Constant(b, loc, -kQ6_KOffset)))};
+  Value dmin = broadcast(block.params[2 * runs + 1]);
+  return {multipliers,
+          arith::NegFOp::create(
+              b, loc,
+              arith::MulFOp::create(
+                  b, loc,
+                  arith::SIToFPOp::create(b, loc, vectorType, integers.mins),
+                  dmin))};
+}
+
+std::pair<Value, Value>
+BlockDecoder::getScaleVectors(OpBuilder &b, Location loc,
+                              const Block &block) const {
+  int64_t runs = getRunsPerBlock();
+  if (runs > 1)
+    return getScaleVectors(b, loc, block, getIntegerScales(b, loc, block));
+  auto vectorType = VectorType::get({runs}, b.getF32Type());
   SmallVector<Value> multipliers, addends;
   for (int64_t run = 0; run < runs; ++run) {
     auto [multiplier, addend] = getScale(block, run * getScaleRun());

@@ -111,6 +111,11 @@ public:
   };
   IntegerScales getIntegerScales(mlir::OpBuilder &b, mlir::Location loc,
                                  const Block &block) const;
+  /// getScaleVectors of a K-quant block whose integer scales a kernel has
+  /// read already (getIntegerScales), for its integer products.
+  std::pair<mlir::Value, mlir::Value>
+  getScaleVectors(mlir::OpBuilder &b, mlir::Location loc, const Block &block,
+                  const IntegerScales &integers) const;
   /// The K-quants' d: the f32 factor of every run's integer scale.
   mlir::Value getSuperBlockScale(const Block &block) const;
   /// The codes of elements [first, first + 32) as a vector<32xi8>, unpacked

@@ -346,15 +346,13 @@ SmallVector<Value> llmc::multiplyWeightCodeTile(
       SmallVector<Value>(count, zero),
       [&](OpBuilder &nb, Location nloc, Value chunk, ValueRange carried) {
         SmallVector<Value> accs(carried);
-        auto offset = [&](Value base, int64_t scale, int64_t plus) {
-          return scaledIndex(nb, nloc, base, scale, plus);
-        };
         for (int64_t h = 0; h < runsPerChunk; ++h) {
           // Σ over the run's groups in int32, one vector per (x row, panel).
           SmallVector<Value> sums(count);
           for (int64_t q = 0; q < groupsPerRun; ++q) {
-            Value group = offset(chunk, kInt8DotBytes / kInt8GroupElements,
-                                 h * groupsPerRun + q);
+            Value group =
+                scaledIndex(nb, nloc, chunk, kInt8DotBytes / kInt8GroupElements,
+                            h * groupsPerRun + q);
             SmallVector<Value> codes, signs;
             for (int64_t p = 0; p < panels; ++p) {
               Value w = readPanelCodes(nb, nloc, tile, group, p);
@@ -377,27 +375,29 @@ SmallVector<Value> llmc::multiplyWeightCodeTile(
           }
           // The run's sums times the weight rows' multipliers and x's scale,
           // plus the addends times x's scaled code sums over the run.
-          Value run = offset(chunk, sumsPerChunk, h);
+          Value run = scaledIndex(nb, nloc, chunk, sumsPerChunk, h);
           SmallVector<Value> multipliers, addends;
           for (int64_t p = 0; p < panels; ++p) {
             Value column = indexConstant(nb, nloc, p * kInt8PanelRows);
             multipliers.push_back(readRow(nb, nloc, tile.multipliers, run,
                                           column, kInt8PanelRows));
             if (tile.addends)
-              addends.push_back(readRow(nb, nloc, tile.addends, run, column,
-                                        kInt8PanelRows));
+              addends.push_back(
+                  readRow(nb, nloc, tile.addends, run, column, kInt8PanelRows));
           }
           for (auto [i, xRow] : llvm::enumerate(xRows)) {
             Value scale = vector::BroadcastOp::create(
                 nb, nloc, accType,
-                loadActivationScale(nb, nloc, x, xRow,
-                                    offset(chunk, kInt8DotBytes, 0)));
+                loadActivationScale(
+                    nb, nloc, x, xRow,
+                    scaledIndex(nb, nloc, chunk, kInt8DotBytes, 0)));
             Value xSum;
             if (tile.addends) {
               auto load = [&](int64_t k) {
                 return memref::LoadOp::create(
                            nb, nloc, x.sums,
-                           ValueRange{xRow, offset(chunk, sumsPerChunk, k)})
+                           ValueRange{xRow, scaledIndex(nb, nloc, chunk,
+                                                        sumsPerChunk, k)})
                     .getResult();
               };
               xSum = tile.sixteenElementRuns

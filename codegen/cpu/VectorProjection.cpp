@@ -298,7 +298,10 @@ SmallVector<Value> accumulateInt8Blocks(OpBuilder &b, Location loc,
                               : part;
           }
           for (auto [r, rowBlock] : llvm::enumerate(rowBlocks)) {
-            Value addends = blocks.getScaleVectors(nb, nloc, rowBlock).second;
+            BlockDecoder::IntegerScales integers =
+                blocks.getIntegerScales(nb, nloc, rowBlock);
+            Value addends =
+                blocks.getScaleVectors(nb, nloc, rowBlock, integers).second;
             for (int64_t first = 0; first < runs; first += dotLanes) {
               auto slice = [&](Value v) {
                 return vector::ExtractStridedSliceOp::create(
@@ -310,7 +313,7 @@ SmallVector<Value> accumulateInt8Blocks(OpBuilder &b, Location loc,
             }
             runWeights.push_back(arith::TruncIOp::create(
                 nb, nloc, VectorType::get({runs}, nb.getI16Type()),
-                blocks.getIntegerScales(nb, nloc, rowBlock).scales));
+                integers.scales));
           }
         }
         for (int64_t first = 0; first < blockElements;

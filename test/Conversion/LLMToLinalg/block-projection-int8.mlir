@@ -144,7 +144,7 @@ func.func @gemv_q6_k(%x: tensor<1x1x256xf32>, %w: tensor<3x256x!llm.block<q6_k>>
 // -----
 
 // Q4_K: the 8 scales and mins packed in 12 bytes are unpacked in vector ops (BlockDecoder::getIntegerScales),
-// one lane per sub-block: one read of the 12 bytes; per vector the low 6 (lanes 0-3) or 4 (lanes 4-7) bits of one
+// one lane per sub-block: one read of the 12 bytes, unpacked once for both uses; per vector the low 6 (lanes 0-3) or 4 (lanes 4-7) bits of one
 // byte per lane, or'ed with the top two bits of another (lanes 4-7 only). The mins are converted and times −dmin
 // (addends, into the row's lanes with x's 8 code sums); the scales, truncated to int16, weight each 32-element
 // chunk's pairs with its sub-block's scale (one shuffle) in VPMADDWD. No scalar unpacking, no from_elements.
@@ -154,6 +154,12 @@ func.func @gemv_q6_k(%x: tensor<1x1x256xf32>, %w: tensor<3x256x!llm.block<q6_k>>
 // CHECK-DAG: %[[TOP:.+]] = arith.constant dense<[0, 0, 0, 0, 3, 3, 3, 3]> : vector<8xi32>
 // CHECK: scf.parallel
 // CHECK: %[[PACKED:.+]] = vector.transfer_read %{{.+}}[%{{.+}}, %c4], %{{.+}} : tensor<3x144xi8>, vector<12xi8>
+// CHECK-NOT: vector<12xi8>
+// CHECK: vector.shuffle %[[PACKED]], %[[PACKED]] [0, 1, 2, 3, 8, 9, 10, 11]
+// CHECK: arith.andi %{{.+}}, %[[LOW]] : vector<8xi32>
+// CHECK: vector.shuffle %[[PACKED]], %[[PACKED]] [0, 1, 2, 3, 0, 1, 2, 3]
+// CHECK: arith.andi %{{.+}}, %[[TOP]] : vector<8xi32>
+// CHECK: %[[SCALES:.+]] = arith.ori %{{.+}}, %{{.+}} : vector<8xi32>
 // CHECK: vector.shuffle %[[PACKED]], %[[PACKED]] [4, 5, 6, 7, 8, 9, 10, 11]
 // CHECK: arith.shrui %{{.+}}, %[[SHIFT_MINS]] : vector<8xi32>
 // CHECK: vector.shuffle %[[PACKED]], %[[PACKED]] [4, 5, 6, 7, 4, 5, 6, 7]
@@ -161,11 +167,6 @@ func.func @gemv_q6_k(%x: tensor<1x1x256xf32>, %w: tensor<3x256x!llm.block<q6_k>>
 // CHECK: %[[M:.+]] = arith.mulf %[[MINS]], %{{.+}} : vector<8xf32>
 // CHECK: %[[ADD:.+]] = arith.negf %[[M]] : vector<8xf32>
 // CHECK: vector.fma %[[ADD]], %{{.+}}, %{{.+}} : vector<8xf32>
-// CHECK: vector.shuffle %[[PACKED]], %[[PACKED]] [0, 1, 2, 3, 8, 9, 10, 11]
-// CHECK: arith.andi %{{.+}}, %[[LOW]] : vector<8xi32>
-// CHECK: vector.shuffle %[[PACKED]], %[[PACKED]] [0, 1, 2, 3, 0, 1, 2, 3]
-// CHECK: arith.andi %{{.+}}, %[[TOP]] : vector<8xi32>
-// CHECK: %[[SCALES:.+]] = arith.ori %{{.+}}, %{{.+}} : vector<8xi32>
 // CHECK: %[[SC16:.+]] = arith.trunci %[[SCALES]] : vector<8xi32> to vector<8xi16>
 // CHECK: %[[W0:.+]] = vector.shuffle %[[SC16]], %[[SC16]] [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0] : vector<8xi16>, vector<8xi16>
 // CHECK: {{(func\.)?}}call @llvm.x86.avx2.pmadd.wd(%{{.+}}, %[[W0]])
