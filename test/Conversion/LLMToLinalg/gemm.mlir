@@ -225,10 +225,26 @@ func.func @threshold_rows(%x: tensor<1x?x576xf32>, %x1: tensor<1x1x576xf32>, %w:
 // takes 576 KiB, more than the 256 KiB a K block of the panel may take: 3
 // blocks of 512 (192 KiB each). Each block's 4-token tiles add into the
 // outputs the panel's bias (none: zero) set before the first block.
+// Each 4-token tile first prefetches into L2 the block's 512 columns (16
+// lines of 32 f16) of one row of the next panel: row 96 + (tile index mod
+// 96) of it, clamped to the last row (191) and column (1535).
 // THRESHOLD-LABEL: func @panel_k_blocks
-// THRESHOLD: scf.parallel ({{.+}}) = ({{.+}}) to ({{.+}}, %c192) step (%c128, %c96)
+// THRESHOLD: %[[WBUF:.+]] = bufferization.to_buffer %{{.+}} read_only : tensor<192x1536xf16> to memref<192x1536xf16>
+// THRESHOLD: scf.parallel (%[[M0:.+]], %[[N0:.+]]) = ({{.+}}) to ({{.+}}, %c192) step (%c128, %c96)
 // THRESHOLD: memref.alloc() {alignment = 64 : i64} : memref<1536x96xf32>
-// THRESHOLD: scf.for %{{.+}} = %c0 to %c1536 step %c512 {
+// THRESHOLD: scf.for %[[K0:.+]] = %c0 to %c1536 step %c512 {
+// THRESHOLD: scf.for %[[M:.+]] = %[[M0]] to %{{.+}} step %c4 {
+// THRESHOLD: %[[FROM:.+]] = arith.subi %[[M]], %[[M0]] : index
+// THRESHOLD: %[[TILE:.+]] = arith.divui %[[FROM]], %c4 : index
+// THRESHOLD: %[[IN_PANEL:.+]] = arith.remui %[[TILE]], %c96 : index
+// THRESHOLD: %[[NEXT:.+]] = arith.addi %[[N0]], %c96 : index
+// THRESHOLD: %[[ROW:.+]] = arith.addi %[[NEXT]], %[[IN_PANEL]] : index
+// THRESHOLD: %[[CLAMPED:.+]] = arith.minui %[[ROW]], %c191 : index
+// THRESHOLD: scf.for %[[LINE:.+]] = %c0 to %c16 step %c1 {
+// THRESHOLD: %[[OFFSET:.+]] = arith.muli %[[LINE]], %c32 : index
+// THRESHOLD: %[[COLUMN:.+]] = arith.addi %[[K0]], %[[OFFSET]] : index
+// THRESHOLD: %[[LAST:.+]] = arith.minui %[[COLUMN]], %c1535 : index
+// THRESHOLD: memref.prefetch %[[WBUF]][%[[CLAMPED]], %[[LAST]]], read, locality<2>, data : memref<192x1536xf16>
 // THRESHOLD: scf.for {{.*}} step %c1 {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
 // THRESHOLD: } {llmc.heavy_iterations}
 func.func @panel_k_blocks(%x: tensor<1x?x1536xf32>, %w: tensor<192x1536xf16>) -> tensor<1x?x192xf32> {
