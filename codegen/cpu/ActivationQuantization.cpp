@@ -155,3 +155,21 @@ Value llmc::loadActivationBlockSum(OpBuilder &b, Location loc,
       b, loc, memref::LoadOp::create(b, loc, x.sums, ValueRange{row, first}),
       memref::LoadOp::create(b, loc, x.sums, ValueRange{row, second}));
 }
+
+QuantizedActivations QuantizedActivationCache::getOrQuantize(
+    OpBuilder &b, Location loc, Value x, Value rows2d, Value rows,
+    int64_t depth, int64_t scaleBlock) {
+  auto [entry, inserted] = quantized.try_emplace({x, scaleBlock});
+  if (!inserted) {
+    // Usable where its buffers (written right after they were allocated)
+    // come before the insertion point in the same block.
+    Operation *codes = entry->second.codes.getDefiningOp();
+    Block *block = b.getInsertionBlock();
+    if (codes && codes->getBlock() == block &&
+        (b.getInsertionPoint() == block->end() ||
+         codes->isBeforeInBlock(&*b.getInsertionPoint())))
+      return entry->second;
+  }
+  entry->second = quantizeActivations(b, loc, rows2d, rows, depth, scaleBlock);
+  return entry->second;
+}

@@ -4,6 +4,7 @@
 #define LLMC_CODEGEN_CPU_ACTIVATIONQUANTIZATION_H
 
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseMap.h"
 
 namespace llmc {
 
@@ -46,6 +47,29 @@ QuantizedActivations quantizeActivations(mlir::OpBuilder &b,
                                          mlir::Location loc, mlir::Value x,
                                          mlir::Value rows, int64_t depth,
                                          int64_t scaleBlock = kActivationBlock);
+
+/// The rounded rows of the projection inputs quantized so far in one
+/// lowering, so that the projections of one input (Q, K and V of the
+/// normalized x; gate and up) share one quantization: x is rounded once,
+/// and only the projections' result buffers lie between their loops, which
+/// llm-parallel-to-openmp then runs as one region (a quantization loop
+/// between them had kept SmolLM2's K and V GEMVs, too small for a region of
+/// their own, on one thread while the other waited).
+class QuantizedActivationCache {
+public:
+  /// quantizeActivations(b, loc, rows2d, rows, depth, scaleBlock) for the
+  /// projection input `x` (`rows2d` its rows as a matrix), or the buffers of
+  /// an earlier call for the same `x` and `scaleBlock` that precede the
+  /// insertion point in its block.
+  QuantizedActivations getOrQuantize(mlir::OpBuilder &b, mlir::Location loc,
+                                     mlir::Value x, mlir::Value rows2d,
+                                     mlir::Value rows, int64_t depth,
+                                     int64_t scaleBlock);
+
+private:
+  llvm::DenseMap<std::pair<mlir::Value, int64_t>, QuantizedActivations>
+      quantized;
+};
 
 } // namespace llmc
 

@@ -5,6 +5,8 @@
 #include "codegen/cpu/VectorProjection.h"
 #include "dialect/LLMOps.h"
 
+#include <memory>
+
 using namespace mlir;
 
 namespace {
@@ -74,12 +76,14 @@ struct ProjectionToVector : OpConversionPattern<OpTy> {
   ProjectionToVector(TypeConverter &converter, MLIRContext *context,
                      int64_t minParallelWeightElements,
                      llmc::CPUVectorRegisters registers,
-                     llmc::Int8DotKind int8Dot)
+                     llmc::Int8DotKind int8Dot,
+                     std::shared_ptr<llmc::QuantizedActivationCache> activations)
       : OpConversionPattern<OpTy>(converter, context,
                                   kVectorProjectionBenefit),
         minParallelWeightElements(minParallelWeightElements),
         gemmTile(llmc::getGemmTile(registers)),
-        int8GemmTile(llmc::getInt8GemmTile(registers)), int8Dot(int8Dot) {}
+        int8GemmTile(llmc::getInt8GemmTile(registers)), int8Dot(int8Dot),
+        activations(std::move(activations)) {}
 
   LogicalResult
   matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
@@ -112,7 +116,7 @@ struct ProjectionToVector : OpConversionPattern<OpTy> {
     Value result = llmc::createVectorProjection(
         rewriter, op.getLoc(), adaptor.getX(), adaptor.getWeight(),
         weightFormat, bias, resultType,
-        tile, int8Dot, minParallelWeightElements);
+        tile, int8Dot, minParallelWeightElements, *activations);
     rewriter.replaceOp(op, llmc::softcapInPlace(rewriter, op.getLoc(), result,
                                                 getSoftcap(op)));
     return success();
@@ -122,6 +126,9 @@ struct ProjectionToVector : OpConversionPattern<OpTy> {
   llmc::ProjectionTile gemmTile;
   llmc::ProjectionTile int8GemmTile;
   llmc::Int8DotKind int8Dot;
+  /// Shared by the patterns of one lowering (both op kinds): x's int8 rows
+  /// quantized once for all projections of one x.
+  std::shared_ptr<llmc::QuantizedActivationCache> activations;
 };
 
 } // namespace
@@ -130,8 +137,10 @@ void llmc::populateProjectionToVectorPatterns(
     TypeConverter &converter, RewritePatternSet &patterns,
     int64_t minParallelWeightElements, CPUVectorRegisters registers,
     Int8DotKind int8Dot) {
+  // One cache for both patterns (add() passes each the same lvalue).
+  auto activations = std::make_shared<QuantizedActivationCache>();
   patterns.add<ProjectionToVector<llm::LinearOp>,
                ProjectionToVector<llm::LogitsOp>>(
       converter, patterns.getContext(), minParallelWeightElements, registers,
-      int8Dot);
+      int8Dot, activations);
 }

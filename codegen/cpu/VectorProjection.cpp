@@ -1170,7 +1170,8 @@ Value llmc::createVectorProjection(OpBuilder &b, Location loc, Value x,
                                    RankedTensorType resultType,
                                    ProjectionTile tile,
                                    Int8DotKind int8Dot,
-                                   int64_t minParallelWeightElements) {
+                                   int64_t minParallelWeightElements,
+                                   QuantizedActivationCache &activations) {
   int64_t rank = resultType.getRank();
 
   // The result: a fresh buffer, returned as a tensor that bufferization may
@@ -1213,15 +1214,15 @@ Value llmc::createVectorProjection(OpBuilder &b, Location loc, Value x,
     ops.blocks.emplace(weightFormat, weight, ops.lanes);
     ops.hasDepthTail = false;
     // The CPU's int8 dot products: x rounded to int8 once, before the
-    // threads start.
+    // threads start, and once for all projections of this x.
     if (int8Dot != Int8DotKind::None) {
       // K-quants: one x scale per super-block, so that the runs' products
       // add up as integers (accumulateInt8Blocks).
       int64_t scaleBlock = ops.blocks->getRunsPerBlock() > 1
                                ? weightFormat.getBlockElements()
                                : kActivationBlock;
-      ops.int8 =
-          quantizeActivations(b, loc, ops.x, ops.rows, depth, scaleBlock);
+      ops.int8 = activations.getOrQuantize(b, loc, x, ops.x, ops.rows, depth,
+                                           scaleBlock);
       ops.int8Dot = int8Dot;
       declareInt8Dot(b, loc,
                      b.getInsertionBlock()->getParentOp()

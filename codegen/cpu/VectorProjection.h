@@ -2,6 +2,7 @@
 #ifndef LLMC_CODEGEN_CPU_VECTORPROJECTION_H
 #define LLMC_CODEGEN_CPU_VECTORPROJECTION_H
 
+#include "codegen/cpu/ActivationQuantization.h"
 #include "codegen/cpu/Int8Dot.h"
 #include "dialect/LLMTypes.h"
 
@@ -105,7 +106,8 @@ mlir::Value createVectorProjection(mlir::OpBuilder &builder, mlir::Location loc,
                                    mlir::RankedTensorType resultType,
                                    ProjectionTile tile,
                                    Int8DotKind int8Dot,
-                                   int64_t minParallelWeightElements);
+                                   int64_t minParallelWeightElements,
+                                   QuantizedActivationCache &activations);
 
 } // namespace llmc
 

@@ -416,3 +416,29 @@ func.func @gemv_q4_0_interleaved_small(%x: tensor<1x1x512xf32>, %w: tensor<256x5
   %0 = llm.linear %x, %w : tensor<1x1x512xf32>, tensor<256x512x!llm.block<q4_0, interleave = 8>> -> tensor<1x1x256xf32>
   return %0 : tensor<1x1x256xf32>
 }
+
+// -----
+
+// Projections of one x share its int8 rows (QuantizedActivationCache): the Q4_0 and Q8_0 GEMVs read one
+// quantization (scales per 32 elements), so that only the second one's result buffer lies between their loops
+// (llm-parallel-to-openmp then runs them as one region); the Q4_K GEMV rounds x again, per 256 elements.
+// CHECK-LABEL: func @shared_quantization
+// CHECK: %[[CODES:.+]] = memref.alloc() {alignment = 64 : i64} : memref<1x256xi8>
+// CHECK: memref.alloc() {alignment = 64 : i64} : memref<1x8xf32>
+// CHECK: scf.parallel
+// CHECK: vector.transfer_read %[[CODES]]
+// CHECK: scf.reduce
+// CHECK-NOT: memref.alloc() {alignment = 64 : i64} : memref<1x256xi8>
+// CHECK: scf.parallel
+// CHECK: vector.transfer_read %[[CODES]]
+// CHECK: scf.reduce
+// CHECK: %[[KCODES:.+]] = memref.alloc() {alignment = 64 : i64} : memref<1x256xi8>
+// CHECK: memref.alloc() {alignment = 64 : i64} : memref<1x1xf32>
+// CHECK: scf.parallel
+// CHECK: vector.transfer_read %[[KCODES]]
+func.func @shared_quantization(%x: tensor<1x1x256xf32>, %a: tensor<8x256x!llm.block<q4_0>>, %b: tensor<8x256x!llm.block<q8_0>>, %c: tensor<8x256x!llm.block<q4_k>>) -> (tensor<1x1x8xf32>, tensor<1x1x8xf32>, tensor<1x1x8xf32>) {
+  %0 = llm.linear %x, %a : tensor<1x1x256xf32>, tensor<8x256x!llm.block<q4_0>> -> tensor<1x1x8xf32>
+  %1 = llm.linear %x, %b : tensor<1x1x256xf32>, tensor<8x256x!llm.block<q8_0>> -> tensor<1x1x8xf32>
+  %2 = llm.linear %x, %c : tensor<1x1x256xf32>, tensor<8x256x!llm.block<q4_k>> -> tensor<1x1x8xf32>
+  return %0, %1, %2 : tensor<1x1x8xf32>, tensor<1x1x8xf32>, tensor<1x1x8xf32>
+}
