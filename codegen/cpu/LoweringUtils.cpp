@@ -113,22 +113,26 @@ Value llmc::readWidenedRowVector(OpBuilder &builder, Location loc,
       builder, loc, VectorType::get({lanes}, builder.getF32Type()), vector);
 }
 
-void llmc::prefetchLines(OpBuilder &b, Location loc, Value buffer,
-                         ValueRange indices, int64_t bytes, Value lastColumn) {
-  constexpr int64_t kCacheLine = 64;
+void llmc::prefetchLine(OpBuilder &b, Location loc, Value buffer,
+                        ValueRange indices) {
   // LLVM's locality hint 2: into L2 (and L3).
   constexpr int32_t kPrefetchLocality = 2;
+  memref::PrefetchOp::create(b, loc, buffer, indices, /*isWrite=*/false,
+                             kPrefetchLocality, /*isDataCache=*/true);
+}
+
+void llmc::prefetchLines(OpBuilder &b, Location loc, Value buffer,
+                         ValueRange indices, int64_t bytes, Value lastColumn) {
   int64_t elementBytes =
       cast<MemRefType>(buffer.getType()).getElementTypeBitWidth() / 8;
   SmallVector<Value> at(indices);
   Value column = indices.back();
-  for (int64_t line = 0; line < bytes; line += kCacheLine) {
+  for (int64_t line = 0; line < bytes; line += kCacheLineBytes) {
     at.back() = b.createOrFold<arith::AddIOp>(
         loc, column, indexConstant(b, loc, line / elementBytes));
     if (lastColumn)
       at.back() = b.createOrFold<arith::MinUIOp>(loc, at.back(), lastColumn);
-    memref::PrefetchOp::create(b, loc, buffer, at, /*isWrite=*/false,
-                               kPrefetchLocality, /*isDataCache=*/true);
+    prefetchLine(b, loc, buffer, at);
   }
 }
 

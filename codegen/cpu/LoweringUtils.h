@@ -59,6 +59,14 @@ mlir::Value mapElementsInPlace(
                                    mlir::Value)>
         fn);
 
+/// Bytes of a cache line: the step of the kernels' prefetches.
+constexpr int64_t kCacheLineBytes = 64;
+
+/// Prefetches for reading, into L2 (LLVM's locality hint 2, and L3), the
+/// cache line of `buffer` at `indices`.
+void prefetchLine(mlir::OpBuilder &builder, mlir::Location loc,
+                  mlir::Value buffer, mlir::ValueRange indices);
+
 /// Prefetches for reading, into L2, the cache lines (64 bytes) of `bytes`
 /// bytes of `buffer` from `indices`, the last of which is the column that
 /// steps by a line's elements (clamped to `lastColumn` when given).

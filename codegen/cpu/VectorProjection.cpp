@@ -945,8 +945,6 @@ constexpr int64_t kPanelBlockBytes = 256 * 1024;
 /// x rows per row block of the packed GEMM: each weight panel is packed
 /// (read from memory, widened, transposed) once per block.
 constexpr int64_t kPackedRowBlock = 128;
-/// Bytes of a cache line: the step of a prefetch.
-constexpr int64_t kCacheLineBytes = 64;
 
 /// Prefetches, into L2, columns [k0, k0 + depthBlock) of one row of the
 /// weight panel after the one at row n0: row (m - m0) / xRows (mod
@@ -987,9 +985,7 @@ void prefetchNextPanel(OpBuilder &b, Location loc, Value weight, Value m0,
                 arith::MulIOp::create(lb, lloc, line,
                                       indexConstant(lb, lloc, lineElements))),
             lastColumn);
-        memref::PrefetchOp::create(lb, lloc, weight, ValueRange{row, column},
-                                   /*isWrite=*/false, /*localityHint=*/2,
-                                   /*isDataCache=*/true);
+        prefetchLine(lb, lloc, weight, ValueRange{row, column});
         scf::YieldOp::create(lb, lloc);
       });
 }
