@@ -12,7 +12,7 @@
 #                    discarded warm pass; the table shows medians [3]
 #   BENCH_FORMATS    which files: "real" (the real SmolLM2-135M-Instruct Q4_1) and llama-quantize
 #                    types of the random SmolLM2-shaped model
-#                    ["real F32 F16 Q8_0 Q4_0 Q4_1 Q5_0 Q5_1 Q4_K_M Q5_K_M Q6_K"]
+#                    ["real F32 F16 BF16 Q8_0 Q4_0 Q4_1 Q5_0 Q5_1 Q4_K_M Q5_K_M Q6_K"]
 #   BENCH_TINYLLAMA  1: also a TinyLlama-1.1B-shaped random model in those of F16 Q4_0 Q4_K_M Q8_0 that
 #                    BENCH_FORMATS names (its f32 source is 4.4 GB) [0]
 #   BENCH_BUSY_WAIT  seconds, in all, to wait for a CPU busy with other work before measuring
@@ -29,7 +29,8 @@ BENCH="$ROOT/bench"
 BUILD=${LLMC_BUILD_DIR:-$ROOT/build}
 WORK=${BENCH_WORK:-/tmp/llmc-quant-bench}
 ROUNDS=${BENCH_ROUNDS:-3}
-FORMATS=${BENCH_FORMATS:-real F32 F16 Q8_0 Q4_0 Q4_1 Q5_0 Q5_1 Q4_K_M Q5_K_M Q6_K}
+SMOL_FORMATS=(F32 F16 BF16 Q8_0 Q4_0 Q4_1 Q5_0 Q5_1 Q4_K_M Q5_K_M Q6_K)
+FORMATS=${BENCH_FORMATS:-real ${SMOL_FORMATS[*]}}
 TINYLLAMA=${BENCH_TINYLLAMA:-0}
 TINY_FORMATS=(F16 Q4_0 Q4_K_M Q8_0)
 CONTENDED=${BENCH_CONTENDED-F32 Q4_0}
@@ -51,6 +52,9 @@ status=0
 log() { echo "quant: $*" >&2; }
 die() { log "error: $*"; exit 1; }
 
+for f in $FORMATS; do
+  case " real ${SMOL_FORMATS[*]} " in *" $f "*) ;; *) die "BENCH_FORMATS names '$f', which is none of: real ${SMOL_FORMATS[*]}" ;; esac
+done
 case $ROUNDS in '' | *[!0-9]* | 0) die "BENCH_ROUNDS must be a positive integer (got '$ROUNDS')" ;; esac
 
 WAITED=0      # seconds spent waiting for other work, reported above the table
@@ -171,7 +175,7 @@ quantized() {
 want_format real && add_file real "SmolLM2-135M-Instruct" "$REAL"
 SMOL_F32="$WORK/models/smollm2-135m-random-F32.gguf"
 smol_types=()
-for t in F32 F16 Q8_0 Q4_0 Q4_1 Q5_0 Q5_1 Q4_K_M Q5_K_M Q6_K; do want_format $t && smol_types+=("$t"); done
+for t in "${SMOL_FORMATS[@]}"; do want_format $t && smol_types+=("$t"); done
 if [ ${#smol_types[@]} -gt 0 ]; then
   f32_model smollm2-135m "$SMOL_F32" || die "cannot write the random SmolLM2-shaped model"
   for t in "${smol_types[@]}"; do

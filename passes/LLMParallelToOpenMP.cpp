@@ -22,22 +22,20 @@ using namespace mlir;
 
 namespace {
 
-/// Chunks per thread: a thread takes its own partition a chunk at a time,
-/// so that a thread done early can take the last chunks of another's (one
-/// that other processes keep off its core) from their end.
-constexpr int64_t kChunksPerThread = 4;
-
-/// Chunks per thread of a region with a loop marked as having heavy
-/// iterations (a prefill GEMM's; ParallelLoopMarks.h): its last chunks
-/// leave a thread waiting for a long iteration of the other's, and more,
-/// shorter chunks cut that wait. Measured on a 2-core Zen 3 (2 threads,
-/// 128-token prefill, 4 interleaved runs each, tokens/s), 16 chunks per
-/// thread for every region against 4 (then taken from one shared counter):
-/// TinyLlama-1.1B-shaped F16 77.5-78.5 -> 80.7-82.8; SmolLM2-135M-shaped
-/// F16 702-706 -> 693-703, Q4_0 784-934 -> 837-961; but SmolLM2's F16
-/// decode 101.5-104.4 -> 90.7-97.3 tok/s, whose regions last tens of
-/// microseconds: hence the mark.
-constexpr int64_t kHeavyChunksPerThread = 16;
+/// A take from a partition is a quarter of what is left of it (the shift
+/// below), but at least 1 / kMinChunksPerThread of a thread's share: a
+/// thread starts its own partition with long runs of consecutive
+/// iterations (the weight rows of a decode GEMV, which the prefetchers
+/// follow), and the threads' last takes are short, so that one done early
+/// waits little for the other's last chunk or takes it over. Measured on a
+/// 2-core Zen 3 (2 threads, SmolLM2-135M's shape, decode after 128 tokens,
+/// interleaved runs, medians, tok/s), against fixed chunks of a quarter of
+/// a share (16ths for a prefill GEMM's long iterations): Q4_0 251.8 ->
+/// 258.6 (won 8 of 10) and 197 -> 207 (6 of 8), Q4_K_M mix 210 -> 219
+/// (6 of 10), F16 86.0 -> 87.2 (5 of 12); prefills within noise
+/// (SmolLM2 F16 693 / 680, TinyLlama F16 81.1 / 84.4).
+constexpr int64_t kTakeShareShift = 2;
+constexpr int64_t kMinChunksPerThread = 16;
 
 /// Partitions of a region's iterations: one per thread, up to this many; a
 /// thread beyond them only takes chunks from the ends of the others'.
@@ -226,11 +224,20 @@ Value packRange(OpBuilder &b, Location loc, PartitionRange range) {
       b, loc, arith::ShLIOp::create(b, loc, range.back, shift), range.front);
 }
 
-/// The chunk a thread takes from `range`: [front, min(front + chunk, back))
-/// when it owns the partition, else [max(back - chunk, front), back); empty
+/// The chunk a thread takes from `range`: c = max(ceil(left / 4),
+/// minChunk) iterations of the `left` ones, [front, min(front + c, back))
+/// when it owns the partition, else [max(back - c, front), back); empty
 /// when the partition is.
 PartitionRange takeChunk(OpBuilder &b, Location loc, PartitionRange range,
-                         Value chunk, Value own) {
+                         Value minChunk, Value own) {
+  Type i64 = b.getI64Type();
+  Value left = arith::SubIOp::create(b, loc, range.back, range.front);
+  Value roundUp = arith::ConstantIntOp::create(
+      b, loc, i64, (int64_t{1} << kTakeShareShift) - 1);
+  Value share = arith::ShRUIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, left, roundUp),
+      arith::ConstantIntOp::create(b, loc, i64, kTakeShareShift));
+  Value chunk = arith::MaxSIOp::create(b, loc, share, minChunk);
   Value ownEnd = arith::MinSIOp::create(
       b, loc, arith::AddIOp::create(b, loc, range.front, chunk), range.back);
   Value stolenStart = arith::MaxSIOp::create(
@@ -250,20 +257,20 @@ struct RegionRuntime {
 ///
 ///   P = min(omp_get_max_threads(), kMaxPartitions)
 ///   for p < P: slot[p] = [p · total / P, (p + 1) · total / P)
-///   chunk = ceil(total / (P · chunks per thread))
+///   minChunk = ceil(total / (P · kMinChunksPerThread))
 ///   omp.parallel {
 ///     t = omp_get_thread_num()
 ///     for i < P: v = (t + i) mod P
-///       while ([start, end) = take a chunk of slot[v]: its front when
-///              v == t, else its back (one compare-and-swap)) is not empty
+///       while ([start, end) = take max(ceil(left / 4), minChunk) of the
+///              `left` iterations of slot[v]: from its front when v == t,
+///              else from its back (one compare-and-swap)) is not empty
 ///         for flat in [start, end)
 ///           if flat < end₀: body₀(ivs = lower₀ + delinearize(flat) · step₀)
 ///           else if flat < end₁: body₁(... flat - end₀ ...)  ...
 ///   }
 ///
-/// over the loops' iterations flattened row-major, one after another, with
-/// kHeavyChunksPerThread chunks per thread when a loop of the group has
-/// heavy iterations, else kChunksPerThread. Each thread runs its own
+/// over the loops' iterations flattened row-major, one after another. Each
+/// thread runs its own
 /// partition front to back, one stream of consecutive iterations (the
 /// weight rows of a decode GEMV, which the prefetchers then follow across
 /// chunks), and then takes what is left of the others' from their ends.
@@ -325,14 +332,11 @@ void convertParallelLoops(MutableArrayRef<scf::ParallelOp> loops,
                                 ValueRange{p, index(0)});
         scf::YieldOp::create(pb, ploc);
       });
-  Value chunks = arith::MulIOp::create(
-      b, loc, partitions,
-      index(llvm::any_of(loops, llmc::hasHeavyIterations)
-                ? kHeavyChunksPerThread
-                : kChunksPerThread));
-  Value chunk = arith::MaxSIOp::create(
+  Value chunks = arith::MulIOp::create(b, loc, partitions,
+                                      index(kMinChunksPerThread));
+  Value minChunk = arith::MaxSIOp::create(
       b, loc, arith::CeilDivSIOp::create(b, loc, total, chunks), index(1));
-  Value chunk64 = arith::IndexCastOp::create(b, loc, i64, chunk);
+  Value minChunk64 = arith::IndexCastOp::create(b, loc, i64, minChunk);
 
   // A count known only at run time (a prefill's tokens) may be one
   // iteration, a short prompt's single tile of rows: that runs on the
@@ -411,7 +415,7 @@ void convertParallelLoops(MutableArrayRef<scf::ParallelOp> loops,
             wb.setInsertionPointToStart(rmw.getBody());
             PartitionRange left =
                 unpackRange(wb, wloc, rmw.getCurrentValue());
-            PartitionRange taken = takeChunk(wb, wloc, left, chunk64, own);
+            PartitionRange taken = takeChunk(wb, wloc, left, minChunk64, own);
             Value front = arith::SelectOp::create(wb, wloc, own, taken.back,
                                                   left.front);
             Value back = arith::SelectOp::create(wb, wloc, own, left.back,
@@ -420,7 +424,7 @@ void convertParallelLoops(MutableArrayRef<scf::ParallelOp> loops,
                                           packRange(wb, wloc, {front, back}));
           }
           PartitionRange taken = takeChunk(
-              wb, wloc, unpackRange(wb, wloc, rmw.getResult()), chunk64, own);
+              wb, wloc, unpackRange(wb, wloc, rmw.getResult()), minChunk64, own);
           Value more = arith::CmpIOp::create(
               wb, wloc, arith::CmpIPredicate::slt, taken.front, taken.back);
           scf::ConditionOp::create(wb, wloc, more,

@@ -1,4 +1,4 @@
-// The marks by which the CPU kernels tell llm-parallel-to-openmp how much work an scf.parallel holds.
+// The mark by which the CPU kernels tell llm-parallel-to-openmp that an scf.parallel holds little work.
 #ifndef LLMC_CODEGEN_CPU_PARALLELLOOPMARKS_H
 #define LLMC_CODEGEN_CPU_PARALLELLOOPMARKS_H
 
@@ -23,23 +23,6 @@ inline void markSmallParallelLoop(mlir::scf::ParallelOp loop) {
 
 inline bool isSmallParallelLoop(mlir::scf::ParallelOp loop) {
   return loop->hasAttr(kSmallParallelLoopAttr);
-}
-
-/// A unit attribute on an scf.parallel whose iterations are each long (a
-/// prefill GEMM's: a weight panel or tile over a block of up to 128 x
-/// rows), so few that the threads' last chunks end far apart:
-/// llm-parallel-to-openmp cuts its region into more chunks per thread. A
-/// loop without it (a decode GEMV's rows, attention's heads) keeps the
-/// coarser split, whose chunks cost fewer trips to the partitions' slots.
-inline constexpr llvm::StringLiteral kHeavyIterationsAttr =
-    "llmc.heavy_iterations";
-
-inline void markHeavyIterations(mlir::scf::ParallelOp loop) {
-  loop->setAttr(kHeavyIterationsAttr, mlir::UnitAttr::get(loop->getContext()));
-}
-
-inline bool hasHeavyIterations(mlir::scf::ParallelOp loop) {
-  return loop->hasAttr(kHeavyIterationsAttr);
 }
 
 } // namespace llmc

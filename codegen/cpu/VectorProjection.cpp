@@ -774,11 +774,10 @@ struct TileDim {
 
 /// The loop over `dims` (outermost first) that runs `body` at each tile's
 /// starts (one per dim, in `dims`' order): an scf.parallel over the dims
-/// with more than one step, marked small unless `ops.threaded` and marked
-/// as having heavy iterations when `heavyIterations` (a GEMM's blocks of x
-/// rows); no loop when every dim has one step, nothing when one has none.
+/// with more than one step, marked small unless `ops.threaded`; no loop
+/// when every dim has one step, nothing when one has none.
 void emitTileLoop(OpBuilder &b, Location loc, const KernelOperands &ops,
-                  ArrayRef<TileDim> dims, bool heavyIterations,
+                  ArrayRef<TileDim> dims,
                   llvm::function_ref<void(OpBuilder &, Location, ValueRange)>
                       body) {
   SmallVector<Value> lbs, ubs, steps;
@@ -813,8 +812,6 @@ void emitTileLoop(OpBuilder &b, Location loc, const KernelOperands &ops,
       });
   if (!ops.threaded)
     markSmallParallelLoop(loop);
-  if (heavyIterations)
-    markHeavyIterations(loop);
 }
 
 /// Tiles of `tile` rows over weight rows [nLo, nHi) and x rows [mLo, mHi)
@@ -907,7 +904,7 @@ void emitTiles(OpBuilder &b, Location loc, const KernelOperands &ops,
     tileOps.weight = rows;
     rowLoop(nb, nloc, tileOps);
   };
-  emitTileLoop(b, loc, ops, dims, /*heavyIterations=*/blocked, body);
+  emitTileLoop(b, loc, ops, dims, body);
 }
 
 /// x rows per cache block of the GEMM: as many whole tiles of rows of
@@ -1027,7 +1024,7 @@ void emitPackedGemm(OpBuilder &b, Location loc, const KernelOperands &ops,
         MemRefType::get(weightType.getShape(), weightType.getElementType()),
         ops.weight, b.getUnitAttr());
   TileDim dims[] = {{zero, ops.rows, rowBlock}, {zero, nHi, panelRows}};
-  emitTileLoop(b, loc, ops, dims, /*heavyIterations=*/true,
+  emitTileLoop(b, loc, ops, dims,
                [&](OpBuilder &nb, Location nloc, ValueRange starts) {
     Value m0 = starts[0], n0 = starts[1];
     Value blockEnd = nb.createOrFold<arith::MinUIOp>(

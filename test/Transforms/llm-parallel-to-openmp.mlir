@@ -4,11 +4,13 @@
 // iterations (trip counts 4 × ceil((hi - lo) / 1)). Before the region, the
 // iterations are cut into P = min(omp_get_max_threads(), 64) partitions,
 // each a slot word [front, back) (back in the high 32 bits) on its own
-// cache line of the function's stack, and the chunk size is
-// ceil(total / (P · 4)). In the region, thread t visits the partitions from
-// its own (v = (t + i) mod P): from its own it takes chunks at the front,
-// from the others' at the back, each by one compare-and-swap of the slot
-// (memref.generic_atomic_rmw), until the partition is empty. The body runs
+// cache line of the function's stack, and the smallest chunk is
+// ceil(total / (P · 16)). In the region, thread t visits the partitions
+// from its own (v = (t + i) mod P): from its own it takes chunks at the
+// front, from the others' at the back, each by one compare-and-swap of the
+// slot (memref.generic_atomic_rmw), until the partition is empty. A take is
+// a quarter of what the partition has left, rounded up, but at least the
+// smallest chunk. The body runs
 // on the delinearized induction variables (the last dimension fastest). No
 // worksharing loop is left, and the OpenMP queries are declared once. The
 // count is known only at run time, so the region forks only for more than
@@ -35,10 +37,10 @@
 // CHECK: %[[HIGH:.+]] = arith.shli %[[BACK]], %c32_i64 : i64
 // CHECK: %[[WORD:.+]] = arith.ori %[[HIGH]], %[[FRONT]] : i64
 // CHECK: memref.store %[[WORD]], %[[SLOTS]][%[[PART]], %{{.+}}] : memref<64x8xi64>
-// CHECK: %[[CHUNKS:.+]] = arith.muli %[[P]], %c4{{.*}} : index
+// CHECK: %[[CHUNKS:.+]] = arith.muli %[[P]], %c16{{.*}} : index
 // CHECK: %[[PER:.+]] = arith.ceildivsi %[[TOTAL]], %[[CHUNKS]] : index
-// CHECK: %[[CHUNK:.+]] = arith.maxsi %[[PER]], %{{.+}} : index
-// CHECK: %[[CHUNK64:.+]] = arith.index_cast %[[CHUNK]] : index to i64
+// CHECK: %[[MINCHUNK:.+]] = arith.maxsi %[[PER]], %{{.+}} : index
+// CHECK: %[[MINCHUNK64:.+]] = arith.index_cast %[[MINCHUNK]] : index to i64
 // CHECK: %[[SEVERAL:.+]] = arith.cmpi sgt, %[[TOTAL]], %c1{{.*}} : index
 // CHECK: omp.parallel if(%[[SEVERAL]]) {
 // CHECK: %[[THREAD:.+]] = func.call @omp_get_thread_num() : () -> i32
@@ -52,9 +54,13 @@
 // CHECK: ^bb0(%[[CUR:.+]]: i64):
 // CHECK: %[[CF:.+]] = arith.andi %[[CUR]], %c4294967295_i64{{.*}} : i64
 // CHECK: %[[CB:.+]] = arith.shrui %[[CUR]], %c32_i64{{.*}} : i64
-// CHECK: %[[CFC:.+]] = arith.addi %[[CF]], %[[CHUNK64]] : i64
+// CHECK: %[[LEFT:.+]] = arith.subi %[[CB]], %[[CF]] : i64
+// CHECK: %[[LEFTUP:.+]] = arith.addi %[[LEFT]], %c3_i64{{.*}} : i64
+// CHECK: %[[QUARTER:.+]] = arith.shrui %[[LEFTUP]], %c2_i64{{.*}} : i64
+// CHECK: %[[CHUNK:.+]] = arith.maxsi %[[QUARTER]], %[[MINCHUNK64]] : i64
+// CHECK: %[[CFC:.+]] = arith.addi %[[CF]], %[[CHUNK]] : i64
 // CHECK: %[[OWNEND:.+]] = arith.minsi %[[CFC]], %[[CB]] : i64
-// CHECK: %[[CBC:.+]] = arith.subi %[[CB]], %[[CHUNK64]] : i64
+// CHECK: %[[CBC:.+]] = arith.subi %[[CB]], %[[CHUNK]] : i64
 // CHECK: %[[STOLEN:.+]] = arith.maxsi %[[CBC]], %[[CF]] : i64
 // CHECK: %[[TSTART:.+]] = arith.select %[[OWN]], %[[CF]], %[[STOLEN]] : i64
 // CHECK: %[[TEND:.+]] = arith.select %[[OWN]], %[[OWNEND]], %[[CB]] : i64
@@ -275,48 +281,4 @@ func.func @reduction(%n: index, %buf: memref<?xf32>) -> f32 {
     }
   }
   return %sum : f32
-}
-
-// -----
-
-// A loop marked as having heavy iterations (a prefill GEMM's) splits its
-// region into 16 chunks per thread; its unmarked sibling joins that region
-// and its split. An unmarked loop alone keeps 4 chunks per thread.
-// CHECK-LABEL: func.func @heavy_iterations
-// CHECK: %[[P:.+]] = arith.minsi %{{.+}}, %c64{{.*}} : index
-// CHECK: %[[CHUNKS:.+]] = arith.muli %[[P]], %c16{{.*}} : index
-// CHECK: arith.ceildivsi %{{.+}}, %[[CHUNKS]] : index
-// CHECK: omp.parallel {
-// CHECK: omp.terminator
-// CHECK: %[[P2:.+]] = arith.minsi %{{.+}}, %c64{{.*}} : index
-// CHECK: %[[CHUNKS2:.+]] = arith.muli %[[P2]], %c4{{.*}} : index
-// CHECK: arith.ceildivsi %{{.+}}, %[[CHUNKS2]] : index
-// CHECK: omp.parallel {
-// CHECK: omp.terminator
-// CHECK-NOT: omp.parallel
-func.func @heavy_iterations(%x: memref<8xf32>) {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c8 = arith.constant 8 : index
-  %a = memref.alloc() : memref<8xf32>
-  scf.parallel (%i) = (%c0) to (%c8) step (%c1) {
-    %v = memref.load %x[%i] : memref<8xf32>
-    memref.store %v, %a[%i] : memref<8xf32>
-    scf.reduce
-  } {llmc.heavy_iterations}
-  %b = memref.alloc() : memref<8xf32>
-  scf.parallel (%i) = (%c0) to (%c8) step (%c1) {
-    %v = memref.load %x[%i] : memref<8xf32>
-    memref.store %v, %b[%i] : memref<8xf32>
-    scf.reduce
-  }
-  %v0 = memref.load %a[%c0] : memref<8xf32>
-  memref.store %v0, %x[%c0] : memref<8xf32>
-  %c = memref.alloc() : memref<8xf32>
-  scf.parallel (%i) = (%c0) to (%c8) step (%c1) {
-    %v = memref.load %x[%i] : memref<8xf32>
-    memref.store %v, %c[%i] : memref<8xf32>
-    scf.reduce
-  }
-  return
 }

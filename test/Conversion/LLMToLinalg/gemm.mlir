@@ -38,9 +38,8 @@
 // AVX2-NOT: vector.constant_mask
 // AVX2-COUNT-12: vector.reduction <add>, %{{.+}} fastmath<reassoc> : vector<8xf32> into f32
 // AVX2: scf.reduce
-// AVX2-NEXT: } {llmc.heavy_iterations}
 // Leftover tokens: 1 × 3 tiles, widening the bf16 rows in the K loop: one
-// tile per iteration, not marked heavy.
+// tile per iteration.
 // AVX2: scf.parallel (%{{.+}}, %{{.+}}) = (%[[C0]], %[[MMAIN]]) to (%[[C6]], %{{.+}}) step (%[[C3]], %[[C1]]) {
 // AVX2: scf.for {{.*}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>)
 // AVX2-COUNT-3: arith.extf %{{.+}} : vector<8xbf16> to vector<8xf32>
@@ -50,13 +49,12 @@
 // AVX2: scf.for {{.*}} -> (vector<8xf32>)
 // AVX2: vector.transfer_read %[[W]][%[[C6]],
 // AVX2: scf.reduce
-// AVX2-NOT: llmc.heavy_iterations
 
 // Below the threshold: the tiles' loops are marked small (run sequentially
 // unless llm-parallel-to-openmp gives them a sibling's threads).
 // THRESHOLD-LABEL: func @linear_dynamic_t
 // THRESHOLD: scf.parallel
-// THRESHOLD: } {llmc.heavy_iterations, llmc.small_parallel_loop}
+// THRESHOLD: } {llmc.small_parallel_loop}
 // THRESHOLD: scf.parallel
 // THRESHOLD: } {llmc.small_parallel_loop}
 // THRESHOLD: scf.parallel
@@ -194,8 +192,7 @@ func.func @logits_static(%x: tensor<8x32xf32>, %w: tensor<64x32xf32>) -> tensor<
 // A 192x576 weight (SmolLM2's K/V projections, 110592 elements) is below
 // the default threshold of 262144 for one row but above it for a prefill
 // (a dynamic token count counts as one 4-row tile): the GEMM is threaded,
-// the GEMV's loop is marked small. The GEMM's iterations (a panel over a
-// block of tokens) are marked heavy, for finer chunks per thread.
+// the GEMV's loop is marked small.
 // N = 192: two packed panels of 96 rows (6 × vector<16xf32>) per block of
 // 128 tokens, K = 576 in one block (216 KiB of the panel, below 256 KiB;
 // the K loop of one iteration folds away): 4-token tiles with 24
@@ -206,7 +203,6 @@ func.func @logits_static(%x: tensor<8x32xf32>, %w: tensor<64x32xf32>) -> tensor<
 // THRESHOLD: scf.for {{.*}} step %c1 {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
 // THRESHOLD: scf.for {{.*}} step %c1 {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
 // THRESHOLD: scf.reduce
-// THRESHOLD-NEXT: } {llmc.heavy_iterations}
 // The decode GEMV: one weight row per tile.
 // THRESHOLD: scf.parallel ({{.+}}) = (%c0) to (%c192) step (%c1)
 // THRESHOLD: scf.for {{.*}} -> (vector<16xf32>) {
@@ -246,7 +242,6 @@ func.func @threshold_rows(%x: tensor<1x?x576xf32>, %x1: tensor<1x1x576xf32>, %w:
 // THRESHOLD: %[[LAST:.+]] = arith.minui %[[COLUMN]], %c1535 : index
 // THRESHOLD: memref.prefetch %[[WBUF]][%[[CLAMPED]], %[[LAST]]], read, locality<2>, data : memref<192x1536xf16>
 // THRESHOLD: scf.for {{.*}} step %c1 {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
-// THRESHOLD: } {llmc.heavy_iterations}
 func.func @panel_k_blocks(%x: tensor<1x?x1536xf32>, %w: tensor<192x1536xf16>) -> tensor<1x?x192xf32> {
   %0 = llm.linear %x, %w : tensor<1x?x1536xf32>, tensor<192x1536xf16> -> tensor<1x?x192xf32>
   return %0 : tensor<1x?x192xf32>
