@@ -2,10 +2,10 @@
 #include "codegen/CUDATarget.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVM/NVVM/Target.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
@@ -42,11 +42,10 @@ llvm::Error serialize(ModuleOp module, llvm::StringRef format,
 
   OwningOpRef<ModuleOp> clone = module.clone();
   PassManager pm(context);
-  std::string pipeline = ("gpu-module-to-binary{format=" + format +
-                          " toolkit=" + llmc::getCUDAToolkitPath() + "}")
-                             .str();
-  if (failed(parsePassPipeline(pipeline, pm)))
-    return llvm::createStringError("internal error: bad pipeline " + pipeline);
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = format.str();
+  binary.toolkitPath = llmc::getCUDAToolkitPath();
+  pm.addPass(createGpuModuleToBinaryPass(binary));
   if (failed(pm.run(*clone)))
     return llvm::createStringError(
         "serializing the kernels to " + format +

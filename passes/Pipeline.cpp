@@ -1,7 +1,19 @@
 // The phases of llmc's compilation pipeline and the passes each one adds.
 #include "passes/Pipeline.h"
 
+#include "passes/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
 #include "llvm/Support/ErrorHandling.h"
 
 using namespace llmc;
@@ -10,181 +22,195 @@ namespace {
 struct PhaseInfo {
   Phase phase;
   const char *name;
-  /// Textual pass pipeline from the previous phase to this one.
-  const char *passes;
+};
+
+constexpr PhaseInfo kPhases[] = {
+    {Phase::Config, "config"}, {Phase::LLM, "llm"},
+    {Phase::Fused, "fused"},   {Phase::Kernels, "kernels"},
+    {Phase::LLVM, "llvm"},     {Phase::PTX, "ptx"},
 };
 
 /// `llm` → fused `llm` ops, the same for every target: residual adds into
 /// the projections before them, then gate/up pairs and the other sibling
 /// projections, then the norms those read (a norm can only move into a
 /// fused projection), then the RoPE of queries and keys into the cache
-/// append.
-constexpr const char *kFusionPasses =
-    "llm-fuse-residual-add,llm-fuse-sibling-linears,"
-    "llm-fuse-norm-into-projections,llm-fuse-rope-append";
+/// append. Without `options.fusion` the module passes on unchanged (for
+/// comparisons). Then the target's weight layout, which runs either way:
+/// the CPU's kernels take projections in the 32-element formats
+/// interleaved (llm-cpu-interleave-weights), the CUDA kernels every block
+/// weight in planes (llm-cuda-planar-weights). These are still `llm` types,
+/// so that the artifact's manifest, read off this phase, records them.
+void addFusedPhase(mlir::OpPassManager &pm, const PipelineOptions &options) {
+  if (options.fusion) {
+    pm.addPass(createLLMFuseResidualAdd());
+    pm.addPass(createLLMFuseSiblingLinears());
+    pm.addPass(createLLMFuseNormIntoProjections());
+    pm.addPass(createLLMFuseRopeAppend());
+  }
+  pm.addPass(options.target == TargetKind::CUDA
+                 ? createLLMCUDAPlanarWeights()
+                 : createLLMCPUInterleaveWeights());
+}
 
-/// The end of the CPU's fused phase: the weight layout of its kernels
-/// (still `llm` types, so that the artifact's manifest, read off this phase,
-/// records it). Runs with --no-fusion too.
-constexpr const char *kCPULayoutPasses = "llm-cpu-interleave-weights";
-
-/// The end of the CUDA target's fused phase: its kernels' weight layout
-/// (likewise recorded by the manifest). Runs with --no-fusion too.
-constexpr const char *kCUDALayoutPasses = "llm-cuda-planar-weights";
+/// llm-lower-to-linalg's options: the pass's defaults, overridden by those
+/// `options` sets.
+LLMLowerToLinalgOptions getLoweringOptions(const PipelineOptions &options) {
+  LLMLowerToLinalgOptions lowering;
+  if (options.parallelMinWeightElements)
+    lowering.parallelMinWeightElements = *options.parallelMinWeightElements;
+  if (options.vectorRegisterBits)
+    lowering.vectorRegisterBits = *options.vectorRegisterBits;
+  if (options.vectorRegisters)
+    lowering.vectorRegisters = *options.vectorRegisters;
+  if (options.int8Dot)
+    lowering.int8Dot = *options.int8Dot;
+  return lowering;
+}
 
 /// Fused `llm` → CPU kernels (llm-lower-to-linalg first rewrites the fused
-/// projections back into their parts, which its linalg fuses instead): lower the ops on tensors (and the element-wise arith
-/// ops on tensors, such as the narrowing of keys and values for a bf16/f16
-/// cache, to linalg), tile a prefill's row-wise linalg ops over its tokens
-/// into scf.forall loops (llm-cpu-parallel-rows), bufferize across function
+/// projections back into their parts, which its linalg fuses instead):
+/// lower the ops on tensors (and the element-wise arith ops on tensors,
+/// such as the narrowing of keys and values for a bf16/f16 cache, to
+/// linalg), tile a prefill's row-wise linalg ops over its tokens into
+/// scf.forall loops (llm-cpu-parallel-rows), bufferize across function
 /// boundaries (identity layouts, so the C ABI sees plain strided buffers),
 /// fold loops that carry a buffer through unchanged, drop results that are
 /// the caller's own buffers (twice: a caller's result becomes an argument
-/// only once its callee's result has been dropped, e.g. the KV cache through
-/// the layer calls), free intermediate buffers, add the C entry points,
-/// lower linalg to loops. The model functions are private (the graph makes
-/// them so), which is what lets drop-equivalent-buffer-results remove the KV
-/// cache from their results: it is written in place, never copied.
-constexpr const char *kCPUKernelsPasses =
-    "llm-lower-to-linalg,convert-elementwise-to-linalg,canonicalize,cse,"
-    "llm-cpu-parallel-rows,canonicalize,"
-    "one-shot-bufferize{bufferize-function-boundaries "
-    "function-boundary-type-conversion=identity-layout-map},"
-    "canonicalize,drop-equivalent-buffer-results,"
-    "drop-equivalent-buffer-results,buffer-deallocation-pipeline,"
-    "convert-bufferization-to-memref,llm-cpu-entry-points,"
-    "convert-linalg-to-loops,canonicalize";
+/// only once its callee's result has been dropped, e.g. the KV cache
+/// through the layer calls), free intermediate buffers, add the C entry
+/// points, lower linalg to loops. The model functions are private (the
+/// graph makes them so), which is what lets drop-equivalent-buffer-results
+/// remove the KV cache from their results: it is written in place, never
+/// copied.
+void addCPUKernelsPhase(mlir::OpPassManager &pm,
+                        const PipelineOptions &options) {
+  pm.addPass(createLLMLowerToLinalg(getLoweringOptions(options)));
+  pm.addPass(mlir::createConvertElementwiseToLinalgPass());
+  pm.addPass(mlir::createCanonicalizerPass());
+  pm.addPass(mlir::createCSEPass());
+  pm.addPass(createLLMCPUParallelRows());
+  pm.addPass(mlir::createCanonicalizerPass());
+  mlir::bufferization::OneShotBufferizePassOptions bufferization;
+  bufferization.bufferizeFunctionBoundaries = true;
+  bufferization.functionBoundaryTypeConversion =
+      mlir::bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(mlir::bufferization::createOneShotBufferizePass(bufferization));
+  pm.addPass(mlir::createCanonicalizerPass());
+  pm.addPass(mlir::bufferization::createDropEquivalentBufferResultsPass());
+  pm.addPass(mlir::bufferization::createDropEquivalentBufferResultsPass());
+  mlir::bufferization::buildBufferDeallocationPipeline(pm);
+  pm.addPass(mlir::createConvertBufferizationToMemRefPass());
+  pm.addPass(createLLMCPUEntryPoints());
+  pm.addPass(mlir::createConvertLinalgToLoopsPass());
+  pm.addPass(mlir::createCanonicalizerPass());
+}
 
 /// Kernels → LLVM dialect. scf.forall loops (attention's heads and query
 /// blocks) become scf.parallel, and scf.parallel loops (those and the
 /// projection kernels' row blocks) OpenMP parallel regions run by libomp,
 /// whose threads each run a partition of the iterations and then take
-/// chunks of the others' (llm-parallel-to-openmp). Vector reductions
-/// may reassociate (tree sums; a serial chain of 16 adds otherwise). math ops
-/// without an LLVM intrinsic (erf) become libm calls. omp ops stay until the
-/// LLVM IR translation, which turns them into __kmpc_* calls (link libomp).
-/// f32 → bf16 truncations (keys and values stored into a bf16 KV cache) are
-/// expanded to integer rounding: x86 without AVX512-BF16 has no instruction
-/// for them, and LLVM's libcall (__truncsfbf2) is missing from gcc 12's
-/// libgcc.
-constexpr const char *kCPULLVMPasses =
-    "scf-forall-to-parallel,llm-parallel-to-openmp,"
-    "convert-scf-to-cf,expand-strided-metadata,lower-affine,"
-    "finalize-memref-to-llvm,arith-expand{include-bf16=true},"
-    "convert-vector-to-llvm{reassociate-fp-reductions},"
-    "convert-math-to-llvm,convert-math-to-libm,"
-    "convert-arith-to-llvm,convert-index-to-llvm,convert-cf-to-llvm,"
-    "convert-func-to-llvm,convert-openmp-to-llvm,reconcile-unrealized-casts";
+/// chunks of the others' (llm-parallel-to-openmp). Vector reductions may
+/// reassociate (tree sums; a serial chain of 16 adds otherwise). math ops
+/// without an LLVM intrinsic (erf) become libm calls. omp ops stay until
+/// the LLVM IR translation, which turns them into __kmpc_* calls (link
+/// libomp). f32 → bf16 truncations (keys and values stored into a bf16 KV
+/// cache) are expanded to integer rounding: x86 without AVX512-BF16 has no
+/// instruction for them, and LLVM's libcall (__truncsfbf2) is missing from
+/// gcc 12's libgcc.
+void addCPULLVMPhase(mlir::OpPassManager &pm) {
+  pm.addPass(mlir::createForallToParallelLoopPass());
+  pm.addPass(createLLMParallelToOpenMP());
+  pm.addPass(mlir::createSCFToControlFlowPass());
+  pm.addPass(mlir::memref::createExpandStridedMetadataPass());
+  pm.addPass(mlir::createLowerAffinePass());
+  pm.addPass(mlir::createFinalizeMemRefToLLVMConversionPass());
+  mlir::arith::ArithExpandOpsPassOptions expand;
+  expand.includeBf16 = true;
+  pm.addPass(mlir::arith::createArithExpandOpsPass(expand));
+  mlir::ConvertVectorToLLVMPassOptions vectorToLLVM;
+  vectorToLLVM.reassociateFPReductions = true;
+  pm.addPass(mlir::createConvertVectorToLLVMPass(vectorToLLVM));
+  pm.addPass(mlir::createConvertMathToLLVMPass());
+  pm.addPass(mlir::createConvertMathToLibmPass());
+  pm.addPass(mlir::createArithToLLVMConversionPass());
+  pm.addPass(mlir::createConvertIndexToLLVMPass());
+  pm.addPass(mlir::createConvertControlFlowToLLVMPass());
+  pm.addPass(mlir::createConvertFuncToLLVMPass());
+  pm.addPass(mlir::createConvertOpenMPToLLVMPass());
+  pm.addPass(mlir::createReconcileUnrealizedCastsPass());
+}
 
 /// `llm` → CUDA kernels: every op becomes a launch of a kernel in
 /// gpu.module @llmc_kernels; as on the CPU, the KV cache (updated in place)
 /// is dropped from the model functions' results before the C entry points
 /// are added (they take device pointers here); then every scratch buffer is
 /// freed after its last use, so that the runtime reuses its bytes.
-constexpr const char *kCUDAKernelsPasses =
-    "llm-lower-to-cuda,canonicalize,cse,"
-    "drop-equivalent-buffer-results,drop-equivalent-buffer-results,"
-    "llm-cpu-entry-points,canonicalize,llm-cuda-free-scratch";
-
-/// Kernels → NVVM inside the gpu.module (after one nvvm-attach-target per
-/// architecture, added in code) and LLVM on the host. Vector ops lower to
-/// LLVM before convert-gpu-to-nvvm: 2-d vector slices of MMA fragments
-/// otherwise leave unrealized casts. Memref arguments keep full descriptors
-/// (the sequence length is a dynamic extent), expanded on both sides the
-/// same way.
-constexpr const char *kCUDADeviceLLVMPasses =
-    "gpu.module(convert-nvgpu-to-nvvm,convert-vector-to-scf,"
-    "convert-scf-to-cf,expand-strided-metadata,lower-affine,"
-    "convert-vector-to-llvm,convert-gpu-to-nvvm,convert-nvvm-to-llvm,"
-    "canonicalize,cse,reconcile-unrealized-casts),"
-    "convert-scf-to-cf,expand-strided-metadata,lower-affine,"
-    "llm-cuda-host-to-llvm,reconcile-unrealized-casts";
-
-constexpr PhaseInfo kPhases[] = {
-    {Phase::Config, "config", ""},
-    {Phase::LLM, "llm", ""},
-    {Phase::Fused, "fused", kFusionPasses},
-    {Phase::Kernels, "kernels", kCPUKernelsPasses},
-    {Phase::LLVM, "llvm", kCPULLVMPasses},
-    {Phase::PTX, "ptx", ""},
-};
-
-/// The fused phase of a target: the fusion passes when `options.fusion`,
-/// then the target's weight layout pass.
-std::string getFusedPasses(const PipelineOptions &options,
-                           const char *layoutPasses) {
-  return options.fusion ? std::string(kFusionPasses) + "," + layoutPasses
-                        : std::string(layoutPasses);
+void addCUDAKernelsPhase(mlir::OpPassManager &pm) {
+  pm.addPass(createLLMLowerToCUDA());
+  pm.addPass(mlir::createCanonicalizerPass());
+  pm.addPass(mlir::createCSEPass());
+  pm.addPass(mlir::bufferization::createDropEquivalentBufferResultsPass());
+  pm.addPass(mlir::bufferization::createDropEquivalentBufferResultsPass());
+  pm.addPass(createLLMCPUEntryPoints());
+  pm.addPass(mlir::createCanonicalizerPass());
+  pm.addPass(createLLMCUDAFreeScratch());
 }
 
-/// The CUDA pipeline of a phase (same phase names, other passes).
-std::string getCUDAPasses(Phase phase, const PipelineOptions &options) {
+/// Kernels → NVVM inside the gpu.module (one NVVM target per architecture
+/// of `options`) and LLVM on the host. Vector ops lower to LLVM before
+/// convert-gpu-to-nvvm: 2-d vector slices of MMA fragments otherwise leave
+/// unrealized casts. Memref arguments keep full descriptors (the sequence
+/// length is a dynamic extent), expanded on both sides the same way.
+void addCUDALLVMPhase(mlir::OpPassManager &pm, const PipelineOptions &options) {
+  for (const std::string &arch : options.cudaArchs) {
+    mlir::GpuNVVMAttachTargetOptions target;
+    target.moduleMatcher = "llmc_kernels";
+    target.chip = arch;
+    target.features = "+ptx80";
+    target.optLevel = 3;
+    pm.addPass(mlir::createGpuNVVMAttachTarget(target));
+  }
+  mlir::OpPassManager &device = pm.nest<mlir::gpu::GPUModuleOp>();
+  device.addPass(mlir::createConvertNVGPUToNVVMPass());
+  device.addPass(mlir::createConvertVectorToSCFPass());
+  device.addPass(mlir::createSCFToControlFlowPass());
+  device.addPass(mlir::memref::createExpandStridedMetadataPass());
+  device.addPass(mlir::createLowerAffinePass());
+  device.addPass(mlir::createConvertVectorToLLVMPass());
+  device.addPass(mlir::createConvertGpuOpsToNVVMOps());
+  device.addPass(mlir::createConvertNVVMToLLVMPass());
+  device.addPass(mlir::createCanonicalizerPass());
+  device.addPass(mlir::createCSEPass());
+  device.addPass(mlir::createReconcileUnrealizedCastsPass());
+  pm.addPass(mlir::createSCFToControlFlowPass());
+  pm.addPass(mlir::memref::createExpandStridedMetadataPass());
+  pm.addPass(mlir::createLowerAffinePass());
+  pm.addPass(createLLMCUDAHostToLLVM());
+  pm.addPass(mlir::createReconcileUnrealizedCastsPass());
+}
+
+/// Adds the passes that take a module from the phase before `phase` to
+/// `phase` (none for `config`, `llm` and `ptx`, which is serialized from
+/// the `llvm` phase).
+void addPhase(mlir::OpPassManager &pm, Phase phase,
+              const PipelineOptions &options) {
+  bool cuda = options.target == TargetKind::CUDA;
   switch (phase) {
   case Phase::Fused:
-    return getFusedPasses(options, kCUDALayoutPasses);
+    addFusedPhase(pm, options);
+    return;
   case Phase::Kernels:
-    return kCUDAKernelsPasses;
-  case Phase::LLVM: {
-    std::string passes;
-    for (const std::string &arch : options.cudaArchs)
-      passes += "nvvm-attach-target{module=llmc_kernels chip=" + arch +
-                " features=+ptx80 O=3},";
-    return passes + kCUDADeviceLLVMPasses;
+    cuda ? addCUDAKernelsPhase(pm) : addCPUKernelsPhase(pm, options);
+    return;
+  case Phase::LLVM:
+    cuda ? addCUDALLVMPhase(pm, options) : addCPULLVMPhase(pm);
+    return;
+  case Phase::Config:
+  case Phase::LLM:
+  case Phase::PTX:
+    return;
   }
-  default:
-    return "";
-  }
-}
-
-/// The options of llm-lower-to-linalg that `options` sets, as
-/// "{name=value ...}" (empty when none).
-std::string getLoweringOptions(const PipelineOptions &options) {
-  std::string text;
-  auto add = [&](llvm::StringRef name, std::optional<int64_t> value) {
-    if (value)
-      text += (text.empty() ? "{" : " ") + name.str() + "=" +
-              std::to_string(*value);
-  };
-  add("parallel-min-weight-elements", options.parallelMinWeightElements);
-  add("vector-register-bits", options.vectorRegisterBits);
-  add("vector-registers", options.vectorRegisters);
-  if (options.int8Dot)
-    text += (text.empty() ? "{" : " ") + std::string("int8-dot=") +
-            *options.int8Dot;
-  return text.empty() ? text : text + "}";
-}
-
-/// The CPU pipeline of a phase: the table's, the fused phase's as
-/// getFusedPasses makes it (with the CPU's layout pass).
-std::string getCPUPasses(const PhaseInfo &info,
-                         const PipelineOptions &options) {
-  if (info.phase != Phase::Fused)
-    return info.passes;
-  return getFusedPasses(options, kCPULayoutPasses);
-}
-
-/// Adds the passes of every phase after `options.startAfter` up to and
-/// including `options.stopAfter`. The CPU lowering options `options` sets
-/// become those of the kernels phase's first pass (llm-lower-to-linalg).
-void addPhases(mlir::OpPassManager &pm, const PipelineOptions &options) {
-  for (const PhaseInfo &info : kPhases) {
-    if (info.phase <= options.startAfter)
-      continue;
-    if (info.phase > options.stopAfter)
-      break;
-    std::string passes = options.target == TargetKind::CUDA
-                             ? getCUDAPasses(info.phase, options)
-                             : getCPUPasses(info, options);
-    if (passes.empty())
-      continue;
-    llvm::StringRef lowering = "llm-lower-to-linalg";
-    if (llvm::StringRef(passes).starts_with(lowering))
-      passes.insert(lowering.size(), getLoweringOptions(options));
-    if (mlir::failed(mlir::parsePassPipeline(passes, pm)))
-      llvm::report_fatal_error(llvm::Twine("llmc: malformed built-in pass "
-                                           "pipeline for phase '") +
-                               info.name + "'");
-  }
+  llvm_unreachable("unknown phase");
 }
 } // namespace
 
@@ -214,7 +240,9 @@ std::string llmc::getPhaseNames() {
 
 void llmc::buildPipeline(mlir::OpPassManager &pm,
                          const PipelineOptions &options) {
-  addPhases(pm, options);
+  for (const PhaseInfo &info : kPhases)
+    if (info.phase > options.startAfter && info.phase <= options.stopAfter)
+      addPhase(pm, info.phase, options);
 }
 
 /// The CUDA architectures llmc builds kernels for.
