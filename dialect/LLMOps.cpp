@@ -561,12 +561,12 @@ static void printAppendedRows(OpAsmPrinter &printer, Operation *, Type keys,
 namespace {
 /// The rules of appending `keys` and `values` to `cache`: a valid layer,
 /// keys and values of one (B, T, Hkv, Dh) type matching the cache, in the
-/// cache's element type or, when `mayRound`, f32 (rounded on the way in).
-/// A cache whose values are its keys takes no values (`values` null).
+/// cache's element type or in f32 (rounded on the way in). A cache whose
+/// values are its keys takes no values (`values` null).
 LogicalResult verifyAppend(Operation *op, KVCacheType cache, Value layerIndex,
                            std::optional<uint64_t> layer, Value pageTable,
                            ShapedType keys, ShapedType values,
-                           ShapedType positions, bool mayRound) {
+                           ShapedType positions) {
   if (failed(verifyLayerIndex(op, cache, layerIndex, layer)) ||
       failed(verifyPageTable(op, cache, pageTable)))
     return failure();
@@ -581,13 +581,13 @@ LogicalResult verifyAppend(Operation *op, KVCacheType cache, Value layerIndex,
   if (failed(requireRank(op, keys, 4, "keys")))
     return failure();
   Type elementType = keys.getElementType();
-  if (elementType != cache.getValueType() &&
-      !(mayRound && elementType.isF32()))
+  if (elementType != cache.getValueType() && !elementType.isF32())
     return op->emitOpError()
            << "keys element type " << elementType
            << " does not match the cache "
            << (cache.isQuantized() ? "value type " : "element type ")
-           << cache.getValueType() << (mayRound ? " and is not f32" : "");
+           << cache.getValueType()
+           << (cache.getValueType().isF32() ? "" : " and is not f32");
   if (failed(requireSameExtent(op, keys.getDimSize(0), "keys batch",
                                cache.getBatch(), "cache batch")) ||
       failed(requireSameExtent(op, keys.getDimSize(2), "keys heads",
@@ -605,7 +605,7 @@ LogicalResult KVAppendOp::verify() {
                       getLayer(), getPageTable(), getKeys().getType(),
                       values ? cast<ShapedType>(values.getType())
                              : ShapedType(),
-                      getPositions().getType(), /*mayRound=*/false);
+                      getPositions().getType());
 }
 
 LogicalResult RopeAppendOp::verify() {
@@ -627,7 +627,7 @@ LogicalResult RopeAppendOp::verify() {
     return failure();
   return verifyAppend(*this, getCache().getType(), getLayerIndex(),
                       getLayer(), getPageTable(), getKeys().getType(),
-                      getValues().getType(), positions, /*mayRound=*/true);
+                      getValues().getType(), positions);
 }
 
 OpFoldResult RopeAppendOp::getLayerValue() {

@@ -410,6 +410,12 @@ def LLM_KVAppendOp : LLM_Op<"kv_append", [Pure, AttrSizedOperandSegments,
     only, `%c[l], %k, %pos`, and stores them once; every other cache takes
     both, `%c[l], %k, %v, %pos`.
 
+    Keys and values come in the cache's element type (its value type, f32,
+    for a quantized cache) or in f32, which the append rounds to the
+    element type on the way in (as `arith.truncf`), so that the graph
+    never narrows them itself: a bf16 or f16 cache takes the projections'
+    f32 results as they are.
+
     ```mlir
     %c1 = llm.kv_append %c0[0], %k, %v, %pos
         : !llm.kv_cache<layers = 5, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = f32>,
@@ -420,7 +426,7 @@ def LLM_KVAppendOp : LLM_Op<"kv_append", [Pure, AttrSizedOperandSegments,
           tensor<1x?x4x8xf32>, tensor<1x?x4x8xf32>, tensor<1x?xi32>
     %l1 = llm.kv_append %l0[%layer], %kl, %pos
         : !llm.kv_cache<layers = 5, batch = 1, kv_heads = 1, head_dim = 576, capacity = 512, element_type = bf16, values = keys>,
-          tensor<1x?x1x576xbf16>, tensor<1x?xi32>
+          tensor<1x?x1x576xf32>, tensor<1x?xi32>
     ```
   }];
   let arguments = (ins LLM_KVCacheType:$cache, LLM_FloatTensor:$keys,
@@ -449,10 +455,9 @@ def LLM_RopeAppendOp : LLM_Op<"rope_append", [Pure, AttrSizedOperandSegments,
   let summary = "RoPE on queries and keys, then keys and values appended to the cache";
   let description = [{
     `rotated_q = llm.rope(q)` and `result = llm.kv_append(cache[layer],
-    round(llm.rope(keys)), round(values), positions)` with one set of RoPE
-    attributes (as `llm.rope`) for both, where `round` converts f32 keys and
-    values to the cache's element type (as `arith.truncf`; the identity when
-    they already have it). Made by `llm-fuse-rope-append` from the queries'
+    llm.rope(keys), values, positions)` with one set of RoPE attributes (as
+    `llm.rope`) for both; like `llm.kv_append`, it rounds f32 keys and
+    values to the cache's element type. Made by `llm-fuse-rope-append` from the queries'
     and keys' `llm.rope` and the `llm.kv_append` that stores the keys: one
     kernel rotates the queries and writes the rotated keys and the values
     straight into the cache. A paged cache takes its page table as

@@ -484,16 +484,6 @@ private:
         local ? llm::RopeScalingAttr::getNone(&context) : ropeScaling);
   }
 
-  /// Rounds f32 keys/values to the cache's element type (a quantized
-  /// cache takes them in f32: llm.kv_append quantizes).
-  Value toCacheType(Value x) {
-    Type valueType = cacheType.getValueType();
-    if (valueType == f32)
-      return x;
-    auto type = cast<RankedTensorType>(x.getType());
-    return arith::TruncFOp::create(builder, loc, type.clone(valueType), x);
-  }
-
   /// Names the location of the ops emitted next, so that diagnostics from
   /// later phases say which part of the model they come from.
   void setLocation(const Twine &name) {
@@ -559,8 +549,8 @@ private:
     return linear(mergeHeads(attended), layer, WeightRole::OProj);
   }
 
-  /// Appends the (rotated) keys `k` and the values `v`, rounded to the
-  /// cache's value type, to the layer's cache and attends the queries `q`
+  /// Appends the (rotated) keys `k` and the values `v` to the layer's
+  /// cache (which rounds them to its element type) and attends the queries `q`
   /// over the cached ones (causal, the layer's window, the block's scale
   /// and softcap). A cache whose values are its keys takes no `v`: the
   /// attention reads its values from the keys.
@@ -568,10 +558,8 @@ private:
                            std::optional<int64_t> window) {
     assert(bool(v) != cacheType.valuesAreKeys() &&
            "values exactly when the cache stores them");
-    Value keys = toCacheType(k);
-    Value values = v ? toCacheType(v) : Value();
-    cache = llm::KVAppendOp::create(builder, loc, cacheType, cache, keys,
-                                    values, positions, layerIndex, pageTable,
+    cache = llm::KVAppendOp::create(builder, loc, cacheType, cache, k, v,
+                                    positions, layerIndex, pageTable,
                                     IntegerAttr());
     auto view =
         llm::KVViewOp::create(builder, loc, cache, layerIndex, pageTable);

@@ -3,7 +3,6 @@
 
 #include "dialect/LLMOps.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -105,8 +104,9 @@ struct DecomposeResidualLinear : DecomposePattern<llm::LinearOp> {
   }
 };
 
-/// llm.rope_append → llm.rope of q and of the keys, arith.truncf of the
-/// rotated keys and the values to a narrower cache type, llm.kv_append.
+/// llm.rope_append → llm.rope of q and of the keys, llm.kv_append (which
+/// rounds the keys and values to the cache's element type as the fused op
+/// did).
 struct DecomposeRopeAppend : DecomposePattern<llm::RopeAppendOp> {
   using DecomposePattern::DecomposePattern;
 
@@ -119,20 +119,10 @@ struct DecomposeRopeAppend : DecomposePattern<llm::RopeAppendOp> {
                                  op.getThetaAttr(), op.getRotaryDimAttr(),
                                  op.getScalingAttr());
     };
-    Type cacheElementType =
-        cast<llm::KVCacheType>(op.getCache().getType()).getValueType();
-    auto round = [&](Value x) -> Value {
-      auto type = cast<RankedTensorType>(x.getType());
-      if (type.getElementType() == cacheElementType)
-        return x;
-      return arith::TruncFOp::create(rewriter, loc,
-                                     type.clone(cacheElementType), x);
-    };
     Value rotatedQ = rope(op.getQ());
-    Value keys = round(rope(op.getKeys()));
-    Value values = round(op.getValues());
     Value cache = llm::KVAppendOp::create(
-        rewriter, loc, op.getCache().getType(), op.getCache(), keys, values,
+        rewriter, loc, op.getCache().getType(), op.getCache(),
+        rope(op.getKeys()), op.getValues(),
         op.getPositions(), op.getLayerIndex(), op.getPageTable(),
         op.getLayerAttr());
     rewriter.replaceOp(op, {rotatedQ, cache});

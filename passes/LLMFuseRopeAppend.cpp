@@ -3,7 +3,6 @@
 
 #include "dialect/LLMOps.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -15,23 +14,6 @@ namespace llmc {
 using namespace mlir;
 
 namespace {
-
-/// `value` without a single-use arith.truncf from f32 to `cacheType`, the
-/// narrowing the graph inserts before appending to a bf16/f16 cache; null
-/// when it has other uses. Returns `value` itself when there is no such
-/// truncation.
-Value stripNarrowing(Value value, Type cacheType,
-                     SmallVectorImpl<Operation *> &erased) {
-  auto truncate = value.getDefiningOp<arith::TruncFOp>();
-  if (!truncate)
-    return value;
-  Value wide = truncate.getIn();
-  if (!truncate->hasOneUse() || !getElementTypeOrSelf(wide).isF32() ||
-      getElementTypeOrSelf(value) != cacheType)
-    return Value();
-  erased.push_back(truncate);
-  return wide;
-}
 
 /// RoPE applications that rotate the same way.
 bool sameRotation(llm::RopeOp a, llm::RopeOp b) {
@@ -62,19 +44,12 @@ llm::RopeOp findQueryRope(llm::RopeOp keysRope, llm::KVAppendOp append,
 /// Rewrites `append` into llm.rope_append when its keys are rotated there.
 void fuseAppend(IRRewriter &rewriter, DominanceInfo &dominance,
                 llm::KVAppendOp append) {
-  Type cacheType =
-      cast<llm::KVCacheType>(append.getCache().getType()).getValueType();
   // A cache whose values are its keys takes none: llm.rope_append, which
   // stores values apart, does not apply.
-  if (!append.getValues())
+  Value values = append.getValues();
+  if (!values)
     return;
-  SmallVector<Operation *> erased;
-  Value rotatedKeys = stripNarrowing(append.getKeys(), cacheType, erased);
-  Value values = stripNarrowing(append.getValues(), cacheType, erased);
-  if (!rotatedKeys || !values ||
-      getElementTypeOrSelf(rotatedKeys) != getElementTypeOrSelf(values))
-    return;
-  auto keysRope = rotatedKeys.getDefiningOp<llm::RopeOp>();
+  auto keysRope = append.getKeys().getDefiningOp<llm::RopeOp>();
   if (!keysRope || !keysRope->hasOneUse() ||
       keysRope.getX().getType() != values.getType())
     return;
@@ -90,9 +65,6 @@ void fuseAppend(IRRewriter &rewriter, DominanceInfo &dominance,
       keysRope.getRotaryDimAttr(), keysRope.getScalingAttr());
   rewriter.replaceAllUsesWith(queryRope.getResult(), fused.getRotatedQ());
   rewriter.replaceOp(append, fused.getResult());
-  // The narrowing ops' only users were the append, then the key rotation's.
-  for (Operation *op : erased)
-    rewriter.eraseOp(op);
   rewriter.eraseOp(keysRope);
   rewriter.eraseOp(queryRope);
 }

@@ -80,13 +80,13 @@ def LLMFuseNormIntoProjections : Pass<"llm-fuse-norm-into-projections"> {
 def LLMFuseRopeAppend : Pass<"llm-fuse-rope-append"> {
   let summary = "Merge the queries' and keys' RoPE and the keys' cache append into llm.rope_append";
   let description = [{
-    `llm.kv_append %c[l], [truncf] (llm.rope %k), [truncf] %v, %pos` (the
-    rotated keys, and the narrowing of keys and values to a bf16/f16 cache,
-    used only there) and the `llm.rope` of the queries with the same
-    positions and attributes become one `llm.rope_append`, when the queries'
-    rotation is used only after the append. One kernel then rotates the
-    queries and writes the rotated keys and the values into the cache,
-    instead of two rotations, two conversions and an append.
+    `llm.kv_append %c[l], (llm.rope %k), %v, %pos` (the rotated keys used
+    only there) and the `llm.rope` of the queries with the same positions
+    and attributes become one `llm.rope_append`, when the queries' rotation
+    is used only after the append. One kernel then rotates the queries and
+    writes the rotated keys and the values into the cache (rounded to its
+    element type, as the append does), instead of two rotations and an
+    append.
 
     Before:
     ```mlir
@@ -165,7 +165,7 @@ def LLMDecomposeFused : Pass<"llm-decompose-fused"> {
     `llm.glu_linear` become `llm.rms_norm` (when they carry a norm),
     `llm.linear` and `llm.glu`; `llm.linear ... residual %r` becomes
     `llm.linear` + `llm.add %r, ...`; `llm.rope_append` becomes two
-    `llm.rope`, `arith.truncf` for a narrower cache and `llm.kv_append`. The CPU lowering applies these
+    `llm.rope` and `llm.kv_append`. The CPU lowering applies these
     rewrites first (its kernels phase fuses in linalg instead), and the CUDA
     lowering applies them to fused projections of several rows (prefill),
     whose GEMMs have no fused prologue; this pass exposes them for tests.
@@ -180,7 +180,6 @@ def LLMDecomposeFused : Pass<"llm-decompose-fused"> {
     %h1 = llm.add %h0, %p : tensor<1x1x64xf32>
     ```
   }];
-  let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
 def LLMLowerToLinalg : Pass<"llm-lower-to-linalg", "::mlir::ModuleOp"> {

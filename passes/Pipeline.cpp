@@ -70,8 +70,8 @@ LLMLowerToLinalgOptions getLoweringOptions(const PipelineOptions &options) {
 /// Fused `llm` → CPU kernels (llm-lower-to-linalg first rewrites the fused
 /// projections back into their parts, which its linalg fuses instead):
 /// lower the ops on tensors (and the element-wise arith ops on tensors,
-/// such as the narrowing of keys and values for a bf16/f16 cache, to
-/// linalg), tile a prefill's row-wise linalg ops over its tokens into
+/// such as the rounding of keys and values that llm.kv_append's lowering
+/// makes for a bf16/f16 cache, to linalg), tile a prefill's row-wise linalg ops over its tokens into
 /// scf.forall loops (llm-cpu-parallel-rows), bufferize across function
 /// boundaries (identity layouts, so the C ABI sees plain strided buffers),
 /// fold loops that carry a buffer through unchanged, drop results that are
@@ -105,6 +105,15 @@ void addCPUKernelsPhase(mlir::OpPassManager &pm,
   pm.addPass(mlir::createCanonicalizerPass());
 }
 
+/// Structured loops to branches (scf → cf), memref views' strided
+/// metadata to plain index arithmetic, affine maps to arith: what every
+/// lowering to LLVM or NVVM runs before the dialect conversions.
+void addFlatteningPasses(mlir::OpPassManager &pm) {
+  pm.addPass(mlir::createSCFToControlFlowPass());
+  pm.addPass(mlir::memref::createExpandStridedMetadataPass());
+  pm.addPass(mlir::createLowerAffinePass());
+}
+
 /// Kernels → LLVM dialect. scf.forall loops (attention's heads and query
 /// blocks) become scf.parallel, and scf.parallel loops (those and the
 /// projection kernels' row blocks) OpenMP parallel regions run by libomp,
@@ -120,9 +129,7 @@ void addCPUKernelsPhase(mlir::OpPassManager &pm,
 void addCPULLVMPhase(mlir::OpPassManager &pm) {
   pm.addPass(mlir::createForallToParallelLoopPass());
   pm.addPass(createLLMParallelToOpenMP());
-  pm.addPass(mlir::createSCFToControlFlowPass());
-  pm.addPass(mlir::memref::createExpandStridedMetadataPass());
-  pm.addPass(mlir::createLowerAffinePass());
+  addFlatteningPasses(pm);
   pm.addPass(mlir::createFinalizeMemRefToLLVMConversionPass());
   mlir::arith::ArithExpandOpsPassOptions expand;
   expand.includeBf16 = true;
@@ -173,18 +180,14 @@ void addCUDALLVMPhase(mlir::OpPassManager &pm, const PipelineOptions &options) {
   mlir::OpPassManager &device = pm.nest<mlir::gpu::GPUModuleOp>();
   device.addPass(mlir::createConvertNVGPUToNVVMPass());
   device.addPass(mlir::createConvertVectorToSCFPass());
-  device.addPass(mlir::createSCFToControlFlowPass());
-  device.addPass(mlir::memref::createExpandStridedMetadataPass());
-  device.addPass(mlir::createLowerAffinePass());
+  addFlatteningPasses(device);
   device.addPass(mlir::createConvertVectorToLLVMPass());
   device.addPass(mlir::createConvertGpuOpsToNVVMOps());
   device.addPass(mlir::createConvertNVVMToLLVMPass());
   device.addPass(mlir::createCanonicalizerPass());
   device.addPass(mlir::createCSEPass());
   device.addPass(mlir::createReconcileUnrealizedCastsPass());
-  pm.addPass(mlir::createSCFToControlFlowPass());
-  pm.addPass(mlir::memref::createExpandStridedMetadataPass());
-  pm.addPass(mlir::createLowerAffinePass());
+  addFlatteningPasses(pm);
   pm.addPass(createLLMCUDAHostToLLVM());
   pm.addPass(mlir::createReconcileUnrealizedCastsPass());
 }

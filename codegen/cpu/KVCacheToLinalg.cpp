@@ -200,10 +200,25 @@ ValueRange buildRowLoops(
   return batchLoop.getResults();
 }
 
+/// `x` (keys or values) in the element type a cache of `cacheType` stores
+/// rows of: f32 rounded to a bf16/f16 cache's type (arith.truncf on the
+/// tensor, which convert-elementwise-to-linalg and llm-cpu-parallel-rows
+/// then lower and spread over a prefill's tokens); a quantized cache's
+/// rows are quantized from f32 per row instead (quantizeRow).
+Value roundToCache(OpBuilder &b, Location loc, Value x,
+                   llm::KVCacheType cacheType) {
+  auto type = cast<RankedTensorType>(x.getType());
+  Type stored = cacheType.getValueType();
+  if (cacheType.isQuantized() || type.getElementType() == stored)
+    return x;
+  return arith::TruncFOp::create(b, loc, type.clone(stored), x);
+}
+
 /// llm.kv_append: for each (b, t), writes keys[b, t] (kv_heads, head_dim) to
 /// cache[0, layer, row(b, positions[b, t])] and values[b, t] to
 /// cache[1, ...] (none for a cache whose values are its keys), where row is
-/// locateRow's (b, p) or (page, slot).
+/// locateRow's (b, p) or (page, slot); f32 keys and values are first
+/// rounded to the cache's element type (roundToCache).
 /// The cache is threaded through the loops as an iter_arg so that the IR
 /// stays in value semantics; one-shot bufferization turns each
 /// tensor.insert_slice into a copy into the (in-place) cache buffer.
@@ -218,10 +233,13 @@ struct KVAppendLowering : OpConversionPattern<llm::KVAppendOp> {
     auto cacheType = getConvertedCacheType(cache);
     if (!cacheType)
       return rewriter.notifyMatchFailure(op, "cache was not converted");
-    Value keys = adaptor.getKeys(), values = adaptor.getValues();
+    auto logicalType = cast<llm::KVCacheType>(op.getCache().getType());
+    Value keys = roundToCache(rewriter, loc, adaptor.getKeys(), logicalType);
+    Value values = adaptor.getValues();
+    if (values)
+      values = roundToCache(rewriter, loc, values, logicalType);
     Value positions = adaptor.getPositions();
     auto keysType = cast<RankedTensorType>(keys.getType());
-    auto logicalType = cast<llm::KVCacheType>(op.getCache().getType());
     Value pageTable = adaptor.getPageTable();
     int64_t kvHeads = logicalType.getKvHeads();
     int64_t headDim = logicalType.getHeadDim();

@@ -186,9 +186,9 @@ struct ActivationLowering : KernelPattern<llm::ActivationOp> {
   }
 };
 
-/// arith.truncf / arith.extf on a tensor (the f32 keys and values narrowed
-/// to a bf16/f16 cache before llm.kv_append): a conversion kernel. Scalar
-/// casts stay legal and untouched.
+/// arith.truncf / arith.extf on a tensor (which llmc's own graphs no longer
+/// hold: llm.kv_append rounds keys and values to the cache's type itself):
+/// a conversion kernel. Scalar casts stay legal and untouched.
 template <typename CastOp>
 struct FloatCastLowering : KernelPattern<CastOp> {
   using KernelPattern<CastOp>::KernelPattern;

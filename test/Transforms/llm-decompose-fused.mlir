@@ -36,16 +36,16 @@ func.func @layer(%h: tensor<1x1x64xf32>, %g: tensor<64xf32>, %wq: tensor<64x64xf
 
 !cache = !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 8, capacity = 16, element_type = bf16>
 
-// llm.rope_append: both rotations, the narrowing to the bf16 cache, the
-// append.
+// llm.rope_append: both rotations, then the append, which takes the f32
+// rotated keys and values and rounds them to the bf16 cache as the fused op
+// did (no arith.truncf between).
 // CHECK-LABEL: func @rope_append
 // CHECK-SAME: (%[[C:.*]]: !{{.*}}, %[[Q:.*]]: tensor<1x?x8x8xf32>, %[[K:.*]]: tensor<1x?x4x8xf32>, %[[V:.*]]: tensor<1x?x4x8xf32>, %[[P:.*]]: tensor<1x?xi32>)
 func.func @rope_append(%c: !cache, %q: tensor<1x?x8x8xf32>, %k: tensor<1x?x4x8xf32>, %v: tensor<1x?x4x8xf32>, %p: tensor<1x?xi32>) -> (tensor<1x?x8x8xf32>, !cache) {
   // CHECK: %[[QR:.*]] = llm.rope interleaved %[[Q]], %[[P]] {rotary_dim = 6 : i64, theta = 1.000000e+04 : f64}
   // CHECK: %[[KR:.*]] = llm.rope interleaved %[[K]], %[[P]] {rotary_dim = 6 : i64, theta = 1.000000e+04 : f64}
-  // CHECK: %[[KB:.*]] = arith.truncf %[[KR]] : tensor<1x?x4x8xf32> to tensor<1x?x4x8xbf16>
-  // CHECK: %[[VB:.*]] = arith.truncf %[[V]] : tensor<1x?x4x8xf32> to tensor<1x?x4x8xbf16>
-  // CHECK: %[[C1:.*]] = llm.kv_append %[[C]][1], %[[KB]], %[[VB]], %[[P]]
+  // CHECK-NOT: arith.truncf
+  // CHECK: %[[C1:.*]] = llm.kv_append %[[C]][1], %[[KR]], %[[V]], %[[P]] : !{{.*}}, tensor<1x?x4x8xf32>, tensor<1x?x4x8xf32>, tensor<1x?xi32>
   // CHECK: return %[[QR]], %[[C1]]
   %qr, %c1 = llm.rope_append interleaved %c[1], %q, %k, %v, %p {theta = 1.0e+04 : f64, rotary_dim = 6 : i64} : !cache, tensor<1x?x8x8xf32>, tensor<1x?x4x8xf32>, tensor<1x?xi32>
   return %qr, %c1 : tensor<1x?x8x8xf32>, !cache

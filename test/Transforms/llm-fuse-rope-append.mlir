@@ -2,19 +2,17 @@
 
 !cache = !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 8, capacity = 16, element_type = bf16>
 
-// A decode layer with a bf16 cache: both rotations, both narrowings and the
-// append become one op; the attention reads its rotated queries.
+// A decode layer with a bf16 cache (the append takes f32 keys and values and
+// rounds them): both rotations and the append become one op; the attention
+// reads its rotated queries.
 // CHECK-LABEL: func @layer
 // CHECK-SAME: (%[[C:.*]]: !{{.*}}, %[[Q:.*]]: tensor<1x1x8x8xf32>, %[[K:.*]]: tensor<1x1x4x8xf32>, %[[V:.*]]: tensor<1x1x4x8xf32>, %[[P:.*]]: tensor<1x1xi32>, %[[L:.*]]: index)
 func.func @layer(%c: !cache, %q: tensor<1x1x8x8xf32>, %k: tensor<1x1x4x8xf32>, %v: tensor<1x1x4x8xf32>, %p: tensor<1x1xi32>, %l: index) -> (tensor<1x1x8x8xf32>, !cache) {
   // CHECK-NOT: llm.rope
-  // CHECK-NOT: arith.truncf
   // CHECK: %[[QR:.*]], %[[C1:.*]] = llm.rope_append half %[[C]][%[[L]]], %[[Q]], %[[K]], %[[V]], %[[P]] {rotary_dim = 8 : i64, scaling = #llm.rope_scaling<kind = llama3, factor = 8.000000e+00, original_max_position_embeddings = 8192>, theta = 5.000000e+05 : f64}
   %qr = llm.rope half %q, %p {theta = 5.0e+05 : f64, rotary_dim = 8 : i64, scaling = #llm.rope_scaling<kind = llama3, factor = 8.0, low_freq_factor = 1.0, high_freq_factor = 4.0, original_max_position_embeddings = 8192>} : tensor<1x1x8x8xf32>, tensor<1x1xi32>
   %kr = llm.rope half %k, %p {theta = 5.0e+05 : f64, rotary_dim = 8 : i64, scaling = #llm.rope_scaling<kind = llama3, factor = 8.0, low_freq_factor = 1.0, high_freq_factor = 4.0, original_max_position_embeddings = 8192>} : tensor<1x1x4x8xf32>, tensor<1x1xi32>
-  %kb = arith.truncf %kr : tensor<1x1x4x8xf32> to tensor<1x1x4x8xbf16>
-  %vb = arith.truncf %v : tensor<1x1x4x8xf32> to tensor<1x1x4x8xbf16>
-  %c1 = llm.kv_append %c[%l], %kb, %vb, %p : !cache, tensor<1x1x4x8xbf16>, tensor<1x1x4x8xbf16>, tensor<1x1xi32>
+  %c1 = llm.kv_append %c[%l], %kr, %v, %p : !cache, tensor<1x1x4x8xf32>, tensor<1x1x4x8xf32>, tensor<1x1xi32>
   // CHECK: %[[KEYS:.*]], %[[VALUES:.*]] = llm.kv_view %[[C1]][%[[L]]]
   // CHECK: llm.attention %[[QR]], %[[KEYS]], %[[VALUES]]
   %keys, %values = llm.kv_view %c1[%l] : !cache -> tensor<1x16x4x8xbf16>, tensor<1x16x4x8xbf16>
@@ -86,16 +84,18 @@ func.func @keys_used_twice(%c: !cache, %q: tensor<1x?x8x8xf32>, %k: tensor<1x?x4
 
 !cache = !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 8, capacity = 16, element_type = bf16>
 
-// Left alone: a narrowing of the values with another use.
-// CHECK-LABEL: func @narrowing_used_twice
+// Left alone: keys and values narrowed before the append (an arith.truncf
+// between the keys' rotation and the append): the fused op takes the
+// rotation's f32 keys only.
+// CHECK-LABEL: func @narrowed_before_append
 // CHECK-NOT: llm.rope_append
-func.func @narrowing_used_twice(%c: !cache, %q: tensor<1x?x8x8xf32>, %k: tensor<1x?x4x8xf32>, %v: tensor<1x?x4x8xf32>, %p: tensor<1x?xi32>) -> (tensor<1x?x8x8xf32>, !cache, tensor<1x?x4x8xbf16>) {
+func.func @narrowed_before_append(%c: !cache, %q: tensor<1x?x8x8xf32>, %k: tensor<1x?x4x8xf32>, %v: tensor<1x?x4x8xf32>, %p: tensor<1x?xi32>) -> (tensor<1x?x8x8xf32>, !cache) {
   %q1 = llm.rope half %q, %p {theta = 1.0e+04 : f64, rotary_dim = 8 : i64} : tensor<1x?x8x8xf32>, tensor<1x?xi32>
   %k1 = llm.rope half %k, %p {theta = 1.0e+04 : f64, rotary_dim = 8 : i64} : tensor<1x?x4x8xf32>, tensor<1x?xi32>
   %kb = arith.truncf %k1 : tensor<1x?x4x8xf32> to tensor<1x?x4x8xbf16>
   %vb = arith.truncf %v : tensor<1x?x4x8xf32> to tensor<1x?x4x8xbf16>
   %c1 = llm.kv_append %c[0], %kb, %vb, %p : !cache, tensor<1x?x4x8xbf16>, tensor<1x?x4x8xbf16>, tensor<1x?xi32>
-  return %q1, %c1, %vb : tensor<1x?x8x8xf32>, !cache, tensor<1x?x4x8xbf16>
+  return %q1, %c1 : tensor<1x?x8x8xf32>, !cache
 }
 
 // -----

@@ -124,6 +124,17 @@ module attributes {llm.model = "t"} {
     return %kv#1, %c1 : tensor<1x16x2x8xbf16>, !cache16
   }
 
+// f32 keys and values into the bf16 cache (a prefill's append without
+// fusion): the append kernel rounds them as it stores them (_f32_to_bf16),
+// no conversion kernel before it.
+// FOLD-LABEL: func.func private @cache_rounding(
+// FOLD-NOT: @convert
+// FOLD: gpu.launch_func @llmc_kernels::@kv_append_r16_c16_f32_to_bf16 {{.*}} args(%{{.*}} : memref<?x16xf32>, %{{.*}} : memref<?x16xf32>, %{{.*}} : memref<?xi32>, %{{.*}} : memref<16x16xbf16>, %{{.*}} : memref<16x16xbf16>)
+  func.func private @cache_rounding(%c: !cache16, %k: tensor<1x?x2x8xf32>, %v: tensor<1x?x2x8xf32>, %pos: tensor<1x?xi32>) -> !cache16 {
+    %c1 = llm.kv_append %c[1], %k, %v, %pos : !cache16, tensor<1x?x2x8xf32>, tensor<1x?x2x8xf32>, tensor<1x?xi32>
+    return %c1 : !cache16
+  }
+
 // A paged cache: the same bytes (2 · 2 layers · 8 pages · 16 slots · 32 f32),
 // each layer's keys and values viewed as its page pool (pages, page_size,
 // kv_heads, head_dim), 16384 bytes apart; the page table is a plain buffer
@@ -207,6 +218,10 @@ module attributes {llm.model = "t"} {
 // CHECK: memref.store %[[VX]], %[[VC]][%[[ROW]], %[[COL]]] : memref<512x32xf32>
 // CHECK: gpu.func @kv_append_r16_c16_bf16_to_bf16(
 // CHECK: memref.store %{{.*}}, %{{.*}} : memref<16x16xbf16>
+// CHECK: gpu.func @kv_append_r16_c16_f32_to_bf16(%[[KS:.*]]: memref<?x16xf32>, %{{.*}}: memref<?x16xf32>, %{{.*}}: memref<?xi32>, %[[KC:.*]]: memref<16x16xbf16>, %{{.*}}: memref<16x16xbf16>) kernel
+// CHECK: %[[KX:.*]] = memref.load %[[KS]][%{{.*}}, %{{.*}}] : memref<?x16xf32>
+// CHECK: %[[KB:.*]] = arith.truncf %[[KX]] : f32 to bf16
+// CHECK: memref.store %[[KB]], %[[KC]][%{{.*}}, %{{.*}}] : memref<16x16xbf16>
 // Paged: the row is page · page_size + slot of page table[b, position /
 // 16] (read at the position clamped to the capacity), written only inside
 // the capacity and for a page id in [0, 8) (unsigned: a negative id fails).

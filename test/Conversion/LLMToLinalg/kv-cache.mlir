@@ -23,6 +23,27 @@ func.func @append(%c: !cache, %k: tensor<2x?x4x8xbf16>, %v: tensor<2x?x4x8xbf16>
 
 // -----
 
+// f32 keys and values into a bf16 cache: each rounded whole (arith.truncf on
+// the tensor, which convert-elementwise-to-linalg lowers) before the loop
+// stores its bf16 rows.
+// CHECK-LABEL: func.func @append_rounding
+// CHECK-SAME: (%[[C:.+]]: tensor<2x3x2x512x4x8xbf16>, %[[K:.+]]: tensor<2x?x4x8xf32>, %[[V:.+]]: tensor<2x?x4x8xf32>, %[[P:.+]]: tensor<2x?xi32>) -> tensor<2x3x2x512x4x8xbf16>
+// CHECK: %[[KB:.+]] = arith.truncf %[[K]] : tensor<2x?x4x8xf32> to tensor<2x?x4x8xbf16>
+// CHECK: %[[VB:.+]] = arith.truncf %[[V]] : tensor<2x?x4x8xf32> to tensor<2x?x4x8xbf16>
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: %[[KROW:.+]] = tensor.extract_slice %[[KB]]{{.*}} : tensor<2x?x4x8xbf16> to tensor<4x8xbf16>
+// CHECK: tensor.insert_slice %[[KROW]] into
+// CHECK: %[[VROW:.+]] = tensor.extract_slice %[[VB]]{{.*}} : tensor<2x?x4x8xbf16> to tensor<4x8xbf16>
+// CHECK: tensor.insert_slice %[[VROW]] into
+!cache = !llm.kv_cache<layers = 3, batch = 2, kv_heads = 4, head_dim = 8, capacity = 512, element_type = bf16>
+func.func @append_rounding(%c: !cache, %k: tensor<2x?x4x8xf32>, %v: tensor<2x?x4x8xf32>, %p: tensor<2x?xi32>) -> !cache {
+  %c1 = llm.kv_append %c[2], %k, %v, %p : !cache, tensor<2x?x4x8xf32>, tensor<2x?x4x8xf32>, tensor<2x?xi32>
+  return %c1 : !cache
+}
+
+// -----
+
 // CHECK-LABEL: func.func @view
 // CHECK-SAME: (%[[C:.+]]: tensor<2x3x2x512x4x8xbf16>) -> (tensor<2x512x4x8xbf16>, tensor<2x512x4x8xbf16>)
 // CHECK-NEXT: %[[K:.+]] = tensor.extract_slice %[[C]][0, 1, 0, 0, 0, 0] [1, 1, 2, 512, 4, 8] [1, 1, 1, 1, 1, 1] : tensor<2x3x2x512x4x8xbf16> to tensor<2x512x4x8xbf16>

@@ -619,10 +619,12 @@ func.func @f(%c: !cache, %k: tensor<1x?x32xf32>, %pos: tensor<1x?xi32>) {
 
 // -----
 
+// A bf16 cache takes bf16 keys and values, or f32 ones (which kv_append
+// rounds); not f16 ones.
 !cache = !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = bf16>
-func.func @f(%c: !cache, %k: tensor<1x?x4x8xf32>, %pos: tensor<1x?xi32>) {
-  // expected-error @+1 {{keys element type 'f32' does not match the cache element type 'bf16'}}
-  %0 = llm.kv_append %c[0], %k, %k, %pos : !cache, tensor<1x?x4x8xf32>, tensor<1x?x4x8xf32>, tensor<1x?xi32>
+func.func @f(%c: !cache, %k: tensor<1x?x4x8xf16>, %pos: tensor<1x?xi32>) {
+  // expected-error @+1 {{keys element type 'f16' does not match the cache element type 'bf16' and is not f32}}
+  %0 = llm.kv_append %c[0], %k, %k, %pos : !cache, tensor<1x?x4x8xf16>, tensor<1x?x4x8xf16>, tensor<1x?xi32>
   return
 }
 

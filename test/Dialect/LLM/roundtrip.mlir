@@ -297,3 +297,11 @@ func.func @kv_cache_values_are_keys(%c: !latent, %k: tensor<1x?x1x576xbf16>, %po
   %qv:2 = llm.kv_view %q1[1] pages(%table : tensor<1x4xi32>) : !latent_i8 -> tensor<1x64x1x576xf32>, tensor<1x64x1x576xf32>
   return %c1, %q1 : !latent, !latent_i8
 }
+
+// A bf16 cache takes f32 keys and values too (kv_append rounds them).
+// CHECK-LABEL: func @kv_cache_rounding
+func.func @kv_cache_rounding(%c: !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = bf16>, %k: tensor<1x?x4x8xf32>, %pos: tensor<1x?xi32>) {
+  // CHECK: llm.kv_append %{{.*}}[0], %{{.*}}, %{{.*}}, %{{.*}} : !kv_cache{{[0-9]*}}, tensor<1x?x4x8xf32>, tensor<1x?x4x8xf32>, tensor<1x?xi32>
+  %c1 = llm.kv_append %c[0], %k, %k, %pos : !llm.kv_cache<layers = 2, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = bf16>, tensor<1x?x4x8xf32>, tensor<1x?x4x8xf32>, tensor<1x?xi32>
+  return
+}

@@ -4,7 +4,7 @@ artifacts' logits.
 
 Usage: simulated_models.py <work dir> <step_logits> <case>...
 
-A case is <variant>-<kind>[-paged]. The variant: one of random_model.py's
+A case is <variant>-<kind>[-paged][-unfused]. The variant: one of random_model.py's
 (test/Integration/GPU/Inputs) with the tiny dimensions of TINY instead of
 its BASE ones, or stories260k (configs/stories260k.json: head_dim 8, 5
 layers, context 512). The kind: f32 (f32 weights and KV cache), bf16 or
@@ -12,7 +12,9 @@ f16 (weights and KV cache of that type), int8 or fp8 (f32 weights and a
 quantized KV cache, --kv-type=int8 / fp8). -paged compiles the CUDA artifact
 with --paged-kv-cache (16-position pages; host_trace.py writes a shuffled
 page table at the head of the cache) and compares it with the same
-contiguous CPU references: the table must not change the logits.
+contiguous CPU references: the table must not change the logits. -unfused
+compiles it with --no-fusion (the unfused kernels: separate projections,
+RoPE and cache appends that round f32 keys and values to a 16-bit cache).
 
 Per case: random weights (random_model.py's tensors: 1/sqrt(fan_in)
 projections, logits of a few units up to about 50), PROMPT + DECODE random
@@ -219,19 +221,34 @@ class Work:
             return self.futures[key]
 
 
+CASE_OPTIONS = ("paged", "unfused")
+
+
+def parse_case(case):
+    """(variant, kind, options): options the set of CASE_OPTIONS the case
+    names after its kind."""
+    parts = case.split("-")
+    options = set()
+    while parts and parts[-1] in CASE_OPTIONS:
+        options.add(parts.pop())
+    return "-".join(parts[:-1]), parts[-1] if parts else "", options
+
+
 def check_case(work, case):
     """(lines, failed)"""
-    paged = case.endswith("-paged")
-    variant, kind = case[:-len("-paged")].rsplit("-", 1) if paged else case.rsplit("-", 1)
+    variant, kind, options = parse_case(case)
+    paged = "paged" in options
     if variant not in VARIANTS or kind not in ("f32", "bf16", "f16") + QUANTIZED_KV:
         return ["%s: unknown case" % case], True
     lines, failed = [], False
     directory = os.path.join(work.root, variant)
     quantized = kind in QUANTIZED_KV
     flags = ["--target=cuda:sm_90", "--weight-type=" + ("f32" if quantized else kind), CONTEXT]
-    tag = kind + ("-paged" if paged else "")
+    tag = "-".join([kind] + sorted(options))
     if paged:
         flags.append("--paged-kv-cache")
+    if "unfused" in options:
+        flags.append("--no-fusion")
     references = [("f32", work.cpu_logits(variant, "f32"))]
     if quantized:
         flags.append("--kv-type=" + kind)
@@ -286,8 +303,7 @@ def main():
     root, step_logits, cases = sys.argv[1], os.path.abspath(sys.argv[2]), sys.argv[3:]
     os.makedirs(root, exist_ok=True)
     start = time.time()
-    for variant in sorted({case[:-len("-paged")].rsplit("-", 1)[0] if case.endswith("-paged")
-                           else case.rsplit("-", 1)[0] for case in cases}):
+    for variant in sorted({parse_case(case)[0] for case in cases}):
         if variant in VARIANTS:
             make_model(os.path.join(root, variant), variant)
     work = Work(root, step_logits)
