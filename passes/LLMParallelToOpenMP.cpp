@@ -270,10 +270,10 @@ struct RegionRuntime {
 ///   }
 ///
 /// over the loops' iterations flattened row-major, one after another. Each
-/// thread runs its own
-/// partition front to back, one stream of consecutive iterations (the
-/// weight rows of a decode GEMV, which the prefetchers then follow across
-/// chunks), and then takes what is left of the others' from their ends.
+/// thread runs its own partition front to back, one stream of consecutive
+/// iterations (the weight rows of a decode GEMV, which the prefetchers then
+/// follow across chunks), and then takes what is left of the others' from
+/// their ends.
 /// Every iteration runs exactly once, on whichever thread takes its chunk,
 /// so results do not depend on the threads; the threads that run take over
 /// the chunks of one that other processes keep off its core, or that the
