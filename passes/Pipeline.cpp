@@ -67,21 +67,28 @@ LLMLowerToLinalgOptions getLoweringOptions(const PipelineOptions &options) {
   return lowering;
 }
 
+/// Drops the model functions' results that are buffers their caller
+/// passed in, twice: a caller's result becomes one of its arguments only
+/// once its callee's result has been dropped (the KV cache through the
+/// layer calls). The model functions are private (the graph makes them
+/// so), which is what lets drop-equivalent-buffer-results remove the KV
+/// cache from their results: it is written in place, never copied.
+void addDropCallerBuffers(mlir::OpPassManager &pm) {
+  pm.addPass(mlir::bufferization::createDropEquivalentBufferResultsPass());
+  pm.addPass(mlir::bufferization::createDropEquivalentBufferResultsPass());
+}
+
 /// Fused `llm` → CPU kernels (llm-lower-to-linalg first rewrites the fused
 /// projections back into their parts, which its linalg fuses instead):
 /// lower the ops on tensors (and the element-wise arith ops on tensors,
 /// such as the rounding of keys and values that llm.kv_append's lowering
-/// makes for a bf16/f16 cache, to linalg), tile a prefill's row-wise linalg ops over its tokens into
-/// scf.forall loops (llm-cpu-parallel-rows), bufferize across function
-/// boundaries (identity layouts, so the C ABI sees plain strided buffers),
-/// fold loops that carry a buffer through unchanged, drop results that are
-/// the caller's own buffers (twice: a caller's result becomes an argument
-/// only once its callee's result has been dropped, e.g. the KV cache
-/// through the layer calls), free intermediate buffers, add the C entry
-/// points, lower linalg to loops. The model functions are private (the
-/// graph makes them so), which is what lets drop-equivalent-buffer-results
-/// remove the KV cache from their results: it is written in place, never
-/// copied.
+/// makes for a bf16/f16 cache, to linalg), tile a prefill's row-wise linalg
+/// ops over its tokens into scf.forall loops (llm-cpu-parallel-rows),
+/// bufferize across function boundaries (identity layouts, so the C ABI
+/// sees plain strided buffers), fold loops that carry a buffer through
+/// unchanged, drop results that are the caller's own buffers
+/// (addDropCallerBuffers), free intermediate buffers, add the C entry
+/// points, lower linalg to loops.
 void addCPUKernelsPhase(mlir::OpPassManager &pm,
                         const PipelineOptions &options) {
   pm.addPass(createLLMLowerToLinalg(getLoweringOptions(options)));
@@ -96,8 +103,7 @@ void addCPUKernelsPhase(mlir::OpPassManager &pm,
       mlir::bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(mlir::bufferization::createOneShotBufferizePass(bufferization));
   pm.addPass(mlir::createCanonicalizerPass());
-  pm.addPass(mlir::bufferization::createDropEquivalentBufferResultsPass());
-  pm.addPass(mlir::bufferization::createDropEquivalentBufferResultsPass());
+  addDropCallerBuffers(pm);
   mlir::bufferization::buildBufferDeallocationPipeline(pm);
   pm.addPass(mlir::createConvertBufferizationToMemRefPass());
   pm.addPass(createLLMCPUEntryPoints());
@@ -156,8 +162,7 @@ void addCUDAKernelsPhase(mlir::OpPassManager &pm) {
   pm.addPass(createLLMLowerToCUDA());
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
-  pm.addPass(mlir::bufferization::createDropEquivalentBufferResultsPass());
-  pm.addPass(mlir::bufferization::createDropEquivalentBufferResultsPass());
+  addDropCallerBuffers(pm);
   pm.addPass(createLLMCPUEntryPoints());
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(createLLMCUDAFreeScratch());
