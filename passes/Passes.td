@@ -441,6 +441,53 @@ def LLMParallelToOpenMP : Pass<"llm-parallel-to-openmp", "::mlir::ModuleOp"> {
   ];
 }
 
+def LLMCPUHoistAllocas : Pass<"llm-cpu-hoist-allocas", "::mlir::ModuleOp"> {
+  let summary = "Move every static-size memref.alloca to the entry of the function or OpenMP region whose thread runs it: one buffer per thread instead of one per loop iteration";
+  let description = [{
+    The CPU kernels phase turns small scratch buffers (those of at most
+    16 KiB that no function returns) into `memref.alloca`s where the
+    heap allocations were: in loop bodies, which are allocation scopes
+    (`scf.for`, `scf.forall`, `scf.parallel`), so each iteration has a
+    buffer of its own. The lowering to LLVM does not end those scopes
+    (no stack save and restore per iteration), so an alloca left in a loop
+    would grow the stack by its size every iteration, up to the number of
+    cached positions times the attention's block scratch.
+
+    This pass runs after llm-parallel-to-openmp. Every remaining loop is
+    either inside an `omp.parallel` region (which one thread runs from its
+    entry to its end) or sequential, so one thread runs the iterations of
+    a scope one after another, and an iteration's buffer is dead before
+    the next begins. Moving a static-size alloca to the front of the entry
+    block of its nearest `omp.parallel` region or function therefore gives
+    each thread one buffer that its iterations reuse. The function's own
+    allocas move to that front too (in their order): scf-to-cf splits the
+    entry block at each loop, and LLVM gives a fixed frame slot only to
+    the allocas of a function's first block. Allocas with dynamic sizes
+    stay where they are.
+
+    Before:
+    ```mlir
+    omp.parallel {
+      scf.for %i = %lo to %hi step %c1 {
+        %scratch = memref.alloca() : memref<64xf32>
+        ...
+      }
+      omp.terminator
+    }
+    ```
+    After:
+    ```mlir
+    omp.parallel {
+      %scratch = memref.alloca() : memref<64xf32>
+      scf.for %i = %lo to %hi step %c1 {
+        ...
+      }
+      omp.terminator
+    }
+    ```
+  }];
+}
+
 def LLMLowerToCUDA : Pass<"llm-lower-to-cuda", "::mlir::ModuleOp"> {
   let summary = "Lower `llm` ops to CUDA kernels in a gpu.module and host code that launches them";
   let description = [{

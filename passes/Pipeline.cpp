@@ -7,6 +7,7 @@
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
@@ -23,6 +24,13 @@ struct PhaseInfo {
   Phase phase;
   const char *name;
 };
+
+/// Scratch buffers of at most this size that no function returns live on
+/// the stack (memref.alloca) instead of the heap: a SmolLM2-sized decode
+/// step otherwise calls malloc and free about 5000 times (the attention's
+/// per-block scratch, the layers' vectors), about 1% of its samples.
+/// llm-cpu-hoist-allocas then gives each thread one of each.
+constexpr unsigned kMaxStackScratchBytes = 16 * 1024;
 
 constexpr PhaseInfo kPhases[] = {
     {Phase::Config, "config"}, {Phase::LLM, "llm"},
@@ -87,8 +95,9 @@ void addDropCallerBuffers(mlir::OpPassManager &pm) {
 /// bufferize across function boundaries (identity layouts, so the C ABI
 /// sees plain strided buffers), fold loops that carry a buffer through
 /// unchanged, drop results that are the caller's own buffers
-/// (addDropCallerBuffers), free intermediate buffers, add the C entry
-/// points, lower linalg to loops.
+/// (addDropCallerBuffers), put the small scratch buffers on the stack
+/// (kMaxStackScratchBytes), free the other intermediate buffers, add the C
+/// entry points, lower linalg to loops.
 void addCPUKernelsPhase(mlir::OpPassManager &pm,
                         const PipelineOptions &options) {
   pm.addPass(createLLMLowerToLinalg(getLoweringOptions(options)));
@@ -104,6 +113,10 @@ void addCPUKernelsPhase(mlir::OpPassManager &pm,
   pm.addPass(mlir::bufferization::createOneShotBufferizePass(bufferization));
   pm.addPass(mlir::createCanonicalizerPass());
   addDropCallerBuffers(pm);
+  mlir::bufferization::PromoteBuffersToStackPassOptions stack;
+  stack.maxAllocSizeInBytes = kMaxStackScratchBytes;
+  pm.addNestedPass<mlir::func::FuncOp>(
+      mlir::bufferization::createPromoteBuffersToStackPass(stack));
   mlir::bufferization::buildBufferDeallocationPipeline(pm);
   pm.addPass(mlir::createConvertBufferizationToMemRefPass());
   pm.addPass(createLLMCPUEntryPoints());
@@ -124,7 +137,9 @@ void addFlatteningPasses(mlir::OpPassManager &pm) {
 /// blocks) become scf.parallel, and scf.parallel loops (those and the
 /// projection kernels' row blocks) OpenMP parallel regions run by libomp,
 /// whose threads each run a partition of the iterations and then take
-/// chunks of the others' (llm-parallel-to-openmp). Vector reductions may
+/// chunks of the others' (llm-parallel-to-openmp); the stack scratch of a
+/// loop iteration then moves to the entry of its thread's region or
+/// function (llm-cpu-hoist-allocas). Vector reductions may
 /// reassociate (tree sums; a serial chain of 16 adds otherwise). math ops
 /// without an LLVM intrinsic (erf) become libm calls. omp ops stay until
 /// the LLVM IR translation, which turns them into __kmpc_* calls (link
@@ -135,6 +150,7 @@ void addFlatteningPasses(mlir::OpPassManager &pm) {
 void addCPULLVMPhase(mlir::OpPassManager &pm) {
   pm.addPass(mlir::createForallToParallelLoopPass());
   pm.addPass(createLLMParallelToOpenMP());
+  pm.addPass(createLLMCPUHoistAllocas());
   addFlatteningPasses(pm);
   pm.addPass(mlir::createFinalizeMemRefToLLVMConversionPass());
   mlir::arith::ArithExpandOpsPassOptions expand;

@@ -68,10 +68,15 @@ func.func @gemv_q4_0(%x: tensor<1x1x64xf32>, %w: tensor<4x64x!llm.block<q4_0>>) 
 // AVX2-LABEL: func @gemm_q6_k
 // AVX2: vector.transfer_read %{{.+}} : tensor<8x420xi8>, vector<8xi8>
 // AVX2: arith.sitofp %{{.+}} : vector<8xi32> to vector<8xf32>
+// The tile's decoded rows (12 KiB) are scratch of one iteration of the
+// row-block loop, on the stack: no heap allocation, no free.
 // KERNELS-LABEL: func @gemm_q6_k
 // KERNELS-SAME: memref<8x420xi8
-// KERNELS: %[[ROWS:.+]] = memref.alloc() {alignment = 64 : i64} : memref<6x512xf32>
-// KERNELS: memref.dealloc %[[ROWS]] : memref<6x512xf32>
+// KERNELS: scf.parallel
+// KERNELS-NEXT: arith.addi
+// KERNELS-NEXT: arith.minui
+// KERNELS-NEXT: %[[ROWS:.+]] = memref.alloca() {alignment = 64 : i64} : memref<6x512xf32>
+// KERNELS-NOT: memref.dealloc
 // KERNELS: scf.reduce
 // KERNELS-NOT: memref.copy
 // KERNELS: scf.parallel

@@ -1,0 +1,54 @@
+// The llm-cpu-hoist-allocas pass: static-size stack buffers move from the loop iterations they serve to the entry of the function or OpenMP region whose thread runs those iterations.
+#include "passes/Passes.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/OpenMP/OpenMPDialect.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
+namespace llmc {
+#define GEN_PASS_DEF_LLMCPUHOISTALLOCAS
+#include "passes/Passes.h.inc"
+} // namespace llmc
+
+using namespace mlir;
+
+namespace {
+
+/// The block a thread enters once before it runs `op`'s loop iterations:
+/// the entry of the nearest enclosing omp.parallel region or function.
+Block *getThreadEntryBlock(Operation *op) {
+  for (Operation *parent = op->getParentOp(); parent;
+       parent = parent->getParentOp())
+    if (isa<omp::ParallelOp, FunctionOpInterface>(parent))
+      return &parent->getRegion(0).front();
+  return nullptr;
+}
+
+struct LLMCPUHoistAllocasPass
+    : llmc::impl::LLMCPUHoistAllocasBase<LLMCPUHoistAllocasPass> {
+  void runOnOperation() override {
+    SmallVector<memref::AllocaOp> allocas;
+    getOperation().walk([&](memref::AllocaOp alloca) {
+      if (alloca->getNumOperands() == 0)
+        allocas.push_back(alloca);
+    });
+    // To the front of the entry block, in their order: the lowering of
+    // structured control flow splits that block at each loop, and LLVM
+    // gives a fixed frame slot only to the allocas of a function's first
+    // block (others adjust the stack pointer when they run).
+    DenseMap<Block *, Operation *> lastMoved;
+    for (memref::AllocaOp alloca : allocas) {
+      Block *entry = getThreadEntryBlock(alloca);
+      if (!entry)
+        continue;
+      Operation *&last = lastMoved[entry];
+      if (last)
+        alloca->moveAfter(last);
+      else
+        alloca->moveBefore(entry, entry->begin());
+      last = alloca;
+    }
+  }
+};
+
+} // namespace
