@@ -254,8 +254,8 @@ def LLMCPUEntryPoints : Pass<"llm-cpu-entry-points", "::mlir::ModuleOp"> {
   let summary = "Add the C entry points of a bufferized model module";
   let description = [{
     The model functions `@prefill` and `@decode` take one memref per weight
-    (hundreds for a large model) and return their logits in a fresh buffer.
-    This pass adds, for each, a public function with a fixed C signature that
+    (hundreds for a large model) and return their logits in a buffer of
+    their own. This pass adds, for each, a public function with a fixed C signature that
     a runtime can call through `dlsym`:
 
     ```c
@@ -273,8 +273,15 @@ def LLMCPUEntryPoints : Pass<"llm-cpu-entry-points", "::mlir::ModuleOp"> {
     memref descriptor for every argument (the sequence length fills the one
     dynamic extent), passes `logit_rows` as the `index` argument with
     `llm.input = "logit_rows"` (the prefill's logits are those of its last
-    logit_rows tokens, the extent of its result), calls the model function,
-    copies the logits to the caller's buffer and frees the returned one. `<model>` is the module's
+    logit_rows tokens, the extent of its result) and calls the model
+    function. A model function that returns a buffer it allocates itself
+    (with logit_rows as its dynamic extent, if any), and that nothing else
+    in the module calls (a test driver may), is changed to compute
+    its logits in the caller's buffer instead: a new last argument marked
+    `llm.output = "logits"` takes the allocation's place, and the function
+    returns nothing (no copy, no 192 KiB allocation per decoded token of a
+    49152-token vocabulary). Otherwise the entry point copies the returned
+    logits to the caller's buffer and frees them. `<model>` is the module's
     `llm.model` attribute made into a C identifier. A paged cache's page
     table (`llm.input = "kv_page_table"`) heads the `kv_cache` buffer, padded
     to 256 bytes, and its keys and values follow. Runs on memrefs, after
@@ -287,12 +294,13 @@ def LLMCPUEntryPoints : Pass<"llm-cpu-entry-points", "::mlir::ModuleOp"> {
     ```
     After (abridged):
     ```mlir
+    func.func private @decode(%tokens: memref<1x1xi32> {llm.input = "tokens"}, ...,
+                              %logits: memref<1x1x512xf32> {llm.output = "logits"})
     func.func @stories260k_decode(%tokens: !llvm.ptr, %positions: !llvm.ptr, %cache: !llvm.ptr, %weights: !llvm.ptr, %logits: !llvm.ptr) -> i32 {
       %d0 = builtin.unrealized_conversion_cast %desc0 : !llvm.struct<...> to memref<1x1xi32>
       ...
-      %l = call @decode(%d0, ...) : (...) -> memref<1x1x512xf32>
-      memref.copy %l, %out : memref<1x1x512xf32> to memref<1x1x512xf32>
-      memref.dealloc %l : memref<1x1x512xf32>
+      %out = builtin.unrealized_conversion_cast %desc9 : !llvm.struct<...> to memref<1x1x512xf32>
+      call @decode(%d0, ..., %out) : (..., memref<1x1x512xf32>) -> ()
       return %c0 : i32
     }
     ```
