@@ -723,7 +723,12 @@ void emitTile(OpBuilder &b, Location loc, const KernelOperands &ops, Value m0,
   if (ops.blocks) {
     sums = accumulateBlocks(b, loc, ops, xRows, weightRows, init);
   } else {
-    // Unmasked main loop over whole vectors of K.
+    // Unmasked main loop over whole vectors of K. Each step prefetches the
+    // bytes of its vector: for 16-bit weights at 16 lanes that is two
+    // prefetches per 64-byte line, which measured faster than one per line
+    // (a step of two vectors, one prefetch; Zen 3, SmolLM2-135M's shape,
+    // decode medians of 8 interleaved runs: F16 96.4 against 89.7 tok/s,
+    // BF16 97.5 against 94.7, one run of 8 won by the one-per-line loop).
     auto loop = scf::ForOp::create(
         b, loc, indexConstant(b, loc, 0), ops.depthMain,
         indexConstant(b, loc, ops.lanes), init,
