@@ -212,6 +212,16 @@ struct LLMCPUEntryPointsPass
     Value logits = body->getArgument(next++);
 
     EntryPointBuilder emitter(builder, loc);
+    // The caller's logits as a memref of `type`: a prefill's are those of
+    // its last logit_rows tokens.
+    auto viewLogits = [&](Type type) -> FailureOr<Value> {
+      FailureOr<Value> view =
+          emitter.viewBuffer(logits, cast<MemRefType>(type), logitRows);
+      if (failed(view))
+        return callee.emitOpError(
+            "logits have a dynamic extent without logit_rows");
+      return view;
+    };
     // A paged cache's buffer starts with its page table, padded to
     // kPageTableAlignment bytes; the keys and values follow.
     Value cacheData = cache;
@@ -240,11 +250,9 @@ struct LLMCPUEntryPointsPass
         return callee.emitOpError() << "argument " << index
                                     << " is not a memref after bufferization";
       if (callee.getArgAttr(index, kOutputAttr)) {
-        // The logits of the last logit_rows tokens (a prefill's).
-        FailureOr<Value> out = emitter.viewBuffer(logits, memrefType, logitRows);
+        FailureOr<Value> out = viewLogits(memrefType);
         if (failed(out))
-          return callee.emitOpError(
-              "logits have a dynamic extent without logit_rows");
+          return failure();
         operands.push_back(*out);
         continue;
       }
@@ -273,21 +281,14 @@ struct LLMCPUEntryPointsPass
       operands.push_back(*view);
     }
     auto call = func::CallOp::create(builder, loc, callee, operands);
-    if (inPlace) {
-      Value ok = arith::ConstantOp::create(builder, loc, builder.getI32Type(),
-                                           builder.getI32IntegerAttr(0));
-      func::ReturnOp::create(builder, loc, ok);
-      return success();
+    if (!inPlace) {
+      Value result = call.getResult(0);
+      FailureOr<Value> out = viewLogits(result.getType());
+      if (failed(out))
+        return failure();
+      memref::CopyOp::create(builder, loc, result, *out);
+      memref::DeallocOp::create(builder, loc, result);
     }
-    Value result = call.getResult(0);
-    // A prefill's logits are those of its last logit_rows tokens.
-    FailureOr<Value> out = emitter.viewBuffer(
-        logits, cast<MemRefType>(result.getType()), logitRows);
-    if (failed(out))
-      return callee.emitOpError(
-          "logits have a dynamic extent without logit_rows");
-    memref::CopyOp::create(builder, loc, result, *out);
-    memref::DeallocOp::create(builder, loc, result);
     Value ok = arith::ConstantOp::create(builder, loc, builder.getI32Type(),
                                          builder.getI32IntegerAttr(0));
     func::ReturnOp::create(builder, loc, ok);

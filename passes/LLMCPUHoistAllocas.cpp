@@ -4,6 +4,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 
 namespace llmc {
 #define GEN_PASS_DEF_LLMCPUHOISTALLOCAS
@@ -24,12 +25,27 @@ Block *getThreadEntryBlock(Operation *op) {
   return nullptr;
 }
 
+/// Whether `alloca`'s buffer is dead once the iteration, region or
+/// function of its allocation scope ends: no loop without a scope of its
+/// own (scf.while) lies between them, whose iterations could each keep a
+/// buffer of their own alive.
+bool isScopedScratch(memref::AllocaOp alloca) {
+  for (Operation *parent = alloca->getParentOp(); parent;
+       parent = parent->getParentOp()) {
+    if (parent->hasTrait<OpTrait::AutomaticAllocationScope>())
+      return true;
+    if (isa<LoopLikeOpInterface>(parent))
+      return false;
+  }
+  return false;
+}
+
 struct LLMCPUHoistAllocasPass
     : llmc::impl::LLMCPUHoistAllocasBase<LLMCPUHoistAllocasPass> {
   void runOnOperation() override {
     SmallVector<memref::AllocaOp> allocas;
     getOperation().walk([&](memref::AllocaOp alloca) {
-      if (alloca->getNumOperands() == 0)
+      if (alloca->getNumOperands() == 0 && isScopedScratch(alloca))
         allocas.push_back(alloca);
     });
     // To the front of the entry block, in their order: the lowering of

@@ -471,7 +471,9 @@ def LLMCPUHoistAllocas : Pass<"llm-cpu-hoist-allocas", "::mlir::ModuleOp"> {
     allocas move to that front too (in their order): scf-to-cf splits the
     entry block at each loop, and LLVM gives a fixed frame slot only to
     the allocas of a function's first block. Allocas with dynamic sizes
-    stay where they are.
+    stay where they are, and so do those in a loop that is no allocation
+    scope (`scf.while`) below their scope: each of its iterations may keep
+    its own buffer alive.
 
     Before:
     ```mlir

@@ -68,3 +68,37 @@ func.func @function_scratch(%n: index, %x: f32) {
   memref.store %x, %c[%c0] : memref<16xf32>
   return
 }
+
+// -----
+
+// An scf.while is a loop but no allocation scope: each of its iterations
+// allocates a buffer of its own, which may stay alive across iterations
+// (here it is carried to the next one), so its alloca stays in place. One
+// in an scf.for inside the while's body ends with that loop's iteration and
+// moves to the function's entry.
+// CHECK-LABEL: func.func @while_scratch
+// CHECK-NEXT: %[[FOR:.+]] = memref.alloca() : memref<2xf32>
+// CHECK: scf.while
+// CHECK: %[[CARRIED:.+]] = memref.alloca() : memref<4xf32>
+// CHECK-NEXT: scf.condition
+// CHECK: scf.for
+// CHECK-NEXT: memref.store %{{.+}}, %[[FOR]]
+func.func @while_scratch(%n: index, %x: f32, %first: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %done = scf.while (%previous = %first) : (memref<4xf32>) -> memref<4xf32> {
+    %v = memref.load %previous[%c0] : memref<4xf32>
+    %more = arith.cmpf olt, %v, %x : f32
+    %next = memref.alloca() : memref<4xf32>
+    scf.condition(%more) %next : memref<4xf32>
+  } do {
+  ^bb0(%carried: memref<4xf32>):
+    memref.store %x, %carried[%c0] : memref<4xf32>
+    scf.for %j = %c0 to %n step %c1 {
+      %inner = memref.alloca() : memref<2xf32>
+      memref.store %x, %inner[%c0] : memref<2xf32>
+    }
+    scf.yield %carried : memref<4xf32>
+  }
+  return
+}
