@@ -105,7 +105,10 @@ private:
   Type i64, ptr;
 };
 
-/// The argument attribute that marks the caller's logits buffer.
+/// The argument attributes that name a model function's inputs (tokens,
+/// positions, kv_cache, kv_page_table, logit_rows) and mark the caller's
+/// logits buffer.
+constexpr StringLiteral kInputAttr = "llm.input";
 constexpr StringLiteral kOutputAttr = "llm.output";
 
 /// Makes `callee` compute its logits in its caller's buffer, a new last
@@ -131,7 +134,7 @@ bool computeLogitsInPlace(func::FuncOp callee, ModuleOp module) {
     if (!argument || argument.getOwner() != &body)
       return false;
     auto role = callee.getArgAttrOfType<StringAttr>(argument.getArgNumber(),
-                                                    "llm.input");
+                                                    kInputAttr);
     if (!role || role != "logit_rows")
       return false;
   }
@@ -140,13 +143,17 @@ bool computeLogitsInPlace(func::FuncOp callee, ModuleOp module) {
   auto attrs = DictionaryAttr::get(
       context, NamedAttribute(StringAttr::get(context, kOutputAttr),
                               StringAttr::get(context, "logits")));
-  if (failed(callee.insertArgument(index, alloc.getType(), attrs,
-                                   alloc.getLoc())))
-    return false;
+  // A func.func takes any argument and drops any result: these cannot
+  // fail, so no check here leaves the function half changed.
+  [[maybe_unused]] LogicalResult inserted =
+      callee.insertArgument(index, alloc.getType(), attrs, alloc.getLoc());
+  assert(succeeded(inserted) && "func.func takes any new argument");
   alloc.replaceAllUsesWith(body.getArgument(index));
   alloc.erase();
   ret->eraseOperands(0, 1);
-  return succeeded(callee.eraseResult(0));
+  [[maybe_unused]] LogicalResult erased = callee.eraseResult(0);
+  assert(succeeded(erased) && "func.func drops any result");
+  return true;
 }
 
 struct LLMCPUEntryPointsPass
@@ -226,7 +233,7 @@ struct LLMCPUEntryPointsPass
     // kPageTableAlignment bytes; the keys and values follow.
     Value cacheData = cache;
     for (auto [index, type] : llvm::enumerate(calleeType.getInputs())) {
-      auto role = callee.getArgAttrOfType<StringAttr>(index, "llm.input");
+      auto role = callee.getArgAttrOfType<StringAttr>(index, kInputAttr);
       auto table = dyn_cast<MemRefType>(type);
       if (role && role == "kv_page_table" && table)
         cacheData = emitter.offsetBytes(
@@ -235,7 +242,7 @@ struct LLMCPUEntryPointsPass
     SmallVector<Value> operands;
     int32_t weightIndex = 0;
     for (auto [index, type] : llvm::enumerate(calleeType.getInputs())) {
-      auto role = callee.getArgAttrOfType<StringAttr>(index, "llm.input");
+      auto role = callee.getArgAttrOfType<StringAttr>(index, kInputAttr);
       if (role && role == "logit_rows") {
         if (!type.isIndex() || !logitRows)
           return callee.emitOpError()
