@@ -1,4 +1,4 @@
-// Enums and attributes of the `llm` dialect, with the RoPE scaling verifier.
+// Enums, attribute interfaces and attributes of the `llm` dialect, with the RoPE scaling methods' verifiers.
 #include "dialect/LLMAttrs.h"
 #include "dialect/LLMDialect.h"
 
@@ -8,6 +8,8 @@ using namespace mlir;
 using namespace mlir::llm;
 
 #include "dialect/LLMEnums.cpp.inc"
+
+#include "dialect/LLMAttrInterfaces.cpp.inc"
 
 #define GET_ATTRDEF_CLASSES
 #include "dialect/LLMAttrs.cpp.inc"
@@ -19,106 +21,97 @@ void LLMDialect::registerAttributes() {
       >();
 }
 
+//===----------------------------------------------------------------------===//
+// RoPE scaling methods
+//===----------------------------------------------------------------------===//
+
 namespace {
-/// The parameter defaults, mirrored from LLMAttrs.td: a parameter that does
-/// not apply to the chosen kind must keep its default.
-struct ScalingDefaults {
-  static constexpr double factor = 1.0;
-  static constexpr int64_t originalMax = 0;
-  static constexpr double lowFreqFactor = 1.0;
-  static constexpr double highFreqFactor = 4.0;
-  static constexpr double betaFast = 32.0;
-  static constexpr double betaSlow = 1.0;
-  static constexpr double attentionFactor = 0.0;
-};
+/// The rules every method shares: factor ≥ 1 and, where it has one, an
+/// original context M > 0 (named `name` in messages).
+LogicalResult verifyFactorAndContext(function_ref<InFlightDiagnostic()> emitError,
+                                     StringRef name, APFloat factor,
+                                     std::optional<int64_t> originalMax) {
+  if (!(factor.convertToDouble() >= 1.0))
+    return emitError() << name << " needs factor >= 1, got "
+                       << factor.convertToDouble();
+  if (originalMax && *originalMax <= 0)
+    return emitError() << name
+                       << " needs original_max_position_embeddings > 0";
+  return success();
+}
+
+LogicalResult verifyAttentionFactor(function_ref<InFlightDiagnostic()> emitError,
+                                    StringRef name, APFloat attentionFactor) {
+  if (attentionFactor.convertToDouble() < 0.0)
+    return emitError() << name << " needs attention_factor >= 0";
+  return success();
+}
 } // namespace
 
+LogicalResult RopeLinearAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                     APFloat factor) {
+  return verifyFactorAndContext(emitError, "rope_linear", factor, std::nullopt);
+}
+
+LogicalResult RopeNtkAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                  APFloat factor) {
+  return verifyFactorAndContext(emitError, "rope_ntk", factor, std::nullopt);
+}
+
 LogicalResult
-RopeScalingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                        RopeScalingKind kind, APFloat factorValue,
-                        int64_t originalMax, APFloat lowFreqValue,
-                        APFloat highFreqValue, APFloat betaFastValue,
-                        APFloat betaSlowValue, APFloat attentionValue,
-                        bool truncate, DenseF64ArrayAttr shortFactorAttr,
-                        DenseF64ArrayAttr longFactorAttr) {
-  ArrayRef<double> shortFactor =
-      shortFactorAttr ? shortFactorAttr.asArrayRef() : ArrayRef<double>();
-  ArrayRef<double> longFactor =
-      longFactorAttr ? longFactorAttr.asArrayRef() : ArrayRef<double>();
-  double factor = factorValue.convertToDouble();
-  double lowFreqFactor = lowFreqValue.convertToDouble();
-  double highFreqFactor = highFreqValue.convertToDouble();
-  double betaFast = betaFastValue.convertToDouble();
-  double betaSlow = betaSlowValue.convertToDouble();
-  double attentionFactor = attentionValue.convertToDouble();
-  StringRef kindName = stringifyRopeScalingKind(kind);
-  bool usesFactor = kind != RopeScalingKind::none;
-  bool usesOriginalMax = kind == RopeScalingKind::dynamic ||
-                         kind == RopeScalingKind::yarn ||
-                         kind == RopeScalingKind::llama3 ||
-                         kind == RopeScalingKind::longrope;
-  bool usesFreqFactors = kind == RopeScalingKind::llama3;
-  bool usesBetas = kind == RopeScalingKind::yarn;
-  bool usesAttentionFactor =
-      kind == RopeScalingKind::yarn || kind == RopeScalingKind::longrope;
-  bool usesExtFactors = kind == RopeScalingKind::longrope;
+RopeDynamicAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                        APFloat factor, int64_t originalMax) {
+  return verifyFactorAndContext(emitError, "rope_dynamic", factor, originalMax);
+}
 
-  auto rejectUnused = [&](bool used, bool isDefault,
-                          StringRef name) -> LogicalResult {
-    if (used || isDefault)
-      return success();
-    return emitError() << "rope scaling '" << kindName
-                       << "' does not take parameter '" << name << "'";
-  };
-  if (failed(rejectUnused(usesFactor, factor == ScalingDefaults::factor,
-                          "factor")) ||
-      failed(rejectUnused(usesOriginalMax,
-                          originalMax == ScalingDefaults::originalMax,
-                          "original_max_position_embeddings")) ||
-      failed(rejectUnused(usesFreqFactors,
-                          lowFreqFactor == ScalingDefaults::lowFreqFactor,
-                          "low_freq_factor")) ||
-      failed(rejectUnused(usesFreqFactors,
-                          highFreqFactor == ScalingDefaults::highFreqFactor,
-                          "high_freq_factor")) ||
-      failed(rejectUnused(usesBetas, betaFast == ScalingDefaults::betaFast,
-                          "beta_fast")) ||
-      failed(rejectUnused(usesBetas, betaSlow == ScalingDefaults::betaSlow,
-                          "beta_slow")) ||
-      failed(rejectUnused(usesBetas, truncate, "truncate")) ||
-      failed(rejectUnused(usesAttentionFactor,
-                          attentionFactor == ScalingDefaults::attentionFactor,
-                          "attention_factor")) ||
-      failed(rejectUnused(usesExtFactors, shortFactor.empty(),
-                          "short_factor")) ||
-      failed(rejectUnused(usesExtFactors, longFactor.empty(), "long_factor")))
+LogicalResult RopeYarnAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                   APFloat factor, int64_t originalMax,
+                                   APFloat betaFast, APFloat betaSlow,
+                                   APFloat attentionFactor, bool truncate) {
+  if (failed(verifyFactorAndContext(emitError, "rope_yarn", factor,
+                                    originalMax)) ||
+      failed(verifyAttentionFactor(emitError, "rope_yarn", attentionFactor)))
     return failure();
+  double fast = betaFast.convertToDouble(), slow = betaSlow.convertToDouble();
+  if (!(slow > 0.0 && fast > slow))
+    return emitError() << "rope_yarn needs beta_fast > beta_slow > 0";
+  return success();
+}
 
-  if (usesFactor && !(factor >= 1.0))
-    return emitError() << "rope scaling '" << kindName
-                       << "' needs factor >= 1, got " << factor;
-  if (usesOriginalMax && originalMax <= 0)
-    return emitError() << "rope scaling '" << kindName
-                       << "' needs original_max_position_embeddings > 0";
-  if (usesFreqFactors && !(lowFreqFactor > 0.0))
-    return emitError() << "rope scaling 'llama3' needs low_freq_factor > 0";
-  if (usesFreqFactors && !(highFreqFactor > lowFreqFactor))
+LogicalResult
+RopeLlama3Attr::verify(function_ref<InFlightDiagnostic()> emitError,
+                       APFloat factor, int64_t originalMax,
+                       APFloat lowFreqFactor, APFloat highFreqFactor) {
+  if (failed(verifyFactorAndContext(emitError, "rope_llama3", factor,
+                                    originalMax)))
+    return failure();
+  double low = lowFreqFactor.convertToDouble();
+  if (!(low > 0.0))
+    return emitError() << "rope_llama3 needs low_freq_factor > 0";
+  if (!(highFreqFactor.convertToDouble() > low))
     return emitError()
-           << "rope scaling 'llama3' needs high_freq_factor > low_freq_factor";
-  if (usesBetas && !(betaSlow > 0.0 && betaFast > betaSlow))
-    return emitError() << "rope scaling 'yarn' needs beta_fast > beta_slow > 0";
-  if (usesAttentionFactor && attentionFactor < 0.0)
-    return emitError() << "rope scaling '" << kindName
-                       << "' needs attention_factor >= 0";
-  if (usesExtFactors) {
-    if (shortFactor.empty() || shortFactor.size() != longFactor.size())
-      return emitError() << "rope scaling 'longrope' needs short_factor and "
-                            "long_factor of the same non-zero length";
-    for (ArrayRef<double> factors : {shortFactor, longFactor})
-      for (double f : factors)
-        if (!(f > 0.0))
-          return emitError() << "rope scaling 'longrope' needs positive "
-                                "short_factor and long_factor entries";
-  }
+           << "rope_llama3 needs high_freq_factor > low_freq_factor";
+  return success();
+}
+
+LogicalResult
+RopeLongropeAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                         APFloat factor, int64_t originalMax,
+                         APFloat attentionFactor, DenseF64ArrayAttr shortFactor,
+                         DenseF64ArrayAttr longFactor) {
+  if (failed(verifyFactorAndContext(emitError, "rope_longrope", factor,
+                                    originalMax)) ||
+      failed(verifyAttentionFactor(emitError, "rope_longrope",
+                                   attentionFactor)))
+    return failure();
+  if (shortFactor.empty() || shortFactor.size() != longFactor.size())
+    return emitError() << "rope_longrope needs short_factor and long_factor "
+                          "of the same non-zero length";
+  for (ArrayRef<double> factors :
+       {shortFactor.asArrayRef(), longFactor.asArrayRef()})
+    for (double f : factors)
+      if (!(f > 0.0))
+        return emitError() << "rope_longrope needs positive short_factor and "
+                              "long_factor entries";
   return success();
 }

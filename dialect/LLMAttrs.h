@@ -8,7 +8,19 @@
 
 #include "dialect/LLMEnums.h.inc"
 
+#include "dialect/LLMAttrInterfaces.h.inc"
+
 #define GET_ATTRDEF_CLASSES
 #include "dialect/LLMAttrs.h.inc"
+
+namespace mlir::llm {
+
+/// The method of an op's optional `scaling` (RoPE scaling): `none` where
+/// it has none (plain RoPE).
+inline RopeScalingKind getRopeScalingKind(RopeScalingAttrInterface scaling) {
+  return scaling ? scaling.getKind() : RopeScalingKind::none;
+}
+
+} // namespace mlir::llm
 
 #endif // LLMC_DIALECT_LLMATTRS_H

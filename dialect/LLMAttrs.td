@@ -1,4 +1,4 @@
-// Enums and attributes of the `llm` dialect (RoPE style and scaling, activations, cache layout).
+// Enums and attributes of the `llm` dialect (RoPE style and scaling methods, activations, cache layout).
 #ifndef LLMC_DIALECT_LLMATTRS_TD
 #define LLMC_DIALECT_LLMATTRS_TD
 
@@ -93,100 +93,145 @@ class LLM_BoolParameter<string default>
 }
 
 //===----------------------------------------------------------------------===//
-// RoPE scaling
+// RoPE scaling: one attribute per context-extension method, each with the
+// parameters of its method only; plain RoPE has none.
 //===----------------------------------------------------------------------===//
 
-def LLM_RopeScalingAttr : AttrDef<LLM_Dialect, "RopeScaling"> {
-  let mnemonic = "rope_scaling";
-  let summary = "RoPE frequency scaling for context extension";
+def LLM_RopeScalingAttrInterface : AttrInterface<"RopeScalingAttrInterface"> {
+  let cppNamespace = "::mlir::llm";
   let description = [{
-    Selects how RoPE's inverse frequencies θ^(-2i/d) are changed to reach
-    contexts longer than the pre-training one. Parameters that do not apply to
-    `kind` must keep their defaults; the verifier rejects them otherwise.
-
-    - `none`: plain RoPE.
-    - `linear` (position interpolation): positions divided by `factor`.
-    - `ntk` (static NTK-aware): θ' = θ · factor^(d/(d-2)).
-    - `dynamic` (dynamic NTK): when the sequence length L exceeds
-      `original_max_position_embeddings` (M), θ' = θ · (factor·L/M − factor + 1)^(d/(d-2)).
-    - `yarn`: frequencies blended between interpolated and extrapolated by a
-      linear ramp between the dimensions where the wavelength spans
-      `beta_fast` and `beta_slow` rotations of M (rounded outwards to whole
-      dimensions unless `truncate = false`); cos/sin scaled by
-      `attention_factor` (0 means the default 0.1·ln(factor) + 1).
-    - `llama3`: wavelengths above M/`low_freq_factor` are divided by `factor`,
-      those below M/`high_freq_factor` are kept, and the band between is
-      smoothly interpolated.
-    - `longrope`: inv_freq[i] = θ^(-2i/d) / ext[i], where ext is
-      `long_factor` when the sequence length L = max(positions) + 1 of the
-      call exceeds M and `short_factor` otherwise (one entry per rotated
-      pair); cos/sin scaled by `attention_factor` (0 means the default
-      sqrt(1 + ln(factor) / ln(M)), 1 when factor is 1).
-
-    Example:
-    ```mlir
-    #llm.rope_scaling<kind = llama3, factor = 8.0, original_max_position_embeddings = 8192>
-    ```
+    A RoPE context-extension method: how RoPE's inverse frequencies
+    θ^(-2i/d) are changed to reach contexts longer than the pre-training
+    one, by a factor ≥ 1. `llm.rope` and `llm.rope_append` take one as their
+    optional `scaling`.
   }];
-  let parameters = (ins
-    EnumParameter<LLM_RopeScalingKind>:$kind,
-    LLM_F64Parameter<"1.0">:$factor,
-    DefaultValuedParameter<"int64_t", "0">:$original_max_position_embeddings,
-    LLM_F64Parameter<"1.0">:$low_freq_factor,
-    LLM_F64Parameter<"4.0">:$high_freq_factor,
-    LLM_F64Parameter<"32.0">:$beta_fast,
-    LLM_F64Parameter<"1.0">:$beta_slow,
-    LLM_F64Parameter<"0.0">:$attention_factor,
-    LLM_BoolParameter<"true">:$truncate,
-    OptionalParameter<"::mlir::DenseF64ArrayAttr">:$short_factor,
-    OptionalParameter<"::mlir::DenseF64ArrayAttr">:$long_factor
-  );
+  let methods = [
+    InterfaceMethod<"The method (for switches and kernel names).",
+                    "::mlir::llm::RopeScalingKind", "getKind">,
+    InterfaceMethod<"The context-extension factor.", "::llvm::APFloat",
+                    "getFactor", (ins), [{ return $_attr.getFactor(); }]>
+  ];
+}
+
+class LLM_RopeScalingAttr<string name, string kind, string mnemonicName>
+    : AttrDef<LLM_Dialect, name, [
+        DeclareAttrInterfaceMethods<LLM_RopeScalingAttrInterface, ["getKind"]>]> {
+  let mnemonic = mnemonicName;
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
-  // Lets ops declare a default-valued attribute of this kind with a full
-  // C++ expression as the default.
-  let constBuilderCall = "$0";
-  let builders = [
-    AttrBuilder<(ins "RopeScalingKind":$kind, "double":$factor,
-                     "int64_t":$original_max_position_embeddings,
-                     "double":$low_freq_factor, "double":$high_freq_factor,
-                     "double":$beta_fast, "double":$beta_slow,
-                     "double":$attention_factor, "bool":$truncate,
-                     "::llvm::ArrayRef<double>":$short_factor,
-                     "::llvm::ArrayRef<double>":$long_factor), [{
-      return $_get($_ctxt, kind, ::llvm::APFloat(factor),
-                   original_max_position_embeddings,
-                   ::llvm::APFloat(low_freq_factor),
-                   ::llvm::APFloat(high_freq_factor), ::llvm::APFloat(beta_fast),
-                   ::llvm::APFloat(beta_slow), ::llvm::APFloat(attention_factor),
-                   truncate,
-                   short_factor.empty() ? ::mlir::DenseF64ArrayAttr()
-                       : ::mlir::DenseF64ArrayAttr::get($_ctxt, short_factor),
-                   long_factor.empty() ? ::mlir::DenseF64ArrayAttr()
-                       : ::mlir::DenseF64ArrayAttr::get($_ctxt, long_factor));
-    }]>,
-    AttrBuilder<(ins "RopeScalingKind":$kind), [{
-      return $_get($_ctxt, kind, ::llvm::APFloat(1.0), 0, ::llvm::APFloat(1.0),
-                   ::llvm::APFloat(4.0), ::llvm::APFloat(32.0),
-                   ::llvm::APFloat(1.0), ::llvm::APFloat(0.0), true,
-                   ::mlir::DenseF64ArrayAttr(), ::mlir::DenseF64ArrayAttr());
-    }]>
-  ];
-  let extraClassDeclaration = [{
-    /// The plain-RoPE attribute (`kind = none`).
-    static RopeScalingAttr getNone(::mlir::MLIRContext *context) {
-      return get(context, RopeScalingKind::none);
-    }
-    /// longrope's per-pair divisors (empty for the other kinds).
-    ::llvm::ArrayRef<double> getShortFactorValues() const {
-      return getShortFactor() ? getShortFactor().asArrayRef()
-                              : ::llvm::ArrayRef<double>();
-    }
-    ::llvm::ArrayRef<double> getLongFactorValues() const {
-      return getLongFactor() ? getLongFactor().asArrayRef()
-                             : ::llvm::ArrayRef<double>();
+  let extraClassDefinition = [{
+    ::mlir::llm::RopeScalingKind $cppClass::getKind() const {
+      return ::mlir::llm::RopeScalingKind::}] # kind # [{;
     }
   }];
+}
+
+/// A factor of at least 1 (parsed and printed as a double).
+def LLM_RopeFactorParameter : APFloatParameter<"a factor of at least 1"> {
+  let parser = LLM_F64Parameter<"1.0">.parser;
+  let printer = LLM_F64Parameter<"1.0">.printer;
+}
+
+def LLM_RopeLinearAttr : LLM_RopeScalingAttr<"RopeLinear", "linear", "rope_linear"> {
+  let summary = "RoPE position interpolation";
+  let description = [{
+    Positions divided by `factor` (inverse frequencies divided by it).
+
+    ```mlir
+    #llm.rope_linear<factor = 4.0>
+    ```
+  }];
+  let parameters = (ins LLM_RopeFactorParameter:$factor);
+}
+
+def LLM_RopeNtkAttr : LLM_RopeScalingAttr<"RopeNtk", "ntk", "rope_ntk"> {
+  let summary = "static NTK-aware RoPE scaling";
+  let description = [{
+    θ' = θ · factor^(d/(d-2)) (undefined for a single rotated pair, d = 2).
+
+    ```mlir
+    #llm.rope_ntk<factor = 2.0>
+    ```
+  }];
+  let parameters = (ins LLM_RopeFactorParameter:$factor);
+}
+
+def LLM_RopeDynamicAttr : LLM_RopeScalingAttr<"RopeDynamic", "dynamic", "rope_dynamic"> {
+  let summary = "dynamic NTK RoPE scaling";
+  let description = [{
+    When a call's sequence length L = max(positions) + 1 exceeds
+    `original_max_position_embeddings` (M),
+    θ' = θ · (factor·L/M − factor + 1)^(d/(d-2)); θ otherwise.
+
+    ```mlir
+    #llm.rope_dynamic<factor = 2.0, original_max_position_embeddings = 2048>
+    ```
+  }];
+  let parameters = (ins LLM_RopeFactorParameter:$factor,
+                        "int64_t":$original_max_position_embeddings);
+}
+
+def LLM_RopeYarnAttr : LLM_RopeScalingAttr<"RopeYarn", "yarn", "rope_yarn"> {
+  let summary = "YaRN RoPE scaling";
+  let description = [{
+    Frequencies blended between interpolated (÷ `factor`) and extrapolated by
+    a linear ramp between the dimensions where the wavelength spans
+    `beta_fast` and `beta_slow` rotations of `original_max_position_embeddings`
+    (M), rounded outwards to whole dimensions unless `truncate = false`;
+    cos/sin scaled by `attention_factor` (0 means the default
+    0.1·ln(factor) + 1).
+
+    ```mlir
+    #llm.rope_yarn<factor = 4.0, original_max_position_embeddings = 32768>
+    #llm.rope_yarn<factor = 40.0, original_max_position_embeddings = 4096,
+                   beta_fast = 32.0, beta_slow = 1.0, attention_factor = 0.707,
+                   truncate = false>
+    ```
+  }];
+  let parameters = (ins LLM_RopeFactorParameter:$factor,
+                        "int64_t":$original_max_position_embeddings,
+                        LLM_F64Parameter<"32.0">:$beta_fast,
+                        LLM_F64Parameter<"1.0">:$beta_slow,
+                        LLM_F64Parameter<"0.0">:$attention_factor,
+                        LLM_BoolParameter<"true">:$truncate);
+}
+
+def LLM_RopeLlama3Attr : LLM_RopeScalingAttr<"RopeLlama3", "llama3", "rope_llama3"> {
+  let summary = "Llama 3.1's RoPE scaling";
+  let description = [{
+    Wavelengths above M/`low_freq_factor` (M = `original_max_position_embeddings`)
+    are divided by `factor`, those below M/`high_freq_factor` are kept, and
+    the band between is smoothly interpolated.
+
+    ```mlir
+    #llm.rope_llama3<factor = 8.0, original_max_position_embeddings = 8192>
+    ```
+  }];
+  let parameters = (ins LLM_RopeFactorParameter:$factor,
+                        "int64_t":$original_max_position_embeddings,
+                        LLM_F64Parameter<"1.0">:$low_freq_factor,
+                        LLM_F64Parameter<"4.0">:$high_freq_factor);
+}
+
+def LLM_RopeLongropeAttr : LLM_RopeScalingAttr<"RopeLongrope", "longrope", "rope_longrope"> {
+  let summary = "LongRoPE scaling (Phi-3)";
+  let description = [{
+    inv_freq[i] = θ^(-2i/d) / ext[i], where ext is `long_factor` when the
+    call's sequence length L = max(positions) + 1 exceeds
+    `original_max_position_embeddings` (M) and `short_factor` otherwise (one
+    entry per rotated pair); cos/sin scaled by `attention_factor` (0 means
+    the default sqrt(1 + ln(factor) / ln(M)), 1 when factor is 1).
+
+    ```mlir
+    #llm.rope_longrope<factor = 32.0, original_max_position_embeddings = 4096,
+                       short_factor = [1.0, 1.0], long_factor = [1.0, 4.0]>
+    ```
+  }];
+  let parameters = (ins LLM_RopeFactorParameter:$factor,
+                        "int64_t":$original_max_position_embeddings,
+                        LLM_F64Parameter<"0.0">:$attention_factor,
+                        "::mlir::DenseF64ArrayAttr":$short_factor,
+                        "::mlir::DenseF64ArrayAttr":$long_factor);
 }
 
 #endif // LLMC_DIALECT_LLMATTRS_TD

@@ -326,7 +326,7 @@ namespace {
 /// even, positive and at most Dh, longrope factors one per rotated pair.
 LogicalResult verifyRope(Operation *op, ShapedType x, StringRef name,
                          ShapedType positions, double theta, int64_t rotaryDim,
-                         RopeScalingAttr scaling) {
+                         RopeScalingAttrInterface scaling) {
   if (failed(requireRank(op, x, 4, name)) ||
       failed(verifyPositions(op, positions, x, name)))
     return failure();
@@ -342,12 +342,12 @@ LogicalResult verifyRope(Operation *op, ShapedType x, StringRef name,
     return op->emitOpError() << "rotary_dim (" << rotaryDim
                              << ") exceeds the head dimension (" << headDim
                              << ")";
-  if (scaling.getKind() == RopeScalingKind::longrope &&
-      int64_t(scaling.getShortFactorValues().size()) != rotaryDim / 2)
+  auto longrope = dyn_cast_if_present<RopeLongropeAttr>(scaling);
+  if (longrope && int64_t(longrope.getShortFactor().size()) != rotaryDim / 2)
     return op->emitOpError()
            << "longrope needs one short_factor and long_factor entry per "
               "rotated pair ("
-           << rotaryDim / 2 << "), got " << scaling.getShortFactorValues().size();
+           << rotaryDim / 2 << "), got " << longrope.getShortFactor().size();
   return success();
 }
 } // namespace
@@ -355,7 +355,7 @@ LogicalResult verifyRope(Operation *op, ShapedType x, StringRef name,
 LogicalResult RopeOp::verify() {
   return verifyRope(*this, getX().getType(), "input",
                     getPositions().getType(), getTheta().convertToDouble(),
-                    getRotaryDim(), getScaling());
+                    getRotaryDim(), getScalingAttr());
 }
 
 //===----------------------------------------------------------------------===//
@@ -616,9 +616,9 @@ LogicalResult RopeAppendOp::verify() {
   auto positions = getPositions().getType();
   double theta = getTheta().convertToDouble();
   if (failed(verifyRope(*this, getQ().getType(), "q", positions, theta,
-                        getRotaryDim(), getScaling())) ||
+                        getRotaryDim(), getScalingAttr())) ||
       failed(verifyRope(*this, getKeys().getType(), "keys", positions, theta,
-                        getRotaryDim(), getScaling())))
+                        getRotaryDim(), getScalingAttr())))
     return failure();
   if (failed(requireSameExtent(*this, getKeys().getType().getDimSize(3),
                                "keys head dimension",

@@ -213,7 +213,10 @@ def LLM_RopeOp : LLM_Op<"rope", [Pure, AllTypesMatch<["x", "result"]>]> {
   let description = [{
     Rotates the first `rotary_dim` elements of every head of `x` (B, T, H, Dh)
     by angle `positions[b, t] · inv_freq[i]` with
-    `inv_freq[i] = theta^(-2i/rotary_dim)` modified by `scaling`; elements past
+    `inv_freq[i] = theta^(-2i/rotary_dim)` modified by the context-extension
+    method `scaling` (`#llm.rope_linear`, `#llm.rope_ntk`, `#llm.rope_dynamic`,
+    `#llm.rope_yarn`, `#llm.rope_llama3`, `#llm.rope_longrope`; none for plain
+    RoPE); elements past
     `rotary_dim` pass through (partial rotary). `half` pairs element i with
     i + rotary_dim/2 (Hugging Face rotate_half); `interleaved` pairs 2i with
     2i+1 (Meta, llama2.c and GGUF checkpoints, whose Q/K rows are permuted to
@@ -223,14 +226,13 @@ def LLM_RopeOp : LLM_Op<"rope", [Pure, AllTypesMatch<["x", "result"]>]> {
     %qr = llm.rope interleaved %q, %pos {theta = 1.0e+04 : f64, rotary_dim = 8 : i64}
         : tensor<1x?x8x8xf32>, tensor<1x?xi32>
     %kr = llm.rope half %k, %pos {theta = 5.0e+05 : f64, rotary_dim = 128 : i64,
-        scaling = #llm.rope_scaling<kind = llama3, factor = 8.0, original_max_position_embeddings = 8192>}
+        scaling = #llm.rope_llama3<factor = 8.0, original_max_position_embeddings = 8192>}
         : tensor<1x?x8x128xf32>, tensor<1x?xi32>
     ```
   }];
   let arguments = (ins LLM_FloatTensor:$x, LLM_IntTensor:$positions,
                        LLM_RopeStyleAttr:$style, F64Attr:$theta, I64Attr:$rotary_dim,
-                       DefaultValuedAttr<LLM_RopeScalingAttr,
-                         "::mlir::llm::RopeScalingAttr::getNone($_builder.getContext())">:$scaling);
+                       OptionalAttr<LLM_RopeScalingAttrInterface>:$scaling);
   let results = (outs LLM_FloatTensor:$result);
   let assemblyFormat = [{
     $style $x `,` $positions attr-dict `:` type($x) `,` type($positions)
@@ -477,8 +479,7 @@ def LLM_RopeAppendOp : LLM_Op<"rope_append", [Pure, AttrSizedOperandSegments,
                        Optional<LLM_PageTable>:$page_table,
                        OptionalAttr<I64Attr>:$layer,
                        LLM_RopeStyleAttr:$style, F64Attr:$theta, I64Attr:$rotary_dim,
-                       DefaultValuedAttr<LLM_RopeScalingAttr,
-                         "::mlir::llm::RopeScalingAttr::getNone($_builder.getContext())">:$scaling);
+                       OptionalAttr<LLM_RopeScalingAttrInterface>:$scaling);
   let results = (outs LLM_FloatTensor:$rotated_q, LLM_KVCacheType:$result);
   let assemblyFormat = [{
     $style $cache `[` custom<LayerIndex>($layer_index, $layer) `]`

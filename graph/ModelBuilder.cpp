@@ -80,52 +80,39 @@ llm::Activation toIR(Activation act) {
   llvm_unreachable("unknown activation");
 }
 
-llm::RopeScalingAttr toIR(MLIRContext &context, const RopeScaling &scaling) {
-  llm::RopeScalingKind kind = llm::RopeScalingKind::none;
+/// The IR attribute of a context-extension method: each takes the config
+/// parameters of its method; null for plain RoPE.
+llm::RopeScalingAttrInterface toIR(MLIRContext &context,
+                                   const RopeScaling &scaling) {
+  APFloat factor(scaling.factor);
+  int64_t originalMax = scaling.originalMaxPositionEmbeddings;
+  // 0: the method's default, computed by the lowering.
+  APFloat attentionFactor(scaling.attentionFactor.value_or(0.0));
   switch (scaling.kind) {
   case RopeScalingKind::None:
-    return llm::RopeScalingAttr::getNone(&context);
+    return {};
   case RopeScalingKind::Linear:
-    kind = llm::RopeScalingKind::linear;
-    break;
+    return llm::RopeLinearAttr::get(&context, factor);
   case RopeScalingKind::NTK:
-    kind = llm::RopeScalingKind::ntk;
-    break;
+    return llm::RopeNtkAttr::get(&context, factor);
   case RopeScalingKind::Dynamic:
-    kind = llm::RopeScalingKind::dynamic;
-    break;
+    return llm::RopeDynamicAttr::get(&context, factor, originalMax);
   case RopeScalingKind::Yarn:
-    kind = llm::RopeScalingKind::yarn;
-    break;
+    return llm::RopeYarnAttr::get(&context, factor, originalMax,
+                                  APFloat(scaling.betaFast),
+                                  APFloat(scaling.betaSlow), attentionFactor,
+                                  scaling.truncate);
   case RopeScalingKind::Llama3:
-    kind = llm::RopeScalingKind::llama3;
-    break;
+    return llm::RopeLlama3Attr::get(&context, factor, originalMax,
+                                    APFloat(scaling.lowFreqFactor),
+                                    APFloat(scaling.highFreqFactor));
   case RopeScalingKind::Longrope:
-    kind = llm::RopeScalingKind::longrope;
-    break;
+    return llm::RopeLongropeAttr::get(
+        &context, factor, originalMax, attentionFactor,
+        DenseF64ArrayAttr::get(&context, scaling.shortFactor),
+        DenseF64ArrayAttr::get(&context, scaling.longFactor));
   }
-  // Parameters that do not apply to `kind` keep the attribute's defaults so
-  // that the attribute verifier accepts them and printing elides them.
-  llm::RopeScalingAttr defaults = llm::RopeScalingAttr::get(&context, kind);
-  bool isLlama3 = kind == llm::RopeScalingKind::llama3;
-  bool isYarn = kind == llm::RopeScalingKind::yarn;
-  bool isLongrope = kind == llm::RopeScalingKind::longrope;
-  bool usesOriginalMax = isLlama3 || isYarn || isLongrope ||
-                         kind == llm::RopeScalingKind::dynamic;
-  double defaultAttention = defaults.getAttentionFactor().convertToDouble();
-  return llm::RopeScalingAttr::get(
-      &context, kind, scaling.factor,
-      usesOriginalMax ? scaling.originalMaxPositionEmbeddings
-                      : defaults.getOriginalMaxPositionEmbeddings(),
-      isLlama3 ? scaling.lowFreqFactor : defaults.getLowFreqFactor().convertToDouble(),
-      isLlama3 ? scaling.highFreqFactor : defaults.getHighFreqFactor().convertToDouble(),
-      isYarn ? scaling.betaFast : defaults.getBetaFast().convertToDouble(),
-      isYarn ? scaling.betaSlow : defaults.getBetaSlow().convertToDouble(),
-      isYarn || isLongrope ? scaling.attentionFactor.value_or(defaultAttention)
-                           : defaultAttention,
-      isYarn ? scaling.truncate : defaults.getTruncate(),
-      isLongrope ? ArrayRef<double>(scaling.shortFactor) : ArrayRef<double>(),
-      isLongrope ? ArrayRef<double>(scaling.longFactor) : ArrayRef<double>());
+  llvm_unreachable("unknown RoPE scaling method");
 }
 
 /// Emits one function of the decoder. Activations are f32 tensors shaped
@@ -481,7 +468,7 @@ private:
         builder.getF64FloatAttr(local ? *config.slidingRopeTheta
                                       : config.ropeTheta),
         builder.getI64IntegerAttr(config.rotaryDim),
-        local ? llm::RopeScalingAttr::getNone(&context) : ropeScaling);
+        local ? llm::RopeScalingAttrInterface() : ropeScaling);
   }
 
   /// Names the location of the ops emitted next, so that diagnostics from
@@ -672,7 +659,8 @@ private:
   /// The type of weights without a format in the options.
   Type defaultWeightType;
   llm::KVCacheType cacheType;
-  llm::RopeScalingAttr ropeScaling;
+  /// The model's context-extension method; null for plain RoPE.
+  llm::RopeScalingAttrInterface ropeScaling;
 
   // State of the function being emitted.
   /// (layer, role, bias) -> the weight's argument; layer -1 outside the

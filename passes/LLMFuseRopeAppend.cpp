@@ -20,7 +20,7 @@ bool sameRotation(llm::RopeOp a, llm::RopeOp b) {
   return a.getPositions() == b.getPositions() &&
          a.getStyle() == b.getStyle() && a.getTheta() == b.getTheta() &&
          a.getRotaryDim() == b.getRotaryDim() &&
-         a.getScaling() == b.getScaling();
+         a.getScalingAttr() == b.getScalingAttr();
 }
 
 /// The queries' rotation for `keysRope`: another rotation in the block with

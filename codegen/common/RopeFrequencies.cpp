@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 #include <algorithm>
 #include <cmath>
@@ -42,65 +43,75 @@ double yarnCorrectionDim(double rotations, int64_t rotaryDim, double theta,
          (2.0 * std::log(theta));
 }
 
-/// The static inverse frequencies in double (see the header).
-SmallVector<double> staticInverseFrequencies(double theta, int64_t rotaryDim,
-                                             llm::RopeScalingAttr scaling) {
-  double factor = scaling.getFactor().convertToDouble();
-  double originalMax = double(scaling.getOriginalMaxPositionEmbeddings());
-  SmallVector<double> invFreq = plainInverseFrequencies(theta, rotaryDim);
-  switch (scaling.getKind()) {
-  case llm::RopeScalingKind::none:
-  case llm::RopeScalingKind::dynamic:
-  case llm::RopeScalingKind::longrope:
-    break;
-  case llm::RopeScalingKind::linear:
-    for (double &f : invFreq)
+/// YaRN's blend of interpolated and extrapolated frequencies (in place).
+void applyYarn(SmallVector<double> &invFreq, double theta, int64_t rotaryDim,
+               llm::RopeYarnAttr yarn) {
+  double factor = yarn.getFactor().convertToDouble();
+  double originalMax = double(yarn.getOriginalMaxPositionEmbeddings());
+  // HF's find_correction_range: rounded outwards unless truncate = false.
+  double low = yarnCorrectionDim(yarn.getBetaFast().convertToDouble(),
+                                 rotaryDim, theta, originalMax);
+  double high = yarnCorrectionDim(yarn.getBetaSlow().convertToDouble(),
+                                  rotaryDim, theta, originalMax);
+  if (yarn.getTruncate()) {
+    low = std::floor(low);
+    high = std::ceil(high);
+  }
+  low = std::max(low, 0.0);
+  high = std::min(high, double(rotaryDim - 1));
+  if (high == low)
+    high += kYarnEmptyRampWidth;
+  for (int64_t i = 0, e = invFreq.size(); i < e; ++i) {
+    double ramp = std::clamp((double(i) - low) / (high - low), 0.0, 1.0);
+    double extrapolation = 1.0 - ramp;
+    invFreq[i] = invFreq[i] / factor * (1.0 - extrapolation) +
+                 invFreq[i] * extrapolation;
+  }
+}
+
+/// Llama 3.1's wavelength bands (in place).
+void applyLlama3(SmallVector<double> &invFreq, llm::RopeLlama3Attr llama3) {
+  double factor = llama3.getFactor().convertToDouble();
+  double originalMax = double(llama3.getOriginalMaxPositionEmbeddings());
+  double lowFreqFactor = llama3.getLowFreqFactor().convertToDouble();
+  double highFreqFactor = llama3.getHighFreqFactor().convertToDouble();
+  double lowFreqWavelength = originalMax / lowFreqFactor;
+  double highFreqWavelength = originalMax / highFreqFactor;
+  for (double &f : invFreq) {
+    double wavelength = kTwoPi / f;
+    if (wavelength > lowFreqWavelength) {
       f /= factor;
-    break;
-  case llm::RopeScalingKind::ntk:
-    invFreq = plainInverseFrequencies(
-        theta * std::pow(factor, ntkExponent(rotaryDim)), rotaryDim);
-    break;
-  case llm::RopeScalingKind::yarn: {
-    double betaFast = scaling.getBetaFast().convertToDouble();
-    double betaSlow = scaling.getBetaSlow().convertToDouble();
-    // HF's find_correction_range: rounded outwards unless truncate = false.
-    double low = yarnCorrectionDim(betaFast, rotaryDim, theta, originalMax);
-    double high = yarnCorrectionDim(betaSlow, rotaryDim, theta, originalMax);
-    if (scaling.getTruncate()) {
-      low = std::floor(low);
-      high = std::ceil(high);
+    } else if (wavelength >= highFreqWavelength) {
+      double smooth = (originalMax / wavelength - lowFreqFactor) /
+                      (highFreqFactor - lowFreqFactor);
+      f = (1.0 - smooth) * f / factor + smooth * f;
     }
-    low = std::max(low, 0.0);
-    high = std::min(high, double(rotaryDim - 1));
-    if (high == low)
-      high += kYarnEmptyRampWidth;
-    for (int64_t i = 0, e = invFreq.size(); i < e; ++i) {
-      double ramp = std::clamp((double(i) - low) / (high - low), 0.0, 1.0);
-      double extrapolation = 1.0 - ramp;
-      invFreq[i] = invFreq[i] / factor * (1.0 - extrapolation) +
-                   invFreq[i] * extrapolation;
-    }
-    break;
   }
-  case llm::RopeScalingKind::llama3: {
-    double lowFreqFactor = scaling.getLowFreqFactor().convertToDouble();
-    double highFreqFactor = scaling.getHighFreqFactor().convertToDouble();
-    double lowFreqWavelength = originalMax / lowFreqFactor;
-    double highFreqWavelength = originalMax / highFreqFactor;
-    for (double &f : invFreq) {
-      double wavelength = kTwoPi / f;
-      if (wavelength > lowFreqWavelength) {
-        f /= factor;
-      } else if (wavelength >= highFreqWavelength) {
-        double smooth = (originalMax / wavelength - lowFreqFactor) /
-                        (highFreqFactor - lowFreqFactor);
-        f = (1.0 - smooth) * f / factor + smooth * f;
-      }
-    }
-    break;
-  }
-  }
+}
+
+/// The static inverse frequencies in double (see the header).
+SmallVector<double>
+staticInverseFrequencies(double theta, int64_t rotaryDim,
+                         llm::RopeScalingAttrInterface scaling) {
+  SmallVector<double> invFreq = plainInverseFrequencies(theta, rotaryDim);
+  if (!scaling)
+    return invFreq;
+  double factor = scaling.getFactor().convertToDouble();
+  llvm::TypeSwitch<Attribute>(scaling)
+      .Case([&](llm::RopeLinearAttr) {
+        for (double &f : invFreq)
+          f /= factor;
+      })
+      .Case([&](llm::RopeNtkAttr) {
+        invFreq = plainInverseFrequencies(
+            theta * std::pow(factor, ntkExponent(rotaryDim)), rotaryDim);
+      })
+      .Case([&](llm::RopeYarnAttr yarn) {
+        applyYarn(invFreq, theta, rotaryDim, yarn);
+      })
+      .Case([&](llm::RopeLlama3Attr llama3) { applyLlama3(invFreq, llama3); })
+      // Dynamic NTK and longrope choose their frequencies per call.
+      .Default([](Attribute) {});
   return invFreq;
 }
 
@@ -110,14 +121,13 @@ Value f64Constant(OpBuilder &b, Location loc, double value) {
 
 } // namespace
 
-bool llmc::usesNtkExponent(llm::RopeScalingKind kind) {
-  return kind == llm::RopeScalingKind::ntk ||
-         kind == llm::RopeScalingKind::dynamic;
+bool llmc::usesNtkExponent(llm::RopeScalingAttrInterface scaling) {
+  return isa_and_present<llm::RopeNtkAttr, llm::RopeDynamicAttr>(scaling);
 }
 
 SmallVector<float>
 llmc::getStaticInverseFrequencies(double theta, int64_t rotaryDim,
-                                  llm::RopeScalingAttr scaling) {
+                                  llm::RopeScalingAttrInterface scaling) {
   SmallVector<float> values;
   for (double f : staticInverseFrequencies(theta, rotaryDim, scaling))
     values.push_back(static_cast<float>(f));
@@ -126,42 +136,45 @@ llmc::getStaticInverseFrequencies(double theta, int64_t rotaryDim,
 
 SmallVector<float>
 llmc::getLongropeInverseFrequencies(double theta, int64_t rotaryDim,
-                                    llm::RopeScalingAttr scaling) {
+                                    llm::RopeLongropeAttr scaling) {
   SmallVector<double> plain = plainInverseFrequencies(theta, rotaryDim);
   SmallVector<float> values;
-  for (ArrayRef<double> ext : {scaling.getShortFactorValues(),
-                               scaling.getLongFactorValues()})
+  for (ArrayRef<double> ext : {scaling.getShortFactor().asArrayRef(),
+                               scaling.getLongFactor().asArrayRef()})
     for (int64_t i = 0, e = plain.size(); i < e; ++i)
       values.push_back(static_cast<float>(plain[i] / ext[i]));
   return values;
 }
 
-bool llmc::choosesFrequenciesPerCall(llm::RopeScalingKind kind) {
-  return kind == llm::RopeScalingKind::dynamic ||
-         kind == llm::RopeScalingKind::longrope;
+bool llmc::choosesFrequenciesPerCall(llm::RopeScalingAttrInterface scaling) {
+  return isa_and_present<llm::RopeDynamicAttr, llm::RopeLongropeAttr>(scaling);
 }
 
-double llmc::getRopeAttentionFactor(llm::RopeScalingAttr scaling) {
-  llm::RopeScalingKind kind = scaling.getKind();
-  if (kind != llm::RopeScalingKind::yarn &&
-      kind != llm::RopeScalingKind::longrope)
+double llmc::getRopeAttentionFactor(llm::RopeScalingAttrInterface scaling) {
+  // The given factor, and the default where it is 0.
+  double given = 0.0;
+  if (auto yarn = dyn_cast_if_present<llm::RopeYarnAttr>(scaling))
+    given = yarn.getAttentionFactor().convertToDouble();
+  else if (auto longrope = dyn_cast_if_present<llm::RopeLongropeAttr>(scaling))
+    given = longrope.getAttentionFactor().convertToDouble();
+  else
     return 1.0;
-  double given = scaling.getAttentionFactor().convertToDouble();
   if (given != 0.0)
     return given;
   double factor = scaling.getFactor().convertToDouble();
   if (!(factor > 1.0))
     return 1.0;
-  if (kind == llm::RopeScalingKind::yarn)
+  if (isa<llm::RopeYarnAttr>(scaling))
     return kYarnMscaleSlope * std::log(factor) + 1.0;
   // longrope: sqrt(1 + ln(factor) / ln(M)).
-  double originalMax = double(scaling.getOriginalMaxPositionEmbeddings());
+  double originalMax = double(
+      cast<llm::RopeLongropeAttr>(scaling).getOriginalMaxPositionEmbeddings());
   return std::sqrt(1.0 + std::log(factor) / std::log(originalMax));
 }
 
 Value llmc::createLongropeTableOffset(OpBuilder &b, Location loc, Value length,
                                       int64_t rotaryDim,
-                                      llm::RopeScalingAttr scaling) {
+                                      llm::RopeLongropeAttr scaling) {
   Value longer = arith::CmpFOp::create(
       b, loc, arith::CmpFPredicate::OGT, length,
       f64Constant(b, loc,
@@ -173,7 +186,7 @@ Value llmc::createLongropeTableOffset(OpBuilder &b, Location loc, Value length,
 
 Value llmc::createDynamicNtkLogTheta(OpBuilder &b, Location loc, Value length,
                                      double theta, int64_t rotaryDim,
-                                     llm::RopeScalingAttr scaling) {
+                                     llm::RopeDynamicAttr scaling) {
   double factor = scaling.getFactor().convertToDouble();
   double originalMax = double(scaling.getOriginalMaxPositionEmbeddings());
   // ln θ' = ln θ + d/(d−2) · ln(factor·L/M − (factor − 1)).

@@ -54,25 +54,25 @@ Value createSequenceLength(OpBuilder &b, Location loc, Value positions) {
 Value createPerCallInverseFrequencies(OpBuilder &b, Location loc,
                                       Value positions, double theta,
                                       int64_t rotaryDim,
-                                      llm::RopeScalingAttr scaling) {
+                                      llm::RopeScalingAttrInterface scaling) {
   MLIRContext *context = b.getContext();
   Type f32 = b.getF32Type();
   Value length = createSequenceLength(b, loc, positions);
   int64_t half = rotaryDim / 2;
 
   Value logTheta, tables, offset;
-  if (scaling.getKind() == llm::RopeScalingKind::longrope) {
+  if (auto longrope = dyn_cast<llm::RopeLongropeAttr>(scaling)) {
     SmallVector<float> values =
-        llmc::getLongropeInverseFrequencies(theta, rotaryDim, scaling);
+        llmc::getLongropeInverseFrequencies(theta, rotaryDim, longrope);
     tables = arith::ConstantOp::create(
         b, loc,
         DenseElementsAttr::get(RankedTensorType::get({2 * half}, f32),
                                ArrayRef<float>(values)));
     offset =
-        llmc::createLongropeTableOffset(b, loc, length, rotaryDim, scaling);
+        llmc::createLongropeTableOffset(b, loc, length, rotaryDim, longrope);
   } else {
-    logTheta = llmc::createDynamicNtkLogTheta(b, loc, length, theta, rotaryDim,
-                                              scaling);
+    logTheta = llmc::createDynamicNtkLogTheta(
+        b, loc, length, theta, rotaryDim, cast<llm::RopeDynamicAttr>(scaling));
   }
 
   Value init = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{half}, f32);
@@ -114,17 +114,16 @@ struct RopeOpLowering : OpConversionPattern<llm::RopeOp> {
     double theta = op.getTheta().convertToDouble();
     int64_t rotaryDim = op.getRotaryDim();
     int64_t half = rotaryDim / 2;
-    llm::RopeScalingAttr scaling = op.getScaling();
-    llm::RopeScalingKind kind = scaling.getKind();
+    llm::RopeScalingAttrInterface scaling = op.getScalingAttr();
     bool interleaved = op.getStyle() == llm::RopeStyle::interleaved;
 
     // NTK exponents d/(d−2) are infinite for a single rotated pair.
-    if (llmc::usesNtkExponent(kind) && rotaryDim == 2)
+    if (llmc::usesNtkExponent(scaling) && rotaryDim == 2)
       return rewriter.notifyMatchFailure(op, "NTK scaling needs rotary_dim > 2");
 
     // 1. inv_freq (d/2,) f32: a constant table unless it depends on L.
     Value invFreq;
-    if (llmc::choosesFrequenciesPerCall(kind)) {
+    if (llmc::choosesFrequenciesPerCall(scaling)) {
       invFreq = createPerCallInverseFrequencies(rewriter, loc, positions,
                                                 theta, rotaryDim, scaling);
     } else {

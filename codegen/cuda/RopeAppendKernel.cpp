@@ -295,7 +295,7 @@ struct RopeAppendLowering : KernelPattern<llm::RopeAppendOp> {
     std::string reason;
     auto makeSpec = [&](MemRefType type) {
       return getRopeSpec(type, op.getStyle(), op.getTheta().convertToDouble(),
-                         op.getRotaryDim(), op.getScaling(), reason);
+                         op.getRotaryDim(), op.getScalingAttr(), reason);
     };
     std::optional<RopeSpec> querySpec = makeSpec(qType);
     std::optional<RopeSpec> keySpec =

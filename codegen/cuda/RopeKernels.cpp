@@ -22,11 +22,14 @@ namespace llmc::cuda {
 std::string RopeSpec::getFrequencyTag() const {
   std::string bytes;
   llvm::raw_string_ostream os(bytes);
-  os << llvm::bit_cast<uint64_t>(theta) << ';' << rotaryDim << ';' << scaling;
+  os << llvm::bit_cast<uint64_t>(theta) << ';' << rotaryDim << ';';
+  if (scaling)
+    os << scaling;
   uint64_t hash = llvm::xxh3_64bits(llvm::StringRef(bytes));
   std::string tag;
   llvm::raw_string_ostream tagOs(tag);
-  tagOs << llm::stringifyRopeScalingKind(scaling.getKind()) << "_"
+  tagOs << llm::stringifyRopeScalingKind(llm::getRopeScalingKind(scaling))
+        << "_"
         << llvm::format_hex_no_prefix(hash & 0xffffffffu, 8);
   return tag;
 }
@@ -40,7 +43,7 @@ std::string RopeSpec::getName() const {
 
 std::optional<RopeSpec> getRopeSpec(MemRefType x, llm::RopeStyle style,
                                     double theta, int64_t rotaryDim,
-                                    llm::RopeScalingAttr scaling,
+                                    llm::RopeScalingAttrInterface scaling,
                                     std::string &reason) {
   if (x.isDynamicDim(2) || x.isDynamicDim(3)) {
     reason = "dynamic head count or size";
@@ -50,7 +53,7 @@ std::optional<RopeSpec> getRopeSpec(MemRefType x, llm::RopeStyle style,
     reason = "f64 input";
     return std::nullopt;
   }
-  if (llmc::usesNtkExponent(scaling.getKind()) && rotaryDim == 2) {
+  if (llmc::usesNtkExponent(scaling) && rotaryDim == 2) {
     reason = "NTK scaling needs rotary_dim > 2";
     return std::nullopt;
   }
@@ -104,7 +107,7 @@ memref::GlobalOp getLongropeTables(KernelModule &kernels,
   Type f32 = Float32Type::get(b.getContext());
   auto type = MemRefType::get({2 * spec.half()}, f32);
   SmallVector<float> values = llmc::getLongropeInverseFrequencies(
-      spec.theta, spec.rotaryDim, spec.scaling);
+      spec.theta, spec.rotaryDim, cast<llm::RopeLongropeAttr>(spec.scaling));
   return memref::GlobalOp::create(
       b, module.getLoc(), name, b.getStringAttr("private"), type,
       DenseElementsAttr::get(RankedTensorType::get({2 * spec.half()}, f32),
@@ -154,18 +157,18 @@ gpu::GPUFuncOp getDynamicFrequencyKernel(KernelModule &kernels,
         Value length = arith::AddFOp::create(
             b, loc, arith::ExtFOp::create(b, loc, b.getF64Type(), maxPosition),
             arith::ConstantOp::create(b, loc, b.getF64FloatAttr(1.0)));
-        bool isLongrope =
-            spec.scaling.getKind() == llm::RopeScalingKind::longrope;
+        auto longrope = dyn_cast<llm::RopeLongropeAttr>(spec.scaling);
         Value logTheta, tables, offset;
-        if (isLongrope) {
+        if (longrope) {
           memref::GlobalOp global = getLongropeTables(kernels, spec);
           tables = memref::GetGlobalOp::create(b, loc, global.getType(),
                                                global.getSymName());
           offset = llmc::createLongropeTableOffset(b, loc, length,
-                                                   spec.rotaryDim, spec.scaling);
+                                                   spec.rotaryDim, longrope);
         } else {
           logTheta = llmc::createDynamicNtkLogTheta(
-              b, loc, length, spec.theta, spec.rotaryDim, spec.scaling);
+              b, loc, length, spec.theta, spec.rotaryDim,
+              cast<llm::RopeDynamicAttr>(spec.scaling));
         }
         auto fill =
             scf::ForOp::create(b, loc, d.threadId(), d.index(spec.half()),
@@ -173,7 +176,7 @@ gpu::GPUFuncOp getDynamicFrequencyKernel(KernelModule &kernels,
         b.setInsertionPointToStart(fill.getBody());
         Value i = fill.getInductionVar();
         Value invFreq;
-        if (isLongrope) {
+        if (longrope) {
           invFreq = memref::LoadOp::create(
               b, loc, tables, ValueRange{arith::AddIOp::create(b, loc, offset, i)});
         } else {
@@ -388,7 +391,7 @@ struct RopeLowering : KernelPattern<llm::RopeOp> {
     std::string reason;
     std::optional<RopeSpec> maybeSpec = getRopeSpec(
         xType, op.getStyle(), op.getTheta().convertToDouble(),
-        op.getRotaryDim(), op.getScaling(), reason);
+        op.getRotaryDim(), op.getScalingAttr(), reason);
     if (!maybeSpec)
       return rewriter.notifyMatchFailure(op, reason);
     const RopeSpec &spec = *maybeSpec;

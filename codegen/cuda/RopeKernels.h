@@ -23,7 +23,8 @@ struct RopeSpec {
   int64_t headDim;
   int64_t rotaryDim;
   double theta;
-  mlir::llm::RopeScalingAttr scaling;
+  /// The context-extension method; null for plain RoPE.
+  mlir::llm::RopeScalingAttrInterface scaling;
   /// The element type of the rotated input.
   mlir::Type elementType;
 
@@ -31,7 +32,7 @@ struct RopeSpec {
   /// Whether the frequencies are chosen per call (dynamic NTK, longrope):
   /// a one-block kernel writes the table the rotation kernels then read.
   bool isDynamic() const {
-    return llmc::choosesFrequenciesPerCall(scaling.getKind());
+    return llmc::choosesFrequenciesPerCall(scaling);
   }
   /// Rotated pairs and passed-through elements of one token.
   int64_t numPairs() const { return heads * half(); }
@@ -51,7 +52,7 @@ struct RopeSpec {
 std::optional<RopeSpec> getRopeSpec(mlir::MemRefType x,
                                     mlir::llm::RopeStyle style, double theta,
                                     int64_t rotaryDim,
-                                    mlir::llm::RopeScalingAttr scaling,
+                                    mlir::llm::RopeScalingAttrInterface scaling,
                                     std::string &reason);
 
 /// Before the launch of a rotation kernel: for dynamic NTK and longrope, the

@@ -9,9 +9,9 @@
 // CHECK-SAME: (%[[C:.*]]: !{{.*}}, %[[Q:.*]]: tensor<1x1x8x8xf32>, %[[K:.*]]: tensor<1x1x4x8xf32>, %[[V:.*]]: tensor<1x1x4x8xf32>, %[[P:.*]]: tensor<1x1xi32>, %[[L:.*]]: index)
 func.func @layer(%c: !cache, %q: tensor<1x1x8x8xf32>, %k: tensor<1x1x4x8xf32>, %v: tensor<1x1x4x8xf32>, %p: tensor<1x1xi32>, %l: index) -> (tensor<1x1x8x8xf32>, !cache) {
   // CHECK-NOT: llm.rope
-  // CHECK: %[[QR:.*]], %[[C1:.*]] = llm.rope_append half %[[C]][%[[L]]], %[[Q]], %[[K]], %[[V]], %[[P]] {rotary_dim = 8 : i64, scaling = #llm.rope_scaling<kind = llama3, factor = 8.000000e+00, original_max_position_embeddings = 8192>, theta = 5.000000e+05 : f64}
-  %qr = llm.rope half %q, %p {theta = 5.0e+05 : f64, rotary_dim = 8 : i64, scaling = #llm.rope_scaling<kind = llama3, factor = 8.0, low_freq_factor = 1.0, high_freq_factor = 4.0, original_max_position_embeddings = 8192>} : tensor<1x1x8x8xf32>, tensor<1x1xi32>
-  %kr = llm.rope half %k, %p {theta = 5.0e+05 : f64, rotary_dim = 8 : i64, scaling = #llm.rope_scaling<kind = llama3, factor = 8.0, low_freq_factor = 1.0, high_freq_factor = 4.0, original_max_position_embeddings = 8192>} : tensor<1x1x4x8xf32>, tensor<1x1xi32>
+  // CHECK: %[[QR:.*]], %[[C1:.*]] = llm.rope_append half %[[C]][%[[L]]], %[[Q]], %[[K]], %[[V]], %[[P]] {rotary_dim = 8 : i64, scaling = #llm.rope_llama3<factor = 8.000000e+00, original_max_position_embeddings = 8192>, theta = 5.000000e+05 : f64}
+  %qr = llm.rope half %q, %p {theta = 5.0e+05 : f64, rotary_dim = 8 : i64, scaling = #llm.rope_llama3<factor = 8.0, low_freq_factor = 1.0, high_freq_factor = 4.0, original_max_position_embeddings = 8192>} : tensor<1x1x8x8xf32>, tensor<1x1xi32>
+  %kr = llm.rope half %k, %p {theta = 5.0e+05 : f64, rotary_dim = 8 : i64, scaling = #llm.rope_llama3<factor = 8.0, low_freq_factor = 1.0, high_freq_factor = 4.0, original_max_position_embeddings = 8192>} : tensor<1x1x4x8xf32>, tensor<1x1xi32>
   %c1 = llm.kv_append %c[%l], %kr, %v, %p : !cache, tensor<1x1x4x8xf32>, tensor<1x1x4x8xf32>, tensor<1x1xi32>
   // CHECK: %[[KEYS:.*]], %[[VALUES:.*]] = llm.kv_view %[[C1]][%[[L]]]
   // CHECK: llm.attention %[[QR]], %[[KEYS]], %[[VALUES]]

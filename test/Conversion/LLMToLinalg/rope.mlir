@@ -116,7 +116,7 @@ func.func @interleaved_partial(%x: tensor<1x3x2x8xf32>, %pos: tensor<1x3xi32>) -
 // CHECK: arith.constant dense<[2.500000e-01, 2.500000e-02, 2.500000e-03, 2.500000e-04]> : tensor<4xf32>
 // CHECK: math.cos
 func.func @linear(%x: tensor<1x?x2x8xf32>, %pos: tensor<1x?xi32>) -> tensor<1x?x2x8xf32> {
-  %0 = llm.rope half %x, %pos {theta = 1.0e+04 : f64, rotary_dim = 8 : i64, scaling = #llm.rope_scaling<kind = linear, factor = 4.0>} : tensor<1x?x2x8xf32>, tensor<1x?xi32>
+  %0 = llm.rope half %x, %pos {theta = 1.0e+04 : f64, rotary_dim = 8 : i64, scaling = #llm.rope_linear<factor = 4.0>} : tensor<1x?x2x8xf32>, tensor<1x?xi32>
   return %0 : tensor<1x?x2x8xf32>
 }
 
@@ -126,7 +126,7 @@ func.func @linear(%x: tensor<1x?x2x8xf32>, %pos: tensor<1x?xi32>) -> tensor<1x?x
 // CHECK-LABEL: func @ntk
 // CHECK: arith.constant dense<[1.000000e+00, 0.0629960522, 0.00396850286, 2.500000e-04]> : tensor<4xf32>
 func.func @ntk(%x: tensor<1x?x2x8xf32>, %pos: tensor<1x?xi32>) -> tensor<1x?x2x8xf32> {
-  %0 = llm.rope half %x, %pos {theta = 1.0e+04 : f64, rotary_dim = 8 : i64, scaling = #llm.rope_scaling<kind = ntk, factor = 4.0>} : tensor<1x?x2x8xf32>, tensor<1x?xi32>
+  %0 = llm.rope half %x, %pos {theta = 1.0e+04 : f64, rotary_dim = 8 : i64, scaling = #llm.rope_ntk<factor = 4.0>} : tensor<1x?x2x8xf32>, tensor<1x?xi32>
   return %0 : tensor<1x?x2x8xf32>
 }
 
@@ -143,7 +143,7 @@ func.func @ntk(%x: tensor<1x?x2x8xf32>, %pos: tensor<1x?xi32>) -> tensor<1x?x2x8
 // CHECK-NEXT: %[[S:.+]] = arith.mulf %[[SIN]], %[[A]] : f32
 // CHECK-NEXT: linalg.yield %[[C]], %[[S]] : f32, f32
 func.func @yarn(%x: tensor<1x?x2x16xf32>, %pos: tensor<1x?xi32>) -> tensor<1x?x2x16xf32> {
-  %0 = llm.rope half %x, %pos {theta = 1.0e+04 : f64, rotary_dim = 16 : i64, scaling = #llm.rope_scaling<kind = yarn, factor = 4.0, original_max_position_embeddings = 256>} : tensor<1x?x2x16xf32>, tensor<1x?xi32>
+  %0 = llm.rope half %x, %pos {theta = 1.0e+04 : f64, rotary_dim = 16 : i64, scaling = #llm.rope_yarn<factor = 4.0, original_max_position_embeddings = 256>} : tensor<1x?x2x16xf32>, tensor<1x?xi32>
   return %0 : tensor<1x?x2x16xf32>
 }
 
@@ -154,7 +154,7 @@ func.func @yarn(%x: tensor<1x?x2x16xf32>, %pos: tensor<1x?xi32>) -> tensor<1x?x2
 // CHECK: math.sin
 // CHECK-NEXT: arith.constant 1.500000e+00 : f32
 func.func @yarn_attention_factor(%x: tensor<1x?x2x16xf32>, %pos: tensor<1x?xi32>) -> tensor<1x?x2x16xf32> {
-  %0 = llm.rope interleaved %x, %pos {theta = 1.0e+04 : f64, rotary_dim = 16 : i64, scaling = #llm.rope_scaling<kind = yarn, factor = 8.0, original_max_position_embeddings = 64, beta_fast = 16.0, beta_slow = 2.0, attention_factor = 1.5>} : tensor<1x?x2x16xf32>, tensor<1x?xi32>
+  %0 = llm.rope interleaved %x, %pos {theta = 1.0e+04 : f64, rotary_dim = 16 : i64, scaling = #llm.rope_yarn<factor = 8.0, original_max_position_embeddings = 64, beta_fast = 16.0, beta_slow = 2.0, attention_factor = 1.5>} : tensor<1x?x2x16xf32>, tensor<1x?xi32>
   return %0 : tensor<1x?x2x16xf32>
 }
 
@@ -167,7 +167,7 @@ func.func @yarn_attention_factor(%x: tensor<1x?x2x16xf32>, %pos: tensor<1x?xi32>
 // CHECK: math.sin
 // CHECK-NEXT: linalg.yield
 func.func @llama3(%x: tensor<1x?x2x16xf32>, %pos: tensor<1x?xi32>) -> tensor<1x?x2x16xf32> {
-  %0 = llm.rope interleaved %x, %pos {theta = 1.0e+04 : f64, rotary_dim = 16 : i64, scaling = #llm.rope_scaling<kind = llama3, factor = 8.0, original_max_position_embeddings = 64>} : tensor<1x?x2x16xf32>, tensor<1x?xi32>
+  %0 = llm.rope interleaved %x, %pos {theta = 1.0e+04 : f64, rotary_dim = 16 : i64, scaling = #llm.rope_llama3<factor = 8.0, original_max_position_embeddings = 64>} : tensor<1x?x2x16xf32>, tensor<1x?xi32>
   return %0 : tensor<1x?x2x16xf32>
 }
 
@@ -200,7 +200,7 @@ func.func @llama3(%x: tensor<1x?x2x16xf32>, %pos: tensor<1x?xi32>) -> tensor<1x?
 // CHECK: linalg.generic {{.*}}ins(%[[POS]], %[[INV]] : tensor<1x?xi32>, tensor<4xf32>)
 // CHECK: math.cos
 func.func @dynamic(%x: tensor<1x?x2x8xf32>, %pos: tensor<1x?xi32>) -> tensor<1x?x2x8xf32> {
-  %0 = llm.rope half %x, %pos {theta = 1.0e+04 : f64, rotary_dim = 8 : i64, scaling = #llm.rope_scaling<kind = dynamic, factor = 2.0, original_max_position_embeddings = 32>} : tensor<1x?x2x8xf32>, tensor<1x?xi32>
+  %0 = llm.rope half %x, %pos {theta = 1.0e+04 : f64, rotary_dim = 8 : i64, scaling = #llm.rope_dynamic<factor = 2.0, original_max_position_embeddings = 32>} : tensor<1x?x2x8xf32>, tensor<1x?xi32>
   return %0 : tensor<1x?x2x8xf32>
 }
 
@@ -225,7 +225,7 @@ func.func @dynamic(%x: tensor<1x?x2x8xf32>, %pos: tensor<1x?xi32>) -> tensor<1x?
 // CHECK: linalg.generic {{.*}}ins(%[[POS]], %[[INV]] : tensor<1x?xi32>, tensor<4xf32>)
 // CHECK: arith.constant 1.22474492 : f32
 func.func @longrope(%x: tensor<1x?x2x8xf32>, %pos: tensor<1x?xi32>) -> tensor<1x?x2x8xf32> {
-  %0 = llm.rope half %x, %pos {theta = 1.0e+04 : f64, rotary_dim = 8 : i64, scaling = #llm.rope_scaling<kind = longrope, factor = 4.0, original_max_position_embeddings = 16, short_factor = [1.0, 1.5, 2.0, 2.5], long_factor = [1.0, 2.0, 4.0, 8.0]>} : tensor<1x?x2x8xf32>, tensor<1x?xi32>
+  %0 = llm.rope half %x, %pos {theta = 1.0e+04 : f64, rotary_dim = 8 : i64, scaling = #llm.rope_longrope<factor = 4.0, original_max_position_embeddings = 16, short_factor = [1.0, 1.5, 2.0, 2.5], long_factor = [1.0, 2.0, 4.0, 8.0]>} : tensor<1x?x2x8xf32>, tensor<1x?xi32>
   return %0 : tensor<1x?x2x8xf32>
 }
 

@@ -1,109 +1,110 @@
 // Every verifier message of the `llm` dialect, one case each.
 // RUN: llmc-opt %s -split-input-file -verify-diagnostics
 
-// expected-error @+1 {{rope scaling 'none' does not take parameter 'factor'}}
-func.func private @f() attributes {s = #llm.rope_scaling<kind = none, factor = 2.0>}
+// A RoPE scaling method takes its own parameters only: linear and ntk
+// their factor, nothing after it; dynamic its two, in order.
+// expected-error @+1 {{expected '>'}}
+func.func private @f() attributes {s = #llm.rope_linear<factor = 2.0, original_max_position_embeddings = 10>}
 
 // -----
 
-// expected-error @+1 {{rope scaling 'linear' does not take parameter 'original_max_position_embeddings'}}
-func.func private @f() attributes {s = #llm.rope_scaling<kind = linear, factor = 2.0, original_max_position_embeddings = 10>}
+// expected-error @+1 {{expected '>'}}
+func.func private @f() attributes {s = #llm.rope_ntk<factor = 2.0, beta_slow = 2.0>}
 
 // -----
 
-// expected-error @+1 {{rope scaling 'yarn' does not take parameter 'low_freq_factor'}}
-func.func private @f() attributes {s = #llm.rope_scaling<kind = yarn, factor = 2.0, original_max_position_embeddings = 10, low_freq_factor = 2.0>}
+// expected-error @+1 {{duplicate or unknown struct parameter name: truncate}}
+func.func private @f() attributes {s = #llm.rope_llama3<factor = 8.0, original_max_position_embeddings = 8192, truncate = false>}
 
 // -----
 
-// expected-error @+1 {{rope scaling 'yarn' does not take parameter 'high_freq_factor'}}
-func.func private @f() attributes {s = #llm.rope_scaling<kind = yarn, factor = 2.0, original_max_position_embeddings = 10, high_freq_factor = 2.0>}
+// expected-error @+1 {{expected ','}}
+func.func private @f() attributes {s = #llm.rope_dynamic<factor = 2.0>}
 
 // -----
 
-// expected-error @+1 {{rope scaling 'llama3' does not take parameter 'beta_fast'}}
-func.func private @f() attributes {s = #llm.rope_scaling<kind = llama3, factor = 8.0, original_max_position_embeddings = 8192, beta_fast = 4.0>}
+// The methods with defaulted parameters take them in any order.
+// expected-error @+1 {{struct is missing required parameter: original_max_position_embeddings}}
+func.func private @f() attributes {s = #llm.rope_yarn<factor = 4.0, beta_fast = 16.0>}
 
 // -----
 
-// expected-error @+1 {{rope scaling 'ntk' does not take parameter 'beta_slow'}}
-func.func private @f() attributes {s = #llm.rope_scaling<kind = ntk, factor = 2.0, beta_slow = 2.0>}
+// expected-error @+1 {{duplicate or unknown struct parameter name: beta_fast}}
+func.func private @f() attributes {s = #llm.rope_llama3<original_max_position_embeddings = 8192, factor = 8.0, beta_fast = 4.0>}
 
 // -----
 
-// expected-error @+1 {{rope scaling 'dynamic' does not take parameter 'attention_factor'}}
-func.func private @f() attributes {s = #llm.rope_scaling<kind = dynamic, factor = 2.0, original_max_position_embeddings = 10, attention_factor = 1.0>}
+// expected-error @+1 {{rope_linear needs factor >= 1, got 5.000000e-01}}
+func.func private @f() attributes {s = #llm.rope_linear<factor = 0.5>}
 
 // -----
 
-// expected-error @+1 {{rope scaling 'linear' needs factor >= 1, got 5.000000e-01}}
-func.func private @f() attributes {s = #llm.rope_scaling<kind = linear, factor = 0.5>}
+// expected-error @+1 {{rope_ntk needs factor >= 1, got 0.000000e+00}}
+func.func private @f() attributes {s = #llm.rope_ntk<factor = 0.0>}
 
 // -----
 
-// expected-error @+1 {{rope scaling 'dynamic' needs original_max_position_embeddings > 0}}
-func.func private @f() attributes {s = #llm.rope_scaling<kind = dynamic, factor = 2.0>}
+// expected-error @+1 {{rope_dynamic needs original_max_position_embeddings > 0}}
+func.func private @f() attributes {s = #llm.rope_dynamic<factor = 2.0, original_max_position_embeddings = 0>}
 
 // -----
 
-// expected-error @+1 {{rope scaling 'llama3' needs low_freq_factor > 0}}
-func.func private @f() attributes {s = #llm.rope_scaling<kind = llama3, factor = 8.0, original_max_position_embeddings = 8192, low_freq_factor = -1.0>}
+// expected-error @+1 {{rope_llama3 needs low_freq_factor > 0}}
+func.func private @f() attributes {s = #llm.rope_llama3<factor = 8.0, original_max_position_embeddings = 8192, low_freq_factor = -1.0>}
 
 // -----
 
-// expected-error @+1 {{rope scaling 'llama3' needs high_freq_factor > low_freq_factor}}
-func.func private @f() attributes {s = #llm.rope_scaling<kind = llama3, factor = 8.0, original_max_position_embeddings = 8192, low_freq_factor = 4.0, high_freq_factor = 2.0>}
+// expected-error @+1 {{rope_llama3 needs high_freq_factor > low_freq_factor}}
+func.func private @f() attributes {s = #llm.rope_llama3<factor = 8.0, original_max_position_embeddings = 8192, low_freq_factor = 4.0, high_freq_factor = 2.0>}
 
 // -----
 
-// expected-error @+1 {{rope scaling 'yarn' needs beta_fast > beta_slow > 0}}
-func.func private @f() attributes {s = #llm.rope_scaling<kind = yarn, factor = 4.0, original_max_position_embeddings = 4096, beta_fast = 1.0, beta_slow = 2.0>}
+// expected-error @+1 {{rope_yarn needs beta_fast > beta_slow > 0}}
+func.func private @f() attributes {s = #llm.rope_yarn<factor = 4.0, original_max_position_embeddings = 4096, beta_fast = 1.0, beta_slow = 2.0>}
 
 // -----
 
-// expected-error @+1 {{rope scaling 'yarn' needs attention_factor >= 0}}
-func.func private @f() attributes {s = #llm.rope_scaling<kind = yarn, factor = 4.0, original_max_position_embeddings = 4096, attention_factor = -1.0>}
+// expected-error @+1 {{rope_yarn needs attention_factor >= 0}}
+func.func private @f() attributes {s = #llm.rope_yarn<factor = 4.0, original_max_position_embeddings = 4096, attention_factor = -1.0>}
 
 // -----
 
-// expected-error @+1 {{rope scaling 'llama3' does not take parameter 'truncate'}}
-func.func private @f() attributes {s = #llm.rope_scaling<kind = llama3, factor = 8.0, original_max_position_embeddings = 8192, truncate = false>}
+// expected-error @+1 {{rope_yarn needs original_max_position_embeddings > 0}}
+func.func private @f() attributes {s = #llm.rope_yarn<factor = 4.0, original_max_position_embeddings = -1>}
 
 // -----
 
-// expected-error @+1 {{rope scaling 'yarn' does not take parameter 'short_factor'}}
-func.func private @f() attributes {s = #llm.rope_scaling<kind = yarn, factor = 4.0, original_max_position_embeddings = 4096, short_factor = [1.0]>}
+// expected-error @+1 {{rope_longrope needs short_factor and long_factor of the same non-zero length}}
+func.func private @f() attributes {s = #llm.rope_longrope<factor = 4.0, original_max_position_embeddings = 4096, short_factor = [1.0, 1.0], long_factor = [2.0]>}
 
 // -----
 
-// expected-error @+1 {{rope scaling 'dynamic' does not take parameter 'long_factor'}}
-func.func private @f() attributes {s = #llm.rope_scaling<kind = dynamic, factor = 2.0, original_max_position_embeddings = 10, long_factor = [1.0]>}
+// expected-error @+1 {{rope_longrope needs short_factor and long_factor of the same non-zero length}}
+func.func private @f() attributes {s = #llm.rope_longrope<factor = 4.0, original_max_position_embeddings = 4096, short_factor = [], long_factor = []>}
 
 // -----
 
-// expected-error @+1 {{rope scaling 'longrope' needs short_factor and long_factor of the same non-zero length}}
-func.func private @f() attributes {s = #llm.rope_scaling<kind = longrope, factor = 4.0, original_max_position_embeddings = 4096, short_factor = [1.0, 1.0], long_factor = [2.0]>}
+// expected-error @+1 {{rope_longrope needs positive short_factor and long_factor entries}}
+func.func private @f() attributes {s = #llm.rope_longrope<factor = 4.0, original_max_position_embeddings = 4096, short_factor = [1.0, 0.0], long_factor = [2.0, 3.0]>}
 
 // -----
 
-// expected-error @+1 {{rope scaling 'longrope' needs short_factor and long_factor of the same non-zero length}}
-func.func private @f() attributes {s = #llm.rope_scaling<kind = longrope, factor = 4.0, original_max_position_embeddings = 4096>}
-
-// -----
-
-// expected-error @+1 {{rope scaling 'longrope' needs positive short_factor and long_factor entries}}
-func.func private @f() attributes {s = #llm.rope_scaling<kind = longrope, factor = 4.0, original_max_position_embeddings = 4096, short_factor = [1.0, 0.0], long_factor = [2.0, 3.0]>}
-
-// -----
-
-// expected-error @+1 {{rope scaling 'longrope' needs attention_factor >= 0}}
-func.func private @f() attributes {s = #llm.rope_scaling<kind = longrope, factor = 4.0, original_max_position_embeddings = 4096, attention_factor = -1.0, short_factor = [1.0], long_factor = [2.0]>}
+// expected-error @+1 {{rope_longrope needs attention_factor >= 0}}
+func.func private @f() attributes {s = #llm.rope_longrope<factor = 4.0, original_max_position_embeddings = 4096, attention_factor = -1.0, short_factor = [1.0], long_factor = [2.0]>}
 
 // -----
 
 func.func @f(%x: tensor<1x?x8x8xf32>, %pos: tensor<1x?xi32>) {
   // expected-error @+1 {{longrope needs one short_factor and long_factor entry per rotated pair (4), got 2}}
-  %0 = llm.rope half %x, %pos {theta = 1.0e+04 : f64, rotary_dim = 8 : i64, scaling = #llm.rope_scaling<kind = longrope, factor = 4.0, original_max_position_embeddings = 16, short_factor = [1.0, 1.0], long_factor = [2.0, 3.0]>} : tensor<1x?x8x8xf32>, tensor<1x?xi32>
+  %0 = llm.rope half %x, %pos {theta = 1.0e+04 : f64, rotary_dim = 8 : i64, scaling = #llm.rope_longrope<factor = 4.0, original_max_position_embeddings = 16, short_factor = [1.0, 1.0], long_factor = [2.0, 3.0]>} : tensor<1x?x8x8xf32>, tensor<1x?xi32>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x?x8x8xf32>, %pos: tensor<1x?xi32>) {
+  // expected-error @+1 {{'llm.rope' op attribute 'scaling' failed to satisfy constraint: RopeScalingAttrInterface instance}}
+  %0 = llm.rope half %x, %pos {theta = 1.0e+04 : f64, rotary_dim = 8 : i64, scaling = 2.0 : f64} : tensor<1x?x8x8xf32>, tensor<1x?xi32>
   return
 }
 

@@ -95,23 +95,23 @@ func.func @projections(%x: tensor<1x?x896xf32>, %wk: tensor<128x896xbf16>, %bk: 
 func.func @rope(%q: tensor<1x?x8x8xf32>, %k: tensor<2x?x8x128xf32>, %pos: tensor<1x?xi32>, %pos2: tensor<2x?xi64>) {
   // CHECK: llm.rope interleaved %{{.*}}, %{{.*}} {rotary_dim = 8 : i64, theta = 1.000000e+04 : f64} : tensor<1x?x8x8xf32>, tensor<1x?xi32>
   %0 = llm.rope interleaved %q, %pos {theta = 1.0e+04 : f64, rotary_dim = 8 : i64} : tensor<1x?x8x8xf32>, tensor<1x?xi32>
-  // The default (no scaling) is elided when spelled out.
-  // CHECK: llm.rope half %{{.*}}, %{{.*}} {rotary_dim = 4 : i64, theta = 1.000000e+04 : f64} : tensor<1x?x8x8xf32>, tensor<1x?xi32>
-  %1 = llm.rope half %q, %pos {theta = 1.0e+04 : f64, rotary_dim = 4 : i64, scaling = #llm.rope_scaling<kind = none>} : tensor<1x?x8x8xf32>, tensor<1x?xi32>
-  // CHECK: scaling = #llm.rope_scaling<kind = linear, factor = 4.000000e+00>
-  %2 = llm.rope half %k, %pos2 {theta = 1.0e+04 : f64, rotary_dim = 128 : i64, scaling = #llm.rope_scaling<kind = linear, factor = 4.0>} : tensor<2x?x8x128xf32>, tensor<2x?xi64>
-  // CHECK: scaling = #llm.rope_scaling<kind = ntk, factor = 2.000000e+00>
-  %3 = llm.rope half %k, %pos2 {theta = 1.0e+04 : f64, rotary_dim = 128 : i64, scaling = #llm.rope_scaling<kind = ntk, factor = 2.0>} : tensor<2x?x8x128xf32>, tensor<2x?xi64>
-  // CHECK: scaling = #llm.rope_scaling<kind = dynamic, factor = 2.000000e+00, original_max_position_embeddings = 4096>
-  %4 = llm.rope half %k, %pos2 {theta = 1.0e+04 : f64, rotary_dim = 128 : i64, scaling = #llm.rope_scaling<kind = dynamic, factor = 2.0, original_max_position_embeddings = 4096>} : tensor<2x?x8x128xf32>, tensor<2x?xi64>
-  // CHECK: scaling = #llm.rope_scaling<kind = yarn, factor = 4.000000e+00, original_max_position_embeddings = 32768, beta_fast = 1.600000e+01, beta_slow = 2.000000e+00, attention_factor = 1.100000e+00>
-  %5 = llm.rope half %k, %pos2 {theta = 1.0e+06 : f64, rotary_dim = 128 : i64, scaling = #llm.rope_scaling<kind = yarn, factor = 4.0, original_max_position_embeddings = 32768, beta_fast = 16.0, beta_slow = 2.0, attention_factor = 1.1>} : tensor<2x?x8x128xf32>, tensor<2x?xi64>
-  // CHECK: scaling = #llm.rope_scaling<kind = llama3, factor = 8.000000e+00, original_max_position_embeddings = 8192, low_freq_factor = 2.000000e+00, high_freq_factor = 6.000000e+00>
-  %6 = llm.rope half %k, %pos2 {theta = 5.0e+05 : f64, rotary_dim = 128 : i64, scaling = #llm.rope_scaling<kind = llama3, factor = 8.0, original_max_position_embeddings = 8192, low_freq_factor = 2.0, high_freq_factor = 6.0>} : tensor<2x?x8x128xf32>, tensor<2x?xi64>
-  // CHECK: scaling = #llm.rope_scaling<kind = yarn, factor = 4.000000e+00, original_max_position_embeddings = 32768, truncate = false>
-  %7 = llm.rope half %k, %pos2 {theta = 1.0e+06 : f64, rotary_dim = 128 : i64, scaling = #llm.rope_scaling<kind = yarn, factor = 4.0, original_max_position_embeddings = 32768, truncate = false>} : tensor<2x?x8x128xf32>, tensor<2x?xi64>
-  // CHECK: scaling = #llm.rope_scaling<kind = longrope, factor = 4.000000e+00, original_max_position_embeddings = 16, attention_factor = 1.200000e+00, short_factor = [1.000000e+00, 1.500000e+00, 2.000000e+00, 2.500000e+00], long_factor = [1.000000e+00, 2.000000e+00, 4.000000e+00, 8.000000e+00]>
-  %8 = llm.rope half %q, %pos {theta = 1.0e+04 : f64, rotary_dim = 8 : i64, scaling = #llm.rope_scaling<kind = longrope, factor = 4.0, original_max_position_embeddings = 16, attention_factor = 1.2, short_factor = [1.0, 1.5, 2.0, 2.5], long_factor = [1.0, 2.0, 4.0, 8.0]>} : tensor<1x?x8x8xf32>, tensor<1x?xi32>
+  // A method's defaults are elided when spelled out.
+  // CHECK: llm.rope half %{{.*}}, %{{.*}} {rotary_dim = 4 : i64, scaling = #llm.rope_yarn<factor = 4.000000e+00, original_max_position_embeddings = 32>, theta = 1.000000e+04 : f64} : tensor<1x?x8x8xf32>, tensor<1x?xi32>
+  %1 = llm.rope half %q, %pos {theta = 1.0e+04 : f64, rotary_dim = 4 : i64, scaling = #llm.rope_yarn<factor = 4.0, original_max_position_embeddings = 32, beta_fast = 32.0, beta_slow = 1.0, attention_factor = 0.0, truncate = true>} : tensor<1x?x8x8xf32>, tensor<1x?xi32>
+  // CHECK: scaling = #llm.rope_linear<factor = 4.000000e+00>
+  %2 = llm.rope half %k, %pos2 {theta = 1.0e+04 : f64, rotary_dim = 128 : i64, scaling = #llm.rope_linear<factor = 4.0>} : tensor<2x?x8x128xf32>, tensor<2x?xi64>
+  // CHECK: scaling = #llm.rope_ntk<factor = 2.000000e+00>
+  %3 = llm.rope half %k, %pos2 {theta = 1.0e+04 : f64, rotary_dim = 128 : i64, scaling = #llm.rope_ntk<factor = 2.0>} : tensor<2x?x8x128xf32>, tensor<2x?xi64>
+  // CHECK: scaling = #llm.rope_dynamic<factor = 2.000000e+00, original_max_position_embeddings = 4096>
+  %4 = llm.rope half %k, %pos2 {theta = 1.0e+04 : f64, rotary_dim = 128 : i64, scaling = #llm.rope_dynamic<factor = 2.0, original_max_position_embeddings = 4096>} : tensor<2x?x8x128xf32>, tensor<2x?xi64>
+  // CHECK: scaling = #llm.rope_yarn<factor = 4.000000e+00, original_max_position_embeddings = 32768, beta_fast = 1.600000e+01, beta_slow = 2.000000e+00, attention_factor = 1.100000e+00>
+  %5 = llm.rope half %k, %pos2 {theta = 1.0e+06 : f64, rotary_dim = 128 : i64, scaling = #llm.rope_yarn<factor = 4.0, original_max_position_embeddings = 32768, beta_fast = 16.0, beta_slow = 2.0, attention_factor = 1.1>} : tensor<2x?x8x128xf32>, tensor<2x?xi64>
+  // CHECK: scaling = #llm.rope_llama3<factor = 8.000000e+00, original_max_position_embeddings = 8192, low_freq_factor = 2.000000e+00, high_freq_factor = 6.000000e+00>
+  %6 = llm.rope half %k, %pos2 {theta = 5.0e+05 : f64, rotary_dim = 128 : i64, scaling = #llm.rope_llama3<factor = 8.0, original_max_position_embeddings = 8192, low_freq_factor = 2.0, high_freq_factor = 6.0>} : tensor<2x?x8x128xf32>, tensor<2x?xi64>
+  // CHECK: scaling = #llm.rope_yarn<factor = 4.000000e+00, original_max_position_embeddings = 32768, truncate = false>
+  %7 = llm.rope half %k, %pos2 {theta = 1.0e+06 : f64, rotary_dim = 128 : i64, scaling = #llm.rope_yarn<factor = 4.0, original_max_position_embeddings = 32768, truncate = false>} : tensor<2x?x8x128xf32>, tensor<2x?xi64>
+  // CHECK: scaling = #llm.rope_longrope<factor = 4.000000e+00, original_max_position_embeddings = 16, attention_factor = 1.200000e+00, short_factor = [1.000000e+00, 1.500000e+00, 2.000000e+00, 2.500000e+00], long_factor = [1.000000e+00, 2.000000e+00, 4.000000e+00, 8.000000e+00]>
+  %8 = llm.rope half %q, %pos {theta = 1.0e+04 : f64, rotary_dim = 8 : i64, scaling = #llm.rope_longrope<factor = 4.0, original_max_position_embeddings = 16, attention_factor = 1.2, short_factor = [1.0, 1.5, 2.0, 2.5], long_factor = [1.0, 2.0, 4.0, 8.0]>} : tensor<1x?x8x8xf32>, tensor<1x?xi32>
   return
 }
 
@@ -206,8 +206,8 @@ func.func @fused_projections(%h: tensor<1x1x64xf32>, %g: tensor<64xbf16>, %wq: t
 func.func @rope_append(%c0: !llm.kv_cache<layers = 5, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = bf16>, %q: tensor<1x?x8x8xf32>, %k: tensor<1x?x4x8xf32>, %v: tensor<1x?x4x8xf32>, %pos: tensor<1x?xi32>, %layer: index) {
   // CHECK: llm.rope_append half %{{.*}}[%{{.*}}], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {rotary_dim = 8 : i64, theta = 1.000000e+04 : f64} : !{{.*}}, tensor<1x?x8x8xf32>, tensor<1x?x4x8xf32>, tensor<1x?xi32>
   %qr, %c1 = llm.rope_append half %c0[%layer], %q, %k, %v, %pos {theta = 1.0e+04 : f64, rotary_dim = 8 : i64} : !llm.kv_cache<layers = 5, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = bf16>, tensor<1x?x8x8xf32>, tensor<1x?x4x8xf32>, tensor<1x?xi32>
-  // CHECK: llm.rope_append interleaved %{{.*}}[2], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {rotary_dim = 4 : i64, scaling = #llm.rope_scaling<kind = linear, factor = 2.000000e+00>, theta = 5.000000e+05 : f64}
-  %qr2, %c2 = llm.rope_append interleaved %c1[2], %q, %k, %v, %pos {theta = 5.0e+05 : f64, rotary_dim = 4 : i64, scaling = #llm.rope_scaling<kind = linear, factor = 2.0>} : !llm.kv_cache<layers = 5, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = bf16>, tensor<1x?x8x8xf32>, tensor<1x?x4x8xf32>, tensor<1x?xi32>
+  // CHECK: llm.rope_append interleaved %{{.*}}[2], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {rotary_dim = 4 : i64, scaling = #llm.rope_linear<factor = 2.000000e+00>, theta = 5.000000e+05 : f64}
+  %qr2, %c2 = llm.rope_append interleaved %c1[2], %q, %k, %v, %pos {theta = 5.0e+05 : f64, rotary_dim = 4 : i64, scaling = #llm.rope_linear<factor = 2.0>} : !llm.kv_cache<layers = 5, batch = 1, kv_heads = 4, head_dim = 8, capacity = 512, element_type = bf16>, tensor<1x?x8x8xf32>, tensor<1x?x4x8xf32>, tensor<1x?xi32>
   return
 }
 

@@ -17,12 +17,12 @@
 module attributes {llm.model = "t"} {
   // LLaMA-3-8B decode: llama3 scaling, bf16 cache, layer as an index.
   func.func private @llama3_decode(%c: !llama3, %q: tensor<1x1x32x128xf32>, %k: tensor<1x1x8x128xf32>, %v: tensor<1x1x8x128xf32>, %p: tensor<1x1xi32>, %l: index) -> (tensor<1x1x32x128xf32>, !llama3) {
-    %qr, %c1 = llm.rope_append half %c[%l], %q, %k, %v, %p {theta = 5.0e+05 : f64, rotary_dim = 128 : i64, scaling = #llm.rope_scaling<kind = llama3, factor = 8.0, original_max_position_embeddings = 8192>} : !llama3, tensor<1x1x32x128xf32>, tensor<1x1x8x128xf32>, tensor<1x1xi32>
+    %qr, %c1 = llm.rope_append half %c[%l], %q, %k, %v, %p {theta = 5.0e+05 : f64, rotary_dim = 128 : i64, scaling = #llm.rope_llama3<factor = 8.0, original_max_position_embeddings = 8192>} : !llama3, tensor<1x1x32x128xf32>, tensor<1x1x8x128xf32>, tensor<1x1xi32>
     return %qr, %c1 : tensor<1x1x32x128xf32>, !llama3
   }
   // A prefill of two sequences, partial interleaved rotary, dynamic NTK.
   func.func private @partial_prefill(%c: !partial, %q: tensor<2x?x4x64xf32>, %k: tensor<2x?x2x64xf32>, %v: tensor<2x?x2x64xf32>, %p: tensor<2x?xi32>) -> (tensor<2x?x4x64xf32>, !partial) {
-    %qr, %c1 = llm.rope_append interleaved %c[1], %q, %k, %v, %p {theta = 1.0e+04 : f64, rotary_dim = 32 : i64, scaling = #llm.rope_scaling<kind = dynamic, factor = 2.0, original_max_position_embeddings = 128>} : !partial, tensor<2x?x4x64xf32>, tensor<2x?x2x64xf32>, tensor<2x?xi32>
+    %qr, %c1 = llm.rope_append interleaved %c[1], %q, %k, %v, %p {theta = 1.0e+04 : f64, rotary_dim = 32 : i64, scaling = #llm.rope_dynamic<factor = 2.0, original_max_position_embeddings = 128>} : !partial, tensor<2x?x4x64xf32>, tensor<2x?x2x64xf32>, tensor<2x?xi32>
     return %qr, %c1 : tensor<2x?x4x64xf32>, !partial
   }
 }

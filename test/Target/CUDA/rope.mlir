@@ -28,35 +28,35 @@ module attributes {llm.model = "t"} {
     return %0 : tensor<1x1x8x8xf32>
   }
   func.func private @linear(%q: tensor<1x?x4x64xf32>, %p: tensor<1x?xi32>) -> tensor<1x?x4x64xf32> {
-    %0 = llm.rope half %q, %p {theta = 1.0e+04 : f64, rotary_dim = 64 : i64, scaling = #llm.rope_scaling<kind = linear, factor = 4.0>} : tensor<1x?x4x64xf32>, tensor<1x?xi32>
+    %0 = llm.rope half %q, %p {theta = 1.0e+04 : f64, rotary_dim = 64 : i64, scaling = #llm.rope_linear<factor = 4.0>} : tensor<1x?x4x64xf32>, tensor<1x?xi32>
     return %0 : tensor<1x?x4x64xf32>
   }
   func.func private @ntk(%q: tensor<1x?x4x64xf32>, %p: tensor<1x?xi32>) -> tensor<1x?x4x64xf32> {
-    %0 = llm.rope interleaved %q, %p {theta = 1.0e+04 : f64, rotary_dim = 64 : i64, scaling = #llm.rope_scaling<kind = ntk, factor = 4.0>} : tensor<1x?x4x64xf32>, tensor<1x?xi32>
+    %0 = llm.rope interleaved %q, %p {theta = 1.0e+04 : f64, rotary_dim = 64 : i64, scaling = #llm.rope_ntk<factor = 4.0>} : tensor<1x?x4x64xf32>, tensor<1x?xi32>
     return %0 : tensor<1x?x4x64xf32>
   }
   // Dynamic NTK: a one-block kernel computes the table from max(positions).
   func.func private @dynamic(%q: tensor<1x?x4x64xf32>, %p: tensor<1x?xi32>) -> tensor<1x?x4x64xf32> {
-    %0 = llm.rope half %q, %p {theta = 1.0e+04 : f64, rotary_dim = 64 : i64, scaling = #llm.rope_scaling<kind = dynamic, factor = 2.0, original_max_position_embeddings = 2048>} : tensor<1x?x4x64xf32>, tensor<1x?xi32>
+    %0 = llm.rope half %q, %p {theta = 1.0e+04 : f64, rotary_dim = 64 : i64, scaling = #llm.rope_dynamic<factor = 2.0, original_max_position_embeddings = 2048>} : tensor<1x?x4x64xf32>, tensor<1x?xi32>
     return %0 : tensor<1x?x4x64xf32>
   }
   // longrope: the same one-block kernel picks the short or long table.
   func.func private @longrope(%q: tensor<1x?x4x8xf32>, %p: tensor<1x?xi32>) -> tensor<1x?x4x8xf32> {
-    %0 = llm.rope half %q, %p {theta = 1.0e+04 : f64, rotary_dim = 8 : i64, scaling = #llm.rope_scaling<kind = longrope, factor = 4.0, original_max_position_embeddings = 16, short_factor = [1.0, 1.5, 2.0, 2.5], long_factor = [1.0, 2.0, 4.0, 8.0]>} : tensor<1x?x4x8xf32>, tensor<1x?xi32>
+    %0 = llm.rope half %q, %p {theta = 1.0e+04 : f64, rotary_dim = 8 : i64, scaling = #llm.rope_longrope<factor = 4.0, original_max_position_embeddings = 16, short_factor = [1.0, 1.5, 2.0, 2.5], long_factor = [1.0, 2.0, 4.0, 8.0]>} : tensor<1x?x4x8xf32>, tensor<1x?xi32>
     return %0 : tensor<1x?x4x8xf32>
   }
   // YaRN: cos and sin scaled by 0.1·ln(4) + 1.
   func.func private @yarn(%q: tensor<1x?x4x64xf32>, %p: tensor<1x?xi32>) -> tensor<1x?x4x64xf32> {
-    %0 = llm.rope half %q, %p {theta = 1.0e+04 : f64, rotary_dim = 64 : i64, scaling = #llm.rope_scaling<kind = yarn, factor = 4.0, original_max_position_embeddings = 4096>} : tensor<1x?x4x64xf32>, tensor<1x?xi32>
+    %0 = llm.rope half %q, %p {theta = 1.0e+04 : f64, rotary_dim = 64 : i64, scaling = #llm.rope_yarn<factor = 4.0, original_max_position_embeddings = 4096>} : tensor<1x?x4x64xf32>, tensor<1x?xi32>
     return %0 : tensor<1x?x4x64xf32>
   }
   func.func private @llama3(%q: tensor<1x?x32x128xf32>, %p: tensor<1x?xi32>) -> tensor<1x?x32x128xf32> {
-    %0 = llm.rope half %q, %p {theta = 5.0e+05 : f64, rotary_dim = 128 : i64, scaling = #llm.rope_scaling<kind = llama3, factor = 8.0, original_max_position_embeddings = 8192>} : tensor<1x?x32x128xf32>, tensor<1x?xi32>
+    %0 = llm.rope half %q, %p {theta = 5.0e+05 : f64, rotary_dim = 128 : i64, scaling = #llm.rope_llama3<factor = 8.0, original_max_position_embeddings = 8192>} : tensor<1x?x32x128xf32>, tensor<1x?xi32>
     return %0 : tensor<1x?x32x128xf32>
   }
   // Partial rotary: 32 of 80 elements rotated, 48 per head copied.
   func.func private @partial(%q: tensor<1x?x4x80xf32>, %p: tensor<1x?xi32>) -> tensor<1x?x4x80xf32> {
-    %0 = llm.rope interleaved %q, %p {theta = 1.0e+04 : f64, rotary_dim = 32 : i64, scaling = #llm.rope_scaling<kind = yarn, factor = 2.0, original_max_position_embeddings = 4096, attention_factor = 1.5>} : tensor<1x?x4x80xf32>, tensor<1x?xi32>
+    %0 = llm.rope interleaved %q, %p {theta = 1.0e+04 : f64, rotary_dim = 32 : i64, scaling = #llm.rope_yarn<factor = 2.0, original_max_position_embeddings = 4096, attention_factor = 1.5>} : tensor<1x?x4x80xf32>, tensor<1x?xi32>
     return %0 : tensor<1x?x4x80xf32>
   }
 }

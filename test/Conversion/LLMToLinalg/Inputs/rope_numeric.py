@@ -105,7 +105,7 @@ def rope(x, style, d, scaling):
 def attribute(scaling):
     if not scaling:
         return ""
-    parts = ["kind = %s" % scaling["kind"]]
+    parts = []
     for key, value in scaling.items():
         if key == "kind":
             continue
@@ -116,7 +116,7 @@ def attribute(scaling):
         else:
             text = value if isinstance(value, int) else "%.6e" % value
         parts.append("%s = %s" % (key, text))
-    return ", scaling = #llm.rope_scaling<%s>" % ", ".join(parts)
+    return ", scaling = #llm.rope_%s<%s>" % (scaling["kind"], ", ".join(parts))
 
 
 SCALINGS = [

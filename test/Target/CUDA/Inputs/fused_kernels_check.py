@@ -123,7 +123,7 @@ def case_rope_append(name, style, batch, tokens, heads, kv_heads, head_dim,
     pos = tensor((batch, tokens), "i32")
     scaling = ""
     if factor != 1.0:
-        scaling = ", scaling = #llm.rope_scaling<kind = linear, factor = %e>" % factor
+        scaling = ", scaling = #llm.rope_linear<factor = %e>" % factor
     text = ("  func.func private @%s(%%c: %s, %%q: %s, %%k: %s, %%v: %s, %%p: %s) -> (%s, %s) {\n"
             "    %%qr, %%c1 = llm.rope_append %s %%c[1], %%q, %%k, %%v, %%p "
             "{theta = 1.000000e+04 : f64, rotary_dim = %d : i64%s} : %s, %s, %s, %s\n"

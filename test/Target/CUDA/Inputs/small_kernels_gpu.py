@@ -262,7 +262,7 @@ def rope_reference(x, style, d, scaling):
 def scaling_attribute(scaling):
     if not scaling:
         return ""
-    parts = ["kind = %s" % scaling["kind"]]
+    parts = []
     for key, value in scaling.items():
         if key != "kind":
             if isinstance(value, list):
@@ -270,7 +270,7 @@ def scaling_attribute(scaling):
             else:
                 text = value if isinstance(value, int) else "%.6e" % value
             parts.append("%s = %s" % (key, text))
-    return ", scaling = #llm.rope_scaling<%s>" % ", ".join(parts)
+    return ", scaling = #llm.rope_%s<%s>" % (scaling["kind"], ", ".join(parts))
 
 
 def ops_module():
