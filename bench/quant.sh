@@ -45,17 +45,22 @@ CONTEXT=512     # llmc compile --context: room for prompt + generated tokens
 RUN_TIMEOUT=900 # seconds per engine run: a hung run becomes a failed row, not a hung benchmark
 LLMC="$BUILD/bin/llmc"
 LLMC_RUN="$BUILD/bin/llmc-run"
-mkdir -p "$WORK/models" "$ART_DIR" "$WORK/logs" "$WORK/bin"
-START=$(date +%s)
-status=0
-
 log() { echo "quant: $*" >&2; }
 die() { log "error: $*"; exit 1; }
 
+# The settings, checked before anything is built, fetched or written.
 for f in $FORMATS; do
   case " real ${SMOL_FORMATS[*]} " in *" $f "*) ;; *) die "BENCH_FORMATS names '$f', which is none of: real ${SMOL_FORMATS[*]}" ;; esac
 done
+[ -n "${FORMATS//[[:space:]]/}" ] || die "BENCH_FORMATS ('$FORMATS') names no file"
+for t in $CONTENDED; do
+  case " $FORMATS " in *" $t "*) ;; *) die "BENCH_CONTENDED names $t, which BENCH_FORMATS does not measure" ;; esac
+done
 case $ROUNDS in '' | *[!0-9]* | 0) die "BENCH_ROUNDS must be a positive integer (got '$ROUNDS')" ;; esac
+
+mkdir -p "$WORK/models" "$ART_DIR" "$WORK/logs" "$WORK/bin"
+START=$(date +%s)
+status=0
 
 WAITED=0      # seconds spent waiting for other work, reported above the table
 BUSY_WAITED=0 # of which for a busy CPU without a build
@@ -201,12 +206,11 @@ if [ "$TINYLLAMA" = 1 ]; then
     done
   fi
 fi
-[ ${#KEYS[@]} -gt 0 ] || die "BENCH_FORMATS ('$FORMATS') names no file"
-# The contended rows: the same file and artifact as their key without "+busy", run beside busy loops.
+# The contended rows (checked above to be files of BENCH_FORMATS): the same file and artifact as
+# their key without "+busy", run beside busy loops.
 for t in $CONTENDED; do
   k="smol-$t"
-  [ -n "${PATH_OF[$k]:-}" ] || { [ "$t" = real ] && k=real; }
-  [ -n "${PATH_OF[$k]:-}" ] || die "BENCH_CONTENDED names $t, which BENCH_FORMATS does not measure"
+  [ "$t" = real ] && k=real
   add_file "$k+busy" "${LABEL_OF[$k]} +$THREADS busy" "${PATH_OF[$k]}"
   BUSY_OF[$k+busy]=$THREADS
 done
