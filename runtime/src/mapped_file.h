@@ -9,8 +9,11 @@
 namespace llmc::rt {
 
 /// Weights are mmapped rather than read so that opening a multi-gigabyte
-/// checkpoint costs nothing until tensors are touched, F32 tensors can be
-/// handed out zero-copy, and the page cache is shared between processes.
+/// checkpoint costs nothing until tensors are touched, tensors can be handed
+/// out zero-copy (to a backend that copies them away, to f32 readers), and
+/// the page cache is shared between processes. The CPU executor reads its
+/// weights from the set's resident copies instead (WeightSet::tensor_resident:
+/// 2 MiB pages, where a mapping gives 4 KiB ones).
 class MappedFile {
 public:
   /// Maps `path` read-only. Throws LLMC_ERR_IO for a missing, unreadable,

@@ -168,9 +168,13 @@ AlignedBuffer quantize_to(const ManifestWeight &w, const float *data) {
   return buf;
 }
 
-/// bind_weight in the file's row layout (before any interleaving).
+/// bind_weight in the file's row layout (before any interleaving). With
+/// `resident`, rows that are the set's tensor as stored come from the set's
+/// resident copy (WeightSet::tensor_resident): the caller's kernels read
+/// them as they are.
 const void *bind_rows(const Manifest &m, WeightSet &set, size_t i,
-                      std::vector<AlignedBuffer> &owned, bool cache_in_set) {
+                      std::vector<AlignedBuffer> &owned, bool cache_in_set,
+                      bool resident) {
   const ManifestWeight &w = m.weights.at(i);
   size_t index = find_source(m, set, w);
   // A part of a fused tensor binds a copy of its rows (never the set's
@@ -198,16 +202,22 @@ const void *bind_rows(const Manifest &m, WeightSet &set, size_t i,
                                 ? m.safetensors_rope_layout
                                 : set.rope_layout;
   bool reorder = heads != 0 && stored != m.rope_layout;
+  // The set's own tensor used as stored: the resident copy, or the file's
+  // bytes (for a backend that copies each weight away, or rows repacked
+  // next).
+  resident = resident && !part && !stacked;
+  auto as_stored = [&]() -> const void * {
+    return resident ? set.tensor_resident(index) : t.data;
+  };
   bool blocks = dtype_traits(w.format).dequantize != nullptr;
-  if (blocks)
-    if (const void *in_place = bind_blocks(w, t, reorder))
-      return in_place;
-  // Stored exactly as the artifact takes it: used in place (no f32 detour,
+  if (blocks && bind_blocks(w, t, reorder))
+    return as_stored();
+  // Stored exactly as the artifact takes it: used as stored (no f32 detour,
   // which for a 16-bit checkpoint would also cache twice its size).
   size_t element_bytes = w.dtype == "f32" ? sizeof(float) : sizeof(uint16_t);
   if (!reorder && t.dtype == w.format &&
       reinterpret_cast<uintptr_t>(t.data) % element_bytes == 0)
-    return t.data;
+    return as_stored();
 
   // Otherwise through f32: the set's cached conversion (shared by every
   // session on the set), or for a caller that copies the result away at
@@ -216,6 +226,8 @@ const void *bind_rows(const Manifest &m, WeightSet &set, size_t i,
   const float *data;
   if (part && t.dtype == LLMC_DTYPE_F32) {
     data = reinterpret_cast<const float *>(t.data); // the aligned row copy
+  } else if (resident && !reorder && w.dtype == "f32") {
+    return set.tensor_resident_f32(index); // the binding itself
   } else if (!part && (cache_in_set || t.dtype == LLMC_DTYPE_F32)) {
     data = set.tensor_f32(index); // zero-copy for aligned f32
   } else {
@@ -249,8 +261,12 @@ const void *bind_rows(const Manifest &m, WeightSet &set, size_t i,
 
 const void *bind_weight(const Manifest &m, WeightSet &set, size_t i,
                         std::vector<AlignedBuffer> &owned, bool cache_in_set) {
-  const void *rows = bind_rows(m, set, i, owned, cache_in_set);
   const ManifestWeight &w = m.weights.at(i);
+  // Rows the kernels read as they are: resident in the set when it caches
+  // for the session; planar and interleaved rows are repacked from them.
+  bool final_rows = !w.planar && w.interleave == 1;
+  const void *rows =
+      bind_rows(m, set, i, owned, cache_in_set, cache_in_set && final_rows);
   if (w.planar) {
     // The CUDA backend copies the planes to the device at once.
     AlignedBuffer planes(static_cast<size_t>(weight_bytes(w)), w.name.c_str());

@@ -11,9 +11,11 @@
 namespace llmc::rt {
 
 /// The `weights` argument of the entry points: one pointer per manifest
-/// weight, in manifest order. Pointers either point into the WeightSet
-/// (f32 data used in place, or its cached conversion) or into `owned`
-/// (tensors whose rows had to be reordered), so the set must outlive this.
+/// weight, in manifest order. Pointers either point into the WeightSet's
+/// resident weights (tensors as stored, their f32 conversions, interleaved
+/// groups: one copy for every session, in huge pages) or into `owned`
+/// (tensors whose rows had to be reordered or converted), so the set must
+/// outlive this.
 struct BoundWeights {
   std::vector<const void *> pointers;
   std::vector<AlignedBuffer> owned;

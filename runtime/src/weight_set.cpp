@@ -1,9 +1,13 @@
-// WeightSet: tensor/metadata registry with name aliases, the lazy f32 conversion cache and the shared interleaved copies of block matrices.
+// WeightSet: tensor/metadata registry with name aliases, the lazy f32 conversion cache and the resident copies the kernels read (tensors as stored, f32 conversions, interleaved block matrices).
 #include "weight_set.h"
 
 #include "dtype.h"
 #include "error.h"
 #include "quant/interleave.h"
+
+#include <cstring>
+#include <sys/mman.h>
+#include <unistd.h>
 
 namespace llmc::rt {
 
@@ -107,6 +111,34 @@ const float *WeightSet::tensor_f32(size_t index) {
   return result;
 }
 
+const void *WeightSet::tensor_resident(size_t index) {
+  const TensorEntry &t = tensors_[index];
+  std::lock_guard<std::mutex> lock(cache_mutex_);
+  auto it = resident_cache_.find(index);
+  if (it != resident_cache_.end())
+    return it->second;
+  void *copy = resident_.allocate(static_cast<size_t>(t.n_bytes), t.name.c_str());
+  std::memcpy(copy, t.data, static_cast<size_t>(t.n_bytes));
+  release_file_pages(t);
+  resident_cache_.emplace(index, copy);
+  return copy;
+}
+
+const float *WeightSet::tensor_resident_f32(size_t index) {
+  const TensorEntry &t = tensors_[index];
+  if (t.dtype == LLMC_DTYPE_F32)
+    return static_cast<const float *>(tensor_resident(index));
+  std::lock_guard<std::mutex> lock(cache_mutex_);
+  auto it = resident_f32_cache_.find(index);
+  if (it != resident_f32_cache_.end())
+    return it->second;
+  auto *values = static_cast<float *>(resident_.allocate(
+      static_cast<size_t>(t.n_elements) * sizeof(float), t.name.c_str()));
+  convert_to_f32(t.dtype, t.data, static_cast<uint64_t>(t.n_elements), values);
+  resident_f32_cache_.emplace(index, values);
+  return values;
+}
+
 const void *WeightSet::tensor_interleaved(size_t index, llmc_dtype format,
                                           int64_t rows, int64_t row_blocks,
                                           int64_t group) {
@@ -115,13 +147,31 @@ const void *WeightSet::tensor_interleaved(size_t index, llmc_dtype format,
   auto key = std::make_tuple(index, rows, group);
   auto it = interleaved_cache_.find(key);
   if (it != interleaved_cache_.end())
-    return it->second.data();
-  AlignedBuffer groups(static_cast<size_t>(t.n_bytes), t.name.c_str());
+    return it->second;
+  void *groups = resident_.allocate(static_cast<size_t>(t.n_bytes), t.name.c_str());
   interleave_block_rows(format, t.data, rows, row_blocks, group,
-                        static_cast<uint8_t *>(groups.data()));
-  const void *result = groups.data();
-  interleaved_cache_.emplace(key, std::move(groups));
-  return result;
+                        static_cast<uint8_t *>(groups));
+  release_file_pages(t);
+  interleaved_cache_.emplace(key, groups);
+  return groups;
+}
+
+void WeightSet::release_file_pages(const TensorEntry &t) const {
+#ifdef MADV_DONTNEED
+  const uint8_t *begin = t.data, *end = t.data + t.n_bytes;
+  for (const std::shared_ptr<MappedFile> &file : files_) {
+    if (begin < file->data() || end > file->data() + file->size())
+      continue;
+    // The whole pages inside the tensor: its neighbours keep theirs.
+    const uintptr_t page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+    uintptr_t first = (reinterpret_cast<uintptr_t>(begin) + page - 1) / page * page;
+    uintptr_t last = reinterpret_cast<uintptr_t>(end) / page * page;
+    if (last > first)
+      (void)::madvise(reinterpret_cast<void *>(first), last - first,
+                      MADV_DONTNEED); // a read-only file mapping: refaulted on use
+    return;
+  }
+#endif
 }
 
 } // namespace llmc::rt

@@ -3,6 +3,7 @@
 #define LLMC_RUNTIME_WEIGHT_SET_H
 
 #include "aligned_buffer.h"
+#include "huge_page_arena.h"
 #include "llmc/runtime.h"
 #include "mapped_file.h"
 #include "metadata.h"
@@ -80,10 +81,21 @@ public:
   /// once and cached. Thread-safe.
   const float *tensor_f32(size_t index);
 
+  /// The bytes of tensor `index` as stored, copied once into the set's
+  /// resident weights and cached, for kernels that read them on every token
+  /// (the CPU executor): there they share 2 MiB pages with the other
+  /// weights, where a file's mapping gives them 4 KiB ones. The file's pages
+  /// of the tensor are then dropped from this process. Thread-safe.
+  const void *tensor_resident(size_t index);
+  /// Same as tensor_resident, for f32: the tensor converted once (see
+  /// tensor_f32) into the resident weights. Thread-safe.
+  const float *tensor_resident_f32(size_t index);
+
   /// The bytes of tensor `index`, `rows` rows of `row_blocks` blocks of
   /// `format` as the artifact takes them, repacked into groups of `group`
-  /// rows (interleave_block_rows, quant/interleave.h) once and cached, so
-  /// that every session binding the tensor reads one copy. Thread-safe.
+  /// rows (interleave_block_rows, quant/interleave.h) once, into the
+  /// resident weights, and cached, so that every session binding the tensor
+  /// reads one copy. Thread-safe.
   const void *tensor_interleaved(size_t index, llmc_dtype format, int64_t rows,
                                  int64_t row_blocks, int64_t group);
 
@@ -97,10 +109,19 @@ private:
   std::vector<std::pair<std::string, MetaValue>> meta_;
   std::unordered_map<std::string, size_t> meta_index_;
 
+  /// Drops the pages of `t` that a mapped file holds from this process (the
+  /// page cache keeps them); memory the set owns is left alone.
+  void release_file_pages(const TensorEntry &t) const;
+
   std::mutex cache_mutex_;
   std::unordered_map<size_t, std::unique_ptr<float[]>> f32_cache_;
+  /// The copies the kernels read: tensor_resident's, tensor_resident_f32's
+  /// and tensor_interleaved's, by tensor, packed one after another.
+  HugePageArena resident_;
+  std::unordered_map<size_t, const void *> resident_cache_;
+  std::unordered_map<size_t, const float *> resident_f32_cache_;
   /// tensor_interleaved's copies, by tensor, rows and group size.
-  std::map<std::tuple<size_t, int64_t, int64_t>, AlignedBuffer>
+  std::map<std::tuple<size_t, int64_t, int64_t>, const void *>
       interleaved_cache_;
 };
 

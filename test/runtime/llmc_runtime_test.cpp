@@ -12,6 +12,7 @@
 #include "device_sampling.h"
 #include "error.h"
 #include "half.h"
+#include "huge_page_arena.h"
 #include "json_lite.h"
 #include "quant/interleave.h"
 #include "sampler.h"
@@ -1112,6 +1113,115 @@ int cmd_bind_shared(const std::vector<std::string> &) {
   return 0;
 }
 
+/// huge-page-arena: allocations of 100 bytes, 3 MiB, 70 MiB (more than a
+/// chunk) and 100 bytes: prints each one's alignment (64-byte lines; a
+/// fresh chunk starts on a 2 MiB boundary), whether it is zeroed, and where
+/// it lies: at an offset from the first (in the first chunk, packed), or in
+/// a chunk of its own.
+int cmd_huge_page_arena(const std::vector<std::string> &) {
+  using namespace llmc::rt;
+  HugePageArena arena;
+  const char *first = nullptr;
+  for (size_t bytes : {size_t{100}, size_t{3} << 20, size_t{70} << 20,
+                       size_t{100}}) {
+    auto *p = static_cast<char *>(arena.allocate(bytes, "test"));
+    bool zeroed = true;
+    for (size_t i = 0; i < bytes; i += 4096)
+      zeroed = zeroed && p[i] == 0;
+    zeroed = zeroed && p[bytes - 1] == 0;
+    std::memset(p, 0xab, bytes); // writable to its end
+    if (!first)
+      first = p;
+    uintptr_t address = reinterpret_cast<uintptr_t>(p);
+    std::printf("%zu bytes: %s, %s, ", bytes,
+                address % HugePageArena::kHugePage == 0 ? "2 MiB-aligned"
+                : address % 64 == 0                      ? "64-byte-aligned"
+                                                         : "misaligned",
+                zeroed ? "zeroed" : "not zeroed");
+    if (p >= first && p < first + HugePageArena::kMinChunkBytes)
+      std::printf("at +%td from the first\n", p - first);
+    else
+      std::printf("in a chunk of its own\n");
+  }
+  return 0;
+}
+
+/// bind-resident: an f16 matrix the artifact takes as stored, an f16
+/// matrix it takes as f32, and a q4_0 matrix it takes in groups of 8 rows,
+/// bound twice for the CPU on one weight set and once as the CUDA backend
+/// binds: prints whether the CPU bindings are one set-owned copy per weight
+/// (none in the file's bytes, none owned by a session) with the right bytes,
+/// and whether the CUDA binding reads the file's bytes.
+int cmd_bind_resident(const std::vector<std::string> &) {
+  using namespace llmc::rt;
+  const int64_t rows = 16, cols = 64;
+  std::vector<uint8_t> f16(static_cast<size_t>(rows * cols * 2)),
+      q4(static_cast<size_t>(rows * 2 * 18));
+  for (size_t i = 0; i < f16.size(); ++i)
+    f16[i] = static_cast<uint8_t>(i % 2 ? 0x3c : i * 7); // finite halves
+  for (size_t i = 0; i < q4.size(); ++i)
+    q4[i] = static_cast<uint8_t>(i * 37 + 11);
+  WeightSet set;
+  Manifest m;
+  auto add = [&](const char *name, llmc_dtype stored, const char *dtype,
+                 llmc_dtype format, std::vector<uint8_t> &bytes,
+                 int64_t interleave) {
+    TensorEntry t;
+    t.name = t.source_name = name;
+    t.n_dims = 2;
+    t.shape[0] = rows;
+    t.shape[1] = cols;
+    t.n_elements = rows * cols;
+    t.dtype = stored;
+    t.data = bytes.data();
+    t.n_bytes = bytes.size();
+    set.add_tensor(t);
+    ManifestWeight w;
+    w.name = name;
+    w.shape = {rows, cols};
+    w.dtype = dtype;
+    w.format = format;
+    w.n_elements = rows * cols;
+    w.interleave = interleave;
+    m.weights.push_back(w);
+  };
+  add("model.layers.0.mlp.up_proj.weight", LLMC_DTYPE_F16, "f16",
+      LLMC_DTYPE_F16, f16, 1);
+  add("model.layers.0.mlp.gate_proj.weight", LLMC_DTYPE_F16, "f32",
+      LLMC_DTYPE_F32, f16, 1);
+  add("model.layers.0.mlp.down_proj.weight", LLMC_DTYPE_Q4_0, "q4_0",
+      LLMC_DTYPE_Q4_0, q4, 8);
+  std::vector<float> widened(static_cast<size_t>(rows * cols));
+  for (size_t i = 0; i < widened.size(); ++i) {
+    uint16_t h;
+    std::memcpy(&h, f16.data() + 2 * i, 2);
+    widened[i] = f16_to_f32(h);
+  }
+  std::vector<uint8_t> groups(q4.size());
+  interleave_block_rows(LLMC_DTYPE_Q4_0, q4.data(), rows, 2, 8, groups.data());
+  const void *expected[] = {f16.data(), widened.data(), groups.data()};
+  const size_t sizes[] = {f16.size(), widened.size() * 4, groups.size()};
+  BoundWeights first = bind_weights(m, set), second = bind_weights(m, set);
+  for (size_t i = 0; i < m.weights.size(); ++i) {
+    const auto *p = static_cast<const uint8_t *>(first.pointers[i]);
+    bool in_file = p == f16.data() || p == q4.data();
+    std::printf("%s (%s): %s, %s, %s\n", m.weights[i].name.c_str(),
+                m.weights[i].dtype.c_str(),
+                first.pointers[i] == second.pointers[i] ? "one copy"
+                                                        : "two copies",
+                in_file ? "the file's bytes" : "set-owned",
+                std::memcmp(p, expected[i], sizes[i]) == 0 ? "right bytes"
+                                                           : "wrong bytes");
+  }
+  std::printf("sessions own %zu and %zu buffers\n", first.owned.size(),
+              second.owned.size());
+  std::vector<AlignedBuffer> cuda_owned;
+  const void *cuda = bind_weight(m, set, 0, cuda_owned, /*cache_in_set=*/false);
+  std::printf("cuda binding: %s\n",
+              cuda == f16.data() ? "the file's bytes" : "a copy");
+  return 0;
+}
+
 /// planar-layout: two blocks of q4_0, q8_0, q5_1 and q6_k (a 2-row matrix)
 /// bound as a CUDA artifact's planar weight; prints, a line per run, which
 /// bytes of the file's blocks each stretch of the bound buffer holds
@@ -1991,6 +2101,8 @@ int main(int argc, char **argv) {
           {"session", cmd_session},     {"half-round", cmd_half_round},
           {"wait-detector", cmd_wait_detector},
           {"bind-shared", cmd_bind_shared},
+          {"bind-resident", cmd_bind_resident},
+          {"huge-page-arena", cmd_huge_page_arena},
           {"planar-layout", cmd_planar_layout},
           {"cuda-rank", cmd_cuda_rank}, {"scratch-arena", cmd_scratch_arena},
           {"scratch-replay", cmd_scratch_replay},
