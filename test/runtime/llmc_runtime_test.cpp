@@ -1062,6 +1062,33 @@ int cmd_wait_detector(const std::vector<std::string> &args) {
   return 0;
 }
 
+/// Adds to `set` a rows x cols matrix `name` stored as `stored` in `bytes`,
+/// and to `m` its weight, which the artifact takes as `dtype` (`format`) in
+/// groups of `interleave` rows.
+void add_test_matrix(llmc::rt::WeightSet &set, llmc::rt::Manifest &m,
+                     const char *name, llmc_dtype stored, const char *dtype,
+                     llmc_dtype format, const std::vector<uint8_t> &bytes,
+                     int64_t rows, int64_t cols, int64_t interleave) {
+  llmc::rt::TensorEntry t;
+  t.name = t.source_name = name;
+  t.n_dims = 2;
+  t.shape[0] = rows;
+  t.shape[1] = cols;
+  t.n_elements = rows * cols;
+  t.dtype = stored;
+  t.data = bytes.data();
+  t.n_bytes = bytes.size();
+  set.add_tensor(t);
+  llmc::rt::ManifestWeight w;
+  w.name = name;
+  w.shape = {rows, cols};
+  w.dtype = dtype;
+  w.format = format;
+  w.n_elements = rows * cols;
+  w.interleave = interleave;
+  m.weights.push_back(w);
+}
+
 /// bind-shared: a q4_0 matrix that an artifact takes in groups of 8 rows,
 /// bound twice for the CPU on one weight set and once as the CUDA backend
 /// binds (copying the result to the device at once): prints whether the CPU
@@ -1075,25 +1102,10 @@ int cmd_bind_shared(const std::vector<std::string> &) {
   for (size_t i = 0; i < file.size(); ++i)
     file[i] = static_cast<uint8_t>(i * 37 + 11);
   WeightSet set;
-  TensorEntry t;
-  t.name = t.source_name = "model.layers.0.mlp.down_proj.weight";
-  t.n_dims = 2;
-  t.shape[0] = rows;
-  t.shape[1] = cols;
-  t.n_elements = rows * cols;
-  t.dtype = LLMC_DTYPE_Q4_0;
-  t.data = file.data();
-  t.n_bytes = file.size();
-  set.add_tensor(t);
   Manifest m;
-  ManifestWeight w;
-  w.name = t.name;
-  w.shape = {rows, cols};
-  w.dtype = "q4_0";
-  w.format = LLMC_DTYPE_Q4_0;
-  w.n_elements = rows * cols;
-  w.interleave = 8;
-  m.weights.push_back(w);
+  add_test_matrix(set, m, "model.layers.0.mlp.down_proj.weight",
+                  LLMC_DTYPE_Q4_0, "q4_0", LLMC_DTYPE_Q4_0, file, rows, cols,
+                  8);
   std::vector<uint8_t> expected(file.size());
   interleave_block_rows(LLMC_DTYPE_Q4_0, file.data(), rows, row_blocks, 8,
                         expected.data());
@@ -1163,34 +1175,12 @@ int cmd_bind_resident(const std::vector<std::string> &) {
     q4[i] = static_cast<uint8_t>(i * 37 + 11);
   WeightSet set;
   Manifest m;
-  auto add = [&](const char *name, llmc_dtype stored, const char *dtype,
-                 llmc_dtype format, std::vector<uint8_t> &bytes,
-                 int64_t interleave) {
-    TensorEntry t;
-    t.name = t.source_name = name;
-    t.n_dims = 2;
-    t.shape[0] = rows;
-    t.shape[1] = cols;
-    t.n_elements = rows * cols;
-    t.dtype = stored;
-    t.data = bytes.data();
-    t.n_bytes = bytes.size();
-    set.add_tensor(t);
-    ManifestWeight w;
-    w.name = name;
-    w.shape = {rows, cols};
-    w.dtype = dtype;
-    w.format = format;
-    w.n_elements = rows * cols;
-    w.interleave = interleave;
-    m.weights.push_back(w);
-  };
-  add("model.layers.0.mlp.up_proj.weight", LLMC_DTYPE_F16, "f16",
-      LLMC_DTYPE_F16, f16, 1);
-  add("model.layers.0.mlp.gate_proj.weight", LLMC_DTYPE_F16, "f32",
-      LLMC_DTYPE_F32, f16, 1);
-  add("model.layers.0.mlp.down_proj.weight", LLMC_DTYPE_Q4_0, "q4_0",
-      LLMC_DTYPE_Q4_0, q4, 8);
+  add_test_matrix(set, m, "model.layers.0.mlp.up_proj.weight", LLMC_DTYPE_F16,
+                  "f16", LLMC_DTYPE_F16, f16, rows, cols, 1);
+  add_test_matrix(set, m, "model.layers.0.mlp.gate_proj.weight",
+                  LLMC_DTYPE_F16, "f32", LLMC_DTYPE_F32, f16, rows, cols, 1);
+  add_test_matrix(set, m, "model.layers.0.mlp.down_proj.weight",
+                  LLMC_DTYPE_Q4_0, "q4_0", LLMC_DTYPE_Q4_0, q4, rows, cols, 8);
   std::vector<float> widened(static_cast<size_t>(rows * cols));
   for (size_t i = 0; i < widened.size(); ++i) {
     uint16_t h;
