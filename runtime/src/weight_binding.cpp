@@ -226,10 +226,8 @@ const void *bind_rows(const Manifest &m, WeightSet &set, size_t i,
   const float *data;
   if (part && t.dtype == LLMC_DTYPE_F32) {
     data = reinterpret_cast<const float *>(t.data); // the aligned row copy
-  } else if (resident && !reorder && w.dtype == "f32") {
-    return set.tensor_resident_f32(index); // the binding itself
   } else if (!part && (cache_in_set || t.dtype == LLMC_DTYPE_F32)) {
-    data = set.tensor_f32(index); // zero-copy for aligned f32
+    data = set.tensor_f32(index); // zero-copy for aligned f32, else resident
   } else {
     AlignedBuffer buf(static_cast<size_t>(t.n_elements) * sizeof(float),
                       w.name.c_str());

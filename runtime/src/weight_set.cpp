@@ -1,4 +1,4 @@
-// WeightSet: tensor/metadata registry with name aliases, the lazy f32 conversion cache and the resident copies the kernels read (tensors as stored, f32 conversions, interleaved block matrices).
+// WeightSet: tensor/metadata registry with name aliases and the resident copies the kernels read (tensors as stored, the lazy f32 conversions, interleaved block matrices).
 #include "weight_set.h"
 
 #include "dtype.h"
@@ -102,13 +102,12 @@ const float *WeightSet::tensor_f32(size_t index) {
   std::lock_guard<std::mutex> lock(cache_mutex_);
   auto it = f32_cache_.find(index);
   if (it != f32_cache_.end())
-    return it->second.get();
-  std::unique_ptr<float[]> buf(new float[t.n_elements ? t.n_elements : 1]);
-  convert_to_f32(t.dtype, t.data, static_cast<uint64_t>(t.n_elements),
-                 buf.get());
-  const float *result = buf.get();
-  f32_cache_.emplace(index, std::move(buf));
-  return result;
+    return it->second;
+  auto *values = static_cast<float *>(resident_.allocate(
+      static_cast<size_t>(t.n_elements) * sizeof(float), t.name.c_str()));
+  convert_to_f32(t.dtype, t.data, static_cast<uint64_t>(t.n_elements), values);
+  f32_cache_.emplace(index, values);
+  return values;
 }
 
 const void *WeightSet::tensor_resident(size_t index) {
@@ -122,21 +121,6 @@ const void *WeightSet::tensor_resident(size_t index) {
   release_file_pages(t);
   resident_cache_.emplace(index, copy);
   return copy;
-}
-
-const float *WeightSet::tensor_resident_f32(size_t index) {
-  const TensorEntry &t = tensors_[index];
-  if (t.dtype == LLMC_DTYPE_F32)
-    return static_cast<const float *>(tensor_resident(index));
-  std::lock_guard<std::mutex> lock(cache_mutex_);
-  auto it = resident_f32_cache_.find(index);
-  if (it != resident_f32_cache_.end())
-    return it->second;
-  auto *values = static_cast<float *>(resident_.allocate(
-      static_cast<size_t>(t.n_elements) * sizeof(float), t.name.c_str()));
-  convert_to_f32(t.dtype, t.data, static_cast<uint64_t>(t.n_elements), values);
-  resident_f32_cache_.emplace(index, values);
-  return values;
 }
 
 const void *WeightSet::tensor_interleaved(size_t index, llmc_dtype format,

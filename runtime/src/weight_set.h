@@ -78,7 +78,7 @@ public:
   const MetaValue &meta(std::string_view key) const;
 
   /// f32 view of a tensor: zero-copy for aligned F32, otherwise converted
-  /// once and cached. Thread-safe.
+  /// once, into the resident weights, and cached. Thread-safe.
   const float *tensor_f32(size_t index);
 
   /// The bytes of tensor `index` as stored, copied once into the set's
@@ -87,9 +87,6 @@ public:
   /// weights, where a file's mapping gives them 4 KiB ones. The file's pages
   /// of the tensor are then dropped from this process. Thread-safe.
   const void *tensor_resident(size_t index);
-  /// Same as tensor_resident, for f32: the tensor converted once (see
-  /// tensor_f32) into the resident weights. Thread-safe.
-  const float *tensor_resident_f32(size_t index);
 
   /// The bytes of tensor `index`, `rows` rows of `row_blocks` blocks of
   /// `format` as the artifact takes them, repacked into groups of `group`
@@ -114,12 +111,11 @@ private:
   void release_file_pages(const TensorEntry &t) const;
 
   std::mutex cache_mutex_;
-  std::unordered_map<size_t, std::unique_ptr<float[]>> f32_cache_;
-  /// The copies the kernels read: tensor_resident's, tensor_resident_f32's
-  /// and tensor_interleaved's, by tensor, packed one after another.
+  /// The copies the kernels read: tensor_resident's, tensor_f32's and
+  /// tensor_interleaved's, by tensor, packed one after another.
   HugePageArena resident_;
   std::unordered_map<size_t, const void *> resident_cache_;
-  std::unordered_map<size_t, const float *> resident_f32_cache_;
+  std::unordered_map<size_t, const float *> f32_cache_;
   /// tensor_interleaved's copies, by tensor, rows and group size.
   std::map<std::tuple<size_t, int64_t, int64_t>, const void *>
       interleaved_cache_;
