@@ -48,6 +48,23 @@ void llmc_weights_destroy(llmc_weights *weights) { delete weights; }
 
 const char *llmc_dtype_name(llmc_dtype dtype) { return dtype_traits(dtype).name; }
 
+llmc_status llmc_weights_set_residency(llmc_weights *weights,
+                                       llmc_weights_residency residency) {
+  return guarded([&] {
+    require(weights, "llmc_weights_set_residency", "weights");
+    if (residency != LLMC_WEIGHTS_RESIDENT && residency != LLMC_WEIGHTS_MAPPED)
+      fail(LLMC_ERR_INVALID_ARGUMENT, "llmc_weights_set_residency: residency ",
+           static_cast<int>(residency), " is neither LLMC_WEIGHTS_RESIDENT (0) nor "
+           "LLMC_WEIGHTS_MAPPED (1)");
+    weights->set.keep_mapped(residency == LLMC_WEIGHTS_MAPPED);
+  });
+}
+
+llmc_weights_residency llmc_weights_get_residency(const llmc_weights *weights) {
+  return weights && weights->set.keeps_mapped() ? LLMC_WEIGHTS_MAPPED
+                                                : LLMC_WEIGHTS_RESIDENT;
+}
+
 llmc_weights_format llmc_weights_get_format(const llmc_weights *weights) {
   return weights ? weights->set.format : LLMC_WEIGHTS_AUTO;
 }

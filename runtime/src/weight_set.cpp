@@ -113,6 +113,8 @@ const float *WeightSet::tensor_f32(size_t index) {
 const void *WeightSet::tensor_resident(size_t index) {
   const TensorEntry &t = tensors_[index];
   std::lock_guard<std::mutex> lock(cache_mutex_);
+  if (keep_mapped_ || !file_holding(t))
+    return t.data;
   auto it = resident_cache_.find(index);
   if (it != resident_cache_.end())
     return it->second;
@@ -140,21 +142,34 @@ const void *WeightSet::tensor_interleaved(size_t index, llmc_dtype format,
   return groups;
 }
 
+void WeightSet::keep_mapped(bool mapped) {
+  std::lock_guard<std::mutex> lock(cache_mutex_);
+  if (mapped != keep_mapped_ && !resident_cache_.empty())
+    fail(LLMC_ERR_INVALID_ARGUMENT, context_,
+         ": the weights are already resident (a session has bound them); "
+         "choose mapped or resident weights before the first session");
+  keep_mapped_ = mapped;
+}
+
+const MappedFile *WeightSet::file_holding(const TensorEntry &t) const {
+  for (const std::shared_ptr<MappedFile> &file : files_)
+    if (t.data >= file->data() && t.data + t.n_bytes <= file->data() + file->size())
+      return file.get();
+  return nullptr;
+}
+
 void WeightSet::release_file_pages(const TensorEntry &t) const {
 #ifdef MADV_DONTNEED
-  const uint8_t *begin = t.data, *end = t.data + t.n_bytes;
-  for (const std::shared_ptr<MappedFile> &file : files_) {
-    if (begin < file->data() || end > file->data() + file->size())
-      continue;
-    // The whole pages inside the tensor: its neighbours keep theirs.
-    const uintptr_t page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
-    uintptr_t first = (reinterpret_cast<uintptr_t>(begin) + page - 1) / page * page;
-    uintptr_t last = reinterpret_cast<uintptr_t>(end) / page * page;
-    if (last > first)
-      (void)::madvise(reinterpret_cast<void *>(first), last - first,
-                      MADV_DONTNEED); // a read-only file mapping: refaulted on use
+  if (!file_holding(t))
     return;
-  }
+  // The whole pages inside the tensor: its neighbours keep theirs.
+  const uintptr_t page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+  uintptr_t begin = reinterpret_cast<uintptr_t>(t.data);
+  uintptr_t first = (begin + page - 1) / page * page;
+  uintptr_t last = (begin + t.n_bytes) / page * page;
+  if (last > first)
+    (void)::madvise(reinterpret_cast<void *>(first), last - first,
+                    MADV_DONTNEED); // a read-only file mapping: refaulted on use
 #endif
 }
 

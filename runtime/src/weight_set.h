@@ -86,7 +86,16 @@ public:
   /// (the CPU executor): there they share 2 MiB pages with the other
   /// weights, where a file's mapping gives them 4 KiB ones. The file's pages
   /// of the tensor are then dropped from this process. Thread-safe.
+  /// With keep_mapped(true), or for a tensor that is not in a file (memory
+  /// the set owns already, e.g. random weights), the tensor's own bytes.
   const void *tensor_resident(size_t index);
+
+  /// Whether tensor_resident leaves tensors in the file's mapping: zero-copy,
+  /// their pages shared with other processes through the page cache, in
+  /// 4 KiB pages. Fails with LLMC_ERR_INVALID_ARGUMENT once tensor_resident
+  /// has made a copy, so that every session of the set reads one kind.
+  void keep_mapped(bool mapped);
+  bool keeps_mapped() const { return keep_mapped_; }
 
   /// The bytes of tensor `index`, `rows` rows of `row_blocks` blocks of
   /// `format` as the artifact takes them, repacked into groups of `group`
@@ -106,11 +115,14 @@ private:
   std::vector<std::pair<std::string, MetaValue>> meta_;
   std::unordered_map<std::string, size_t> meta_index_;
 
+  /// The mapped file `t` lies in; nullptr for memory the set owns.
+  const MappedFile *file_holding(const TensorEntry &t) const;
   /// Drops the pages of `t` that a mapped file holds from this process (the
   /// page cache keeps them); memory the set owns is left alone.
   void release_file_pages(const TensorEntry &t) const;
 
   std::mutex cache_mutex_;
+  bool keep_mapped_ = false;
   /// The copies the kernels read: tensor_resident's, tensor_f32's and
   /// tensor_interleaved's, by tensor, packed one after another.
   HugePageArena resident_;

@@ -1062,12 +1062,13 @@ int cmd_wait_detector(const std::vector<std::string> &args) {
   return 0;
 }
 
-/// Adds to `set` a rows x cols matrix `name` stored as `stored` in `bytes`,
+/// Adds to `set` a rows x cols matrix `name` stored as `stored` in `bytes`
+/// (`n_bytes` of them),
 /// and to `m` its weight, which the artifact takes as `dtype` (`format`) in
 /// groups of `interleave` rows.
 void add_test_matrix(llmc::rt::WeightSet &set, llmc::rt::Manifest &m,
                      const char *name, llmc_dtype stored, const char *dtype,
-                     llmc_dtype format, const std::vector<uint8_t> &bytes,
+                     llmc_dtype format, const uint8_t *bytes, size_t n_bytes,
                      int64_t rows, int64_t cols, int64_t interleave) {
   llmc::rt::TensorEntry t;
   t.name = t.source_name = name;
@@ -1076,8 +1077,8 @@ void add_test_matrix(llmc::rt::WeightSet &set, llmc::rt::Manifest &m,
   t.shape[1] = cols;
   t.n_elements = rows * cols;
   t.dtype = stored;
-  t.data = bytes.data();
-  t.n_bytes = bytes.size();
+  t.data = bytes;
+  t.n_bytes = n_bytes;
   set.add_tensor(t);
   llmc::rt::ManifestWeight w;
   w.name = name;
@@ -1104,8 +1105,8 @@ int cmd_bind_shared(const std::vector<std::string> &) {
   WeightSet set;
   Manifest m;
   add_test_matrix(set, m, "model.layers.0.mlp.down_proj.weight",
-                  LLMC_DTYPE_Q4_0, "q4_0", LLMC_DTYPE_Q4_0, file, rows, cols,
-                  8);
+                  LLMC_DTYPE_Q4_0, "q4_0", LLMC_DTYPE_Q4_0, file.data(),
+                  file.size(), rows, cols, 8);
   std::vector<uint8_t> expected(file.size());
   interleave_block_rows(LLMC_DTYPE_Q4_0, file.data(), rows, row_blocks, 8,
                         expected.data());
@@ -1158,14 +1159,20 @@ int cmd_huge_page_arena(const std::vector<std::string> &) {
   return 0;
 }
 
-/// bind-resident: an f16 matrix the artifact takes as stored, an f16
-/// matrix it takes as f32, and a q4_0 matrix it takes in groups of 8 rows,
-/// bound twice for the CPU on one weight set and once as the CUDA backend
-/// binds: prints whether the CPU bindings are one set-owned copy per weight
-/// (none in the file's bytes, none owned by a session) with the right bytes,
-/// and whether the CUDA binding reads the file's bytes.
-int cmd_bind_resident(const std::vector<std::string> &) {
+/// bind-resident <scratch file>: an f16 matrix the artifact takes as
+/// stored, an f16 matrix it takes as f32, and a q4_0 matrix it takes in
+/// groups of 8 rows, all three in a mapped file, bound twice for the CPU on
+/// one weight set and once as the CUDA backend binds: prints whether the CPU
+/// bindings are one set-owned copy per weight (none in the file's bytes,
+/// none owned by a session) with the right bytes, and whether the CUDA
+/// binding reads the file's bytes. Then the same file in a set that keeps
+/// it mapped (llmc_weights_set_residency's LLMC_WEIGHTS_MAPPED), an f16
+/// matrix in memory the set owns (not a file: random weights), and the
+/// refusal to keep a set mapped whose sessions made copies.
+int cmd_bind_resident(const std::vector<std::string> &args) {
   using namespace llmc::rt;
+  if (args.size() != 1)
+    die("usage: bind-resident <scratch file>");
   const int64_t rows = 16, cols = 64;
   std::vector<uint8_t> f16(static_cast<size_t>(rows * cols * 2)),
       q4(static_cast<size_t>(rows * 2 * 18));
@@ -1173,14 +1180,25 @@ int cmd_bind_resident(const std::vector<std::string> &) {
     f16[i] = static_cast<uint8_t>(i % 2 ? 0x3c : i * 7); // finite halves
   for (size_t i = 0; i < q4.size(); ++i)
     q4[i] = static_cast<uint8_t>(i * 37 + 11);
-  WeightSet set;
-  Manifest m;
-  add_test_matrix(set, m, "model.layers.0.mlp.up_proj.weight", LLMC_DTYPE_F16,
-                  "f16", LLMC_DTYPE_F16, f16, rows, cols, 1);
-  add_test_matrix(set, m, "model.layers.0.mlp.gate_proj.weight",
-                  LLMC_DTYPE_F16, "f32", LLMC_DTYPE_F32, f16, rows, cols, 1);
-  add_test_matrix(set, m, "model.layers.0.mlp.down_proj.weight",
-                  LLMC_DTYPE_Q4_0, "q4_0", LLMC_DTYPE_Q4_0, q4, rows, cols, 8);
+  {
+    std::ofstream out(args[0], std::ios::binary);
+    out.write(reinterpret_cast<const char *>(f16.data()), f16.size());
+    out.write(reinterpret_cast<const char *>(q4.data()), q4.size());
+  }
+  std::shared_ptr<MappedFile> file = MappedFile::open(args[0]);
+  const uint8_t *file_f16 = file->data(), *file_q4 = file->data() + f16.size();
+  auto add_matrices = [&](WeightSet &set, Manifest &m) {
+    set.keep_file(file);
+    add_test_matrix(set, m, "model.layers.0.mlp.up_proj.weight",
+                    LLMC_DTYPE_F16, "f16", LLMC_DTYPE_F16, file_f16,
+                    f16.size(), rows, cols, 1);
+    add_test_matrix(set, m, "model.layers.0.mlp.gate_proj.weight",
+                    LLMC_DTYPE_F16, "f32", LLMC_DTYPE_F32, file_f16,
+                    f16.size(), rows, cols, 1);
+    add_test_matrix(set, m, "model.layers.0.mlp.down_proj.weight",
+                    LLMC_DTYPE_Q4_0, "q4_0", LLMC_DTYPE_Q4_0, file_q4,
+                    q4.size(), rows, cols, 8);
+  };
   std::vector<float> widened(static_cast<size_t>(rows * cols));
   for (size_t i = 0; i < widened.size(); ++i) {
     uint16_t h;
@@ -1191,24 +1209,101 @@ int cmd_bind_resident(const std::vector<std::string> &) {
   interleave_block_rows(LLMC_DTYPE_Q4_0, q4.data(), rows, 2, 8, groups.data());
   const void *expected[] = {f16.data(), widened.data(), groups.data()};
   const size_t sizes[] = {f16.size(), widened.size() * 4, groups.size()};
+  auto print_bindings = [&](const Manifest &m, const BoundWeights &first,
+                            const BoundWeights &second) {
+    for (size_t i = 0; i < m.weights.size(); ++i) {
+      const auto *p = static_cast<const uint8_t *>(first.pointers[i]);
+      bool in_file = p == file_f16 || p == file_q4;
+      std::printf("%s (%s): %s, %s, %s\n", m.weights[i].name.c_str(),
+                  m.weights[i].dtype.c_str(),
+                  first.pointers[i] == second.pointers[i] ? "one copy"
+                                                          : "two copies",
+                  in_file ? "the file's bytes" : "set-owned",
+                  std::memcmp(p, expected[i], sizes[i]) == 0 ? "right bytes"
+                                                             : "wrong bytes");
+    }
+    std::printf("sessions own %zu and %zu buffers\n", first.owned.size(),
+                second.owned.size());
+  };
+
+  WeightSet set;
+  Manifest m;
+  add_matrices(set, m);
   BoundWeights first = bind_weights(m, set), second = bind_weights(m, set);
-  for (size_t i = 0; i < m.weights.size(); ++i) {
-    const auto *p = static_cast<const uint8_t *>(first.pointers[i]);
-    bool in_file = p == f16.data() || p == q4.data();
-    std::printf("%s (%s): %s, %s, %s\n", m.weights[i].name.c_str(),
-                m.weights[i].dtype.c_str(),
-                first.pointers[i] == second.pointers[i] ? "one copy"
-                                                        : "two copies",
-                in_file ? "the file's bytes" : "set-owned",
-                std::memcmp(p, expected[i], sizes[i]) == 0 ? "right bytes"
-                                                           : "wrong bytes");
-  }
-  std::printf("sessions own %zu and %zu buffers\n", first.owned.size(),
-              second.owned.size());
+  print_bindings(m, first, second);
   std::vector<AlignedBuffer> cuda_owned;
   const void *cuda = bind_weight(m, set, 0, cuda_owned, /*cache_in_set=*/false);
   std::printf("cuda binding: %s\n",
-              cuda == f16.data() ? "the file's bytes" : "a copy");
+              cuda == file_f16 ? "the file's bytes" : "a copy");
+  try {
+    set.keep_mapped(true);
+    std::printf("kept mapped after resident copies\n");
+  } catch (const Error &e) {
+    std::printf("refused: %s\n", e.what());
+  }
+
+  std::printf("mapped:\n");
+  WeightSet mapped;
+  mapped.keep_mapped(true);
+  Manifest mapped_m;
+  add_matrices(mapped, mapped_m);
+  print_bindings(mapped_m, bind_weights(mapped_m, mapped),
+                 bind_weights(mapped_m, mapped));
+
+  WeightSet owned;
+  Manifest owned_m;
+  add_test_matrix(owned, owned_m, "model.layers.0.mlp.up_proj.weight",
+                  LLMC_DTYPE_F16, "f16", LLMC_DTYPE_F16, f16.data(), f16.size(),
+                  rows, cols, 1);
+  BoundWeights in_memory = bind_weights(owned_m, owned);
+  std::printf("set-owned memory: %s\n", in_memory.pointers[0] == f16.data()
+                                             ? "bound in place"
+                                             : "copied");
+  return 0;
+}
+
+/// residency <artifact> <weights>: llmc_weights_set_residency through the
+/// C API, one line per call: the default, a value outside the enum, mapped
+/// weights for a session (its first decode's argmax), back to resident for
+/// a second session, and mapped again once that one has made its copies.
+int cmd_residency(const std::vector<std::string> &args) {
+  if (args.size() != 2)
+    die("usage: residency <artifact> <weights>");
+  llmc_model *model = nullptr;
+  check(llmc_model_open(args[0].c_str(), &model));
+  Weights w(args[1]);
+  auto name = [](llmc_weights_residency r) {
+    return r == LLMC_WEIGHTS_MAPPED ? "mapped" : "resident";
+  };
+  auto set = [&](int value) {
+    llmc_status st = llmc_weights_set_residency(
+        w.w, static_cast<llmc_weights_residency>(value));
+    std::printf("set %d: %s%s%s -> %s\n", value, llmc_status_name(st),
+                st == LLMC_OK ? "" : ": ", st == LLMC_OK ? "" : llmc_last_error(),
+                name(llmc_weights_get_residency(w.w)));
+  };
+  auto first_token = [&]() {
+    llmc_session *session = nullptr;
+    check(llmc_session_create(model, w.w, &session));
+    const float *logits = nullptr;
+    check(llmc_session_decode(session, 1, &logits));
+    llmc_model_info info;
+    check(llmc_model_get_info(model, &info));
+    int best = 0;
+    for (int i = 1; i < info.vocab_size; ++i)
+      best = logits[i] > logits[best] ? i : best;
+    std::printf("session on %s weights: argmax %d\n",
+                name(llmc_weights_get_residency(w.w)), best);
+    llmc_session_destroy(session);
+  };
+  std::printf("default: %s\n", name(llmc_weights_get_residency(w.w)));
+  set(2);
+  set(LLMC_WEIGHTS_MAPPED);
+  first_token();
+  set(LLMC_WEIGHTS_RESIDENT);
+  first_token();
+  set(LLMC_WEIGHTS_MAPPED);
+  llmc_model_destroy(model);
   return 0;
 }
 
@@ -2092,6 +2187,7 @@ int main(int argc, char **argv) {
           {"wait-detector", cmd_wait_detector},
           {"bind-shared", cmd_bind_shared},
           {"bind-resident", cmd_bind_resident},
+          {"residency", cmd_residency},
           {"huge-page-arena", cmd_huge_page_arena},
           {"planar-layout", cmd_planar_layout},
           {"cuda-rank", cmd_cuda_rank}, {"scratch-arena", cmd_scratch_arena},

@@ -180,6 +180,32 @@ llmc_status llmc_weights_tensor_raw(const llmc_weights *weights,
                                     const char *name, const void **data,
                                     uint64_t *n_bytes);
 
+/* Where CPU sessions read the weights they use as stored (a tensor in the
+ * format and row order the artifact takes). */
+typedef enum llmc_weights_residency {
+  /* The default: each such tensor is copied once into memory the handle
+   * owns, in 2 MiB pages (the hardware prefetchers run on across them; a
+   * file's mapping has 4 KiB ones), and its file pages are dropped from the
+   * process. Faster decoding; the copies are the process's own memory and
+   * cost time at the first session (about a second per 2 GB). */
+  LLMC_WEIGHTS_RESIDENT = 0,
+  /* Read from the file's mapping (zero-copy): processes that open the same
+   * file share its pages through the page cache. Tensors the artifact takes
+   * converted or repacked (an f32 artifact of an f16 file, the CPU's
+   * interleaved q4_0/q4_1/q5_0/q5_1/q8_0 projections) are copies either
+   * way. */
+  LLMC_WEIGHTS_MAPPED = 1
+} llmc_weights_residency;
+
+/* Chooses the residency of the handle's weights; call it before the first
+ * llmc_session_create on them. LLMC_ERR_INVALID_ARGUMENT for a value outside
+ * the enum, or to choose LLMC_WEIGHTS_MAPPED once a session has made
+ * resident copies. No effect on CUDA sessions (they upload the weights).
+ * Not thread-safe with respect to llmc_session_create on the same handle. */
+llmc_status llmc_weights_set_residency(llmc_weights *weights,
+                                       llmc_weights_residency residency);
+llmc_weights_residency llmc_weights_get_residency(const llmc_weights *weights);
+
 /* Metadata. GGUF files expose their KV pairs unchanged. llama2.c checkpoints
  * expose their header as GGUF-style keys (general.architecture = "llama",
  * llama.embedding_length, llama.feed_forward_length, llama.block_count,
@@ -617,8 +643,9 @@ typedef struct llmc_session llmc_session;
  * q_proj/k_proj rows when the file's RoPE layout differs from the
  * artifact's; uses model.embed_tokens.weight for a missing lm_head.weight
  * only when the config ties them. CPU: tensors stored in the artifact's
- * dtype (and not reordered) are used in place, so `weights` must stay open
- * until the session is destroyed (CUDA
+ * dtype (and not reordered) are read from the handle (its resident copies,
+ * or the file's mapping: llmc_weights_set_residency), so `weights` must stay
+ * open until the session is destroyed (CUDA
  * sessions copy everything to the GPU and do not need it afterwards).
  * A CUDA model fails with LLMC_ERR_UNSUPPORTED, with a message starting
  * "CUDA is not available: " when there is no driver or GPU, or naming the
