@@ -2,6 +2,7 @@
 #include "codegen/Artifact.h"
 
 #include "codegen/CUDATarget.h"
+#include "codegen/cpu/BF16Dot.h"
 #include "dialect/LLMTypes.h"
 #include "frontend/Architectures.h"
 #include "passes/Passes.h"
@@ -366,6 +367,9 @@ llvm::Error llmc::writeCPUArtifact(mlir::ModuleOp module,
   std::string blockDot = int8Dot == Int8DotKind::None
                              ? "f32"
                              : "int8-" + getInt8DotKindName(int8Dot).str();
+  // How the prefill GEMM multiplies bf16 weights: with x rounded to bf16
+  // (VDPBF16PS), or in f32.
+  std::string bf16Dot = findBF16Dot(module) ? "bf16" : "f32";
   llvm::Expected<CPUObjectFile> object =
       emitCPUObjectFile(module, targetOptions, paths.object);
   if (!object)
@@ -382,7 +386,8 @@ llvm::Error llmc::writeCPUArtifact(mlir::ModuleOp module,
                        llvm::json::Object{{"kind", "cpu"},
                                           {"triple", target.triple},
                                           {"cpu", target.cpu},
-                                          {"block_dot", blockDot}},
+                                          {"block_dot", blockDot},
+                                          {"bf16_dot", bf16Dot}},
                        libraries);
 }
 

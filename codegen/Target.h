@@ -40,6 +40,8 @@ struct CPUVectorRegisterInfo {
   int64_t bits;
   int64_t count;
   Int8DotKind int8Dot = Int8DotKind::None;
+  /// AVX-512 BF16 (VDPBF16PS on 512-bit registers).
+  bool bf16Dot = false;
 };
 llvm::Expected<CPUVectorRegisterInfo>
 getCPUVectorRegisters(const CPUTargetOptions &options);

@@ -247,6 +247,11 @@ def LLMLowerToLinalg : Pass<"llm-lower-to-linalg", "::mlir::ModuleOp"> {
            "prefill GEMM with x "
            "rounded to int8: none (f32 kernels), avx2 (VPMADDUBSW), vnni "
            "(VPDPBUSD)">,
+    // Off by default, as int8-dot: VDPBF16PS exists only on x86 CPUs with
+    // AVX-512 BF16; llmc sets its --cpu's (and --bf16-dot=f32 turns it off).
+    Option<"bf16Dot", "bf16-dot", "bool", "false",
+           "Multiply bf16 weights in the prefill GEMM with x rounded to bf16, "
+           "in VDPBF16PS (AVX-512 BF16; the GEMM's 16-lane vectors)">,
   ];
 }
 

@@ -72,6 +72,8 @@ LLMLowerToLinalgOptions getLoweringOptions(const PipelineOptions &options) {
     lowering.vectorRegisters = *options.vectorRegisters;
   if (options.int8Dot)
     lowering.int8Dot = *options.int8Dot;
+  if (options.bf16Dot)
+    lowering.bf16Dot = *options.bf16Dot;
   return lowering;
 }
 
@@ -325,6 +327,11 @@ struct CPUPipelineOptions : mlir::PassPipelineOptions<CPUPipelineOptions> {
                      "decode GEMV and prefill GEMM: none, avx2, vnni "
                      "(default: the pass's, "
                      "none)")};
+  Option<bool> bf16Dot{
+      *this, "bf16-dot",
+      llvm::cl::desc("VDPBF16PS for bf16 weights in the prefill GEMM, x "
+                     "rounded to bf16 (default: the pass's, off)"),
+      llvm::cl::init(false)};
 
   PipelineOptions toPipelineOptions(Phase last) const {
     PipelineOptions options;
@@ -337,6 +344,8 @@ struct CPUPipelineOptions : mlir::PassPipelineOptions<CPUPipelineOptions> {
       options.vectorRegisters = vectorRegisters;
     if (!int8Dot.empty())
       options.int8Dot = int8Dot;
+    if (bf16Dot)
+      options.bf16Dot = true;
     return options;
   }
 };

@@ -69,6 +69,11 @@ struct PipelineOptions {
   /// keeps the pass's default (none). llmc sets its --cpu's unless
   /// --block-dot=f32.
   std::optional<std::string> int8Dot;
+  /// Whether the prefill GEMM multiplies bf16 weights with x rounded to
+  /// bf16 in VDPBF16PS (llm-lower-to-linalg's bf16-dot); unset keeps the
+  /// pass's default (off). llmc sets it where --cpu has AVX-512 BF16,
+  /// unless --bf16-dot=f32.
+  std::optional<bool> bf16Dot;
 };
 
 /// Adds the passes that take a module from the `llm` phase to

@@ -1,11 +1,10 @@
 // The CPU's 8-bit integer dot-product instructions, as calls of LLVM intrinsics (no MLIR dialect has them for
 // unsigned × signed bytes).
 #include "codegen/cpu/Int8Dot.h"
+#include "codegen/cpu/LLVMIntrinsicCalls.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/SymbolTable.h"
 
 #include "llvm/ADT/StringSwitch.h"
 
@@ -36,11 +35,7 @@ std::optional<Int8DotKind> llmc::parseInt8DotKind(llvm::StringRef name) {
 
 namespace {
 
-/// The intrinsics each kind calls, with their types.
-struct Intrinsic {
-  llvm::StringRef name;
-  FunctionType type;
-};
+using Intrinsic = IntrinsicSignature;
 
 /// VPSIGNB (AVX2, so on every CPU of either kind): the signs of signed
 /// weight codes moved onto x (applyWeightSigns).
@@ -81,35 +76,18 @@ SmallVector<Intrinsic> getIntrinsics(Builder &b, Int8DotKind kind) {
   llvm_unreachable("unknown int8 dot kind");
 }
 
-/// A call of `intrinsic` (declared by declareInt8Dot).
-Value callIntrinsic(OpBuilder &b, Location loc, const Intrinsic &intrinsic,
-                    ValueRange args) {
-  return func::CallOp::create(b, loc, intrinsic.name,
-                              intrinsic.type.getResults(), args)
-      .getResult(0);
-}
-
 } // namespace
 
-// The intrinsics are called through func.call of private declarations named
-// after them: LLVM takes a function named llvm.* for that intrinsic (and
-// checks its signature), while llvm.call_intrinsic, having no memory-effect
-// interface, would stop the buffer deallocation pipeline that runs later.
 void llmc::declareInt8Dot(OpBuilder &b, Location loc, ModuleOp module,
                           Int8DotKind kind) {
-  for (const Intrinsic &intrinsic : getIntrinsics(b, kind)) {
-    if (SymbolTable::lookupSymbolIn(module, intrinsic.name))
-      continue;
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(module.getBody());
-    func::FuncOp::create(b, loc, intrinsic.name, intrinsic.type).setPrivate();
-  }
+  for (const Intrinsic &intrinsic : getIntrinsics(b, kind))
+    declareIntrinsic(b, loc, module, intrinsic);
 }
 
 Int8DotKind llmc::findInt8Dot(ModuleOp module) {
   Builder b(module.getContext());
   for (Int8DotKind kind : {Int8DotKind::VNNI, Int8DotKind::AVX2})
-    if (SymbolTable::lookupSymbolIn(module, getIntrinsics(b, kind)[0].name))
+    if (declaresIntrinsic(module, getIntrinsics(b, kind)[0].name))
       return kind;
   return Int8DotKind::None;
 }

@@ -83,12 +83,13 @@ void populateProjectionToLinalgPatterns(mlir::TypeConverter &converter,
 /// weight elements × rows fall below `minParallelWeightElements` get loops
 /// marked small (ParallelLoopMarks.h): threads only beside a sibling. With an `int8Dot` kind, the decode GEMV and the
 /// prefill GEMM of block-quantized weights multiply them with x rounded to
-/// int8.
+/// int8; with `bf16Dot` (AVX-512 BF16), the prefill GEMM multiplies bf16
+/// weights with x rounded to bf16 in VDPBF16PS.
 void populateProjectionToVectorPatterns(mlir::TypeConverter &converter,
                                         mlir::RewritePatternSet &patterns,
                                         int64_t minParallelWeightElements,
                                         CPUVectorRegisters registers,
-                                        Int8DotKind int8Dot);
+                                        Int8DotKind int8Dot, bool bf16Dot);
 /// llm.rope (every style and scaling kind).
 void populateRopeToLinalgPatterns(mlir::TypeConverter &converter,
                                   mlir::RewritePatternSet &patterns);

@@ -1,5 +1,6 @@
 // The prefill GEMM on float weights as an outer product of x elements and packed weight panels.
 #include "codegen/cpu/PackedGemm.h"
+#include "codegen/cpu/BF16Dot.h"
 #include "codegen/cpu/LoweringUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -105,6 +106,167 @@ void llmc::multiplyPackedPanel(OpBuilder &b, Location loc, Value x,
         scf::YieldOp::create(fb, floc, updated);
       });
   for (auto [i, row] : llvm::enumerate(xRowIndices))
+    for (auto [v, column] : llvm::enumerate(columns))
+      vector::StoreOp::create(b, loc, loop.getResult(i * vectors + v), out,
+                              ValueRange{row, column});
+}
+
+Value llmc::packWeightPairPanel(OpBuilder &b, Location loc, Value rows,
+                                Value n0, int64_t panelRows, int64_t depth) {
+  constexpr int64_t lanes = kBF16DotLanes; // panel rows per group, pairs per block
+  constexpr int64_t blockElements = 2 * lanes;
+  assert(panelRows % lanes == 0 && "whole groups of 16 rows");
+  Type bf16 = b.getBF16Type();
+  int64_t pairs = llvm::divideCeil(depth, 2);
+  Value panel = memref::AllocOp::create(
+      b, loc, MemRefType::get({pairs, 2 * panelRows}, bf16), ValueRange{},
+      b.getI64IntegerAttr(kPanelAlignment));
+  auto rowType = VectorType::get({blockElements}, bf16);
+  auto pairsType = VectorType::get({lanes}, b.getI32Type());
+  int64_t depthMain = depth / blockElements * blockElements;
+  // Elements [k0, k0 + 2·pairCount) of the panel's rows group * 16 + i.
+  auto packBlock = [&](OpBuilder &pb, Location ploc, int64_t group, Value k0,
+                       int64_t pairCount, Value mask) {
+    Value padding = arith::ConstantOp::create(pb, ploc, pb.getFloatAttr(bf16, 0.0));
+    SmallVector<Value> vectors;
+    for (int64_t i = 0; i < lanes; ++i) {
+      Value row = arith::AddIOp::create(
+          pb, ploc, n0, indexConstant(pb, ploc, group * lanes + i));
+      Value elements = vector::TransferReadOp::create(
+          pb, ploc, rowType, rows, ValueRange{row, k0},
+          AffineMap::getMinorIdentityMap(2, 1, pb.getContext()), padding, mask,
+          pb.getBoolArrayAttr({true}));
+      vectors.push_back(vector::BitCastOp::create(pb, ploc, pairsType, elements));
+    }
+    SmallVector<Value> columns = transposeRows(pb, ploc, vectors);
+    Value p0 = arith::DivUIOp::create(pb, ploc, k0, indexConstant(pb, ploc, 2));
+    for (int64_t t = 0; t < pairCount; ++t) {
+      Value p = arith::AddIOp::create(pb, ploc, p0, indexConstant(pb, ploc, t));
+      vector::StoreOp::create(
+          pb, ploc, vector::BitCastOp::create(pb, ploc, rowType, columns[t]),
+          panel, ValueRange{p, indexConstant(pb, ploc, group * blockElements)});
+    }
+  };
+  for (int64_t group = 0; group < panelRows / lanes; ++group) {
+    if (depthMain > 0)
+      scf::ForOp::create(
+          b, loc, indexConstant(b, loc, 0), indexConstant(b, loc, depthMain),
+          indexConstant(b, loc, blockElements), ValueRange{},
+          [&](OpBuilder &fb, Location floc, Value k0, ValueRange) {
+            packBlock(fb, floc, group, k0, lanes, Value());
+            scf::YieldOp::create(fb, floc);
+          });
+    if (depth > depthMain) {
+      Value mask = vector::CreateMaskOp::create(
+          b, loc, VectorType::get({blockElements}, b.getI1Type()),
+          ValueRange{indexConstant(b, loc, depth - depthMain)});
+      packBlock(b, loc, group, indexConstant(b, loc, depthMain),
+                llvm::divideCeil(depth - depthMain, 2), mask);
+    }
+  }
+  return panel;
+}
+
+Value llmc::packRowsAsBF16Pairs(OpBuilder &b, Location loc, Value x, Value m0,
+                                Value m1, int64_t rowBlock, int64_t depth) {
+  constexpr int64_t lanes = kBF16DotLanes;
+  Type bf16 = b.getBF16Type();
+  int64_t width = 2 * llvm::divideCeil(depth, 2);
+  Value rows = memref::AllocOp::create(
+      b, loc, MemRefType::get({rowBlock, width}, bf16), ValueRange{},
+      b.getI64IntegerAttr(kPanelAlignment));
+  auto roundedType = VectorType::get({lanes}, bf16);
+  int64_t depthMain = depth / lanes * lanes;
+  scf::ForOp::create(
+      b, loc, m0, m1, indexConstant(b, loc, 1), ValueRange{},
+      [&](OpBuilder &rb, Location rloc, Value m, ValueRange) {
+        Value row = arith::SubIOp::create(rb, rloc, m, m0);
+        if (depthMain > 0)
+          scf::ForOp::create(
+              rb, rloc, indexConstant(rb, rloc, 0),
+              indexConstant(rb, rloc, depthMain), indexConstant(rb, rloc, lanes),
+              ValueRange{}, [&](OpBuilder &kb, Location kloc, Value k, ValueRange) {
+                Value values =
+                    readWidenedRowVector(kb, kloc, x, m, k, Value(), lanes);
+                vector::StoreOp::create(
+                    kb, kloc,
+                    arith::TruncFOp::create(kb, kloc, roundedType, values), rows,
+                    ValueRange{row, k});
+                scf::YieldOp::create(kb, kloc);
+              });
+        if (depth > depthMain) {
+          // The tail read masked (zeros past K), written up to the buffer's
+          // width: an odd depth's padding column gets one of the zeros.
+          Value k = indexConstant(rb, rloc, depthMain);
+          Value mask = vector::CreateMaskOp::create(
+              rb, rloc, VectorType::get({lanes}, rb.getI1Type()),
+              ValueRange{indexConstant(rb, rloc, depth - depthMain)});
+          Value values = readWidenedRowVector(rb, rloc, x, m, k, mask, lanes);
+          vector::TransferWriteOp::create(
+              rb, rloc, arith::TruncFOp::create(rb, rloc, roundedType, values),
+              rows, ValueRange{row, k}, ArrayRef<bool>{false});
+        }
+        scf::YieldOp::create(rb, rloc);
+      });
+  return rows;
+}
+
+void llmc::multiplyPackedPairPanel(OpBuilder &b, Location loc, Value xPairs,
+                                   Value xRow, Value panel, Value out, Value m,
+                                   Value n0, int64_t xRows, Value p0,
+                                   Value p1) {
+  constexpr int64_t lanes = kBF16DotLanes;
+  int64_t vectors = cast<MemRefType>(panel.getType()).getDimSize(1) / (2 * lanes);
+  auto sumType = VectorType::get({lanes}, b.getF32Type());
+  auto operandType = VectorType::get({2 * lanes}, b.getBF16Type());
+  auto pairType = VectorType::get({2}, b.getBF16Type());
+  auto bitsType = VectorType::get({1}, b.getI32Type());
+  auto broadcastType = VectorType::get({lanes}, b.getI32Type());
+  SmallVector<Value> outRows, xRowIndices, columns;
+  for (int64_t i = 0; i < xRows; ++i) {
+    outRows.push_back(
+        i == 0 ? m : arith::AddIOp::create(b, loc, m, indexConstant(b, loc, i)));
+    xRowIndices.push_back(
+        i == 0 ? xRow
+               : arith::AddIOp::create(b, loc, xRow, indexConstant(b, loc, i)));
+  }
+  for (int64_t v = 0; v < vectors; ++v)
+    columns.push_back(
+        v == 0 ? n0
+               : arith::AddIOp::create(b, loc, n0,
+                                       indexConstant(b, loc, v * lanes)));
+  SmallVector<Value> sums;
+  for (Value row : outRows)
+    for (Value column : columns)
+      sums.push_back(
+          vector::LoadOp::create(b, loc, sumType, out, ValueRange{row, column}));
+  auto loop = scf::ForOp::create(
+      b, loc, p0, p1, indexConstant(b, loc, 1), sums,
+      [&](OpBuilder &fb, Location floc, Value p, ValueRange carried) {
+        SmallVector<Value> weights;
+        for (int64_t v = 0; v < vectors; ++v)
+          weights.push_back(vector::LoadOp::create(
+              fb, floc, operandType, panel,
+              ValueRange{p, indexConstant(fb, floc, v * 2 * lanes)}));
+        Value k = arith::MulIOp::create(fb, floc, p, indexConstant(fb, floc, 2));
+        SmallVector<Value> updated;
+        for (Value row : xRowIndices) {
+          // The row's pair p as one 32-bit lane, in every lane.
+          Value pair = vector::LoadOp::create(fb, floc, pairType, xPairs,
+                                              ValueRange{row, k});
+          Value bits = vector::ExtractOp::create(
+              fb, floc, vector::BitCastOp::create(fb, floc, bitsType, pair),
+              ArrayRef<int64_t>{0});
+          Value broadcast = vector::BitCastOp::create(
+              fb, floc, operandType,
+              vector::BroadcastOp::create(fb, floc, broadcastType, bits));
+          for (int64_t v = 0; v < vectors; ++v)
+            updated.push_back(createBF16Dot(
+                fb, floc, carried[updated.size()], broadcast, weights[v]));
+        }
+        scf::YieldOp::create(fb, floc, updated);
+      });
+  for (auto [i, row] : llvm::enumerate(outRows))
     for (auto [v, column] : llvm::enumerate(columns))
       vector::StoreOp::create(b, loc, loop.getResult(i * vectors + v), out,
                               ValueRange{row, column});

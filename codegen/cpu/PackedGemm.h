@@ -28,6 +28,40 @@ void multiplyPackedPanel(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
                          mlir::Value n0, int64_t xRows, int64_t lanes,
                          mlir::Value k0, mlir::Value k1);
 
+/// Packs weight rows [n0, n0 + panelRows) of `rows` (a tensor [N, depth]
+/// of bf16) in pairs of K into a fresh buffer, memref<ceil(depth / 2) x
+/// 2·panelRows x bf16>: row p holds each panel row j's elements 2p and
+/// 2p + 1 side by side (at 2j and 2j + 1), VDPBF16PS's operand layout, so
+/// that one vector<32xbf16> of row p meets 16 panel rows. Each block of 16
+/// rows × 32 elements is read as 16 vectors of 16 pairs (i32), transposed
+/// in registers (transposeRows) and stored as 16 pair rows; the depth % 32
+/// tail is read masked, so an odd depth's last pair ends in zero.
+/// panelRows is a multiple of 16.
+mlir::Value packWeightPairPanel(mlir::OpBuilder &b, mlir::Location loc,
+                                mlir::Value rows, mlir::Value n0,
+                                int64_t panelRows, int64_t depth);
+
+/// Rows [m0, m1) of x (a tensor [M, depth] of f32, f16 or bf16) rounded to
+/// bf16 (to nearest, ties to even) into a fresh buffer memref<rowBlock x
+/// 2·ceil(depth / 2) x bf16> (x row m at row m - m0; m1 - m0 ≤ rowBlock),
+/// an odd depth's last column zero: the x side of multiplyPackedPairPanel.
+mlir::Value packRowsAsBF16Pairs(mlir::OpBuilder &b, mlir::Location loc,
+                                mlir::Value x, mlir::Value m0, mlir::Value m1,
+                                int64_t rowBlock, int64_t depth);
+
+/// out[m + i, n0 + j] += Σ_{p0 <= p < p1} Σ_{h < 2} xPairs[xRow + i, 2p + h]
+/// · w[n0 + j, 2p + h] for i < xRows and j < panelRows, w as
+/// packWeightPairPanel packed it into `panel`: the tile's output vectors
+/// are loaded into registers, each step p broadcasts each x row's pair p
+/// (32 bits) and multiplies it with the panel's vectors of row p in
+/// VDPBF16PS (createBF16Dot, declared by the caller), and the vectors are
+/// stored back.
+void multiplyPackedPairPanel(mlir::OpBuilder &b, mlir::Location loc,
+                             mlir::Value xPairs, mlir::Value xRow,
+                             mlir::Value panel, mlir::Value out, mlir::Value m,
+                             mlir::Value n0, int64_t xRows, mlir::Value p0,
+                             mlir::Value p1);
+
 /// out[m, n0 + j] = bias[n0 + j] (0 without a bias) for m in [m0, m1) and
 /// j < panelRows: the sums multiplyPackedPanel adds to, K block by K block.
 void initializePanelOutputs(mlir::OpBuilder &b, mlir::Location loc,

@@ -76,13 +76,14 @@ struct ProjectionToVector : OpConversionPattern<OpTy> {
   ProjectionToVector(TypeConverter &converter, MLIRContext *context,
                      int64_t minParallelWeightElements,
                      llmc::CPUVectorRegisters registers,
-                     llmc::Int8DotKind int8Dot,
+                     llmc::Int8DotKind int8Dot, bool bf16Dot,
                      std::shared_ptr<llmc::QuantizedActivationCache> activations)
       : OpConversionPattern<OpTy>(converter, context,
                                   kVectorProjectionBenefit),
         minParallelWeightElements(minParallelWeightElements),
         gemmTile(llmc::getGemmTile(registers)),
         int8GemmTile(llmc::getInt8GemmTile(registers)), int8Dot(int8Dot),
+        bf16Dot(bf16Dot),
         activations(std::move(activations)) {}
 
   LogicalResult
@@ -116,7 +117,7 @@ struct ProjectionToVector : OpConversionPattern<OpTy> {
     Value result = llmc::createVectorProjection(
         rewriter, op.getLoc(), adaptor.getX(), adaptor.getWeight(),
         weightFormat, bias, resultType,
-        tile, int8Dot, minParallelWeightElements, *activations);
+        tile, int8Dot, bf16Dot, minParallelWeightElements, *activations);
     rewriter.replaceOp(op, llmc::softcapInPlace(rewriter, op.getLoc(), result,
                                                 getSoftcap(op)));
     return success();
@@ -126,6 +127,8 @@ struct ProjectionToVector : OpConversionPattern<OpTy> {
   llmc::ProjectionTile gemmTile;
   llmc::ProjectionTile int8GemmTile;
   llmc::Int8DotKind int8Dot;
+  /// Whether the prefill GEMM multiplies bf16 weights in VDPBF16PS.
+  bool bf16Dot;
   /// Shared by the patterns of one lowering (both op kinds): x's int8 rows
   /// quantized once for all projections of one x.
   std::shared_ptr<llmc::QuantizedActivationCache> activations;
@@ -136,11 +139,11 @@ struct ProjectionToVector : OpConversionPattern<OpTy> {
 void llmc::populateProjectionToVectorPatterns(
     TypeConverter &converter, RewritePatternSet &patterns,
     int64_t minParallelWeightElements, CPUVectorRegisters registers,
-    Int8DotKind int8Dot) {
+    Int8DotKind int8Dot, bool bf16Dot) {
   // One cache for both patterns (add() passes each the same lvalue).
   auto activations = std::make_shared<QuantizedActivationCache>();
   patterns.add<ProjectionToVector<llm::LinearOp>,
                ProjectionToVector<llm::LogitsOp>>(
       converter, patterns.getContext(), minParallelWeightElements, registers,
-      int8Dot, activations);
+      int8Dot, bf16Dot, activations);
 }

@@ -1,6 +1,7 @@
 // The register-tiled vector kernel behind the CPU projection patterns (x · Wᵀ + bias, threaded with scf.parallel).
 #include "codegen/cpu/VectorProjection.h"
 #include "codegen/cpu/ActivationQuantization.h"
+#include "codegen/cpu/BF16Dot.h"
 #include "codegen/common/BlockDecoding.h"
 #include "codegen/cpu/Int8Gemm.h"
 #include "codegen/cpu/LoweringUtils.h"
@@ -75,6 +76,9 @@ struct KernelOperands {
   /// codes and scales, and the instructions that multiply them.
   std::optional<QuantizedActivations> int8;
   Int8DotKind int8Dot = Int8DotKind::None;
+  /// Set when the packed GEMM multiplies bf16 weights with x rounded to
+  /// bf16, in VDPBF16PS (PackedGemm.h's pair panels).
+  bool bf16Dot = false;
   /// Set (with `int8`) when the tile's weight rows are decoded into codes
   /// (the GEMM's x tiles of one row block share them).
   std::optional<WeightCodeTile> codeTile;
@@ -1011,11 +1015,15 @@ void emitPackedGemm(OpBuilder &b, Location loc, const KernelOperands &ops,
                     Value nHi, ProjectionTile tile) {
   int64_t panelRows = tile.weightRows * tile.lanes;
   int64_t depth = *getConstantIntValue(ops.depth);
+  // The panel's steps along K: elements (f32 FMAs), or pairs of elements
+  // (VDPBF16PS); a step's row of the panel is panelRows × 4 bytes either way.
+  int64_t kPerStep = ops.bf16Dot ? 2 : 1;
+  int64_t steps = llvm::divideCeil(depth, kPerStep);
   // K blocks of equal size, each at most kPanelBlockBytes of the panel.
   int64_t maxBlock =
       std::max<int64_t>(1, kPanelBlockBytes / (panelRows * 4));
-  int64_t depthBlock =
-      llvm::divideCeil(depth, llvm::divideCeil(depth, maxBlock));
+  int64_t stepBlock =
+      llvm::divideCeil(steps, llvm::divideCeil(steps, maxBlock));
   int64_t rowBlock = kPackedRowBlock / tile.xRows * tile.xRows;
   Value zero = indexConstant(b, loc, 0);
   // Float weight rows are read from memory by the packing: the next
@@ -1046,7 +1054,14 @@ void emitPackedGemm(OpBuilder &b, Location loc, const KernelOperands &ops,
       firstRow = indexConstant(nb, nloc, 0);
     }
     Value panel =
-        packWeightPanel(nb, nloc, rows, firstRow, panelRows, depth, tile.lanes);
+        ops.bf16Dot
+            ? packWeightPairPanel(nb, nloc, rows, firstRow, panelRows, depth)
+            : packWeightPanel(nb, nloc, rows, firstRow, panelRows, depth,
+                              tile.lanes);
+    // VDPBF16PS meets x rounded to bf16, once per row block and panel.
+    Value xPairs = ops.bf16Dot ? packRowsAsBF16Pairs(nb, nloc, ops.x, m0,
+                                                     blockEnd, rowBlock, depth)
+                               : Value();
     initializePanelOutputs(nb, nloc, ops.bias, ops.out, m0, blockEnd, n0,
                            panelRows, tile.lanes);
     Value fullEnd = nb.createOrFold<arith::SubIOp>(
@@ -1055,14 +1070,16 @@ void emitPackedGemm(OpBuilder &b, Location loc, const KernelOperands &ops,
             nloc, nb.createOrFold<arith::SubIOp>(nloc, blockEnd, m0),
             indexConstant(nb, nloc, tile.xRows)));
     scf::ForOp::create(
-        nb, nloc, indexConstant(nb, nloc, 0), indexConstant(nb, nloc, depth),
-        indexConstant(nb, nloc, depthBlock), ValueRange{},
-        [&](OpBuilder &kb, Location kloc, Value k0, ValueRange) {
-          Value k1 = kb.createOrFold<arith::MinUIOp>(
+        nb, nloc, indexConstant(nb, nloc, 0), indexConstant(nb, nloc, steps),
+        indexConstant(nb, nloc, stepBlock), ValueRange{},
+        [&](OpBuilder &kb, Location kloc, Value s0, ValueRange) {
+          Value s1 = kb.createOrFold<arith::MinUIOp>(
               kloc,
-              arith::AddIOp::create(kb, kloc, k0,
-                                    indexConstant(kb, kloc, depthBlock)),
-              indexConstant(kb, kloc, depth));
+              arith::AddIOp::create(kb, kloc, s0,
+                                    indexConstant(kb, kloc, stepBlock)),
+              indexConstant(kb, kloc, steps));
+          Value k0 = kb.createOrFold<arith::MulIOp>(
+              kloc, s0, indexConstant(kb, kloc, kPerStep));
           auto tiles = [&](Value from, Value to, int64_t xRows) {
             scf::ForOp::create(
                 kb, kloc, from, to, indexConstant(kb, kloc, xRows),
@@ -1070,9 +1087,16 @@ void emitPackedGemm(OpBuilder &b, Location loc, const KernelOperands &ops,
                 [&](OpBuilder &tb, Location tloc, Value m, ValueRange) {
                   if (weightBuffer && xRows == tile.xRows)
                     prefetchNextPanel(tb, tloc, weightBuffer, m0, m, n0,
-                                      panelRows, xRows, k0, depthBlock);
-                  multiplyPackedPanel(tb, tloc, ops.x, panel, ops.out, m, n0,
-                                      xRows, tile.lanes, k0, k1);
+                                      panelRows, xRows, k0,
+                                      stepBlock * kPerStep);
+                  if (ops.bf16Dot)
+                    multiplyPackedPairPanel(
+                        tb, tloc, xPairs,
+                        arith::SubIOp::create(tb, tloc, m, m0), panel, ops.out,
+                        m, n0, xRows, s0, s1);
+                  else
+                    multiplyPackedPanel(tb, tloc, ops.x, panel, ops.out, m, n0,
+                                        xRows, tile.lanes, s0, s1);
                   scf::YieldOp::create(tb, tloc);
                 });
           };
@@ -1167,7 +1191,7 @@ Value llmc::createVectorProjection(OpBuilder &b, Location loc, Value x,
                                    Value bias,
                                    RankedTensorType resultType,
                                    ProjectionTile tile,
-                                   Int8DotKind int8Dot,
+                                   Int8DotKind int8Dot, bool bf16Dot,
                                    int64_t minParallelWeightElements,
                                    QuantizedActivationCache &activations) {
   int64_t rank = resultType.getRank();
@@ -1277,6 +1301,14 @@ Value llmc::createVectorProjection(OpBuilder &b, Location loc, Value x,
   Value zero = indexConstant(b, loc, 0);
   Value outputsStart = zero;
   if (usesPackedGemm(ops, tile)) {
+    // bf16 weights on VDPBF16PS, where the CPU has it: x rounded to bf16.
+    if (bf16Dot && !weightFormat && weightType.getElementType().isBF16() &&
+        tile.lanes == kBF16DotLanes) {
+      ops.bf16Dot = true;
+      declareBF16Dot(b, loc,
+                     b.getInsertionBlock()->getParentOp()
+                         ->getParentOfType<ModuleOp>());
+    }
     outputsStart =
         roundDown(b, loc, ops.outputs, tile.weightRows * tile.lanes);
     emitPackedGemm(b, loc, ops, outputsStart, tile);

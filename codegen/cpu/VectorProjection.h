@@ -95,7 +95,10 @@ std::optional<int64_t> getStaticRowCount(mlir::RankedTensorType xType);
 /// weights with an f32 result, the GEMM computes whole panels of
 /// tile.weightRows × lanes weight rows with PackedGemm.h's outer-product
 /// kernel (each panel packed K-major once per block of 128 x rows) and
-/// leaves only the rows below a panel to the dot-product tiles. When the
+/// leaves only the rows below a panel to the dot-product tiles; with
+/// `bf16Dot`, bf16 weights (on 16-lane vectors) go to its VDPBF16PS kernel
+/// instead, x rounded to bf16 (relative 2^-9 per element) once per row block
+/// and panel, the weights packed in pairs of K. When the
 /// work is small (fewer than `minParallelWeightElements` weight elements
 /// times the rows of x, at least `tile.xRows` when the row count is
 /// dynamic), the scf.parallel loops are marked small (ParallelLoopMarks.h).
@@ -105,7 +108,7 @@ mlir::Value createVectorProjection(mlir::OpBuilder &builder, mlir::Location loc,
                                    mlir::Value bias,
                                    mlir::RankedTensorType resultType,
                                    ProjectionTile tile,
-                                   Int8DotKind int8Dot,
+                                   Int8DotKind int8Dot, bool bf16Dot,
                                    int64_t minParallelWeightElements,
                                    QuantizedActivationCache &activations);
 

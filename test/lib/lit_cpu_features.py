@@ -1,6 +1,7 @@
 """lit features for the host CPU's int8 dot-product instructions, for tests that run the kernels of one
 llm-lower-to-linalg int8-dot kind or check which one `llmc compile` chose for this machine:
-cpu-avx2 (VPMADDUBSW) and cpu-vnni (VPDPBUSD: AVX-512 VNNI with VL, or AVX-VNNI)."""
+cpu-avx2 (VPMADDUBSW) and cpu-vnni (VPDPBUSD: AVX-512 VNNI with VL, or AVX-VNNI); and for the bf16 weights'
+prefill GEMM on VDPBF16PS (bf16-dot): cpu-avx512bf16."""
 
 
 def cpu_flags(path="/proc/cpuinfo"):
@@ -20,3 +21,5 @@ def add_cpu_features(config):
         config.available_features.add("cpu-avx2")
     if {"avx512_vnni", "avx512vl"} <= flags or "avx_vnni" in flags:
         config.available_features.add("cpu-vnni")
+    if "avx512_bf16" in flags:
+        config.available_features.add("cpu-avx512bf16")

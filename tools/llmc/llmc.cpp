@@ -138,6 +138,14 @@ cl::opt<std::string> blockDot(
     cl::init("int8"), cl::sub(cl::SubCommand::getTopLevel()),
     cl::sub(compileCommand), cl::cat(compilerCategory));
 
+cl::opt<std::string> bf16Dot(
+    "bf16-dot",
+    cl::desc("How the CPU's prefill GEMM multiplies bf16 weights: bf16 (x "
+             "rounded to bf16, VDPBF16PS where --cpu has AVX-512 BF16; "
+             "default) or f32 (x exact, f32 FMAs)"),
+    cl::init("bf16"), cl::sub(cl::SubCommand::getTopLevel()),
+    cl::sub(compileCommand), cl::cat(compilerCategory));
+
 /// The CPU the command compiles for: --cpu, or for `compile` the host.
 std::optional<CPUTargetOptions> getCPUTargetOptions() {
   if (cpuName.empty() && !compileCommand)
@@ -245,10 +253,15 @@ Expected<PipelineOptions> getPipelineOptions(Phase phase) {
     pipelineOptions.vectorRegisters = registers->count;
     if (blockDot == "int8")
       pipelineOptions.int8Dot = getInt8DotKindName(registers->int8Dot).str();
+    if (bf16Dot == "bf16")
+      pipelineOptions.bf16Dot = registers->bf16Dot;
   }
   if (blockDot != "int8" && blockDot != "f32")
     return createStringError("--block-dot must be int8 or f32, not '" +
                              blockDot + "'");
+  if (bf16Dot != "bf16" && bf16Dot != "f32")
+    return createStringError("--bf16-dot must be bf16 or f32, not '" +
+                             bf16Dot + "'");
   if (phase == Phase::PTX && pipelineOptions.target != TargetKind::CUDA)
     return createStringError("phase 'ptx' needs a CUDA target: add "
                              "--target=cuda:sm_80 or --target=cuda:sm_90");
