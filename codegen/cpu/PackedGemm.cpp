@@ -17,6 +17,37 @@ namespace {
 /// Alignment of the panel buffer: one cache line.
 constexpr int64_t kPanelAlignment = 64;
 
+/// Packs a block of a panel: columns [k0, k0 + elements) of its group of
+/// rows `group`, read masked by `mask` (null: whole blocks).
+using PackBlockFn = llvm::function_ref<void(OpBuilder &, Location,
+                                            int64_t group, Value k0,
+                                            int64_t elements, Value mask)>;
+
+/// Calls packBlock for each of `groups` groups of panel rows over K = depth
+/// in blocks of blockElements columns: the whole blocks in an scf.for, then
+/// the depth % blockElements tail with a mask of that many elements.
+void packPanelBlocks(OpBuilder &b, Location loc, int64_t groups, int64_t depth,
+                     int64_t blockElements, PackBlockFn packBlock) {
+  int64_t depthMain = depth / blockElements * blockElements;
+  for (int64_t group = 0; group < groups; ++group) {
+    if (depthMain > 0)
+      scf::ForOp::create(
+          b, loc, indexConstant(b, loc, 0), indexConstant(b, loc, depthMain),
+          indexConstant(b, loc, blockElements), ValueRange{},
+          [&](OpBuilder &fb, Location floc, Value k0, ValueRange) {
+            packBlock(fb, floc, group, k0, blockElements, Value());
+            scf::YieldOp::create(fb, floc);
+          });
+    if (depth > depthMain) {
+      Value mask = vector::CreateMaskOp::create(
+          b, loc, VectorType::get({blockElements}, b.getI1Type()),
+          ValueRange{indexConstant(b, loc, depth - depthMain)});
+      packBlock(b, loc, group, indexConstant(b, loc, depthMain),
+                depth - depthMain, mask);
+    }
+  }
+}
+
 } // namespace
 
 Value llmc::packWeightPanel(OpBuilder &b, Location loc, Value rows, Value n0,
@@ -25,7 +56,6 @@ Value llmc::packWeightPanel(OpBuilder &b, Location loc, Value rows, Value n0,
   Value panel = memref::AllocOp::create(
       b, loc, MemRefType::get({depth, panelRows}, b.getF32Type()),
       ValueRange{}, b.getI64IntegerAttr(kPanelAlignment));
-  int64_t depthMain = depth / lanes * lanes;
   // Columns [k0, k0 + count) of the panel's rows group * lanes + i.
   auto packBlock = [&](OpBuilder &pb, Location ploc, int64_t group, Value k0,
                        int64_t count, Value mask) {
@@ -43,23 +73,7 @@ Value llmc::packWeightPanel(OpBuilder &b, Location loc, Value rows, Value n0,
           ValueRange{k, indexConstant(pb, ploc, group * lanes)});
     }
   };
-  for (int64_t group = 0; group < panelRows / lanes; ++group) {
-    if (depthMain > 0)
-      scf::ForOp::create(
-          b, loc, indexConstant(b, loc, 0), indexConstant(b, loc, depthMain),
-          indexConstant(b, loc, lanes), ValueRange{},
-          [&](OpBuilder &fb, Location floc, Value k0, ValueRange) {
-            packBlock(fb, floc, group, k0, lanes, Value());
-            scf::YieldOp::create(fb, floc);
-          });
-    if (depth > depthMain) {
-      Value mask = vector::CreateMaskOp::create(
-          b, loc, VectorType::get({lanes}, b.getI1Type()),
-          ValueRange{indexConstant(b, loc, depth - depthMain)});
-      packBlock(b, loc, group, indexConstant(b, loc, depthMain),
-                depth - depthMain, mask);
-    }
-  }
+  packPanelBlocks(b, loc, panelRows / lanes, depth, lanes, packBlock);
   return panel;
 }
 
@@ -123,10 +137,9 @@ Value llmc::packWeightPairPanel(OpBuilder &b, Location loc, Value rows,
       b.getI64IntegerAttr(kPanelAlignment));
   auto rowType = VectorType::get({blockElements}, bf16);
   auto pairsType = VectorType::get({lanes}, b.getI32Type());
-  int64_t depthMain = depth / blockElements * blockElements;
-  // Elements [k0, k0 + 2·pairCount) of the panel's rows group * 16 + i.
+  // Elements [k0, k0 + elements) of the panel's rows group * 16 + i.
   auto packBlock = [&](OpBuilder &pb, Location ploc, int64_t group, Value k0,
-                       int64_t pairCount, Value mask) {
+                       int64_t elements, Value mask) {
     Value padding = arith::ConstantOp::create(pb, ploc, pb.getFloatAttr(bf16, 0.0));
     SmallVector<Value> vectors;
     for (int64_t i = 0; i < lanes; ++i) {
@@ -140,47 +153,30 @@ Value llmc::packWeightPairPanel(OpBuilder &b, Location loc, Value rows,
     }
     SmallVector<Value> columns = transposeRows(pb, ploc, vectors);
     Value p0 = arith::DivUIOp::create(pb, ploc, k0, indexConstant(pb, ploc, 2));
-    for (int64_t t = 0; t < pairCount; ++t) {
+    for (int64_t t = 0; t < llvm::divideCeil(elements, 2); ++t) {
       Value p = arith::AddIOp::create(pb, ploc, p0, indexConstant(pb, ploc, t));
       vector::StoreOp::create(
           pb, ploc, vector::BitCastOp::create(pb, ploc, rowType, columns[t]),
           panel, ValueRange{p, indexConstant(pb, ploc, group * blockElements)});
     }
   };
-  for (int64_t group = 0; group < panelRows / lanes; ++group) {
-    if (depthMain > 0)
-      scf::ForOp::create(
-          b, loc, indexConstant(b, loc, 0), indexConstant(b, loc, depthMain),
-          indexConstant(b, loc, blockElements), ValueRange{},
-          [&](OpBuilder &fb, Location floc, Value k0, ValueRange) {
-            packBlock(fb, floc, group, k0, lanes, Value());
-            scf::YieldOp::create(fb, floc);
-          });
-    if (depth > depthMain) {
-      Value mask = vector::CreateMaskOp::create(
-          b, loc, VectorType::get({blockElements}, b.getI1Type()),
-          ValueRange{indexConstant(b, loc, depth - depthMain)});
-      packBlock(b, loc, group, indexConstant(b, loc, depthMain),
-                llvm::divideCeil(depth - depthMain, 2), mask);
-    }
-  }
+  packPanelBlocks(b, loc, panelRows / lanes, depth, blockElements, packBlock);
   return panel;
 }
 
-Value llmc::packRowsAsBF16Pairs(OpBuilder &b, Location loc, Value x, Value m0,
-                                Value m1, int64_t rowBlock, int64_t depth) {
+Value llmc::packRowsAsBF16Pairs(OpBuilder &b, Location loc, Value x,
+                                Value rows, int64_t depth) {
   constexpr int64_t lanes = kBF16DotLanes;
   Type bf16 = b.getBF16Type();
   int64_t width = 2 * llvm::divideCeil(depth, 2);
-  Value rows = memref::AllocOp::create(
-      b, loc, MemRefType::get({rowBlock, width}, bf16), ValueRange{},
-      b.getI64IntegerAttr(kPanelAlignment));
+  Value pairs = memref::AllocOp::create(
+      b, loc, MemRefType::get({ShapedType::kDynamic, width}, bf16),
+      ValueRange{rows}, b.getI64IntegerAttr(kPanelAlignment));
   auto roundedType = VectorType::get({lanes}, bf16);
   int64_t depthMain = depth / lanes * lanes;
   scf::ForOp::create(
-      b, loc, m0, m1, indexConstant(b, loc, 1), ValueRange{},
-      [&](OpBuilder &rb, Location rloc, Value m, ValueRange) {
-        Value row = arith::SubIOp::create(rb, rloc, m, m0);
+      b, loc, indexConstant(b, loc, 0), rows, indexConstant(b, loc, 1),
+      ValueRange{}, [&](OpBuilder &rb, Location rloc, Value m, ValueRange) {
         if (depthMain > 0)
           scf::ForOp::create(
               rb, rloc, indexConstant(rb, rloc, 0),
@@ -190,8 +186,8 @@ Value llmc::packRowsAsBF16Pairs(OpBuilder &b, Location loc, Value x, Value m0,
                     readWidenedRowVector(kb, kloc, x, m, k, Value(), lanes);
                 vector::StoreOp::create(
                     kb, kloc,
-                    arith::TruncFOp::create(kb, kloc, roundedType, values), rows,
-                    ValueRange{row, k});
+                    arith::TruncFOp::create(kb, kloc, roundedType, values), pairs,
+                    ValueRange{m, k});
                 scf::YieldOp::create(kb, kloc);
               });
         if (depth > depthMain) {
@@ -204,17 +200,16 @@ Value llmc::packRowsAsBF16Pairs(OpBuilder &b, Location loc, Value x, Value m0,
           Value values = readWidenedRowVector(rb, rloc, x, m, k, mask, lanes);
           vector::TransferWriteOp::create(
               rb, rloc, arith::TruncFOp::create(rb, rloc, roundedType, values),
-              rows, ValueRange{row, k}, ArrayRef<bool>{false});
+              pairs, ValueRange{m, k}, ArrayRef<bool>{false});
         }
         scf::YieldOp::create(rb, rloc);
       });
-  return rows;
+  return pairs;
 }
 
 void llmc::multiplyPackedPairPanel(OpBuilder &b, Location loc, Value xPairs,
-                                   Value xRow, Value panel, Value out, Value m,
-                                   Value n0, int64_t xRows, Value p0,
-                                   Value p1) {
+                                   Value panel, Value out, Value m, Value n0,
+                                   int64_t xRows, Value p0, Value p1) {
   constexpr int64_t lanes = kBF16DotLanes;
   int64_t vectors = cast<MemRefType>(panel.getType()).getDimSize(1) / (2 * lanes);
   auto sumType = VectorType::get({lanes}, b.getF32Type());
@@ -222,21 +217,17 @@ void llmc::multiplyPackedPairPanel(OpBuilder &b, Location loc, Value xPairs,
   auto pairType = VectorType::get({2}, b.getBF16Type());
   auto bitsType = VectorType::get({1}, b.getI32Type());
   auto broadcastType = VectorType::get({lanes}, b.getI32Type());
-  SmallVector<Value> outRows, xRowIndices, columns;
-  for (int64_t i = 0; i < xRows; ++i) {
-    outRows.push_back(
+  SmallVector<Value> rows, columns;
+  for (int64_t i = 0; i < xRows; ++i)
+    rows.push_back(
         i == 0 ? m : arith::AddIOp::create(b, loc, m, indexConstant(b, loc, i)));
-    xRowIndices.push_back(
-        i == 0 ? xRow
-               : arith::AddIOp::create(b, loc, xRow, indexConstant(b, loc, i)));
-  }
   for (int64_t v = 0; v < vectors; ++v)
     columns.push_back(
         v == 0 ? n0
                : arith::AddIOp::create(b, loc, n0,
                                        indexConstant(b, loc, v * lanes)));
   SmallVector<Value> sums;
-  for (Value row : outRows)
+  for (Value row : rows)
     for (Value column : columns)
       sums.push_back(
           vector::LoadOp::create(b, loc, sumType, out, ValueRange{row, column}));
@@ -250,7 +241,7 @@ void llmc::multiplyPackedPairPanel(OpBuilder &b, Location loc, Value xPairs,
               ValueRange{p, indexConstant(fb, floc, v * 2 * lanes)}));
         Value k = arith::MulIOp::create(fb, floc, p, indexConstant(fb, floc, 2));
         SmallVector<Value> updated;
-        for (Value row : xRowIndices) {
+        for (Value row : rows) {
           // The row's pair p as one 32-bit lane, in every lane.
           Value pair = vector::LoadOp::create(fb, floc, pairType, xPairs,
                                               ValueRange{row, k});
@@ -266,7 +257,7 @@ void llmc::multiplyPackedPairPanel(OpBuilder &b, Location loc, Value xPairs,
         }
         scf::YieldOp::create(fb, floc, updated);
       });
-  for (auto [i, row] : llvm::enumerate(outRows))
+  for (auto [i, row] : llvm::enumerate(rows))
     for (auto [v, column] : llvm::enumerate(columns))
       vector::StoreOp::create(b, loc, loop.getResult(i * vectors + v), out,
                               ValueRange{row, column});

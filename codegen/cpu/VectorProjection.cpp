@@ -1036,6 +1036,9 @@ void emitPackedGemm(OpBuilder &b, Location loc, const KernelOperands &ops,
         b, loc,
         MemRefType::get(weightType.getShape(), weightType.getElementType()),
         ops.weight, b.getUnitAttr());
+  // VDPBF16PS meets x rounded to bf16, once per projection.
+  Value xPairs =
+      ops.bf16Dot ? packRowsAsBF16Pairs(b, loc, ops.x, ops.rows, depth) : Value();
   TileDim dims[] = {{zero, ops.rows, rowBlock}, {zero, nHi, panelRows}};
   emitTileLoop(b, loc, ops, dims,
                [&](OpBuilder &nb, Location nloc, ValueRange starts) {
@@ -1058,10 +1061,6 @@ void emitPackedGemm(OpBuilder &b, Location loc, const KernelOperands &ops,
             ? packWeightPairPanel(nb, nloc, rows, firstRow, panelRows, depth)
             : packWeightPanel(nb, nloc, rows, firstRow, panelRows, depth,
                               tile.lanes);
-    // VDPBF16PS meets x rounded to bf16, once per row block and panel.
-    Value xPairs = ops.bf16Dot ? packRowsAsBF16Pairs(nb, nloc, ops.x, m0,
-                                                     blockEnd, rowBlock, depth)
-                               : Value();
     initializePanelOutputs(nb, nloc, ops.bias, ops.out, m0, blockEnd, n0,
                            panelRows, tile.lanes);
     Value fullEnd = nb.createOrFold<arith::SubIOp>(
@@ -1090,10 +1089,8 @@ void emitPackedGemm(OpBuilder &b, Location loc, const KernelOperands &ops,
                                       panelRows, xRows, k0,
                                       stepBlock * kPerStep);
                   if (ops.bf16Dot)
-                    multiplyPackedPairPanel(
-                        tb, tloc, xPairs,
-                        arith::SubIOp::create(tb, tloc, m, m0), panel, ops.out,
-                        m, n0, xRows, s0, s1);
+                    multiplyPackedPairPanel(tb, tloc, xPairs, panel, ops.out, m,
+                                            n0, xRows, s0, s1);
                   else
                     multiplyPackedPanel(tb, tloc, ops.x, panel, ops.out, m, n0,
                                         xRows, tile.lanes, s0, s1);

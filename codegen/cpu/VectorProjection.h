@@ -97,8 +97,8 @@ std::optional<int64_t> getStaticRowCount(mlir::RankedTensorType xType);
 /// kernel (each panel packed K-major once per block of 128 x rows) and
 /// leaves only the rows below a panel to the dot-product tiles; with
 /// `bf16Dot`, bf16 weights (on 16-lane vectors) go to its VDPBF16PS kernel
-/// instead, x rounded to bf16 (relative 2^-9 per element) once per row block
-/// and panel, the weights packed in pairs of K. When the
+/// instead, x rounded to bf16 (relative 2^-9 per element) once per
+/// projection, the weights packed in pairs of K. When the
 /// work is small (fewer than `minParallelWeightElements` weight elements
 /// times the rows of x, at least `tile.xRows` when the row count is
 /// dynamic), the scf.parallel loops are marked small (ParallelLoopMarks.h).

@@ -1,9 +1,9 @@
 // With bf16-dot (llmc sets it for a CPU with AVX-512 BF16), the prefill GEMM's panels of bf16 weights multiply in
 // VDPBF16PS: each panel of 96 weight rows is packed in pairs of K (row p of the panel holds every weight row's
 // elements 2p and 2p + 1 side by side: 16 rows × 32 elements read as 16 vectors of 16 pairs, transposed in
-// registers, stored as 16 rows of the panel; K % 32 read masked, so an odd K's last pair ends in a zero), the row
-// block's x rows are rounded to bf16 once per panel (an odd K's padding column written from the masked read's
-// zeros), and each K pair of the 4 × 6 tile broadcasts each x row's pair (32 bits) into 6 VDPBF16PS, called as
+// registers, stored as 16 rows of the panel; K % 32 read masked, so an odd K's last pair ends in a zero), x's
+// rows are rounded to bf16 once, before the threads (an odd K's padding column written from the masked read's
+// zeros; by the calling thread), and each K pair of the 4 × 6 tile broadcasts each x row's pair (32 bits) into 6 VDPBF16PS, called as
 // the LLVM intrinsic. f16 weights, AVX2's 8-lane vectors and bf16-dot=false keep the f32 FMA panels (gemm.mlir).
 // RUN: llmc-opt %s -split-input-file "--llm-lower-to-linalg=bf16-dot=true parallel-min-weight-elements=0" --canonicalize | FileCheck %s
 // RUN: llmc-opt %s -split-input-file --llm-lower-to-linalg=parallel-min-weight-elements=0 --canonicalize | FileCheck %s --check-prefix=OFF
@@ -13,6 +13,16 @@
 // CHECK: func.func private @llvm.x86.avx512bf16.dpbf16ps.512(vector<16xf32>, vector<32xbf16>, vector<32xbf16>) -> vector<16xf32>
 // CHECK-LABEL: func @pair_panel
 // CHECK-SAME: (%[[X:.+]]: tensor<1x?x67xf32>, %[[W:.+]]: tensor<96x67xbf16>)
+// CHECK: %[[ROWS:.+]] = tensor.dim %{{.+}}, %c0 : tensor<?x67xf32>
+// CHECK: %[[XB:.+]] = memref.alloc(%[[ROWS]]) {alignment = 64 : i64} : memref<?x68xbf16>
+// CHECK: scf.for %[[M:.+]] = %c0 to %[[ROWS]] step %c1 {
+// CHECK: scf.for %[[K:.+]] = %c0 to %c64 step %c16 {
+// CHECK: %[[XV:.+]] = vector.transfer_read %{{.+}}[%[[M]], %[[K]]], %{{.+}} {in_bounds = [true]} : tensor<?x67xf32>, vector<16xf32>
+// CHECK: %[[XR:.+]] = arith.truncf %[[XV]] : vector<16xf32> to vector<16xbf16>
+// CHECK: vector.store %[[XR]], %[[XB]][%[[M]], %[[K]]] : memref<?x68xbf16>, vector<16xbf16>
+// CHECK: %[[XT:.+]] = vector.transfer_read %{{.+}}[%[[M]], %c64], %{{.+}}, %{{.+}} {in_bounds = [true]} : tensor<?x67xf32>, vector<16xf32>
+// CHECK: %[[XTR:.+]] = arith.truncf %[[XT]] : vector<16xf32> to vector<16xbf16>
+// CHECK: vector.transfer_write %[[XTR]], %[[XB]][%[[M]], %c64] : vector<16xbf16>, memref<?x68xbf16>
 // CHECK: scf.parallel (%[[M0:.+]]) = (%c0) to (%{{.+}}) step (%c128) {
 // CHECK: %[[PANEL:.+]] = memref.alloc() {alignment = 64 : i64} : memref<34x192xbf16>
 // CHECK: scf.for %[[K0:.+]] = %c0 to %c64 step %c32 {
@@ -29,22 +39,12 @@
 // CHECK: vector.store %{{.+}}, %[[PANEL]][%c33, %c0] : memref<34x192xbf16>, vector<32xbf16>
 // CHECK-NOT: %[[PANEL]][%c34
 // CHECK: vector.store %{{.+}}, %[[PANEL]][%c33, %c160] : memref<34x192xbf16>, vector<32xbf16>
-// CHECK: %[[XB:.+]] = memref.alloc() {alignment = 64 : i64} : memref<128x68xbf16>
-// CHECK: scf.for %[[M:.+]] = %[[M0]] to %{{.+}} step %c1 {
-// CHECK: %[[XROW:.+]] = arith.subi %[[M]], %[[M0]] : index
-// CHECK: scf.for %[[K:.+]] = %c0 to %c64 step %c16 {
-// CHECK: %[[XV:.+]] = vector.transfer_read %{{.+}}[%[[M]], %[[K]]], %{{.+}} {in_bounds = [true]} : tensor<?x67xf32>, vector<16xf32>
-// CHECK: %[[XR:.+]] = arith.truncf %[[XV]] : vector<16xf32> to vector<16xbf16>
-// CHECK: vector.store %[[XR]], %[[XB]][%[[XROW]], %[[K]]] : memref<128x68xbf16>, vector<16xbf16>
-// CHECK: %[[XT:.+]] = vector.transfer_read %{{.+}}[%[[M]], %c64], %{{.+}}, %{{.+}} {in_bounds = [true]} : tensor<?x67xf32>, vector<16xf32>
-// CHECK: %[[XTR:.+]] = arith.truncf %[[XT]] : vector<16xf32> to vector<16xbf16>
-// CHECK: vector.transfer_write %[[XTR]], %[[XB]][%[[XROW]], %c64] : vector<16xbf16>, memref<128x68xbf16>
 // CHECK: scf.for %[[T:.+]] = %[[M0]] to %{{.+}} step %c4 {
 // CHECK: scf.for %[[P:.+]] = %c0 to %c34 step %c1 iter_args({{.+}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
 // CHECK: %[[W0:.+]] = vector.load %[[PANEL]][%[[P]], %c0] : memref<34x192xbf16>, vector<32xbf16>
 // CHECK-COUNT-5: vector.load %[[PANEL]][%[[P]], %c{{[0-9]+}}] : memref<34x192xbf16>, vector<32xbf16>
 // CHECK: %[[PK:.+]] = arith.muli %[[P]], %c2 : index
-// CHECK: %[[PAIR:.+]] = vector.load %[[XB]][%{{.+}}, %[[PK]]] : memref<128x68xbf16>, vector<2xbf16>
+// CHECK: %[[PAIR:.+]] = vector.load %[[XB]][%[[T]], %[[PK]]] : memref<?x68xbf16>, vector<2xbf16>
 // CHECK: %[[BITS:.+]] = vector.bitcast %[[PAIR]] : vector<2xbf16> to vector<1xi32>
 // CHECK: %[[LANE:.+]] = vector.extract %[[BITS]][0] : i32 from vector<1xi32>
 // CHECK: %[[SPLAT:.+]] = vector.broadcast %[[LANE]] : i32 to vector<16xi32>
