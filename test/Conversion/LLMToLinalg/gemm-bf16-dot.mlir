@@ -2,9 +2,9 @@
 // VDPBF16PS: each panel of 96 weight rows is packed in pairs of K (row p of the panel holds every weight row's
 // elements 2p and 2p + 1 side by side: 16 rows × 32 elements read as 16 vectors of 16 pairs, transposed in
 // registers, stored as 16 rows of the panel; K % 32 read masked, so an odd K's last pair ends in a zero), x's
-// rows are rounded to bf16 once, before the threads (an odd K's padding column written from the masked read's
-// zeros; by the calling thread), and each K pair of the 4 × 6 tile broadcasts each x row's pair (32 bits) into 6 VDPBF16PS, called as
-// the LLVM intrinsic. f16 weights, AVX2's 8-lane vectors and bf16-dot=false keep the f32 FMA panels (gemm.mlir).
+// rows are rounded to bf16 once per projection, by the calling thread before the threads start (an odd K's padding
+// column written from the masked read's zeros), and each K pair of the 4 × 6 tile broadcasts each x row's pair (32
+// bits) into 6 VDPBF16PS, called as the LLVM intrinsic. f16 weights, AVX2's 8-lane vectors and bf16-dot=false keep the f32 FMA panels (gemm.mlir).
 // RUN: llmc-opt %s -split-input-file "--llm-lower-to-linalg=bf16-dot=true parallel-min-weight-elements=0" --canonicalize | FileCheck %s
 // RUN: llmc-opt %s -split-input-file --llm-lower-to-linalg=parallel-min-weight-elements=0 --canonicalize | FileCheck %s --check-prefix=OFF
 // RUN: llmc-opt %s -split-input-file "--llm-lower-to-linalg=bf16-dot=true parallel-min-weight-elements=0 vector-register-bits=256 vector-registers=16" --canonicalize | FileCheck %s --check-prefix=OFF
