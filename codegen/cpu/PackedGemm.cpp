@@ -145,11 +145,11 @@ Value llmc::packWeightPairPanel(OpBuilder &b, Location loc, Value rows,
     for (int64_t i = 0; i < lanes; ++i) {
       Value row = arith::AddIOp::create(
           pb, ploc, n0, indexConstant(pb, ploc, group * lanes + i));
-      Value elements = vector::TransferReadOp::create(
+      Value rowPart = vector::TransferReadOp::create(
           pb, ploc, rowType, rows, ValueRange{row, k0},
           AffineMap::getMinorIdentityMap(2, 1, pb.getContext()), padding, mask,
           pb.getBoolArrayAttr({true}));
-      vectors.push_back(vector::BitCastOp::create(pb, ploc, pairsType, elements));
+      vectors.push_back(vector::BitCastOp::create(pb, ploc, pairsType, rowPart));
     }
     SmallVector<Value> columns = transposeRows(pb, ploc, vectors);
     Value p0 = arith::DivUIOp::create(pb, ploc, k0, indexConstant(pb, ploc, 2));
