@@ -52,11 +52,16 @@ llmc_status llmc_weights_set_residency(llmc_weights *weights,
                                        llmc_weights_residency residency) {
   return guarded([&] {
     require(weights, "llmc_weights_set_residency", "weights");
-    if (residency != LLMC_WEIGHTS_RESIDENT && residency != LLMC_WEIGHTS_MAPPED)
+    // A C caller may pass any int: read its bytes, since a C++ load of an
+    // enum outside the enumerators' range is undefined.
+    int value;
+    static_assert(sizeof value == sizeof residency, "an int-sized enum");
+    std::memcpy(&value, &residency, sizeof value);
+    if (value != LLMC_WEIGHTS_RESIDENT && value != LLMC_WEIGHTS_MAPPED)
       fail(LLMC_ERR_INVALID_ARGUMENT, "llmc_weights_set_residency: residency ",
-           static_cast<int>(residency), " is neither LLMC_WEIGHTS_RESIDENT (0) nor "
+           value, " is neither LLMC_WEIGHTS_RESIDENT (0) nor "
            "LLMC_WEIGHTS_MAPPED (1)");
-    weights->set.keep_mapped(residency == LLMC_WEIGHTS_MAPPED);
+    weights->set.keep_mapped(value == LLMC_WEIGHTS_MAPPED);
   });
 }
 
