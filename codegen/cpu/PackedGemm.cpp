@@ -48,6 +48,44 @@ void packPanelBlocks(OpBuilder &b, Location loc, int64_t groups, int64_t depth,
   }
 }
 
+/// The step of a panel tile's K loop: the sums of the tile's `rows` (x row
+/// i's for each of the panel's vectors, row-major) updated with K step `k`.
+using PanelStepFn = llvm::function_ref<SmallVector<Value>(
+    OpBuilder &, Location, Value k, ArrayRef<Value> rows, ValueRange sums)>;
+
+/// out[m + i, n0 + v·lanes, +lanes) for i < xRows and v < vectors, loaded
+/// into registers, carried through an scf.for over the K steps [k0, k1)
+/// that `step` accumulates into, and stored back: the frame of both panel
+/// kernels.
+void accumulatePanelTile(OpBuilder &b, Location loc, Value out, Value m,
+                         Value n0, int64_t xRows, int64_t vectors,
+                         int64_t lanes, Value k0, Value k1, PanelStepFn step) {
+  auto sumType = VectorType::get({lanes}, b.getF32Type());
+  SmallVector<Value> rows, columns;
+  for (int64_t i = 0; i < xRows; ++i)
+    rows.push_back(
+        i == 0 ? m : arith::AddIOp::create(b, loc, m, indexConstant(b, loc, i)));
+  for (int64_t v = 0; v < vectors; ++v)
+    columns.push_back(
+        v == 0 ? n0
+               : arith::AddIOp::create(b, loc, n0,
+                                       indexConstant(b, loc, v * lanes)));
+  SmallVector<Value> sums;
+  for (Value row : rows)
+    for (Value column : columns)
+      sums.push_back(
+          vector::LoadOp::create(b, loc, sumType, out, ValueRange{row, column}));
+  auto loop = scf::ForOp::create(
+      b, loc, k0, k1, indexConstant(b, loc, 1), sums,
+      [&](OpBuilder &fb, Location floc, Value k, ValueRange carried) {
+        scf::YieldOp::create(fb, floc, step(fb, floc, k, rows, carried));
+      });
+  for (auto [i, row] : llvm::enumerate(rows))
+    for (auto [v, column] : llvm::enumerate(columns))
+      vector::StoreOp::create(b, loc, loop.getResult(i * vectors + v), out,
+                              ValueRange{row, column});
+}
+
 } // namespace
 
 Value llmc::packWeightPanel(OpBuilder &b, Location loc, Value rows, Value n0,
@@ -81,33 +119,19 @@ void llmc::multiplyPackedPanel(OpBuilder &b, Location loc, Value x,
                                Value panel, Value out, Value m, Value n0,
                                int64_t xRows, int64_t lanes, Value k0,
                                Value k1) {
-  int64_t panelRows = cast<MemRefType>(panel.getType()).getDimSize(1);
-  int64_t vectors = panelRows / lanes;
+  int64_t vectors = cast<MemRefType>(panel.getType()).getDimSize(1) / lanes;
   auto vectorType = VectorType::get({lanes}, b.getF32Type());
-  SmallVector<Value> xRowIndices, columns;
-  for (int64_t i = 0; i < xRows; ++i)
-    xRowIndices.push_back(
-        i == 0 ? m : arith::AddIOp::create(b, loc, m, indexConstant(b, loc, i)));
-  for (int64_t v = 0; v < vectors; ++v)
-    columns.push_back(
-        v == 0 ? n0
-               : arith::AddIOp::create(b, loc, n0,
-                                       indexConstant(b, loc, v * lanes)));
-  SmallVector<Value> sums;
-  for (Value row : xRowIndices)
-    for (Value column : columns)
-      sums.push_back(vector::LoadOp::create(b, loc, vectorType, out,
-                                            ValueRange{row, column}));
-  auto loop = scf::ForOp::create(
-      b, loc, k0, k1, indexConstant(b, loc, 1), sums,
-      [&](OpBuilder &fb, Location floc, Value k, ValueRange carried) {
+  accumulatePanelTile(
+      b, loc, out, m, n0, xRows, vectors, lanes, k0, k1,
+      [&](OpBuilder &fb, Location floc, Value k, ArrayRef<Value> rows,
+          ValueRange sums) {
         SmallVector<Value> weights;
         for (int64_t v = 0; v < vectors; ++v)
           weights.push_back(vector::LoadOp::create(
               fb, floc, vectorType, panel,
               ValueRange{k, indexConstant(fb, floc, v * lanes)}));
         SmallVector<Value> updated;
-        for (auto [i, row] : llvm::enumerate(xRowIndices)) {
+        for (Value row : rows) {
           Value element = tensor::ExtractOp::create(fb, floc, x,
                                                     ValueRange{row, k});
           Value broadcast = vector::BroadcastOp::create(
@@ -115,14 +139,10 @@ void llmc::multiplyPackedPanel(OpBuilder &b, Location loc, Value x,
               convertFloat(fb, floc, element, fb.getF32Type()));
           for (int64_t v = 0; v < vectors; ++v)
             updated.push_back(vector::FMAOp::create(
-                fb, floc, weights[v], broadcast, carried[i * vectors + v]));
+                fb, floc, weights[v], broadcast, sums[updated.size()]));
         }
-        scf::YieldOp::create(fb, floc, updated);
+        return updated;
       });
-  for (auto [i, row] : llvm::enumerate(xRowIndices))
-    for (auto [v, column] : llvm::enumerate(columns))
-      vector::StoreOp::create(b, loc, loop.getResult(i * vectors + v), out,
-                              ValueRange{row, column});
 }
 
 Value llmc::packWeightPairPanel(OpBuilder &b, Location loc, Value rows,
@@ -212,28 +232,14 @@ void llmc::multiplyPackedPairPanel(OpBuilder &b, Location loc, Value xPairs,
                                    int64_t xRows, Value p0, Value p1) {
   constexpr int64_t lanes = kBF16DotLanes;
   int64_t vectors = cast<MemRefType>(panel.getType()).getDimSize(1) / (2 * lanes);
-  auto sumType = VectorType::get({lanes}, b.getF32Type());
   auto operandType = VectorType::get({2 * lanes}, b.getBF16Type());
   auto pairType = VectorType::get({2}, b.getBF16Type());
   auto bitsType = VectorType::get({1}, b.getI32Type());
   auto broadcastType = VectorType::get({lanes}, b.getI32Type());
-  SmallVector<Value> rows, columns;
-  for (int64_t i = 0; i < xRows; ++i)
-    rows.push_back(
-        i == 0 ? m : arith::AddIOp::create(b, loc, m, indexConstant(b, loc, i)));
-  for (int64_t v = 0; v < vectors; ++v)
-    columns.push_back(
-        v == 0 ? n0
-               : arith::AddIOp::create(b, loc, n0,
-                                       indexConstant(b, loc, v * lanes)));
-  SmallVector<Value> sums;
-  for (Value row : rows)
-    for (Value column : columns)
-      sums.push_back(
-          vector::LoadOp::create(b, loc, sumType, out, ValueRange{row, column}));
-  auto loop = scf::ForOp::create(
-      b, loc, p0, p1, indexConstant(b, loc, 1), sums,
-      [&](OpBuilder &fb, Location floc, Value p, ValueRange carried) {
+  accumulatePanelTile(
+      b, loc, out, m, n0, xRows, vectors, lanes, p0, p1,
+      [&](OpBuilder &fb, Location floc, Value p, ArrayRef<Value> rows,
+          ValueRange sums) {
         SmallVector<Value> weights;
         for (int64_t v = 0; v < vectors; ++v)
           weights.push_back(vector::LoadOp::create(
@@ -252,15 +258,11 @@ void llmc::multiplyPackedPairPanel(OpBuilder &b, Location loc, Value xPairs,
               fb, floc, operandType,
               vector::BroadcastOp::create(fb, floc, broadcastType, bits));
           for (int64_t v = 0; v < vectors; ++v)
-            updated.push_back(createBF16Dot(
-                fb, floc, carried[updated.size()], broadcast, weights[v]));
+            updated.push_back(createBF16Dot(fb, floc, sums[updated.size()],
+                                            broadcast, weights[v]));
         }
-        scf::YieldOp::create(fb, floc, updated);
+        return updated;
       });
-  for (auto [i, row] : llvm::enumerate(rows))
-    for (auto [v, column] : llvm::enumerate(columns))
-      vector::StoreOp::create(b, loc, loop.getResult(i * vectors + v), out,
-                              ValueRange{row, column});
 }
 
 void llmc::initializePanelOutputs(OpBuilder &b, Location loc, Value bias,

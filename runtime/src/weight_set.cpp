@@ -113,7 +113,7 @@ const float *WeightSet::tensor_f32(size_t index) {
 const void *WeightSet::tensor_resident(size_t index) {
   const TensorEntry &t = tensors_[index];
   std::lock_guard<std::mutex> lock(cache_mutex_);
-  if (keep_mapped_ || !file_holding(t))
+  if (keep_mapped_ || !in_mapped_file(t))
     return t.data;
   auto it = resident_cache_.find(index);
   if (it != resident_cache_.end())
@@ -151,16 +151,16 @@ void WeightSet::keep_mapped(bool mapped) {
   keep_mapped_ = mapped;
 }
 
-const MappedFile *WeightSet::file_holding(const TensorEntry &t) const {
+bool WeightSet::in_mapped_file(const TensorEntry &t) const {
   for (const std::shared_ptr<MappedFile> &file : files_)
     if (t.data >= file->data() && t.data + t.n_bytes <= file->data() + file->size())
-      return file.get();
-  return nullptr;
+      return true;
+  return false;
 }
 
 void WeightSet::release_file_pages(const TensorEntry &t) const {
 #ifdef MADV_DONTNEED
-  if (!file_holding(t))
+  if (!in_mapped_file(t))
     return;
   // The whole pages inside the tensor: its neighbours keep theirs.
   const uintptr_t page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));

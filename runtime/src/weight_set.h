@@ -115,8 +115,8 @@ private:
   std::vector<std::pair<std::string, MetaValue>> meta_;
   std::unordered_map<std::string, size_t> meta_index_;
 
-  /// The mapped file `t` lies in; nullptr for memory the set owns.
-  const MappedFile *file_holding(const TensorEntry &t) const;
+  /// Whether `t` lies in a mapped file (else in memory the set owns).
+  bool in_mapped_file(const TensorEntry &t) const;
   /// Drops the pages of `t` that a mapped file holds from this process (the
   /// page cache keeps them); memory the set owns is left alone.
   void release_file_pages(const TensorEntry &t) const;
