@@ -87,14 +87,20 @@ SmallVector<Value> extractRowTotals(OpBuilder &b, Location loc,
 }
 
 /// multiplyWeightCodeTile for K-quant tiles (tile.runWeights): per block,
-/// each dot's int16 pair sums (a row's two pairs of a group) weighted by
-/// their rows' run scales and added in int32 over the block, then converted
-/// once and scaled by the rows' d times x's scale of the block; the
-/// addends meet x's code sums per 16 elements.
+/// the products of each scale run weighted by their rows' run scales and
+/// added in int32 over the block, then converted once and scaled by the
+/// rows' d times x's scale of the block; the addends meet x's code sums per
+/// run. With VNNI, VPDPBUSD sums a whole scale run's products in int32 (32
+/// elements, q6_k's 16) and the run's sums are weighted once (VPMULLD):
+/// per 32 elements of Q4_K 8 dot instructions and 2 to weight them,
+/// instead of 8 pair sums (VPMADDUBSW) each weighted by VPMADDWD. Without
+/// it each dot's int16 pair sums (a row's two pairs of a group) are
+/// weighted (createWeightedInt8Dot).
 SmallVector<Value> multiplyIntegerRuns(OpBuilder &b, Location loc,
                                        const WeightCodeTile &tile,
                                        const QuantizedActivations &x,
-                                       ArrayRef<Value> xRows, int64_t depth) {
+                                       ArrayRef<Value> xRows, int64_t depth,
+                                       Int8DotKind kind) {
   int64_t panels = tile.rows / kInt8PanelRows;
   size_t count = xRows.size() * panels;
   int64_t blockElements = x.scaleBlock;
@@ -104,8 +110,16 @@ SmallVector<Value> multiplyIntegerRuns(OpBuilder &b, Location loc,
       b, loc, DenseElementsAttr::get(accType, b.getF32FloatAttr(0.0f)));
   Value zeroSums = arith::ConstantOp::create(
       b, loc, DenseElementsAttr::get(sumType, b.getI32IntegerAttr(0)));
-  int64_t groupsPerSumRun = kActivationSumRun / kInt8GroupElements;
-  int64_t sumRunsPerChunk = kInt8DotBytes / kActivationSumRun;
+  bool wholeRuns = kind == Int8DotKind::VNNI;
+  // The stretch of K one weighting covers: a scale run with VNNI (the run
+  // weights are stored per 16 elements, equal within a 32-element run),
+  // else the 16 elements of a code sum; runs of x's code sums within it.
+  int64_t weightedRun = wholeRuns && !tile.sixteenElementRuns
+                            ? kInt8DotBytes
+                            : kActivationSumRun;
+  int64_t weightedRunsPerChunk = kInt8DotBytes / weightedRun;
+  int64_t groupsPerWeightedRun = weightedRun / kInt8GroupElements;
+  int64_t sumRunsPerWeightedRun = weightedRun / kActivationSumRun;
   // Pair 2r and 2r + 1 of a dot are tile row r's.
   SmallVector<int64_t> rowPairs;
   for (int64_t r = 0; r < kInt8PanelRows; ++r)
@@ -128,43 +142,69 @@ SmallVector<Value> multiplyIntegerRuns(OpBuilder &b, Location loc,
                 ValueRange carried) {
               SmallVector<Value> accs(carried.take_front(count));
               SmallVector<Value> sums(carried.drop_front(count));
-              for (int64_t h = 0; h < sumRunsPerChunk; ++h) {
-                Value run = scaledIndex(nb, nloc, chunk, sumRunsPerChunk, h);
+              for (int64_t h = 0; h < weightedRunsPerChunk; ++h) {
+                // The first code-sum run of this weighted run.
+                Value run = scaledIndex(nb, nloc, chunk,
+                                        kInt8DotBytes / kActivationSumRun,
+                                        h * sumRunsPerWeightedRun);
                 SmallVector<Value> weights, addends;
                 for (int64_t p = 0; p < panels; ++p) {
                   Value column = indexConstant(nb, nloc, p * kInt8PanelRows);
                   Value scales = readRow(nb, nloc, tile.runWeights, run,
                                          column, kInt8PanelRows);
-                  weights.push_back(vector::ShuffleOp::create(
-                      nb, nloc, scales, scales, rowPairs));
+                  weights.push_back(
+                      wholeRuns
+                          ? arith::ExtSIOp::create(nb, nloc, sumType, scales)
+                                .getResult()
+                          : vector::ShuffleOp::create(nb, nloc, scales,
+                                                      scales, rowPairs)
+                                .getResult());
                   addends.push_back(readRow(nb, nloc, tile.addends, run,
                                             column, kInt8PanelRows));
                 }
-                for (int64_t q = 0; q < groupsPerSumRun; ++q) {
+                // With VNNI the run's unweighted sums, else `sums` itself.
+                SmallVector<Value> runSums(count);
+                for (int64_t q = 0; q < groupsPerWeightedRun; ++q) {
                   Value group = scaledIndex(
-                      nb, nloc, run, groupsPerSumRun, q);
+                      nb, nloc, run, kActivationSumRun / kInt8GroupElements,
+                      q);
                   SmallVector<Value> codes;
                   for (int64_t p = 0; p < panels; ++p)
                     codes.push_back(readPanelCodes(nb, nloc, tile, group, p));
                   for (auto [i, xRow] : llvm::enumerate(xRows)) {
                     Value xs = broadcastGroupCodes(nb, nloc, x, xRow, group);
                     for (int64_t p = 0; p < panels; ++p) {
-                      Value &sum = sums[i * panels + p];
-                      sum = createWeightedInt8Dot(nb, nloc, codes[p], xs,
-                                                  weights[p], sum);
+                      size_t index = i * panels + p;
+                      if (wholeRuns)
+                        runSums[index] = createInt8Dot(nb, nloc, kind, codes[p],
+                                                       xs, runSums[index]);
+                      else
+                        sums[index] = createWeightedInt8Dot(
+                            nb, nloc, codes[p], xs, weights[p], sums[index]);
                     }
                   }
                 }
-                // The run's addends times x's scaled code sum over it.
                 for (auto [i, xRow] : llvm::enumerate(xRows)) {
-                  Value xSum = vector::BroadcastOp::create(
-                      nb, nloc, accType,
-                      memref::LoadOp::create(nb, nloc, x.sums,
-                                             ValueRange{xRow, run}));
+                  // The run's addends times x's scaled code sum over it.
+                  Value xSum;
+                  for (int64_t r = 0; r < sumRunsPerWeightedRun; ++r) {
+                    Value part = memref::LoadOp::create(
+                        nb, nloc, x.sums,
+                        ValueRange{xRow, scaledIndex(nb, nloc, run, 1, r)});
+                    xSum = xSum ? arith::AddFOp::create(nb, nloc, xSum, part)
+                                      .getResult()
+                                : part;
+                  }
+                  xSum = vector::BroadcastOp::create(nb, nloc, accType, xSum);
                   for (int64_t p = 0; p < panels; ++p) {
-                    Value &acc = accs[i * panels + p];
-                    acc = vector::FMAOp::create(nb, nloc, addends[p], xSum,
-                                                acc);
+                    size_t index = i * panels + p;
+                    if (wholeRuns)
+                      sums[index] = arith::AddIOp::create(
+                          nb, nloc, sums[index],
+                          arith::MulIOp::create(nb, nloc, runSums[index],
+                                                weights[p]));
+                    accs[index] = vector::FMAOp::create(
+                        nb, nloc, addends[p], xSum, accs[index]);
                   }
                 }
               }
@@ -328,7 +368,7 @@ SmallVector<Value> llmc::multiplyWeightCodeTile(
     const QuantizedActivations &x, ArrayRef<Value> xRows, int64_t depth,
     Int8DotKind kind) {
   if (tile.runWeights)
-    return multiplyIntegerRuns(b, loc, tile, x, xRows, depth);
+    return multiplyIntegerRuns(b, loc, tile, x, xRows, depth, kind);
   int64_t panels = tile.rows / kInt8PanelRows;
   size_t count = xRows.size() * panels;
   auto accType = VectorType::get({kInt8PanelRows}, b.getF32Type());

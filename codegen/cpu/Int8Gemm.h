@@ -62,10 +62,12 @@ WeightCodeTile decodeWeightCodeTile(mlir::OpBuilder &b, mlir::Location loc,
 /// summed in int32 over a scale run (16 or 32 elements); per run the int32
 /// sums converted to f32 and accumulated with the weight rows' multipliers
 /// times x's scale, and the addends times x's scaled code sums. K-quant
-/// tiles (x rounded per block) weight each dot's int16 pair sums by their
-/// rows' run scales (createWeightedInt8Dot) and sum in int32 over the
-/// block: per block one conversion and one FMA with the rows' d times x's
-/// scale, per 16 elements one FMA with the addends.
+/// tiles (x rounded per block) weight their products by the rows' integer
+/// run scales and sum them in int32 over the block: with VNNI each scale
+/// run's dots first (VPDPBUSD), then the run's sums times its scales
+/// (VPMULLD); otherwise each dot's int16 pair sums
+/// (createWeightedInt8Dot). Per block one conversion and one FMA with the
+/// rows' d times x's scale, per scale run one FMA with the addends.
 llvm::SmallVector<mlir::Value>
 multiplyWeightCodeTile(mlir::OpBuilder &b, mlir::Location loc,
                        const WeightCodeTile &tile,

@@ -185,10 +185,12 @@ func.func @gemv_q4_k(%x: tensor<1x1x256xf32>, %w: tensor<3x256x!llm.block<q4_k>>
 // of 4 codes) transposed in registers and stored as 8 lines of the repacked codes, 64 lines (K/4) × 16 rows of 4
 // bytes; per 16 elements the rows' int16 scales and f32 addends (Q6_K: value = code · d·sc − 32·d·sc), per block
 // the rows' d. Then per tile of 4 x rows, per chunk of 32 elements and K group of 4, each x row's 4 codes
-// broadcast into a vector<32xi8> against the two 8-row panels: VPMADDUBSW, then VPMADDWD against the panel's
-// rows' scales of the group's 16-element run (each row's two pairs), added in int32 over the block (8 chunks);
-// per 16 elements the addends times x's code sum; per block one conversion and one FMA with the rows' d times
-// x's scale. 4 × 2 panels: 8 f32 and 8 int32 accumulators.
+// broadcast into a vector<32xi8> against the two 8-row panels. With VNNI, VPDPBUSD sums each 16-element scale
+// run's 4 groups in int32 (a fresh sum per run), and the run's sums are multiplied by the panel rows' scales
+// (sign-extended to i32) and added over the block (8 chunks); without it, VPMADDUBSW, then VPMADDWD against
+// the rows' scales of the group's run (each row's two pairs). Per 16 elements the addends times x's code sum;
+// per block one conversion and one FMA with the rows' d times x's scale. 4 × 2 panels: 8 f32 and 8 int32
+// accumulators.
 // CHECK-LABEL: func @gemm_q6_k
 // CHECK: %[[XQ:.+]] = memref.alloc(%{{.+}}) {alignment = 64 : i64} : memref<?x256xi8>
 // CHECK: scf.parallel
@@ -202,7 +204,7 @@ func.func @gemv_q4_k(%x: tensor<1x1x256xf32>, %w: tensor<3x256x!llm.block<q4_k>>
 // CHECK: memref.store %{{.+}}, %[[RUNW]][%{{.+}}, %{{.+}}] : memref<16x16xi16>
 // CHECK: scf.for {{.+}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi32>)
 // CHECK: %[[S0:.+]] = vector.transfer_read %[[RUNW]][%[[R16:.+]], %c0], {{.+}} : memref<16x16xi16>, vector<8xi16>
-// CHECK: %[[W0:.+]] = vector.shuffle %[[S0]], %[[S0]] [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7] : vector<8xi16>, vector<8xi16>
+// CHECK: %[[W0:.+]] = arith.extsi %[[S0]] : vector<8xi16> to vector<8xi32>
 // CHECK: %[[A0:.+]] = vector.transfer_read %[[ADD]][%[[R16]], %c0], {{.+}} : memref<16x16xf32>, vector<8xf32>
 // CHECK: %[[P0:.+]] = vector.transfer_read %[[CODES]][%[[G:.+]], %c0], {{.+}} : memref<64x16xi32>, vector<8xi32>
 // CHECK: %[[C0:.+]] = vector.bitcast %[[P0]] : vector<8xi32> to vector<32xi8>
@@ -211,11 +213,15 @@ func.func @gemv_q4_k(%x: tensor<1x1x256xf32>, %w: tensor<3x256x!llm.block<q4_k>>
 // CHECK: %[[XW:.+]] = vector.extract %[[X1]][0] : i32 from vector<1xi32>
 // CHECK: %[[XB:.+]] = vector.broadcast %[[XW]] : i32 to vector<8xi32>
 // CHECK: %[[XS:.+]] = vector.bitcast %[[XB]] : vector<8xi32> to vector<32xi8>
-// CHECK: %[[PAIRS:.+]] = {{(func\.)?}}call @llvm.x86.avx2.pmadd.ub.sw(%[[C0]], %[[XS]])
-// CHECK: %[[DOT:.+]] = {{(func\.)?}}call @llvm.x86.avx2.pmadd.wd(%[[PAIRS]], %[[W0]])
-// CHECK: arith.addi %{{.+}}, %[[DOT]] : vector<8xi32>
+// CHECK: %[[RUNSUM:.+]] = {{(func\.)?}}call @llvm.x86.avx512.vpdpbusd.256(%[[ZERO:.+]], %[[C0]], %[[XS]])
+// CHECK-COUNT-3: {{(func\.)?}}call @llvm.x86.avx512.vpdpbusd.256(%[[ZERO]], %{{.+}}, %{{.+}})
+// CHECK-NOT: pmadd
+// CHECK: %[[RUNSUM1:.+]] = {{(func\.)?}}call @llvm.x86.avx512.vpdpbusd.256(%[[RUNSUM]], %{{.+}}, %{{.+}})
+// CHECK-NOT: pmadd
 // CHECK: %[[XSUM:.+]] = memref.load %{{.+}}[%{{.+}}, %[[R16]]] : memref<?x16xf32>
 // CHECK: %[[XSUMV:.+]] = vector.broadcast %[[XSUM]] : f32 to vector<8xf32>
+// CHECK: %[[WEIGHTED:.+]] = arith.muli %{{.+}}, %[[W0]] : vector<8xi32>
+// CHECK: arith.addi %{{.+}}, %[[WEIGHTED]] : vector<8xi32>
 // CHECK: vector.fma %[[A0]], %[[XSUMV]], %{{.+}} : vector<8xf32>
 // CHECK: scf.yield
 // CHECK: %[[D:.+]] = vector.transfer_read %[[DS]][%{{.+}}, %c0], {{.+}} : memref<1x16xf32>, vector<8xf32>
@@ -230,6 +236,34 @@ func.func @gemv_q4_k(%x: tensor<1x1x256xf32>, %w: tensor<3x256x!llm.block<q4_k>>
 // AVX2: arith.addi %{{.+}}, %{{.+}} : vector<8xi32>
 func.func @gemm_q6_k(%x: tensor<1x?x256xf32>, %w: tensor<16x256x!llm.block<q6_k>>) -> tensor<1x?x16xf32> {
   %y = llm.linear %x, %w : tensor<1x?x256xf32>, tensor<16x256x!llm.block<q6_k>> -> tensor<1x?x16xf32>
+  return %y : tensor<1x?x16xf32>
+}
+
+// -----
+
+// A K-quant of 32-element scale runs (Q4_K): with VNNI one weighting per chunk of 32 elements, its 8 groups'
+// VPDPBUSD in int32 first (a fresh sum per chunk; 8 groups × 4 x rows × 2 panels), the rows' scales of the run's
+// first 16 elements (equal to the second's), and its addends times x's code sums of both 16-element halves.
+// CHECK-LABEL: func @gemm_q4_k
+// CHECK: scf.for {{.+}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi32>)
+// CHECK: %[[R16:.+]] = arith.muli %{{.+}}, %c2 : index
+// CHECK: %[[S0:.+]] = vector.transfer_read %{{.+}}[%[[R16]], %c0], {{.+}} : memref<16x16xi16>, vector<8xi16>
+// CHECK: %[[W0:.+]] = arith.extsi %[[S0]] : vector<8xi16> to vector<8xi32>
+// CHECK-COUNT-64: {{(func\.)?}}call @llvm.x86.avx512.vpdpbusd.256
+// CHECK-NOT: vpdpbusd
+// CHECK: %[[SUM0:.+]] = memref.load %{{.+}}[%{{.+}}, %[[R16]]] : memref<?x16xf32>
+// CHECK: %[[R16B:.+]] = arith.addi %[[R16]], %c1 : index
+// CHECK: %[[SUM1:.+]] = memref.load %{{.+}}[%{{.+}}, %[[R16B]]] : memref<?x16xf32>
+// CHECK: %[[XSUM:.+]] = arith.addf %[[SUM0]], %[[SUM1]] : f32
+// CHECK: %[[WEIGHTED:.+]] = arith.muli %{{.+}}, %[[W0]] : vector<8xi32>
+// CHECK: arith.addi %{{.+}}, %[[WEIGHTED]] : vector<8xi32>
+// CHECK-NOT: vpdpbusd
+// CHECK: scf.yield
+// AVX2-LABEL: func @gemm_q4_k
+// AVX2: {{(func\.)?}}call @llvm.x86.avx2.pmadd.ub.sw
+// AVX2: {{(func\.)?}}call @llvm.x86.avx2.pmadd.wd
+func.func @gemm_q4_k(%x: tensor<1x?x256xf32>, %w: tensor<16x256x!llm.block<q4_k>>) -> tensor<1x?x16xf32> {
+  %y = llm.linear %x, %w : tensor<1x?x256xf32>, tensor<16x256x!llm.block<q4_k>> -> tensor<1x?x16xf32>
   return %y : tensor<1x?x16xf32>
 }
 
