@@ -294,7 +294,9 @@ WeightCodeTile llmc::decodeWeightCodeTile(OpBuilder &b, Location loc,
         // K group's line gets the panel's 8 words in one store.
         for (int64_t p = 0; p < rows / kInt8PanelRows; ++p) {
           SmallVector<BlockDecoder::Block> rowBlocks;
-          SmallVector<Value> tileRows, integerScales;
+          // The K-quants: per row its integer run scales and its runs'
+          // addends as vectors (converted in vector ops, not per run).
+          SmallVector<Value> tileRows, integerScales, runAddends;
           for (int64_t r = 0; r < kInt8PanelRows; ++r) {
             Value tileRow = indexConstant(nb, nloc, p * kInt8PanelRows + r);
             tileRows.push_back(tileRow);
@@ -302,8 +304,12 @@ WeightCodeTile llmc::decodeWeightCodeTile(OpBuilder &b, Location loc,
                 nb, nloc, nb.createOrFold<arith::AddIOp>(nloc, n0, tileRow),
                 block));
             if (integerRuns) {
-              integerScales.push_back(
-                  blocks.getIntegerScales(nb, nloc, rowBlocks.back()).scales);
+              BlockDecoder::IntegerScales integers =
+                  blocks.getIntegerScales(nb, nloc, rowBlocks.back());
+              integerScales.push_back(integers.scales);
+              runAddends.push_back(
+                  blocks.getScaleVectors(nb, nloc, rowBlocks.back(), integers)
+                      .second);
               memref::StoreOp::create(
                   nb, nloc, blocks.getSuperBlockScale(rowBlocks.back()),
                   tile.blockScales, ValueRange{block, tileRow});
@@ -330,27 +336,34 @@ WeightCodeTile llmc::decodeWeightCodeTile(OpBuilder &b, Location loc,
             for (auto [r, rowBlock] : llvm::enumerate(rowBlocks)) {
               for (int64_t element = first; element < first + kInt8DotBytes;
                    element += kActivationSumRun) {
-                auto [multiplier, addend] = blocks.getScale(rowBlock, element);
-                if (offsetCodes)
-                  addend = arith::MulFOp::create(
-                      nb, nloc, multiplier,
-                      arith::ConstantOp::create(
-                          nb, nloc,
-                          nb.getF32FloatAttr(-double(kSignedCodeOffset))));
                 Value run = at(element, kActivationSumRun);
-                if (integerRuns)
+                Value addend;
+                if (integerRuns) {
+                  int64_t scaleRun = element / blocks.getScaleRun();
                   memref::StoreOp::create(
                       nb, nloc,
                       arith::TruncIOp::create(
                           nb, nloc, nb.getI16Type(),
-                          vector::ExtractOp::create(
-                              nb, nloc, integerScales[r],
-                              element / blocks.getScaleRun())),
+                          vector::ExtractOp::create(nb, nloc, integerScales[r],
+                                                    scaleRun)),
                       tile.runWeights, ValueRange{run, tileRows[r]});
-                else
+                  if (tile.addends)
+                    addend = vector::ExtractOp::create(nb, nloc, runAddends[r],
+                                                       scaleRun);
+                } else {
+                  Value multiplier;
+                  std::tie(multiplier, addend) =
+                      blocks.getScale(rowBlock, element);
+                  if (offsetCodes)
+                    addend = arith::MulFOp::create(
+                        nb, nloc, multiplier,
+                        arith::ConstantOp::create(
+                            nb, nloc,
+                            nb.getF32FloatAttr(-double(kSignedCodeOffset))));
                   memref::StoreOp::create(nb, nloc, multiplier,
                                           tile.multipliers,
                                           ValueRange{run, tileRows[r]});
+                }
                 if (tile.addends)
                   memref::StoreOp::create(nb, nloc, addend, tile.addends,
                                           ValueRange{run, tileRows[r]});
