@@ -353,9 +353,16 @@ for r in $(seq 0 "$ROUNDS"); do
     printf '%s\t%s\n' "$r" "$(sed -n "s/^fma threads=$THREADS GFLOP\/s=//p" "$WORK/logs/fma_peak-r$r.txt")" >>"$PEAKFILE"
   fi
   log "round $r of $ROUNDS$([ "$r" = 0 ] && echo " (warm pass, discarded)")"
+  # The engines take turns going first: this host class drifts between a fast and a slow memory phase for
+  # minutes at a time, and a fixed order would hand one engine the phase changes.
   for k in "${KEYS[@]}"; do
-    run_llama "$r" "$k"
-    run_llmc "$r" "$k"
+    if [ $((r % 2)) = 1 ]; then
+      run_llama "$r" "$k"
+      run_llmc "$r" "$k"
+    else
+      run_llmc "$r" "$k"
+      run_llama "$r" "$k"
+    fi
   done
 done
 LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
