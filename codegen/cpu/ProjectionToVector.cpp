@@ -12,8 +12,9 @@ using namespace mlir;
 namespace {
 
 /// Decode on float weights (f32, f16, bf16), and on block weights in the
-/// file's rows with int8 dot products (the K-quants; the 32-element formats
-/// are interleaved, a group of 8 rows per tile): one weight row per tile,
+/// file's rows with int8 dot products (the K-quants, on AVX2: see
+/// getKQuantGemvTile; the 32-element formats are interleaved, a group of 8
+/// rows per tile): one weight row per tile,
 /// so that each thread reads its share of W as one sequential stream, the
 /// access the hardware prefetchers follow best. Tiles of 2 or 4 rows read
 /// as many streams a row apart, which costs more than sharing the loaded x
@@ -28,8 +29,24 @@ namespace {
 /// - The K-quant GEMVs, 4 -> 1 row (medians of 5): Q4_K_M mix 162 -> 186,
 ///   Q6_K mix 152 -> 177; 2 rows 168 / 162. (On a 2-core Sapphire Rapids,
 ///   before the interleaved layout, 4 rows had beaten 2 for every format;
-///   1 row is unmeasured on AVX-512.)
+///   on Zen 4 2 rows beat 1: getKQuantGemvTile.)
 constexpr llmc::ProjectionTile kRowGemvTile = {/*xRows=*/1, /*weightRows=*/1};
+
+/// The K-quants' int8 decode GEMV (rows in the file's layout, each row's
+/// codes unpacked and its run scales weighted in the dot): two weight rows
+/// per tile on a CPU with 32 vector registers (AVX-512), which then share
+/// each load of x's codes, its scale and its run sums, one row otherwise.
+/// Measured on a 2-core Zen 4 (AVX-512 VNNI, 2 threads, decode after 128
+/// tokens, interleaved runs, tok/s, medians): TinyLlama-1.1B Q4_K_M 48.0
+/// with 1 row, 51.0 with 2 (won 8 of 9), 46.7 with 4; SmolLM2-135M shape
+/// Q6_K mix 202 / 219 (won 4 of 4) / 213. On the Zen 3 above (AVX2, 16
+/// registers) 1 row had beaten 2.
+llmc::ProjectionTile getKQuantGemvTile(llmc::CPUVectorRegisters registers) {
+  llmc::ProjectionTile tile = kRowGemvTile;
+  if (registers.count >= 32)
+    tile.weightRows = 2;
+  return tile;
+}
 
 /// Decode on block weights decoded to f32 in registers (--block-dot=f32):
 /// two rows share each decoded x vector and keep two FMA chains in flight;
@@ -82,7 +99,8 @@ struct ProjectionToVector : OpConversionPattern<OpTy> {
                                   kVectorProjectionBenefit),
         minParallelWeightElements(minParallelWeightElements),
         gemmTile(llmc::getGemmTile(registers)),
-        int8GemmTile(llmc::getInt8GemmTile(registers)), int8Dot(int8Dot),
+        int8GemmTile(llmc::getInt8GemmTile(registers)),
+        kQuantGemvTile(getKQuantGemvTile(registers)), int8Dot(int8Dot),
         bf16Dot(bf16Dot),
         activations(std::move(activations)) {}
 
@@ -114,6 +132,8 @@ struct ProjectionToVector : OpConversionPattern<OpTy> {
     // An interleaved weight's decode GEMV takes a whole group per tile.
     if (gemv && int8Blocks && llmc::hasInterleavedGemv(weightFormat))
       tile.weightRows = llmc::kInterleavedGemvRows;
+    else if (gemv && int8Blocks && weightFormat.getBlockElements() > 32)
+      tile = kQuantGemvTile;
     Value result = llmc::createVectorProjection(
         rewriter, op.getLoc(), adaptor.getX(), adaptor.getWeight(),
         weightFormat, bias, resultType,
@@ -126,6 +146,7 @@ struct ProjectionToVector : OpConversionPattern<OpTy> {
   int64_t minParallelWeightElements;
   llmc::ProjectionTile gemmTile;
   llmc::ProjectionTile int8GemmTile;
+  llmc::ProjectionTile kQuantGemvTile;
   llmc::Int8DotKind int8Dot;
   /// Whether the prefill GEMM multiplies bf16 weights in VDPBF16PS.
   bool bf16Dot;

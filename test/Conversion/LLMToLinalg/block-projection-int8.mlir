@@ -9,6 +9,7 @@
 // f32 kernels (block-projection.mlir).
 // RUN: llmc-opt %s -split-input-file --llm-lower-to-linalg="int8-dot=vnni parallel-min-weight-elements=0" --canonicalize --cse | FileCheck %s
 // RUN: llmc-opt %s -split-input-file --llm-lower-to-linalg="int8-dot=avx2" --canonicalize --cse | FileCheck %s --check-prefix=AVX2
+// RUN: llmc-opt %s -split-input-file --llm-lower-to-linalg="int8-dot=avx2 vector-register-bits=256 vector-registers=16 parallel-min-weight-elements=0" --canonicalize --cse | FileCheck %s --check-prefix=KROWS
 // Through bufferization, buffer deallocation and the LLVM dialect: the declarations become llvm.func, the calls
 // llvm.call of the intrinsic names.
 // RUN: llmc-opt %s -split-input-file --llmc-cpu-to-llvm="int8-dot=vnni" | FileCheck %s --check-prefix=LLVM
@@ -106,7 +107,7 @@ func.func @gemv_q8_0(%x: tensor<1x1x32xf32>, %w: tensor<2x32x!llm.block<q8_0>>) 
 // CHECK: memref.store %{{.+}}, %[[XSCALES]][%c0, %c0] : memref<1x1xf32>
 // CHECK: scf.parallel
 // CHECK: %[[XSUMS:.+]] = vector.transfer_read %{{.+}} : memref<1x16xf32>, vector<16xf32>
-// CHECK: %[[SC:.+]] = vector.transfer_read %{{.+}}[%{{.+}}, %c192], %{{.+}} : tensor<3x210xi8>, vector<16xi8>
+// CHECK: %[[SC:.+]] = vector.transfer_read %{{.+}}[%{{.+}}, %c192], %{{.+}} : tensor<5x210xi8>, vector<16xi8>
 // CHECK: %[[SCI:.+]] = arith.extsi %[[SC]] : vector<16xi8> to vector<16xi32>
 // CHECK: %[[D:.+]] = vector.broadcast %[[DS:.+]] : f32 to vector<16xf32>
 // CHECK: %[[SCF:.+]] = arith.sitofp %[[SCI]] : vector<16xi32> to vector<16xf32>
@@ -136,9 +137,9 @@ func.func @gemv_q8_0(%x: tensor<1x1x32xf32>, %w: tensor<2x32x!llm.block<q8_0>>) 
 // CHECK-NOT: vpdpbusd
 // CHECK-NOT: math.fma
 // CHECK: vector.reduction <add>
-func.func @gemv_q6_k(%x: tensor<1x1x256xf32>, %w: tensor<3x256x!llm.block<q6_k>>) -> tensor<1x1x3xf32> {
-  %y = llm.linear %x, %w : tensor<1x1x256xf32>, tensor<3x256x!llm.block<q6_k>> -> tensor<1x1x3xf32>
-  return %y : tensor<1x1x3xf32>
+func.func @gemv_q6_k(%x: tensor<1x1x256xf32>, %w: tensor<5x256x!llm.block<q6_k>>) -> tensor<1x1x5xf32> {
+  %y = llm.linear %x, %w : tensor<1x1x256xf32>, tensor<5x256x!llm.block<q6_k>> -> tensor<1x1x5xf32>
+  return %y : tensor<1x1x5xf32>
 }
 
 // -----
@@ -148,12 +149,19 @@ func.func @gemv_q6_k(%x: tensor<1x1x256xf32>, %w: tensor<3x256x!llm.block<q6_k>>
 // byte per lane, or'ed with the top two bits of another (lanes 4-7 only). The mins are converted and times −dmin
 // (addends, into the row's lanes with x's 8 code sums); the scales, truncated to int16, weight each 32-element
 // chunk's pairs with its sub-block's scale (one shuffle) in VPMADDWD. No scalar unpacking, no from_elements.
+// With 32 vector registers (AVX-512, this file's default) a tile is 2 weight rows (rows 0-3 in the parallel
+// loop, row 4 after it); with 16 (AVX2) 1 row (KROWS).
+// KROWS-LABEL: func @gemv_q4_k
+// KROWS: scf.parallel (%{{.+}}) = (%c0) to (%c5) step (%c1)
+// KROWS-COUNT-1: vector.reduction <add>, %{{.+}} fastmath<reassoc> : vector<8xf32> into f32
+// KROWS-NOT: vector.reduction <add>, %{{.+}} fastmath<reassoc> : vector<8xf32> into f32
+// KROWS: return
 // CHECK-LABEL: func @gemv_q4_k
 // CHECK-DAG: %[[SHIFT_MINS:.+]] = arith.constant dense<[0, 0, 0, 0, 4, 4, 4, 4]> : vector<8xi32>
 // CHECK-DAG: %[[LOW:.+]] = arith.constant dense<[63, 63, 63, 63, 15, 15, 15, 15]> : vector<8xi32>
 // CHECK-DAG: %[[TOP:.+]] = arith.constant dense<[0, 0, 0, 0, 3, 3, 3, 3]> : vector<8xi32>
-// CHECK: scf.parallel
-// CHECK: %[[PACKED:.+]] = vector.transfer_read %{{.+}}[%{{.+}}, %c4], %{{.+}} : tensor<3x144xi8>, vector<12xi8>
+// CHECK: scf.parallel (%{{.+}}) = (%c0) to (%c4) step (%c2)
+// CHECK: %[[PACKED:.+]] = vector.transfer_read %{{.+}}[%{{.+}}, %c4], %{{.+}} : tensor<5x144xi8>, vector<12xi8>
 // CHECK-NOT: vector<12xi8>
 // CHECK: vector.shuffle %[[PACKED]], %[[PACKED]] [0, 1, 2, 3, 8, 9, 10, 11]
 // CHECK: arith.andi %{{.+}}, %[[LOW]] : vector<8xi32>
@@ -172,10 +180,15 @@ func.func @gemv_q6_k(%x: tensor<1x1x256xf32>, %w: tensor<3x256x!llm.block<q6_k>>
 // CHECK: {{(func\.)?}}call @llvm.x86.avx2.pmadd.wd(%{{.+}}, %[[W0]])
 // CHECK: vector.shuffle %[[SC16]], %[[SC16]] [7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7]
 // CHECK-NOT: vector.from_elements
-// CHECK: vector.reduction <add>
-func.func @gemv_q4_k(%x: tensor<1x1x256xf32>, %w: tensor<3x256x!llm.block<q4_k>>) -> tensor<1x1x3xf32> {
-  %y = llm.linear %x, %w : tensor<1x1x256xf32>, tensor<3x256x!llm.block<q4_k>> -> tensor<1x1x3xf32>
-  return %y : tensor<1x1x3xf32>
+// CHECK: vector.reduction <add>, %{{.+}} fastmath<reassoc> : vector<8xf32> into f32
+// CHECK: vector.reduction <add>, %{{.+}} fastmath<reassoc> : vector<8xf32> into f32
+// CHECK: vector.reduction <add>, %{{.+}} fastmath<reassoc> : vector<8xf32> into f32
+// CHECK: memref.store %{{.+}}, %{{.+}}[%c0, %c4] : memref<1x5xf32>
+// CHECK-NOT: vector.reduction <add>, %{{.+}} fastmath<reassoc> : vector<8xf32> into f32
+// CHECK: return
+func.func @gemv_q4_k(%x: tensor<1x1x256xf32>, %w: tensor<5x256x!llm.block<q4_k>>) -> tensor<1x1x5xf32> {
+  %y = llm.linear %x, %w : tensor<1x1x256xf32>, tensor<5x256x!llm.block<q4_k>> -> tensor<1x1x5xf32>
+  return %y : tensor<1x1x5xf32>
 }
 
 // -----
