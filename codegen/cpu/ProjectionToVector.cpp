@@ -37,10 +37,12 @@ constexpr llmc::ProjectionTile kRowGemvTile = {/*xRows=*/1, /*weightRows=*/1};
 /// per tile on a CPU with 32 vector registers (AVX-512), which then share
 /// each load of x's codes, its scale and its run sums, one row otherwise.
 /// Measured on a 2-core Zen 4 (AVX-512 VNNI, 2 threads, decode after 128
-/// tokens, interleaved runs, tok/s, medians): TinyLlama-1.1B Q4_K_M 48.0
-/// with 1 row, 51.0 with 2 (won 8 of 9), 46.7 with 4; SmolLM2-135M shape
-/// Q6_K mix 202 / 219 (won 4 of 4) / 213. On the Zen 3 above (AVX2, 16
-/// registers) 1 row had beaten 2.
+/// tokens, interleaved pairs, tok/s, medians; the second run of a pair
+/// tends to be a few % faster, so both orders): TinyLlama-1.1B Q4_K_M 1
+/// row 48.0, 2 rows 51.0 (run second, won 8 of 9); 2 rows 53.7 against
+/// 47.4 (run first, won 4 of 5); 4 rows 46.7. SmolLM2-135M shape Q6_K mix
+/// (K-quants only in its 1536-wide rows): 202 -> 219 run second, 207 -> 211
+/// run first. On the Zen 3 above (AVX2, 16 registers) 1 row had beaten 2.
 llmc::ProjectionTile getKQuantGemvTile(llmc::CPUVectorRegisters registers) {
   llmc::ProjectionTile tile = kRowGemvTile;
   if (registers.count >= 32)
