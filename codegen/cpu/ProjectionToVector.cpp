@@ -124,17 +124,16 @@ struct ProjectionToVector : OpConversionPattern<OpTy> {
         mlir::llm::getBlockQuantElementType(weightType);
     bool gemv = llmc::getStaticRowCount(xType) == 1;
     bool int8Blocks = weightFormat && int8Dot != llmc::Int8DotKind::None;
-    llmc::ProjectionTile tile;
+    llmc::ProjectionTile tile = kRowGemvTile;
     if (!gemv)
       tile = int8Blocks ? int8GemmTile : gemmTile;
     else if (weightFormat && !int8Blocks)
       tile = kBlockF32GemvTile;
-    else
-      tile = kRowGemvTile;
-    // An interleaved weight's decode GEMV takes a whole group per tile.
-    if (gemv && int8Blocks && llmc::hasInterleavedGemv(weightFormat))
+    else if (int8Blocks && llmc::hasInterleavedGemv(weightFormat))
+      // An interleaved weight's decode GEMV takes a whole group per tile.
       tile.weightRows = llmc::kInterleavedGemvRows;
-    else if (gemv && int8Blocks && weightFormat.getBlockElements() > 32)
+    else if (int8Blocks && weightFormat.getBlockElements() > 32)
+      // The K-quants' 256-element super-blocks, in the file's rows.
       tile = kQuantGemvTile;
     Value result = llmc::createVectorProjection(
         rewriter, op.getLoc(), adaptor.getX(), adaptor.getWeight(),
