@@ -209,6 +209,14 @@ public:
     // code (and compile time) independent of the layer count.
     // Layers alike in their weights' formats and their parameters (the
     // window) share a function.
+    // A prefill's layers keep the last `output_rows` rows of their hidden
+    // state from their attention's queries on (an index argument after the
+    // layer index): every row but in the last layer, which keeps only the
+    // rows whose logits are asked for, as llama.cpp does from the
+    // attention's output on; on a 128-token prompt that skips 127/128 of
+    // the last layer's attention, o_proj and feed-forward network. (A
+    // function of its own for the last layer would double the prefill
+    // layer's compile time.)
     struct LayerVariant {
       SmallVector<Type> weightTypes;
       std::optional<int64_t> window;
@@ -217,6 +225,11 @@ public:
       }
     };
     SmallVector<std::pair<LayerVariant, func::FuncOp>> layerFuncs;
+    Value logitRows, allRows;
+    if (slicesLogitRows) {
+      logitRows = entry->getArguments().back();
+      allRows = tensor::DimOp::create(builder, loc, tokens, 1);
+    }
     for (int64_t layer = 0; layer < config.numLayers; ++layer) {
       LayerVariant variant{getLayerWeightTypes(layer),
                            getLayerWindow(config, layer)};
@@ -238,6 +251,8 @@ public:
       if (pageTable)
         operands.push_back(pageTable);
       operands.push_back(arith::ConstantIndexOp::create(builder, loc, layer));
+      if (slicesLogitRows)
+        operands.push_back(layer == config.numLayers - 1 ? logitRows : allRows);
       for (const WeightSpec &spec : weightTable)
         if (spec.layer == layer)
           operands.push_back(weights.at({layer, spec.role, spec.bias}));
@@ -246,8 +261,12 @@ public:
       cache = call.getResult(1);
     }
     setLocation("model.norm");
-    if (slicesLogitRows)
-      hidden = sliceLastRows(hidden, entry->getArguments().back());
+    // The last layer has kept only the last logit_rows rows: this slice of
+    // all of them (none is dropped unless the model has no layers) gives
+    // the logits the extent logit_rows visibly, which llm-cpu-entry-points
+    // needs to compute them in the caller's buffer.
+    if (logitRows)
+      hidden = sliceLastRows(hidden, logitRows);
     Value normed = norm(hidden, -1, WeightRole::FinalNorm);
     Value head = config.tieWordEmbeddings ? weight(-1, WeightRole::Embedding)
                                           : weight(-1, WeightRole::LMHead);
@@ -261,12 +280,16 @@ public:
 
 private:
   /// `@<name>`: one decoder layer, (hidden, positions, kv_cache
-  /// [, kv_page_table], layer, the layer's weights) -> (hidden, kv_cache),
-  /// the weights in the order of the weight table's layer entries, of
-  /// `layerWeightTypes`.
+  /// [, kv_page_table], layer[, output_rows], the layer's weights) ->
+  /// (hidden, kv_cache), the weights in the order of the weight table's layer
+  /// entries, of `layerWeightTypes`. A prefill's layer (dynamic `seqLen`)
+  /// takes output_rows: its attention's queries and everything after them
+  /// are those of its last output_rows rows, the hidden state it returns
+  /// too.
   func::FuncOp emitLayerFunction(StringRef name, int64_t seqLen,
                                  ArrayRef<Type> layerWeightTypes,
                                  std::optional<int64_t> window) {
+    const bool takesOutputRows = ShapedType::isDynamic(seqLen);
     const int64_t batch = options.batch;
     Type hiddenType = tensor({batch, seqLen, config.hiddenSize}, f32);
     SmallVector<Type> argTypes = {hiddenType,
@@ -277,6 +300,9 @@ private:
       argTypes.push_back(cacheType.getPageTableType());
     const unsigned layerArg = argTypes.size();
     argTypes.push_back(builder.getIndexType());
+    if (takesOutputRows)
+      argTypes.push_back(builder.getIndexType());
+    const unsigned firstWeight = argTypes.size();
     SmallVector<const WeightSpec *> layerWeights;
     for (const WeightSpec &spec : weightTable)
       if (spec.layer == 0)
@@ -301,11 +327,12 @@ private:
           callerPageTable = pageTable;
     for (auto [index, spec] : llvm::enumerate(layerWeights))
       weights[{0, spec->role, spec->bias}] =
-          entry->getArgument(layerArg + 1 + index);
+          entry->getArgument(firstWeight + index);
     positions = entry->getArgument(1);
     cache = entry->getArgument(2);
     pageTable = cacheType.isPaged() ? entry->getArgument(3) : Value();
     layerIndex = entry->getArgument(layerArg);
+    outputRows = takesOutputRows ? entry->getArgument(layerArg + 1) : Value();
     // T as the reshapes need it: a constant for decode, read once for
     // prefill.
     Value hidden = entry->getArgument(0);
@@ -315,6 +342,10 @@ private:
                          .getResult();
     else
       seqLenExtent = builder.getIndexAttr(seqLen);
+    if (outputRows)
+      firstOutputRow = arith::SubIOp::create(
+          builder, builder.getUnknownLoc(), cast<Value>(seqLenExtent),
+          outputRows);
 
     hidden = emitBlock(0, hidden, window);
     func::ReturnOp::create(builder, loc, ValueRange{hidden, cache});
@@ -324,6 +355,7 @@ private:
     cache = callerCache;
     pageTable = callerPageTable;
     layerIndex = Value();
+    outputRows = firstOutputRow = Value();
     return func;
   }
 
@@ -369,18 +401,21 @@ private:
     return it == weights.end() ? Value() : it->second;
   }
 
-  /// The last `rows` tokens of `hidden` (batch, tokens, hidden).
-  Value sliceLastRows(Value hidden, Value rows) {
-    auto type = cast<RankedTensorType>(hidden.getType());
-    Value tokens = tensor::DimOp::create(builder, loc, hidden, 1);
-    Value first = arith::SubIOp::create(builder, loc, tokens, rows);
-    SmallVector<OpFoldResult> offsets = {builder.getIndexAttr(0), first,
-                                         builder.getIndexAttr(0)};
-    SmallVector<OpFoldResult> sizes = {builder.getIndexAttr(type.getDimSize(0)),
-                                       rows,
-                                       builder.getIndexAttr(type.getDimSize(2))};
-    SmallVector<OpFoldResult> strides(3, builder.getIndexAttr(1));
-    return tensor::ExtractSliceOp::create(builder, loc, hidden, offsets, sizes,
+  /// The last `rows` tokens of `x` (batch, tokens, ...), every other
+  /// dimension static and whole; `first` is the first of them when given.
+  Value sliceLastRows(Value x, Value rows, Value first = Value()) {
+    auto type = cast<RankedTensorType>(x.getType());
+    if (!first)
+      first = arith::SubIOp::create(
+          builder, loc, tensor::DimOp::create(builder, loc, x, 1), rows);
+    SmallVector<OpFoldResult> offsets(type.getRank(), builder.getIndexAttr(0));
+    offsets[1] = first;
+    SmallVector<OpFoldResult> sizes;
+    for (int64_t size : type.getShape())
+      sizes.push_back(builder.getIndexAttr(size));
+    sizes[1] = rows;
+    SmallVector<OpFoldResult> strides(type.getRank(), builder.getIndexAttr(1));
+    return tensor::ExtractSliceOp::create(builder, loc, x, offsets, sizes,
                                           strides);
   }
 
@@ -494,6 +529,15 @@ private:
     Value attentionInput = sublayerInput(hidden, WeightRole::AttnNorm);
     Value attended = sublayerOutput(
         emitAttention(layer, attentionInput, window), WeightRole::AttnPostNorm);
+    if (outputRows) {
+      // The attention answered the output rows' queries only; the rest of
+      // the block is row-wise.
+      hidden = sliceLastRows(hidden, outputRows, firstOutputRow);
+      if (block.residual == ResidualTopology::Parallel &&
+          block.parallelSharesNorm)
+        attentionInput =
+            sliceLastRows(attentionInput, outputRows, firstOutputRow);
+    }
     if (block.residual == ResidualTopology::Parallel) {
       setLocation("mlp");
       Value fed = emitFeedForward(
@@ -553,10 +597,19 @@ private:
     IntegerAttr windowAttr;
     if (window)
       windowAttr = builder.getI64IntegerAttr(*window);
+    // A prefill layer's queries: its output rows' only (sliced after the
+    // append, which llm-fuse-rope-append wants before every use of the
+    // rotated queries). What follows has their row count.
+    Value queryPositions = positions;
+    if (outputRows) {
+      q = sliceLastRows(q, outputRows, firstOutputRow);
+      queryPositions = sliceLastRows(positions, outputRows, firstOutputRow);
+      seqLenExtent = outputRows;
+    }
     return llm::AttentionOp::create(
         builder, loc, q.getType(), q, view.getKeys(), view.getValues(),
-        positions, config.numHeads, cacheType.getKvHeads(), /*causal=*/true,
-        windowAttr, optionalF64(config.block.attentionScale),
+        queryPositions, config.numHeads, cacheType.getKvHeads(),
+        /*causal=*/true, windowAttr, optionalF64(config.block.attentionScale),
         optionalF64(config.block.attentionSoftcap));
   }
 
@@ -673,6 +726,10 @@ private:
   OpFoldResult seqLenExtent;
   /// The layer function's `layer` argument while its body is emitted.
   Value layerIndex;
+  /// A prefill layer's output_rows argument while its body is emitted: the
+  /// rows its attention's queries and everything after them compute, from
+  /// `firstOutputRow` (T - output_rows) on.
+  Value outputRows, firstOutputRow;
 };
 
 } // namespace

@@ -41,6 +41,10 @@ int64_t getKVCacheCapacity(const ModelConfig &config,
 /// (`@prefill_layer`, `@decode_layer`) once per layer with the layer index;
 /// layers whose weights differ in format (a Q4_K_M file's Q6_K layers) get
 /// a layer function per distinct set of formats (`@decode_layer_1`, ...).
+/// A prefill layer also takes output_rows (after the layer index): it
+/// computes its attention's queries and everything after them for its last
+/// output_rows tokens only, all of them in every layer but the last, which
+/// gets logit_rows.
 /// Both take (tokens, positions, kv_cache[, kv_page_table], weights...) and
 /// return (logits, updated kv_cache); weights follow getWeightTable's order
 /// and carry their names as `llm.weight` argument attributes. The prefill

@@ -78,6 +78,9 @@ const char *const kUsage =
     "                         teacher-forced prefill and generate nothing\n"
     "  --incremental          with --dump-logits: feed the prompt one token at a time\n"
     "                         through decode (the KV cache path) instead of one prefill\n"
+    "  --prefixes             with --dump-logits: row i from a prefill of the first i+1\n"
+    "                         tokens that asks for its last row only (the path of a\n"
+    "                         generation's prefill) instead of one prefill of all rows\n"
     "  --print-tokens         print token ids (prompt + generated) instead of text\n"
     "  --ignore-eos           generate exactly -n tokens (unless the context fills)\n"
     "  --warmup               run the prompt's prefill once untimed and reset before\n"
@@ -97,7 +100,7 @@ struct Options {
   bool has_prompt = false, has_tokens = false, print_tokens = false;
   bool random_weights = false, ignore_eos = false, profile = false, warmup = false;
   bool host_sampling = false, chat = false, plain_special = false;
-  bool incremental = false, mapped_weights = false;
+  bool incremental = false, prefixes = false, mapped_weights = false;
   /// A sampling flag was given: the model's generation_config.json
   /// defaults then do not apply.
   bool sampling_flags = false;
@@ -140,7 +143,8 @@ Options parse_args(int argc, char **argv) {
     static const std::pair<const char *, bool Options::*> kSwitches[] = {
         {"--print-tokens", &Options::print_tokens}, {"--ignore-eos", &Options::ignore_eos},
         {"--profile", &Options::profile},           {"--warmup", &Options::warmup},
-        {"--incremental", &Options::incremental}, {"--mapped-weights", &Options::mapped_weights},
+        {"--incremental", &Options::incremental}, {"--prefixes", &Options::prefixes},
+        {"--mapped-weights", &Options::mapped_weights},
         {"--host-sampling", &Options::host_sampling}, {"--chat", &Options::chat},
         {"--plain-special", &Options::plain_special}};
     auto on = std::find_if(std::begin(kSwitches), std::end(kSwitches),
@@ -211,22 +215,44 @@ Options parse_args(int argc, char **argv) {
     die("--dump-logits takes --prompt or --tokens, not --messages/--chat");
   if (o.incremental && o.dump_logits.empty())
     die("--incremental applies to --dump-logits");
+  if (o.prefixes && o.dump_logits.empty())
+    die("--prefixes applies to --dump-logits");
+  if (o.prefixes && o.incremental)
+    die("--prefixes and --incremental are two ways to compute the rows; give one");
   return o;
 }
 
+/// How dump_logits computes its rows.
+enum class LogitRowsSource {
+  Prefill,     // one prefill of the whole prompt, every row
+  Incremental, // one decode call per token (the first through a prefill)
+  Prefixes,    // one last-row-only prefill per prefix, on an empty cache
+};
+
 /// Teacher-forced logits of every prompt token, [prompt tokens, vocab]:
-/// from one prefill, or with `incremental` from one decode call per token
-/// (the first token through a one-token prefill), which checks the decode
-/// kernels and the KV cache against the prefill's.
+/// from one prefill; one decode call per token, which checks the decode
+/// kernels and the KV cache against the prefill's; or one prefill per
+/// prefix asking for its last row, which checks the prefill of a
+/// generation (its last layer computes the last row alone from its
+/// attention on) against the prefill of all rows.
 void dump_logits(llmc_session *session, const std::vector<int32_t> &prompt,
-                 int32_t vocab, const std::string &path, bool incremental) {
+                 int32_t vocab, const std::string &path, LogitRowsSource source) {
   size_t row = static_cast<size_t>(vocab), n = prompt.size() * row;
   // A prefill's logits stay valid in the session until its next call; the
-  // steps of an incremental run are gathered here.
+  // steps of an incremental run or the prefixes' rows are gathered here.
   const float *all = nullptr;
   std::vector<float> steps;
   auto start = std::chrono::steady_clock::now();
-  if (incremental) {
+  if (source == LogitRowsSource::Prefixes) {
+    steps.resize(n);
+    for (size_t i = 0; i < prompt.size(); ++i) {
+      const float *last = nullptr;
+      llmc_session_reset(session);
+      check(llmc_session_prefill(session, prompt.data(), i + 1, &last, nullptr));
+      std::copy(last, last + row, steps.begin() + i * row);
+    }
+    all = steps.data();
+  } else if (source == LogitRowsSource::Incremental) {
     steps.resize(n);
     for (size_t i = 0; i < prompt.size(); ++i) {
       const float *step = nullptr;
@@ -249,7 +275,8 @@ void dump_logits(llmc_session *session, const std::vector<int32_t> &prompt,
   if (!ok)
     die(path + ": error writing logits");
   std::fprintf(stderr, "llmc-run: wrote logits [%zu, %d] (float32) to %s; %s %.1f tokens/s\n",
-               prompt.size(), vocab, path.c_str(), incremental ? "decode" : "prefill",
+               prompt.size(), vocab, path.c_str(),
+               source == LogitRowsSource::Incremental ? "decode" : "prefill",
                prompt.size() / t);
 }
 
@@ -472,7 +499,10 @@ int main(int argc, char **argv) {
   }
 
   if (!opt.dump_logits.empty()) {
-    dump_logits(session, prompt, info.vocab_size, opt.dump_logits, opt.incremental);
+    dump_logits(session, prompt, info.vocab_size, opt.dump_logits,
+                opt.incremental ? LogitRowsSource::Incremental
+                : opt.prefixes  ? LogitRowsSource::Prefixes
+                                : LogitRowsSource::Prefill);
     return 0;
   }
 

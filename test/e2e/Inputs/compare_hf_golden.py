@@ -1,7 +1,12 @@
 """Compares llmc-run's teacher-forced logits ([rows, vocab] float32, --dump-logits) with a Hugging Face golden
 file written by smollm2_goldens.py: max |diff| over every logit the golden holds (the top ids and the probe ids
 of each position), and the argmax over the whole vocabulary wherever the golden's top-2 margin makes it stable.
-Prints what it compared; exits non-zero on any violation (or when it compared nothing)."""
+Prints what it compared; exits non-zero on any violation (or when it compared nothing).
+
+Usage: compare_hf_golden.py LOGITS GOLDEN MAX_ABS MIN_MARGIN [--before N EARLY_GOLDEN]
+With --before, the rows before position N are held against EARLY_GOLDEN's instead (a model whose logits
+depend on the call, as longrope's do on the call's length: llmc-run --prefixes' row of a short prefix is
+what transformers computes on that prefix, which its token-by-token golden holds)."""
 import json
 import sys
 
@@ -10,6 +15,14 @@ import numpy as np
 logits_path, golden_path, max_abs, min_margin = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4])
 golden = json.load(open(golden_path))
 positions = golden["positions"]
+if len(sys.argv) == 8 and sys.argv[5] == "--before":
+    early = json.load(open(sys.argv[7]))
+    if early["prompt_ids"] + early["reply_ids"] != golden["prompt_ids"] + golden["reply_ids"]:
+        sys.exit("FAILED: the two goldens are of other ids")
+    split = int(sys.argv[6])
+    positions = early["positions"][:split] + positions[split:]
+elif len(sys.argv) != 5:
+    sys.exit("usage: compare_hf_golden.py LOGITS GOLDEN MAX_ABS MIN_MARGIN [--before N EARLY_GOLDEN]")
 ids = golden["prompt_ids"] + golden["reply_ids"]
 test = np.fromfile(logits_path, dtype=np.float32)
 if test.size % len(positions) != 0:

@@ -31,9 +31,10 @@ misaligned accesses, divergent barriers and shuffles and races. The first
 problem stops the run (exit 1).
 
 With <last rows> R, the plan's first prefill (N tokens) then runs once more
-on a fresh cache with logit_rows = R (the prefill slices its last R hidden
-rows before the final norm and the classifier): its R rows of logits must
-be bit-identical to the last R rows of the all-rows run.
+on a fresh cache with logit_rows = R (the last layer's attention and what
+follows it, the final norm and the classifier included, compute its last R
+rows only): its R rows of logits must be bit-identical to the last R rows of
+the all-rows run.
 """
 import ctypes
 import json
