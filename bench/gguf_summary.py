@@ -10,8 +10,10 @@ Usage: gguf_summary.py FILE
   untied model's token_embd is only gathered (one row per token), so it counts one row; a tied model
   reads token_embd whole as its LM head.
 - prefill FLOPs per token: 2 × the elements of every matrix a prompt token is multiplied with: every
-  2-D tensor but token_embd (gathered) and the LM head (output.weight, or a tied token_embd), which a
-  prefill applies to its last token only. Attention's own products (Q·Kᵀ, P·V) are left out: at a
+  2-D tensor but token_embd (gathered), the LM head (output.weight, or a tied token_embd) and the last
+  layer's matrices after its attention (attn_output, ffn_*), which a prefill applies to its last token
+  only (llmc and llama.cpp alike compute the last layer's feed-forward network, llmc also its o_proj,
+  for the rows whose logits are asked for). Attention's own products (Q·Kᵀ, P·V) are left out: at a
   128-token prompt about 2% of SmolLM2's FLOPs.
 - tensor types: "Q4_K:120,Q6_K:31,F32:61" (counts of tensors per stored type), for the footnote that
   shows what a mix such as Q4_K_M became (rows of 576 fit no 256-element super-block).
@@ -40,10 +42,21 @@ def main():
     tied = "output.weight" not in names
     types = collections.Counter()
     prefill_macs = 0
+    blocks = [int(name.split(".")[1]) for name in names if name.startswith("blk.")]
+    last_block = "blk.%d." % max(blocks) if blocks else None
+
+    def last_token_only(name):
+        if name in ("token_embd.weight", "output.weight"):
+            return True
+        if last_block is None or not name.startswith(last_block):
+            return False
+        role = name[len(last_block):]
+        return role.startswith("attn_output.") or role.startswith("ffn_")
+
     for t in r.tensors:
         n = int(t.n_bytes)
         total += n
-        if len(t.shape) == 2 and t.name not in ("token_embd.weight", "output.weight"):
+        if len(t.shape) == 2 and not last_token_only(t.name):
             prefill_macs += int(t.n_elements)
         types[t.tensor_type.name] += 1
         if t.name == "token_embd.weight" and not tied:

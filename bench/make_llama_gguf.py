@@ -3,7 +3,7 @@ llama.cpp's llama-quantize and run in both llama.cpp and llmc.
 
 Usage: make_llama_gguf.py --out FILE [--hidden N --ffn N --layers N --heads N --kv-heads N
                           --vocab N --tied --rope-theta X --rms-eps X --context N --seed S]
-       make_llama_gguf.py --out FILE --shape smollm2-135m|tinyllama-1.1b
+       make_llama_gguf.py --out FILE --shape smollm2-135m|tinyllama-1.1b|llama3-8b-4-layers
 
 test/runtime/Inputs/make_quant_model.py (the dequantizer tests' generator) has fixed toy shapes, an
 always-untied LM head and row scales from 1e-5 to 10 (to stress the formats' scales); a benchmark
@@ -31,6 +31,10 @@ SHAPES = {
     # TinyLlama/TinyLlama-1.1B: GQA 32/4, untied, θ 1e4.
     "tinyllama-1.1b": dict(hidden=2048, ffn=5632, layers=22, heads=32, kv_heads=4, vocab=32000,
                            tied=False, rope_theta=1e4, rms_eps=1e-5, context=2048),
+    # 4 layers of meta-llama/Meta-Llama-3-8B (GQA 32/8, θ 5e5) with a 32000-token vocabulary instead of
+    # 128256: the matrices of an 8B model's layers at a fraction of its size (1.1 B parameters).
+    "llama3-8b-4-layers": dict(hidden=4096, ffn=14336, layers=4, heads=32, kv_heads=8, vocab=32000,
+                               tied=False, rope_theta=5e5, rms_eps=1e-5, context=8192),
 }
 STD = 0.02
 

@@ -15,6 +15,9 @@
 #                    ["real F32 F16 BF16 Q8_0 Q4_0 Q4_1 Q5_0 Q5_1 Q4_K_M Q5_K_M Q6_K"]
 #   BENCH_TINYLLAMA  1: also a TinyLlama-1.1B-shaped random model in those of F16 Q4_0 Q4_K_M Q8_0 that
 #                    BENCH_FORMATS names (its f32 source is 4.4 GB) [0]
+#   BENCH_LLAMA8B_LAYERS  1: also 4 layers of LLaMA-3-8B's shape (hidden 4096, ffn 14336, GQA 32/8;
+#                    a 32000-token vocabulary) in the same formats: its K = 4096 and 14336 matrices
+#                    (its f32 source is 4.5 GB) [0]
 #   BENCH_BUSY_WAIT  seconds, in all, to wait for a CPU busy with other work before measuring
 #                    anyway (the table then says so); builds (ninja, cc1plus) are always waited for [600]
 #   BENCH_LLMC_FLAGS more `llmc compile` flags, e.g. "--block-dot=f32" (the decode GEMV without int8 dot
@@ -32,7 +35,8 @@ ROUNDS=${BENCH_ROUNDS:-3}
 SMOL_FORMATS=(F32 F16 BF16 Q8_0 Q4_0 Q4_1 Q5_0 Q5_1 Q4_K_M Q5_K_M Q6_K)
 FORMATS=${BENCH_FORMATS:-real ${SMOL_FORMATS[*]}}
 TINYLLAMA=${BENCH_TINYLLAMA:-0}
-TINY_FORMATS=(F16 Q4_0 Q4_K_M Q8_0)
+LLAMA8B_LAYERS=${BENCH_LLAMA8B_LAYERS:-0}
+LARGE_FORMATS=(F16 Q4_0 Q4_K_M Q8_0) # of the larger shapes (BENCH_TINYLLAMA, BENCH_LLAMA8B_LAYERS)
 CONTENDED=${BENCH_CONTENDED-F32 Q4_0}
 LLMC_FLAGS=${BENCH_LLMC_FLAGS:-}
 read -r -a LLMC_FLAG_LIST <<< "$LLMC_FLAGS"
@@ -57,6 +61,8 @@ for t in $CONTENDED; do
   case " $FORMATS " in *" $t "*) ;; *) die "BENCH_CONTENDED names $t, which BENCH_FORMATS does not measure" ;; esac
 done
 case $ROUNDS in '' | *[!0-9]* | 0) die "BENCH_ROUNDS must be a positive integer (got '$ROUNDS')" ;; esac
+case $TINYLLAMA in 0 | 1) ;; *) die "BENCH_TINYLLAMA must be 0 or 1 (got '$TINYLLAMA')" ;; esac
+case $LLAMA8B_LAYERS in 0 | 1) ;; *) die "BENCH_LLAMA8B_LAYERS must be 0 or 1 (got '$LLAMA8B_LAYERS')" ;; esac
 
 mkdir -p "$WORK/models" "$ART_DIR" "$WORK/logs" "$WORK/bin"
 START=$(date +%s)
@@ -193,19 +199,22 @@ if [ ${#smol_types[@]} -gt 0 ]; then
     fi
   done
 fi
-if [ "$TINYLLAMA" = 1 ]; then
-  TINY_F32="$WORK/models/tinyllama-1.1b-random-F32.gguf"
-  tiny_types=()
-  for t in "${TINY_FORMATS[@]}"; do want_format $t && tiny_types+=("$t"); done
-  if [ ${#tiny_types[@]} -gt 0 ]; then
-    f32_model tinyllama-1.1b "$TINY_F32" || die "cannot write the random TinyLlama-shaped model"
-    for t in "${tiny_types[@]}"; do
-      out="$WORK/models/tinyllama-1.1b-random-$t.gguf"
-      quantized "$TINY_F32" "$t" "$out" || die "llama-quantize failed on $t"
-      add_file "tiny-$t" "TinyLlama-1.1B (random)" "$out"
-    done
-  fi
-fi
+# larger_model <key prefix> <make_llama_gguf.py shape> <label>: the random f32 source of a larger
+# shape, quantized to those of LARGE_FORMATS that BENCH_FORMATS names.
+larger_model() {
+  local prefix=$1 shape=$2 label=$3 t out types=()
+  local src="$WORK/models/$shape-random-F32.gguf"
+  for t in "${LARGE_FORMATS[@]}"; do want_format $t && types+=("$t"); done
+  [ ${#types[@]} -gt 0 ] || return 0
+  f32_model "$shape" "$src" || die "cannot write the random $label model"
+  for t in "${types[@]}"; do
+    out="$WORK/models/$shape-random-$t.gguf"
+    quantized "$src" "$t" "$out" || die "llama-quantize failed on $t"
+    add_file "$prefix-$t" "$label (random)" "$out"
+  done
+}
+[ "$TINYLLAMA" = 1 ] && larger_model tiny tinyllama-1.1b "TinyLlama-1.1B"
+[ "$LLAMA8B_LAYERS" = 1 ] && larger_model l8x4 llama3-8b-4-layers "LLaMA-3-8B, 4 layers"
 # The contended rows (checked above to be files of BENCH_FORMATS): the same file and artifact as
 # their key without "+busy", run beside busy loops.
 for t in $CONTENDED; do
