@@ -212,11 +212,11 @@ public:
     // A prefill's layers keep the last `output_rows` rows of their hidden
     // state from their attention's queries on (an index argument after the
     // layer index): every row but in the last layer, which keeps only the
-    // rows whose logits are asked for, as llama.cpp does from the
-    // attention's output on; on a 128-token prompt that skips 127/128 of
-    // the last layer's attention, o_proj and feed-forward network. (A
-    // function of its own for the last layer would double the prefill
-    // layer's compile time.)
+    // rows whose logits are asked for (llama.cpp prunes its last layer from
+    // the attention sublayer's output on); on a 128-token prompt that skips
+    // 127/128 of the last layer's attention, o_proj and feed-forward
+    // network. A function of its own for the last layer would compile the
+    // prefill layer twice (a 4-layer F16 model: 4.3 -> 7.3 s).
     struct LayerVariant {
       SmallVector<Type> weightTypes;
       std::optional<int64_t> window;

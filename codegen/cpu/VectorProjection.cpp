@@ -49,12 +49,23 @@ constexpr int64_t kRowBlockBytes = 96 * 1024;
 /// Bytes of x's int8 codes the int8 GEMM keeps in cache per row block. Each
 /// (row block, weight tile) decodes the tile's blocks into codes first, and
 /// that decode costs about as much as multiplying the codes with a few
-/// dozen x rows, so the blocks are as large as half the smallest L2 allows:
-/// a prompt of up to 128 tokens decodes each weight tile once. Measured on
-/// a 2-core Xeon (AVX-512 VNNI; TinyLlama-1.1B Q4_K_M, K = 2048 and 5632, a
-/// 128-token prefill on 2 threads, medians of 5 interleaved runs): 74
-/// tok/s with 96 KiB blocks (48 rows at K = 2048), 100 with 256 KiB.
+/// dozen x rows, so the blocks are as large as half the L2 allows: half of
+/// Zen 3's 512 KiB for AVX2, half of the 1 MiB of the AVX-512 server cores
+/// (Skylake-SP to Cascade Lake, Zen 4 and 5; Ice Lake-SP 1.25 MiB,
+/// Sapphire Rapids 2 MiB; AVX-512's client cores Ice Lake and Rocket Lake
+/// have 512 KiB and get the whole of it). Measured on a 2-core Xeon
+/// (AVX-512 VNNI; TinyLlama-1.1B Q4_K_M, K = 2048 and 5632, a 128-token
+/// prefill on 2 threads, medians of 5 interleaved runs): 74 tok/s with 96
+/// KiB blocks (48 rows at K = 2048), 100 with 256 KiB. On Zen 4 (4 layers
+/// of LLaMA-3-8B's shape, K = 4096 and 14336, where 256 KiB holds 16 rows
+/// of the down projection: each weight tile decoded 8 times per 128-token
+/// prompt; 2 threads, 6 alternating pairs, 3 in each order): 512 KiB took
+/// Q4_K_M from 293-306 to 318-347 tok/s (6 of 6) and Q4_0 from 310-333 to
+/// 292-366 (5 of 6, medians 332 -> 355), the logits bit-identical;
+/// TinyLlama's Q4_K_M (only its K = 5632 blocks grow, 44 -> 92 rows)
+/// within noise (it won the pairs it ran second in).
 constexpr int64_t kInt8RowBlockBytes = 256 * 1024;
+constexpr int64_t kInt8RowBlockBytesAVX512 = 512 * 1024;
 /// Rows per block at most (small K): beyond this a block gains no reuse.
 constexpr int64_t kMaxRowBlock = 128;
 
@@ -1157,6 +1168,7 @@ ProjectionTile llmc::getGemmTile(CPUVectorRegisters registers) {
   tile.xRows = 4;
   tile.weightRows =
       std::max<int64_t>((registers.count - 1) / (tile.xRows + 1), 1);
+  tile.rowBlockBytes = kRowBlockBytes;
   return tile;
 }
 
@@ -1169,6 +1181,9 @@ ProjectionTile llmc::getInt8GemmTile(CPUVectorRegisters registers) {
   // shapes, 2 threads, under load): 24 weight rows no faster than 16.
   int64_t panels = registers.count >= 32 ? 2 : 1;
   tile.weightRows = panels * kInt8PanelRows;
+  // AVX-512's 32 registers stand for its cores' larger L2.
+  tile.rowBlockBytes = registers.count >= 32 ? kInt8RowBlockBytesAVX512
+                                             : kInt8RowBlockBytes;
   return tile;
 }
 
@@ -1319,8 +1334,8 @@ Value llmc::createVectorProjection(OpBuilder &b, Location loc, Value x,
                 b.createOrFold<arith::SubIOp>(loc, ops.outputs, outputsStart),
                 tile.weightRows));
   emitTiles(b, loc, ops, outputsStart, outputsMain, zero, rowsMain, tile,
-            ops.int8 ? getRowBlock(staticDepth, tile, 1, kInt8RowBlockBytes)
-                     : getRowBlock(staticDepth, tile, 4, kRowBlockBytes));
+            getRowBlock(staticDepth, tile, ops.int8 ? 1 : 4,
+                        tile.rowBlockBytes));
   if (tile.xRows > 1)
     emitTiles(b, loc, ops, outputsStart, outputsMain, rowsMain, ops.rows,
               {1, tile.weightRows, tile.lanes}, /*rowBlock=*/1);

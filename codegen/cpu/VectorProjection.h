@@ -44,6 +44,9 @@ struct ProjectionTile {
   int64_t xRows;
   int64_t weightRows;
   int64_t lanes = kProjectionVectorWidth;
+  /// A GEMM tile's cache block: bytes of x rows it keeps in cache per row
+  /// block (getGemmTile, getInt8GemmTile); 0 for a GEMV's tile.
+  int64_t rowBlockBytes = 0;
 };
 
 /// The prefill GEMM tile for `registers`: vectors one register wide, 4 x

@@ -282,12 +282,15 @@ func.func @gemm_q4_k(%x: tensor<1x?x256xf32>, %w: tensor<16x256x!llm.block<q4_k>
 
 // -----
 
-// The int8 GEMM's x row blocks hold 256 KiB of x's codes (at most 128 rows), so that a prompt of up to 128
-// tokens decodes each weight tile into codes once: K = 4096 gives blocks of 64 rows (the f32 kernels' 96 KiB
-// of f32 rows would give 4).
+// The int8 GEMM's x row blocks hold half the L2 of x's codes (at most 128 rows), so that a prompt of up to
+// 128 tokens decodes each weight tile into codes once: 512 KiB on AVX-512 (32 registers; K = 4096 gives the
+// whole 128 rows), 256 KiB on AVX2 (64 rows; the f32 kernels' 96 KiB of f32 rows would give 4).
 // CHECK-LABEL: func @gemm_row_block
-// CHECK: scf.parallel (%{{.+}}, %{{.+}}) = (%c0, %c0) to (%{{.+}}, %c32) step (%c64, %c16)
+// CHECK: scf.parallel (%{{.+}}, %{{.+}}) = (%c0, %c0) to (%{{.+}}, %c32) step (%c128, %c16)
 // CHECK: memref.alloc() {alignment = 64 : i64} : memref<1024x16xi32>
+// KROWS-LABEL: func @gemm_row_block
+// KROWS: scf.parallel (%{{.+}}, %{{.+}}) = (%c0, %c0) to (%{{.+}}, %c32) step (%c64, %c8)
+// KROWS: memref.alloc() {alignment = 64 : i64} : memref<1024x8xi32>
 func.func @gemm_row_block(%x: tensor<1x?x4096xf32>, %w: tensor<32x4096x!llm.block<q4_0>>) -> tensor<1x?x32xf32> {
   %y = llm.linear %x, %w : tensor<1x?x4096xf32>, tensor<32x4096x!llm.block<q4_0>> -> tensor<1x?x32xf32>
   return %y : tensor<1x?x32xf32>
