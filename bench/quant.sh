@@ -20,6 +20,10 @@
 #                    (its f32 source is 4.5 GB) [0]
 #   BENCH_BUSY_WAIT  seconds, in all, to wait for a CPU busy with other work before measuring
 #                    anyway (the table then says so); builds (ninja, cc1plus) are always waited for [600]
+#   BENCH_ISA        native: both engines use every instruction set this CPU has; avx2: both are built for
+#                    x86-64-v3 (AVX2, FMA, F16C; no AVX-512): llama.cpp from its own build dir, llmc with
+#                    --cpu=x86-64-v3, the FMA rate at 256 bits; the AVX2 kernels measured on an AVX-512
+#                    machine (its caches and bandwidth, not an AVX2 machine's) [native]
 #   BENCH_LLMC_FLAGS more `llmc compile` flags, e.g. "--block-dot=f32" (the decode GEMV without int8 dot
 #                    products); artifacts are cached per flag set [""]
 #   BENCH_CONTENDED  files (of BENCH_FORMATS) measured once more under load: both engines beside as many
@@ -38,7 +42,13 @@ TINYLLAMA=${BENCH_TINYLLAMA:-0}
 LLAMA8B_LAYERS=${BENCH_LLAMA8B_LAYERS:-0}
 LARGE_FORMATS=(F16 Q4_0 Q4_K_M Q8_0) # of the larger shapes (BENCH_TINYLLAMA, BENCH_LLAMA8B_LAYERS)
 CONTENDED=${BENCH_CONTENDED-F32 Q4_0}
-LLMC_FLAGS=${BENCH_LLMC_FLAGS:-}
+ISA=${BENCH_ISA:-native}
+case $ISA in
+  native) ISA_LLMC_FLAGS="" ; ISA_CC_FLAGS="-march=native" ;;
+  avx2) ISA_LLMC_FLAGS="--cpu=x86-64-v3" ; ISA_CC_FLAGS="-march=x86-64-v3" ;;
+  *) echo "quant: error: BENCH_ISA must be native or avx2 (got '$ISA')" >&2; exit 1 ;;
+esac
+LLMC_FLAGS="${BENCH_LLMC_FLAGS:-}${ISA_LLMC_FLAGS:+ $ISA_LLMC_FLAGS}"
 read -r -a LLMC_FLAG_LIST <<< "$LLMC_FLAGS"
 KV_TYPE=f16     # KV-cache element type of both engines: llama-bench's default (-ctk/-ctv f16), llmc compile --kv-type
 ART_DIR="$WORK/art-kv-$KV_TYPE$([ -n "$LLMC_FLAGS" ] && echo "$LLMC_FLAGS" | tr -cs 'a-z0-9' '-')"
@@ -129,12 +139,12 @@ why() {
 # ---- 1. tools -----------------------------------------------------------------------------------
 PY=$("$ROOT/scripts/reference-venv.sh") || die "scripts/reference-venv.sh failed (the gguf package is needed)"
 log "building llama.cpp's llama-bench and llama-quantize if needed (several minutes, once)"
-LLAMA_BIN=$("$ROOT/scripts/build-llama-cpp.sh" llama-bench llama-quantize) || die "scripts/build-llama-cpp.sh failed"
+LLAMA_BIN=$(LLMC_LLAMA_CPP_ISA=$ISA "$ROOT/scripts/build-llama-cpp.sh" llama-bench llama-quantize) || die "scripts/build-llama-cpp.sh failed"
 LLAMA_BENCH="$LLAMA_BIN/llama-bench"
 QUANTIZE="$LLAMA_BIN/llama-quantize"
 REAL=$("$ROOT/scripts/fetch-model.sh") || { want_format real && die "scripts/fetch-model.sh failed"; }
-gcc -O2 -march=native -pthread -o "$WORK/bin/stream" "$BENCH/stream.c" || die "cannot build bench/stream.c"
-gcc -O3 -march=native -pthread -o "$WORK/bin/fma_peak" "$BENCH/fma_peak.c" || die "cannot build bench/fma_peak.c"
+gcc -O2 $ISA_CC_FLAGS -pthread -o "$WORK/bin/stream" "$BENCH/stream.c" || die "cannot build bench/stream.c"
+gcc -O3 $ISA_CC_FLAGS -pthread -o "$WORK/bin/fma_peak" "$BENCH/fma_peak.c" || die "cannot build bench/fma_peak.c"
 
 LLMC_MISSING=""
 if [ ! -x "$LLMC" ] || [ ! -x "$LLMC_RUN" ]; then
@@ -405,7 +415,7 @@ for k in "${KEYS[@]}"; do
 done
 
 echo
-echo "llmc vs llama.cpp on GGUF files  ($(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'); flags: ${FLAGS:-none of avx2/avx512})"
+echo "llmc vs llama.cpp on GGUF files  ($(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'); flags: ${FLAGS:-none of avx2/avx512}; both engines built for $([ "$ISA" = avx2 ] && echo "x86-64-v3 (AVX2, no AVX-512)" || echo "this CPU"))"
 echo "threads: $THREADS (llama-bench -t $THREADS; llmc-run --threads $THREADS); prompt $PROMPT tokens, $GEN generated; medians of $ROUNDS round(s) after a discarded warm pass"
 echo "llama.cpp: llama-bench from llama-cpp-python 0.3.36's vendored llama.cpp${LLAMA_COMMIT:+ (build $LLAMA_COMMIT)}, $LLAMA_BIN"
 echo "llmc: $LLMC ($([ -n "$LLMC_MISSING" ] && echo "missing" || date -u -d "@$LLMC_STAMP" '+built %Y-%m-%d %H:%M UTC')); llmc compile --target=cpu --context=$CONTEXT --kv-type=$KV_TYPE${LLMC_FLAGS:+ $LLMC_FLAGS}; llmc-run --warmup --ignore-eos"

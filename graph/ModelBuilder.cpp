@@ -227,8 +227,10 @@ public:
     SmallVector<std::pair<LayerVariant, func::FuncOp>> layerFuncs;
     Value logitRows, allRows;
     if (slicesLogitRows) {
+      // Every layer but the last computes all rows.
       logitRows = entry->getArguments().back();
-      allRows = tensor::DimOp::create(builder, loc, tokens, 1);
+      if (config.numLayers > 1)
+        allRows = tensor::DimOp::create(builder, loc, tokens, 1);
     }
     for (int64_t layer = 0; layer < config.numLayers; ++layer) {
       LayerVariant variant{getLayerWeightTypes(layer),

@@ -8,24 +8,35 @@
 # <build dir>/build.log. Idempotent: targets already built are not rebuilt (ninja decides), a missing sdist is
 # downloaded once. Cache: $LLMC_CACHE_DIR, else ${XDG_CACHE_HOME:-~/.cache}/llmc, under
 # llama.cpp-<version>/. LLMC_LLAMA_CPP_JOBS sets the build parallelism (default: 2, to share a small machine).
+# LLMC_LLAMA_CPP_ISA picks the instruction set: native (default: this machine's, -march=native) or avx2
+# (x86-64-v3: AVX2, FMA, F16C, BMI2 and no AVX-512, in build-avx2/), to measure the AVX2 kernels of llama.cpp
+# on a machine that also has AVX-512.
 # llama.cpp is a baseline and a reference tool here, never part of llmc: nothing of it enters the clone.
 set -euo pipefail
 
 # The llama-cpp-python release whose vendored llama.cpp is llmc's pinned baseline.
 LLAMA_CPP_PYTHON_VERSION=0.3.36
 JOBS=${LLMC_LLAMA_CPP_JOBS:-2}
+ISA=${LLMC_LLAMA_CPP_ISA:-native}
 
 CACHE=${LLMC_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/llmc}
 ROOT="$CACHE/llama.cpp-$LLAMA_CPP_PYTHON_VERSION"
 SRC="$ROOT/src"                 # the unpacked sdist
 LLAMA="$SRC/vendor/llama.cpp"   # llama.cpp as vendored by it
-BUILD="$ROOT/build"
+die() { echo "build-llama-cpp: error: $*" >&2; exit 1; }
+case $ISA in
+  native) BUILD="$ROOT/build"; ISA_FLAGS=(-DGGML_NATIVE=ON) ;;
+  avx2) BUILD="$ROOT/build-avx2"
+        ISA_FLAGS=(-DGGML_NATIVE=OFF -DGGML_SSE42=ON -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON
+                   -DGGML_BMI2=ON -DGGML_AVX_VNNI=OFF -DGGML_AVX512=OFF) ;;
+  *) die "LLMC_LLAMA_CPP_ISA must be native or avx2 (got '$ISA')" ;;
+esac
 BIN="$BUILD/bin"
+CONFIGURE_LOG="$ROOT/configure-$ISA.log"
 
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(llama-quantize)
 
-die() { echo "build-llama-cpp: error: $*" >&2; exit 1; }
 for tool in cmake ninja; do
   command -v "$tool" >/dev/null 2>&1 || die "'$tool' not found (install cmake and ninja-build)"
 done
@@ -65,13 +76,13 @@ if [ ! -f "$LLAMA/CMakeLists.txt" ]; then
 fi
 
 if [ ! -f "$BUILD/build.ninja" ]; then
-  echo "build-llama-cpp: configuring llama.cpp in $BUILD" >&2
-  if ! cmake -S "$LLAMA" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGGML_NATIVE=ON \
+  echo "build-llama-cpp: configuring llama.cpp in $BUILD ($ISA)" >&2
+  if ! cmake -S "$LLAMA" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release "${ISA_FLAGS[@]}" \
        -DLLAMA_CURL=OFF -DLLAMA_OPENSSL=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF \
-       -DLLAMA_BUILD_SERVER=OFF -DBUILD_SHARED_LIBS=OFF >"$ROOT/configure.log" 2>&1; then
-    tail -n 20 "$ROOT/configure.log" >&2
+       -DLLAMA_BUILD_SERVER=OFF -DBUILD_SHARED_LIBS=OFF >"$CONFIGURE_LOG" 2>&1; then
+    tail -n 20 "$CONFIGURE_LOG" >&2
     rm -f "$BUILD/build.ninja"
-    die "cmake configure failed (full log: $ROOT/configure.log)"
+    die "cmake configure failed (full log: $CONFIGURE_LOG)"
   fi
 fi
 

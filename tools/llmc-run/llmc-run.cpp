@@ -274,10 +274,14 @@ void dump_logits(llmc_session *session, const std::vector<int32_t> &prompt,
   ok = std::fclose(f) == 0 && ok;
   if (!ok)
     die(path + ": error writing logits");
+  // The tokens computed: the prefixes' prefills run 1 + 2 + ... + n of them.
+  size_t computed = source == LogitRowsSource::Prefixes
+                        ? prompt.size() * (prompt.size() + 1) / 2
+                        : prompt.size();
   std::fprintf(stderr, "llmc-run: wrote logits [%zu, %d] (float32) to %s; %s %.1f tokens/s\n",
                prompt.size(), vocab, path.c_str(),
                source == LogitRowsSource::Incremental ? "decode" : "prefill",
-               prompt.size() / t);
+               computed / t);
 }
 
 /// The machine-readable rates (both backends): prefill over the whole
