@@ -94,7 +94,8 @@ llmc::getCPUVectorRegisters(const CPUTargetOptions &options) {
         : has("avx2") ? Int8DotKind::AVX2
                       : Int8DotKind::None;
     if (has("avx512f"))
-      return CPUVectorRegisterInfo{512, 32, int8Dot, has("avx512bf16")};
+      return CPUVectorRegisterInfo{512, 32, int8Dot, has("avx512bf16"),
+                                   description.cpu == "znver4" ? 256 : 0};
     if (has("avx"))
       return CPUVectorRegisterInfo{256, 16, int8Dot};
     return CPUVectorRegisterInfo{128, 16, int8Dot};

@@ -60,7 +60,8 @@ struct LLMLowerToLinalgPass
       }
       llmc::populateProjectionToVectorPatterns(
           converter, patterns, parallelMinWeightElements,
-          llmc::CPUVectorRegisters{vectorRegisterBits, vectorRegisters},
+          llmc::CPUVectorRegisters{vectorRegisterBits, vectorRegisters,
+                                   fmaVectorBits},
           *int8DotKind, bf16Dot);
     }
     llmc::populateRopeToLinalgPatterns(converter, patterns);

@@ -1163,8 +1163,13 @@ ProjectionTile llmc::getGemmTile(CPUVectorRegisters registers) {
   // The packed-panel GEMM (PackedGemm.h) takes the same shape as 4 x rows ×
   // weightRows vectors of lanes weight rows: the same accumulators, one
   // panel vector per weight vector, and one broadcast x element.
+  // - Zen 4's 512-bit FMAs are two 256-bit halves (registers.fmaBits):
+  //   its 32 registers take 4 × 6 tiles of vector<8xf32> (Target.h).
   ProjectionTile tile;
-  tile.lanes = std::max<int64_t>(registers.bits / 32, 4);
+  int64_t vectorBits = registers.fmaBits
+                           ? std::min(registers.bits, registers.fmaBits)
+                           : registers.bits;
+  tile.lanes = std::max<int64_t>(vectorBits / 32, 4);
   tile.xRows = 4;
   tile.weightRows =
       std::max<int64_t>((registers.count - 1) / (tile.xRows + 1), 1);
@@ -1174,6 +1179,8 @@ ProjectionTile llmc::getGemmTile(CPUVectorRegisters registers) {
 
 ProjectionTile llmc::getInt8GemmTile(CPUVectorRegisters registers) {
   ProjectionTile tile = getGemmTile(registers);
+  // Integer dot products at the registers' width (fmaBits is about f32).
+  tile.lanes = std::max<int64_t>(registers.bits / 32, 4);
   tile.xRows = kInt8GemmXRows;
   // Per (x row, panel) one int32 and one f32 accumulator; per panel the
   // codes; per x row its broadcast codes: 4 × 2 panels take 16 + 2 + 1 of

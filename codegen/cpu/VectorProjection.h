@@ -21,6 +21,9 @@ constexpr int64_t kProjectionVectorWidth = 16;
 struct CPUVectorRegisters {
   int64_t bits = 512;
   int64_t count = 32;
+  /// The width of the float GEMM's vectors where f32 FMAs run at full rate
+  /// only on narrower vectors than the registers (0: bits).
+  int64_t fmaBits = 0;
 };
 
 /// Weight rows of the interleaved int8 GEMV's tile: one group of an
