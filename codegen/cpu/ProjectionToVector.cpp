@@ -101,6 +101,7 @@ struct ProjectionToVector : OpConversionPattern<OpTy> {
                                   kVectorProjectionBenefit),
         minParallelWeightElements(minParallelWeightElements),
         gemmTile(llmc::getGemmTile(registers)),
+        bf16DotGemmTile(llmc::getBF16DotGemmTile(registers)),
         int8GemmTile(llmc::getInt8GemmTile(registers)),
         kQuantGemvTile(getKQuantGemvTile(registers)), int8Dot(int8Dot),
         bf16Dot(bf16Dot),
@@ -126,7 +127,11 @@ struct ProjectionToVector : OpConversionPattern<OpTy> {
     bool int8Blocks = weightFormat && int8Dot != llmc::Int8DotKind::None;
     llmc::ProjectionTile tile = kRowGemvTile;
     if (!gemv)
-      tile = int8Blocks ? int8GemmTile : gemmTile;
+      tile = int8Blocks ? int8GemmTile
+             : bf16Dot && !weightFormat &&
+                     weightType.getElementType().isBF16()
+                 ? bf16DotGemmTile
+                 : gemmTile;
     else if (weightFormat && !int8Blocks)
       tile = kBlockF32GemvTile;
     else if (int8Blocks && llmc::hasInterleavedGemv(weightFormat))
@@ -146,6 +151,8 @@ struct ProjectionToVector : OpConversionPattern<OpTy> {
 
   int64_t minParallelWeightElements;
   llmc::ProjectionTile gemmTile;
+  /// bf16 weights' under bf16Dot (VDPBF16PS's full-width vectors).
+  llmc::ProjectionTile bf16DotGemmTile;
   llmc::ProjectionTile int8GemmTile;
   llmc::ProjectionTile kQuantGemvTile;
   llmc::Int8DotKind int8Dot;

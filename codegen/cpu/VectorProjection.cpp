@@ -1177,6 +1177,11 @@ ProjectionTile llmc::getGemmTile(CPUVectorRegisters registers) {
   return tile;
 }
 
+ProjectionTile llmc::getBF16DotGemmTile(CPUVectorRegisters registers) {
+  registers.fmaBits = 0;
+  return getGemmTile(registers);
+}
+
 ProjectionTile llmc::getInt8GemmTile(CPUVectorRegisters registers) {
   ProjectionTile tile = getGemmTile(registers);
   // Integer dot products at the registers' width (fmaBits is about f32).

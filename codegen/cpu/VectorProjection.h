@@ -64,6 +64,11 @@ ProjectionTile getGemmTile(CPUVectorRegisters registers);
 /// f32 accumulators in registers: 2 on AVX-512 (16 rows), 1 on AVX2.
 ProjectionTile getInt8GemmTile(CPUVectorRegisters registers);
 
+/// The GEMM tile of bf16 weights multiplied in VDPBF16PS: getGemmTile's at
+/// the registers' full width (the instruction's 16 lanes), whatever fmaBits
+/// says about f32 FMAs.
+ProjectionTile getBF16DotGemmTile(CPUVectorRegisters registers);
+
 /// True when the vector kernel handles a projection of these types: every
 /// element type is f32, bf16 or f16 (products are accumulated in f32), or
 /// for the weight a block format (`weightType` is then the logical
