@@ -42,11 +42,13 @@ TINYLLAMA=${BENCH_TINYLLAMA:-0}
 LLAMA8B_LAYERS=${BENCH_LLAMA8B_LAYERS:-0}
 LARGE_FORMATS=(F16 Q4_0 Q4_K_M Q8_0) # of the larger shapes (BENCH_TINYLLAMA, BENCH_LLAMA8B_LAYERS)
 CONTENDED=${BENCH_CONTENDED-F32 Q4_0}
+log() { echo "quant: $*" >&2; }
+die() { log "error: $*"; exit 1; }
 ISA=${BENCH_ISA:-native}
 case $ISA in
   native) ISA_LLMC_FLAGS="" ; ISA_CC_FLAGS="-march=native" ;;
   avx2) ISA_LLMC_FLAGS="--cpu=x86-64-v3" ; ISA_CC_FLAGS="-march=x86-64-v3" ;;
-  *) echo "quant: error: BENCH_ISA must be native or avx2 (got '$ISA')" >&2; exit 1 ;;
+  *) die "BENCH_ISA must be native or avx2 (got '$ISA')" ;;
 esac
 LLMC_FLAGS="${BENCH_LLMC_FLAGS:-}${ISA_LLMC_FLAGS:+ $ISA_LLMC_FLAGS}"
 read -r -a LLMC_FLAG_LIST <<< "$LLMC_FLAGS"
@@ -59,8 +61,6 @@ CONTEXT=512     # llmc compile --context: room for prompt + generated tokens
 RUN_TIMEOUT=900 # seconds per engine run: a hung run becomes a failed row, not a hung benchmark
 LLMC="$BUILD/bin/llmc"
 LLMC_RUN="$BUILD/bin/llmc-run"
-log() { echo "quant: $*" >&2; }
-die() { log "error: $*"; exit 1; }
 
 # The settings, checked before anything is built, fetched or written.
 for f in $FORMATS; do

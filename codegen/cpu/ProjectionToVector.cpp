@@ -127,11 +127,9 @@ struct ProjectionToVector : OpConversionPattern<OpTy> {
     bool int8Blocks = weightFormat && int8Dot != llmc::Int8DotKind::None;
     llmc::ProjectionTile tile = kRowGemvTile;
     if (!gemv)
-      tile = int8Blocks ? int8GemmTile
-             : bf16Dot && !weightFormat &&
-                     weightType.getElementType().isBF16()
-                 ? bf16DotGemmTile
-                 : gemmTile;
+      tile = int8Blocks                                  ? int8GemmTile
+             : llmc::usesBF16DotGemm(weightType, bf16Dot) ? bf16DotGemmTile
+                                                          : gemmTile;
     else if (weightFormat && !int8Blocks)
       tile = kBlockF32GemvTile;
     else if (int8Blocks && llmc::hasInterleavedGemv(weightFormat))

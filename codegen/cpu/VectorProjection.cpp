@@ -1140,7 +1140,10 @@ bool llmc::isVectorProjectionSupported(RankedTensorType xType,
          isKernelElementType(resultType.getElementType());
 }
 
-ProjectionTile llmc::getGemmTile(CPUVectorRegisters registers) {
+/// getGemmTile's shape for vectors of `vectorBits` in `registers.count`
+/// registers.
+static ProjectionTile getGemmTileOfWidth(CPUVectorRegisters registers,
+                                         int64_t vectorBits) {
   // Vectors one register wide (AVX-512: vector<16xf32>, AVX2:
   // vector<8xf32>, SSE and NEON: 4 lanes); 4 x rows, and as many weight
   // rows as keep their 4 accumulators and one weight vector each, plus the
@@ -1163,12 +1166,7 @@ ProjectionTile llmc::getGemmTile(CPUVectorRegisters registers) {
   // The packed-panel GEMM (PackedGemm.h) takes the same shape as 4 x rows ×
   // weightRows vectors of lanes weight rows: the same accumulators, one
   // panel vector per weight vector, and one broadcast x element.
-  // - Zen 4's 512-bit FMAs are two 256-bit halves (registers.fmaBits):
-  //   its 32 registers take 4 × 6 tiles of vector<8xf32> (Target.h).
   ProjectionTile tile;
-  int64_t vectorBits = registers.fmaBits
-                           ? std::min(registers.bits, registers.fmaBits)
-                           : registers.bits;
   tile.lanes = std::max<int64_t>(vectorBits / 32, 4);
   tile.xRows = 4;
   tile.weightRows =
@@ -1177,15 +1175,26 @@ ProjectionTile llmc::getGemmTile(CPUVectorRegisters registers) {
   return tile;
 }
 
+ProjectionTile llmc::getGemmTile(CPUVectorRegisters registers) {
+  // Zen 4's 512-bit FMAs are two 256-bit halves (registers.fmaBits): its
+  // 32 registers take 4 × 6 tiles of vector<8xf32> (Target.h).
+  return getGemmTileOfWidth(registers,
+                            registers.fmaBits
+                                ? std::min(registers.bits, registers.fmaBits)
+                                : registers.bits);
+}
+
 ProjectionTile llmc::getBF16DotGemmTile(CPUVectorRegisters registers) {
-  registers.fmaBits = 0;
-  return getGemmTile(registers);
+  return getGemmTileOfWidth(registers, registers.bits);
+}
+
+bool llmc::usesBF16DotGemm(RankedTensorType weightType, bool bf16Dot) {
+  return bf16Dot && weightType.getElementType().isBF16();
 }
 
 ProjectionTile llmc::getInt8GemmTile(CPUVectorRegisters registers) {
-  ProjectionTile tile = getGemmTile(registers);
   // Integer dot products at the registers' width (fmaBits is about f32).
-  tile.lanes = std::max<int64_t>(registers.bits / 32, 4);
+  ProjectionTile tile = getGemmTileOfWidth(registers, registers.bits);
   tile.xRows = kInt8GemmXRows;
   // Per (x row, panel) one int32 and one f32 accumulator; per panel the
   // codes; per x row its broadcast codes: 4 × 2 panels take 16 + 2 + 1 of
@@ -1326,8 +1335,7 @@ Value llmc::createVectorProjection(OpBuilder &b, Location loc, Value x,
   Value outputsStart = zero;
   if (usesPackedGemm(ops, tile)) {
     // bf16 weights on VDPBF16PS, where the CPU has it: x rounded to bf16.
-    if (bf16Dot && !weightFormat && weightType.getElementType().isBF16() &&
-        tile.lanes == kBF16DotLanes) {
+    if (usesBF16DotGemm(weightType, bf16Dot) && tile.lanes == kBF16DotLanes) {
       ops.bf16Dot = true;
       declareBF16Dot(b, loc,
                      b.getInsertionBlock()->getParentOp()

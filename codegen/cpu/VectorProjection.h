@@ -69,6 +69,10 @@ ProjectionTile getInt8GemmTile(CPUVectorRegisters registers);
 /// says about f32 FMAs.
 ProjectionTile getBF16DotGemmTile(CPUVectorRegisters registers);
 
+/// Whether the prefill GEMM multiplies `weightType`'s weights in VDPBF16PS
+/// (bf16 weights, under bf16Dot), with getBF16DotGemmTile's tile.
+bool usesBF16DotGemm(mlir::RankedTensorType weightType, bool bf16Dot);
+
 /// True when the vector kernel handles a projection of these types: every
 /// element type is f32, bf16 or f16 (products are accumulated in f32), or
 /// for the weight a block format (`weightType` is then the logical
