@@ -42,13 +42,17 @@ struct CPUVectorRegisterInfo {
   Int8DotKind int8Dot = Int8DotKind::None;
   /// AVX-512 BF16 (VDPBF16PS on 512-bit registers).
   bool bf16Dot = false;
-  /// The widest vectors the CPU multiplies-adds f32 in at its full rate,
-  /// which the float prefill GEMM uses (0: `bits`). AMD Zen 4 (znver4)
-  /// executes a 512-bit FMA as two 256-bit halves: bench/fma_peak.c
-  /// measured 186 GFLOP/s at 512 bits and 228 at 256 on a 2-core Zen 4,
-  /// and the GEMM of 4 × 6 vector<8xf32> tiles prefilled LLaMA-3-8B-shaped
-  /// F16 layers at 143 tokens/s against 135 with vector<16xf32>.
-  int64_t fmaBits = 0;
+  /// The vector width of the float prefill GEMM's tile (0: `bits`). A
+  /// measured choice, not a property of the FMA units: on AMD Zen 4
+  /// (znver4) the f32 FMA rate is the same at 256 and 512 bits
+  /// (bench/fma_peak.c: 233 GFLOP/s on 2 cores, either width; llvm-mca's
+  /// znver4 model: 16 flops per cycle for both loops), yet the GEMM of
+  /// 4 × 6 vector<8xf32> tiles prefilled LLaMA-3-8B-shaped F16 layers at
+  /// 143 tokens/s against 135 with 4 × 6 vector<16xf32> (bench/
+  /// prefill_turns.c, 1.04-1.07x over several runs; TinyLlama's F16 too).
+  /// Where the gain comes from (the 48-row panels against 96: their edges,
+  /// their cache footprint) was not isolated.
+  int64_t floatGemmBits = 0;
 };
 llvm::Expected<CPUVectorRegisterInfo>
 getCPUVectorRegisters(const CPUTargetOptions &options);

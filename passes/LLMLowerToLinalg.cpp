@@ -61,7 +61,7 @@ struct LLMLowerToLinalgPass
       llmc::populateProjectionToVectorPatterns(
           converter, patterns, parallelMinWeightElements,
           llmc::CPUVectorRegisters{vectorRegisterBits, vectorRegisters,
-                                   fmaVectorBits},
+                                   floatGemmVectorBits},
           *int8DotKind, bf16Dot);
     }
     llmc::populateRopeToLinalgPatterns(converter, patterns);

@@ -240,9 +240,9 @@ def LLMLowerToLinalg : Pass<"llm-lower-to-linalg", "::mlir::ModuleOp"> {
            "Width in bits of the target's SIMD registers (AVX2: 256)">,
     Option<"vectorRegisters", "vector-registers", "int64_t", "32",
            "Number of the target's SIMD registers (AVX2: 16)">,
-    Option<"fmaVectorBits", "fma-vector-bits", "int64_t", "0",
-           "Vector width in bits of the float prefill GEMM, where the "
-           "target's f32 FMAs run at full rate on vectors narrower than its "
+    Option<"floatGemmVectorBits", "float-gemm-vector-bits", "int64_t", "0",
+           "Vector width in bits of the float prefill GEMM's tile, where "
+           "the target measured a narrower tile faster than one of its full "
            "registers (AMD Zen 4: 256); 0: the registers' width">,
     // Off by default: the intrinsics exist only on x86 CPUs that have them;
     // llmc sets its --cpu's (and --block-dot=f32 turns it off).

@@ -70,8 +70,8 @@ LLMLowerToLinalgOptions getLoweringOptions(const PipelineOptions &options) {
     lowering.vectorRegisterBits = *options.vectorRegisterBits;
   if (options.vectorRegisters)
     lowering.vectorRegisters = *options.vectorRegisters;
-  if (options.fmaVectorBits)
-    lowering.fmaVectorBits = *options.fmaVectorBits;
+  if (options.floatGemmVectorBits)
+    lowering.floatGemmVectorBits = *options.floatGemmVectorBits;
   if (options.int8Dot)
     lowering.int8Dot = *options.int8Dot;
   if (options.bf16Dot)
@@ -323,11 +323,11 @@ struct CPUPipelineOptions : mlir::PassPipelineOptions<CPUPipelineOptions> {
       llvm::cl::desc("Number of the target's SIMD registers (default: the "
                      "pass's, AVX-512)"),
       llvm::cl::init(-1)};
-  Option<int64_t> fmaVectorBits{
-      *this, "fma-vector-bits",
-      llvm::cl::desc("Vector width of the float prefill GEMM where the "
-                     "target's FMAs are faster on vectors narrower than its "
-                     "registers (default: the registers')"),
+  Option<int64_t> floatGemmVectorBits{
+      *this, "float-gemm-vector-bits",
+      llvm::cl::desc("Vector width of the float prefill GEMM's tile where "
+                     "the target measured a narrower tile faster (default: "
+                     "the registers')"),
       llvm::cl::init(-1)};
   Option<std::string> int8Dot{
       *this, "int8-dot",
@@ -350,8 +350,8 @@ struct CPUPipelineOptions : mlir::PassPipelineOptions<CPUPipelineOptions> {
       options.vectorRegisterBits = vectorRegisterBits;
     if (vectorRegisters >= 0)
       options.vectorRegisters = vectorRegisters;
-    if (fmaVectorBits >= 0)
-      options.fmaVectorBits = fmaVectorBits;
+    if (floatGemmVectorBits >= 0)
+      options.floatGemmVectorBits = floatGemmVectorBits;
     if (!int8Dot.empty())
       options.int8Dot = int8Dot;
     if (bf16Dot)

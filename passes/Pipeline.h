@@ -64,10 +64,10 @@ struct PipelineOptions {
   /// (`llmc compile`: the host CPU unless --cpu names another).
   std::optional<int64_t> vectorRegisterBits;
   std::optional<int64_t> vectorRegisters;
-  /// The vector width of the float prefill GEMM where the CPU's FMAs run
-  /// faster on narrower vectors than its registers (llm-lower-to-linalg's
-  /// fma-vector-bits; llmc sets 256 for AMD Zen 4); unset: the registers'.
-  std::optional<int64_t> fmaVectorBits;
+  /// The vector width of the float prefill GEMM's tile where the CPU
+  /// measured a narrower tile faster than its registers' (llm-lower-to-linalg's
+  /// float-gemm-vector-bits; llmc sets 256 for AMD Zen 4); unset: the registers'.
+  std::optional<int64_t> floatGemmVectorBits;
   /// The int8 dot-product instructions the decode GEMV and the prefill GEMM
   /// of block-quantized weights use (llm-lower-to-linalg's int8-dot: none, avx2, vnni); unset
   /// keeps the pass's default (none). llmc sets its --cpu's unless

@@ -1176,11 +1176,11 @@ static ProjectionTile getGemmTileOfWidth(CPUVectorRegisters registers,
 }
 
 ProjectionTile llmc::getGemmTile(CPUVectorRegisters registers) {
-  // Zen 4's 512-bit FMAs are two 256-bit halves (registers.fmaBits): its
-  // 32 registers take 4 × 6 tiles of vector<8xf32> (Target.h).
+  // A narrower float tile where the target measured faster with one
+  // (registers.floatGemmBits; Zen 4: 4 × 6 vector<8xf32>, Target.h).
   return getGemmTileOfWidth(registers,
-                            registers.fmaBits
-                                ? std::min(registers.bits, registers.fmaBits)
+                            registers.floatGemmBits
+                                ? std::min(registers.bits, registers.floatGemmBits)
                                 : registers.bits);
 }
 
@@ -1193,7 +1193,7 @@ bool llmc::usesBF16DotGemm(RankedTensorType weightType, bool bf16Dot) {
 }
 
 ProjectionTile llmc::getInt8GemmTile(CPUVectorRegisters registers) {
-  // Integer dot products at the registers' width (fmaBits is about f32).
+  // Integer dot products at the registers' width (floatGemmBits is about the f32 tile).
   ProjectionTile tile = getGemmTileOfWidth(registers, registers.bits);
   tile.xRows = kInt8GemmXRows;
   // Per (x row, panel) one int32 and one f32 accumulator; per panel the

@@ -21,9 +21,9 @@ constexpr int64_t kProjectionVectorWidth = 16;
 struct CPUVectorRegisters {
   int64_t bits = 512;
   int64_t count = 32;
-  /// The width of the float GEMM's vectors where f32 FMAs run at full rate
-  /// only on narrower vectors than the registers (0: bits).
-  int64_t fmaBits = 0;
+  /// The width of the float GEMM's vectors where the target measured a
+  /// narrower tile faster than one of its full registers (0: bits).
+  int64_t floatGemmBits = 0;
 };
 
 /// Weight rows of the interleaved int8 GEMV's tile: one group of an
@@ -65,8 +65,8 @@ ProjectionTile getGemmTile(CPUVectorRegisters registers);
 ProjectionTile getInt8GemmTile(CPUVectorRegisters registers);
 
 /// The GEMM tile of bf16 weights multiplied in VDPBF16PS: getGemmTile's at
-/// the registers' full width (the instruction's 16 lanes), whatever fmaBits
-/// says about f32 FMAs.
+/// the registers' full width (the instruction's 16 lanes), whatever floatGemmBits
+/// says about the f32 tile.
 ProjectionTile getBF16DotGemmTile(CPUVectorRegisters registers);
 
 /// Whether the prefill GEMM multiplies `weightType`'s weights in VDPBF16PS

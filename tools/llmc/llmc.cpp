@@ -251,8 +251,8 @@ Expected<PipelineOptions> getPipelineOptions(Phase phase) {
       return createStringError("--cpu: " + toString(registers.takeError()));
     pipelineOptions.vectorRegisterBits = registers->bits;
     pipelineOptions.vectorRegisters = registers->count;
-    if (registers->fmaBits)
-      pipelineOptions.fmaVectorBits = registers->fmaBits;
+    if (registers->floatGemmBits)
+      pipelineOptions.floatGemmVectorBits = registers->floatGemmBits;
     if (blockDot == "int8")
       pipelineOptions.int8Dot = getInt8DotKindName(registers->int8Dot).str();
     if (bf16Dot == "bf16")
