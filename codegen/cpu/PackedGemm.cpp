@@ -54,12 +54,16 @@ using PanelStepFn = llvm::function_ref<SmallVector<Value>(
     OpBuilder &, Location, Value k, ArrayRef<Value> rows, ValueRange sums)>;
 
 /// out[m + i, n0 + v·lanes, +lanes) for i < xRows and v < vectors, loaded
-/// into registers, carried through an scf.for over the K steps [k0, k1)
-/// that `step` accumulates into, and stored back: the frame of both panel
+/// into registers (or, given initialSums, started from initialSums[v] for
+/// every row), carried through an scf.for over the K steps [k0, k1) that
+/// `step` accumulates into, and stored back: the frame of both panel
 /// kernels.
 void accumulatePanelTile(OpBuilder &b, Location loc, Value out, Value m,
                          Value n0, int64_t xRows, int64_t vectors,
-                         int64_t lanes, Value k0, Value k1, PanelStepFn step) {
+                         int64_t lanes, Value k0, Value k1,
+                         ValueRange initialSums, PanelStepFn step) {
+  assert((initialSums.empty() || (int64_t)initialSums.size() == vectors) &&
+         "one initial sum per panel vector");
   auto sumType = VectorType::get({lanes}, b.getF32Type());
   SmallVector<Value> rows, columns;
   for (int64_t i = 0; i < xRows; ++i)
@@ -72,9 +76,12 @@ void accumulatePanelTile(OpBuilder &b, Location loc, Value out, Value m,
                                        indexConstant(b, loc, v * lanes)));
   SmallVector<Value> sums;
   for (Value row : rows)
-    for (Value column : columns)
-      sums.push_back(
-          vector::LoadOp::create(b, loc, sumType, out, ValueRange{row, column}));
+    for (auto [v, column] : llvm::enumerate(columns))
+      sums.push_back(initialSums.empty()
+                         ? vector::LoadOp::create(b, loc, sumType, out,
+                                                  ValueRange{row, column})
+                               .getResult()
+                         : initialSums[v]);
   auto loop = scf::ForOp::create(
       b, loc, k0, k1, indexConstant(b, loc, 1), sums,
       [&](OpBuilder &fb, Location floc, Value k, ValueRange carried) {
@@ -118,11 +125,11 @@ Value llmc::packWeightPanel(OpBuilder &b, Location loc, Value rows, Value n0,
 void llmc::multiplyPackedPanel(OpBuilder &b, Location loc, Value x,
                                Value panel, Value out, Value m, Value n0,
                                int64_t xRows, int64_t lanes, Value k0,
-                               Value k1) {
+                               Value k1, ValueRange initialSums) {
   int64_t vectors = cast<MemRefType>(panel.getType()).getDimSize(1) / lanes;
   auto vectorType = VectorType::get({lanes}, b.getF32Type());
   accumulatePanelTile(
-      b, loc, out, m, n0, xRows, vectors, lanes, k0, k1,
+      b, loc, out, m, n0, xRows, vectors, lanes, k0, k1, initialSums,
       [&](OpBuilder &fb, Location floc, Value k, ArrayRef<Value> rows,
           ValueRange sums) {
         SmallVector<Value> weights;
@@ -229,7 +236,8 @@ Value llmc::packRowsAsBF16Pairs(OpBuilder &b, Location loc, Value x,
 
 void llmc::multiplyPackedPairPanel(OpBuilder &b, Location loc, Value xPairs,
                                    Value panel, Value out, Value m, Value n0,
-                                   int64_t xRows, Value p0, Value p1) {
+                                   int64_t xRows, Value p0, Value p1,
+                                   ValueRange initialSums) {
   constexpr int64_t lanes = kBF16DotLanes;
   int64_t vectors = cast<MemRefType>(panel.getType()).getDimSize(1) / (2 * lanes);
   auto operandType = VectorType::get({2 * lanes}, b.getBF16Type());
@@ -237,7 +245,7 @@ void llmc::multiplyPackedPairPanel(OpBuilder &b, Location loc, Value xPairs,
   auto bitsType = VectorType::get({1}, b.getI32Type());
   auto broadcastType = VectorType::get({lanes}, b.getI32Type());
   accumulatePanelTile(
-      b, loc, out, m, n0, xRows, vectors, lanes, p0, p1,
+      b, loc, out, m, n0, xRows, vectors, lanes, p0, p1, initialSums,
       [&](OpBuilder &fb, Location floc, Value p, ArrayRef<Value> rows,
           ValueRange sums) {
         SmallVector<Value> weights;
@@ -265,9 +273,9 @@ void llmc::multiplyPackedPairPanel(OpBuilder &b, Location loc, Value xPairs,
       });
 }
 
-void llmc::initializePanelOutputs(OpBuilder &b, Location loc, Value bias,
-                                  Value out, Value m0, Value m1, Value n0,
-                                  int64_t panelRows, int64_t lanes) {
+SmallVector<Value> llmc::getPanelInitialSums(OpBuilder &b, Location loc,
+                                             Value bias, Value n0,
+                                             int64_t panelRows, int64_t lanes) {
   auto vectorType = VectorType::get({lanes}, b.getF32Type());
   SmallVector<Value> initial;
   for (int64_t first = 0; first < panelRows; first += lanes) {
@@ -289,15 +297,5 @@ void llmc::initializePanelOutputs(OpBuilder &b, Location loc, Value bias,
                           : arith::ExtFOp::create(b, loc, vectorType, vector)
                                 .getResult());
   }
-  scf::ForOp::create(
-      b, loc, m0, m1, indexConstant(b, loc, 1), ValueRange{},
-      [&](OpBuilder &fb, Location floc, Value m, ValueRange) {
-        for (auto [v, vector] : llvm::enumerate(initial))
-          vector::StoreOp::create(
-              fb, floc, vector, out,
-              ValueRange{m, arith::AddIOp::create(
-                                fb, floc, n0,
-                                indexConstant(fb, floc, v * lanes))});
-        scf::YieldOp::create(fb, floc);
-      });
+  return initial;
 }

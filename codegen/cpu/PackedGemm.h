@@ -22,11 +22,14 @@ mlir::Value packWeightPanel(mlir::OpBuilder &b, mlir::Location loc,
 /// vectors are loaded into registers, each step k broadcasts x's element k
 /// of each x row and multiplies it with the panel's vectors of row k in
 /// FMAs, and the vectors are stored back. x is a tensor [M, K] (f32, f16 or
-/// bf16), out an f32 buffer [M, N].
+/// bf16), out an f32 buffer [M, N]. Given initialSums (a K range's first
+/// block: getPanelInitialSums), the sums start from them instead of out's
+/// values: out = initialSums + Σ.
 void multiplyPackedPanel(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
                          mlir::Value panel, mlir::Value out, mlir::Value m,
                          mlir::Value n0, int64_t xRows, int64_t lanes,
-                         mlir::Value k0, mlir::Value k1);
+                         mlir::Value k0, mlir::Value k1,
+                         mlir::ValueRange initialSums = {});
 
 /// Packs weight rows [n0, n0 + panelRows) of `rows` (a tensor [N, depth]
 /// of bf16) in pairs of K into a fresh buffer, memref<ceil(depth / 2) x
@@ -57,19 +60,25 @@ mlir::Value packRowsAsBF16Pairs(mlir::OpBuilder &b, mlir::Location loc,
 /// are loaded into registers, each step p broadcasts each x row's pair p
 /// (32 bits) and multiplies it with the panel's vectors of row p in
 /// VDPBF16PS (createBF16Dot, declared by the caller), and the vectors are
-/// stored back.
+/// stored back; initialSums as for multiplyPackedPanel.
 void multiplyPackedPairPanel(mlir::OpBuilder &b, mlir::Location loc,
                              mlir::Value xPairs, mlir::Value panel,
                              mlir::Value out, mlir::Value m,
                              mlir::Value n0, int64_t xRows, mlir::Value p0,
-                             mlir::Value p1);
+                             mlir::Value p1,
+                             mlir::ValueRange initialSums = {});
 
-/// out[m, n0 + j] = bias[n0 + j] (0 without a bias) for m in [m0, m1) and
-/// j < panelRows: the sums multiplyPackedPanel adds to, K block by K block.
-void initializePanelOutputs(mlir::OpBuilder &b, mlir::Location loc,
-                            mlir::Value bias, mlir::Value out, mlir::Value m0,
-                            mlir::Value m1, mlir::Value n0, int64_t panelRows,
-                            int64_t lanes);
+/// The sums a panel's outputs start from, one vector<lanes x f32> per
+/// `lanes` rows of the panel: bias[n0 + j] for j < panelRows (widened to
+/// f32), or zeros without a bias. A row block's first K block starts its
+/// tiles from them (multiplyPackedPanel's initialSums), the later blocks
+/// add to what the earlier ones stored.
+llvm::SmallVector<mlir::Value> getPanelInitialSums(mlir::OpBuilder &b,
+                                                   mlir::Location loc,
+                                                   mlir::Value bias,
+                                                   mlir::Value n0,
+                                                   int64_t panelRows,
+                                                   int64_t lanes);
 
 } // namespace llmc
 

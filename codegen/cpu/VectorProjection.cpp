@@ -1019,9 +1019,11 @@ bool usesPackedGemm(const KernelOperands &ops, ProjectionTile tile) {
 
 /// The GEMM over weight rows [0, nHi) (a multiple of the panel) and every x
 /// row: an scf.parallel over (x row blocks, weight panels of tile.weightRows
-/// vectors of lanes rows); each iteration packs its panel, sets its outputs
-/// to the bias, and per K block of the panel runs tiles of tile.xRows x rows
-/// (then single rows) over it.
+/// vectors of lanes rows); each iteration packs its panel and per K block
+/// of the panel runs tiles of tile.xRows x rows (then single rows) over it,
+/// the first block's tiles starting from the bias (no pass that sets the
+/// outputs first: SmolLM2's K = 576 is one block), the later ones adding
+/// to out.
 void emitPackedGemm(OpBuilder &b, Location loc, const KernelOperands &ops,
                     Value nHi, ProjectionTile tile) {
   int64_t panelRows = tile.weightRows * tile.lanes;
@@ -1072,46 +1074,54 @@ void emitPackedGemm(OpBuilder &b, Location loc, const KernelOperands &ops,
             ? packWeightPairPanel(nb, nloc, rows, firstRow, panelRows, depth)
             : packWeightPanel(nb, nloc, rows, firstRow, panelRows, depth,
                               tile.lanes);
-    initializePanelOutputs(nb, nloc, ops.bias, ops.out, m0, blockEnd, n0,
-                           panelRows, tile.lanes);
+    SmallVector<Value> initialSums = getPanelInitialSums(
+        nb, nloc, ops.bias, n0, panelRows, tile.lanes);
     Value fullEnd = nb.createOrFold<arith::SubIOp>(
         nloc, blockEnd,
         nb.createOrFold<arith::RemUIOp>(
             nloc, nb.createOrFold<arith::SubIOp>(nloc, blockEnd, m0),
             indexConstant(nb, nloc, tile.xRows)));
-    scf::ForOp::create(
-        nb, nloc, indexConstant(nb, nloc, 0), indexConstant(nb, nloc, steps),
-        indexConstant(nb, nloc, stepBlock), ValueRange{},
-        [&](OpBuilder &kb, Location kloc, Value s0, ValueRange) {
-          Value s1 = kb.createOrFold<arith::MinUIOp>(
-              kloc,
-              arith::AddIOp::create(kb, kloc, s0,
-                                    indexConstant(kb, kloc, stepBlock)),
-              indexConstant(kb, kloc, steps));
-          Value k0 = kb.createOrFold<arith::MulIOp>(
-              kloc, s0, indexConstant(kb, kloc, kPerStep));
-          auto tiles = [&](Value from, Value to, int64_t xRows) {
-            scf::ForOp::create(
-                kb, kloc, from, to, indexConstant(kb, kloc, xRows),
-                ValueRange{},
-                [&](OpBuilder &tb, Location tloc, Value m, ValueRange) {
-                  if (weightBuffer && xRows == tile.xRows)
-                    prefetchNextPanel(tb, tloc, weightBuffer, m0, m, n0,
-                                      panelRows, xRows, k0,
-                                      stepBlock * kPerStep);
-                  if (ops.bf16Dot)
-                    multiplyPackedPairPanel(tb, tloc, xPairs, panel, ops.out, m,
-                                            n0, xRows, s0, s1);
-                  else
-                    multiplyPackedPanel(tb, tloc, ops.x, panel, ops.out, m, n0,
-                                        xRows, tile.lanes, s0, s1);
-                  scf::YieldOp::create(tb, tloc);
-                });
-          };
-          tiles(m0, fullEnd, tile.xRows);
-          tiles(fullEnd, blockEnd, 1);
-          scf::YieldOp::create(kb, kloc);
-        });
+    // The K steps [s0, s1) of every tile of the row block: the first block
+    // starts its sums from the bias (or zeros), the later ones add to out.
+    auto kBlock = [&](OpBuilder &kb, Location kloc, Value s0, Value s1,
+                      ValueRange initial) {
+      Value k0 = kb.createOrFold<arith::MulIOp>(
+          kloc, s0, indexConstant(kb, kloc, kPerStep));
+      auto tiles = [&](Value from, Value to, int64_t xRows) {
+        scf::ForOp::create(
+            kb, kloc, from, to, indexConstant(kb, kloc, xRows), ValueRange{},
+            [&](OpBuilder &tb, Location tloc, Value m, ValueRange) {
+              if (weightBuffer && xRows == tile.xRows)
+                prefetchNextPanel(tb, tloc, weightBuffer, m0, m, n0, panelRows,
+                                  xRows, k0, stepBlock * kPerStep);
+              if (ops.bf16Dot)
+                multiplyPackedPairPanel(tb, tloc, xPairs, panel, ops.out, m,
+                                        n0, xRows, s0, s1, initial);
+              else
+                multiplyPackedPanel(tb, tloc, ops.x, panel, ops.out, m, n0,
+                                    xRows, tile.lanes, s0, s1, initial);
+              scf::YieldOp::create(tb, tloc);
+            });
+      };
+      tiles(m0, fullEnd, tile.xRows);
+      tiles(fullEnd, blockEnd, 1);
+    };
+    kBlock(nb, nloc, indexConstant(nb, nloc, 0),
+           indexConstant(nb, nloc, std::min(stepBlock, steps)), initialSums);
+    if (steps > stepBlock)
+      scf::ForOp::create(
+          nb, nloc, indexConstant(nb, nloc, stepBlock),
+          indexConstant(nb, nloc, steps), indexConstant(nb, nloc, stepBlock),
+          ValueRange{},
+          [&](OpBuilder &kb, Location kloc, Value s0, ValueRange) {
+            Value s1 = kb.createOrFold<arith::MinUIOp>(
+                kloc,
+                arith::AddIOp::create(kb, kloc, s0,
+                                      indexConstant(kb, kloc, stepBlock)),
+                indexConstant(kb, kloc, steps));
+            kBlock(kb, kloc, s0, s1, ValueRange{});
+            scf::YieldOp::create(kb, kloc);
+          });
   });
 }
 

@@ -135,8 +135,9 @@ func.func @linear_dynamic_t(%x: tensor<1x?x40xf32>, %w: tensor<7x40xbf16>) -> te
 // On AVX2, weight rows 0-47 are two packed panels of 24 rows (3 ×
 // vector<8xf32>) over the 8 tokens (one row block): each panel packed
 // K-major (K = 32) by 8 × 8 blocks, 3 rounds of interleaving shuffles each,
-// its outputs set to 0 (no bias), then 4-token tiles whose K loop (one K
-// block) broadcasts each token's x element against the panel's 3 vectors.
+// then 4-token tiles whose K loop (one K block) starts its 12 sums from 0
+// (no bias; nothing read from the output first) and broadcasts each token's
+// x element against the panel's 3 vectors.
 // AVX2: %[[OUT:.+]] = memref.alloc() {alignment = 64 : i64} : memref<8x64xf32>
 // AVX2: scf.parallel (%[[N0:.+]]) = (%c0) to (%c48) step (%c24) {
 // AVX2: %[[PANEL:.+]] = memref.alloc() {alignment = 64 : i64} : memref<32x24xf32>
@@ -150,11 +151,11 @@ func.func @linear_dynamic_t(%x: tensor<1x?x40xf32>, %w: tensor<7x40xbf16>) -> te
 // AVX2-COUNT-8: vector.store %{{.+}}, %[[PANEL]][%{{.+}}, %c8]
 // AVX2: scf.for %{{.+}} = %c0 to %c32 step %c8 {
 // AVX2-COUNT-8: vector.store %{{.+}}, %[[PANEL]][%{{.+}}, %c16]
-// AVX2: scf.for %[[M:.+]] = %c0 to %c8 step %c1 {
-// AVX2-COUNT-3: vector.store %cst, %[[OUT]][%[[M]], %{{.+}}] : memref<8x64xf32>, vector<8xf32>
+// AVX2-NOT: vector.load %[[OUT]]
+// AVX2-NOT: vector.store %{{.+}}, %[[OUT]]
 // AVX2: scf.for %{{.+}} = %c0 to %c8 step %c4 {
-// AVX2-COUNT-12: vector.load %[[OUT]]
-// AVX2: scf.for %[[K:.+]] = %c0 to %c32 step %c1 {{.*}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// AVX2-NOT: vector.load %[[OUT]]
+// AVX2: scf.for %[[K:.+]] = %c0 to %c32 step %c1 iter_args(%{{[a-z0-9]+}} = %cst, %{{[a-z0-9]+}} = %cst, %{{[a-z0-9]+}} = %cst, %{{[a-z0-9]+}} = %cst, %{{[a-z0-9]+}} = %cst, %{{[a-z0-9]+}} = %cst, %{{[a-z0-9]+}} = %cst, %{{[a-z0-9]+}} = %cst, %{{[a-z0-9]+}} = %cst, %{{[a-z0-9]+}} = %cst, %{{[a-z0-9]+}} = %cst, %{{[a-z0-9]+}} = %cst) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
 // AVX2-COUNT-3: vector.load %[[PANEL]][%[[K]], %{{.+}}] : memref<32x24xf32>, vector<8xf32>
 // AVX2: tensor.extract %{{.+}}[%{{.+}}, %[[K]]] : tensor<8x32xf32>
 // AVX2: vector.broadcast
@@ -219,8 +220,9 @@ func.func @threshold_rows(%x: tensor<1x?x576xf32>, %x1: tensor<1x1x576xf32>, %w:
 
 // SmolLM2's down projection's K (1536) over a 96-row panel of AVX-512
 // takes 576 KiB, more than the 256 KiB a K block of the panel may take: 3
-// blocks of 512 (192 KiB each). Each block's 4-token tiles add into the
-// outputs the panel's bias (none: zero) set before the first block.
+// blocks of 512 (192 KiB each). The first block's 4-token tiles start their
+// 24 sums from the panel's bias (none: zero) and store them; the later
+// blocks' tiles load the sums and add to them.
 // Each 4-token tile first prefetches into L2 the block's 512 columns (16
 // lines of 32 f16) of one row of the next panel: row 96 + (tile index mod
 // 96) of it, clamped to the last row (191) and column (1535).
@@ -228,7 +230,14 @@ func.func @threshold_rows(%x: tensor<1x?x576xf32>, %x1: tensor<1x1x576xf32>, %w:
 // THRESHOLD: %[[WBUF:.+]] = bufferization.to_buffer %{{.+}} read_only : tensor<192x1536xf16> to memref<192x1536xf16>
 // THRESHOLD: scf.parallel (%[[M0:.+]], %[[N0:.+]]) = ({{.+}}) to ({{.+}}, %c192) step (%c128, %c96)
 // THRESHOLD: memref.alloc() {alignment = 64 : i64} : memref<1536x96xf32>
-// THRESHOLD: scf.for %[[K0:.+]] = %c0 to %c1536 step %c512 {
+// The first block: columns [0, 512) prefetched, sums from zero.
+// THRESHOLD: scf.for %[[M1:.+]] = %[[M0]] to %{{.+}} step %c4 {
+// THRESHOLD: memref.prefetch %[[WBUF]][%{{.+}}, %{{.+}}], read, locality<2>, data : memref<192x1536xf16>
+// THRESHOLD-NOT: vector.load %{{.+}} : memref<?x192xf32>
+// THRESHOLD: scf.for {{.*}} = %c0 to %c512 step %c1 iter_args(%{{[a-z0-9]+}} = %cst, %{{[a-z0-9]+}} = %cst, %{{[a-z0-9]+}} = %cst, %{{[a-z0-9]+}} = %cst, %{{[a-z0-9]+}} = %cst, %{{[a-z0-9]+}} = %cst, %{{[a-z0-9]+}} = %cst, %{{[a-z0-9]+}} = %cst, %{{[a-z0-9]+}} = %cst, %{{[a-z0-9]+}} = %cst, %{{[a-z0-9]+}} = %cst, %{{[a-z0-9]+}} = %cst, %{{[a-z0-9]+}} = %cst, %{{[a-z0-9]+}} = %cst, %{{[a-z0-9]+}} = %cst, %{{[a-z0-9]+}} = %cst, %{{[a-z0-9]+}} = %cst, %{{[a-z0-9]+}} = %cst, %{{[a-z0-9]+}} = %cst, %{{[a-z0-9]+}} = %cst, %{{[a-z0-9]+}} = %cst, %{{[a-z0-9]+}} = %cst, %{{[a-z0-9]+}} = %cst, %{{[a-z0-9]+}} = %cst) -> (vector<16xf32>
+// THRESHOLD-COUNT-24: vector.store %{{.+}}, %{{.+}}[%{{.+}}, %{{.+}}] : memref<?x192xf32>, vector<16xf32>
+// The later blocks.
+// THRESHOLD: scf.for %[[K0:.+]] = %c512 to %c1536 step %c512 {
 // THRESHOLD: scf.for %[[M:.+]] = %[[M0]] to %{{.+}} step %c4 {
 // THRESHOLD: %[[FROM:.+]] = arith.subi %[[M]], %[[M0]] : index
 // THRESHOLD: %[[TILE:.+]] = arith.divui %[[FROM]], %c4 : index
@@ -241,6 +250,7 @@ func.func @threshold_rows(%x: tensor<1x?x576xf32>, %x1: tensor<1x1x576xf32>, %w:
 // THRESHOLD: %[[COLUMN:.+]] = arith.addi %[[K0]], %[[OFFSET]] : index
 // THRESHOLD: %[[LAST:.+]] = arith.minui %[[COLUMN]], %c1535 : index
 // THRESHOLD: memref.prefetch %[[WBUF]][%[[CLAMPED]], %[[LAST]]], read, locality<2>, data : memref<192x1536xf16>
+// THRESHOLD-COUNT-24: vector.load %{{.+}}[%{{.+}}, %{{.+}}] : memref<?x192xf32>, vector<16xf32>
 // THRESHOLD: scf.for {{.*}} step %c1 {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
 func.func @panel_k_blocks(%x: tensor<1x?x1536xf32>, %w: tensor<192x1536xf16>) -> tensor<1x?x192xf32> {
   %0 = llm.linear %x, %w : tensor<1x?x1536xf32>, tensor<192x1536xf16> -> tensor<1x?x192xf32>
