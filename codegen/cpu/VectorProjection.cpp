@@ -38,7 +38,16 @@ constexpr int64_t kResultAlignment = 64;
 /// 7 interleaved runs, f16 54 -> 59 tok/s (with the int8 GEMV's 4 rows:
 /// ProjectionToVector.cpp, the block formats). On Zen 3 the next tile into
 /// L1 had taken Q8_0 from 34-36 to 55-64 tok/s, Q4_0 from 48 to 62-81.
-constexpr int64_t kPrefetchBytes = 4096;
+/// 16 KiB rather than 4: on a 2-core Zen 4 whose read bandwidth measured 62
+/// GB/s (2 threads; 34 GB/s in other hours), where one core's outstanding
+/// misses rather than the memory decide, llmc-run's decode against
+/// llama-bench, 4 alternating rounds: TinyLlama-1.1B F16 21.1-21.6 ->
+/// 25.2-25.6 tok/s (llama.cpp 20.0-22.7), LLaMA-3-8B-shaped Q4_K_M layers
+/// 62.6-64.4 -> 65.3-66.9 (llama.cpp 56.6-57.2), SmolLM2-shaped Q4_0
+/// 316-322 -> 320-339; SmolLM2-shaped F16 137-149 -> 129-144 in one such
+/// run, 114-126 against 112-119 (8 KiB: 109-117) in the next minutes (the
+/// host back at its slower phase): within the noise. Few rounds, one host.
+constexpr int64_t kPrefetchBytes = 16384;
 
 /// Bytes of x rows the GEMM keeps in cache per row block: well inside the
 /// smallest L2 of the CPUs llmc targets (512 KiB per Zen 3 / Zen 4 core),
@@ -1305,7 +1314,7 @@ Value llmc::createVectorProjection(OpBuilder &b, Location loc, Value x,
   // bytes per instruction for the hardware prefetchers alone. f32 rows
   // were left to them until measured on a 2-core Zen 4 (AVX-512, 53 GB/s):
   // SmolLM2-135M F32 decode, medians of 7 interleaved runs, 42.4 -> 52.5
-  // tok/s with the same 4 KiB prefetch as 16-bit rows.
+  // tok/s with the same prefetch as 16-bit rows (then 4 KiB ahead).
   bool decodeGemv = tile.xRows == 1;
   // Interleaved weights: the interleaved GEMV prefetches whole groups (its
   // tiles are one group, a row of storage), the other kernels none.

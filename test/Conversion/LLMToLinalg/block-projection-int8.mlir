@@ -18,7 +18,7 @@
 // Q4_0 in the file's rows, 2 blocks per row: x quantized first (outside the threads), then one weight row per
 // tile (a vector accumulator for the products, a scalar one for the addends), per block the f16 scale d and the
 // addend -8d; the 16 code bytes split into low nibbles (elements 0-15) and high nibbles (16-31). The row's
-// blocks 4 KiB ahead are prefetched into L2: 114 rows of 36 bytes, clamped to the last row.
+// blocks 16 KiB ahead are prefetched into L2: 456 rows of 36 bytes, clamped to the last row.
 // CHECK: func.func private @llvm.x86.avx512.vpdpbusd.256(vector<8xi32>, vector<32xi8>, vector<32xi8>) -> vector<8xi32>
 // CHECK-LABEL: func @gemv_q4_0
 // CHECK-DAG: %[[LOW:.+]] = arith.constant dense<15> : vector<16xi8>
@@ -40,7 +40,7 @@
 // CHECK: %[[ACC:.+]]:2 = scf.for {{.+}} iter_args(%[[A:.+]] = %{{.+}}, %[[OFF:.+]] = %{{.+}}) -> (vector<8xf32>, f32) {
 // CHECK: %[[D:.+]] = arith.extf %{{.+}} : f16 to f32
 // CHECK: %[[ADDEND:.+]] = arith.mulf %[[D]], %{{.+}} : f32
-// CHECK: %[[AHEAD:.+]] = arith.addi %[[ROW]], %c114 : index
+// CHECK: %[[AHEAD:.+]] = arith.addi %[[ROW]], %c456 : index
 // CHECK: %[[PROW:.+]] = arith.minui %[[AHEAD]], %c7 : index
 // CHECK: memref.prefetch %{{.+}}[%[[PROW]], %{{.+}}], read, locality<2>, data : memref<8x36xi8>
 // CHECK: %[[XV:.+]] = vector.transfer_read %[[XQ]][%{{.+}}, %{{.+}}], %{{.+}} {in_bounds = [true]} : memref<1x64xi8>, vector<32xi8>

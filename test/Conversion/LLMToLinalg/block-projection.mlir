@@ -25,7 +25,7 @@
 // CHECK: %[[DH:.+]] = vector.bitcast %[[DB]] : vector<2xi8> to vector<1xf16>
 // CHECK: %[[D:.+]] = arith.extf %{{.+}} : f16 to f32
 // CHECK: arith.mulf %[[D]], %[[MINUS8]] : f32
-// The rows 4 KiB ahead (clamped to the last row) at this block's offset, prefetched into L2.
+// The rows 16 KiB ahead (clamped to the last row) at this block's offset, prefetched into L2.
 // CHECK: memref.prefetch %[[BYTES]][%{{.+}}, %{{.+}}], read, locality<2>, data : memref<4x36xi8>
 // CHECK: %[[XV:.+]] = vector.transfer_read %{{.+}}[%{{.+}}, %{{.+}}], %{{.+}} {in_bounds = [true]} : tensor<1x64xf32>, vector<16xf32>
 // CHECK: %[[Q:.+]] = vector.transfer_read %[[W]][%[[N0]], %{{.+}}], %{{.+}} {in_bounds = [true]} : tensor<4x36xi8>, vector<16xi8>

@@ -19,7 +19,7 @@
 
 // K = 40 = 2·16 + 8: the main loop covers 32 columns, one masked step the
 // last 8; each of the 5 rows is a tile of its own. Each K step prefetches
-// the row's line 4 KiB ahead into L2: 26 rows of 160 bytes, clamped to the
+// the row's line 16 KiB ahead into L2: 103 rows of 160 bytes, clamped to the
 // last row.
 // CHECK-LABEL: func @gemv_f32_tails
 // CHECK-SAME: (%[[X:.+]]: tensor<1x1x40xf32>, %[[W:.+]]: tensor<5x40xf32>, %[[B:.+]]: tensor<5xf32>)
@@ -29,14 +29,14 @@
 // CHECK-DAG: %[[C4:.+]] = arith.constant 4 : index
 // CHECK-DAG: %[[C5:.+]] = arith.constant 5 : index
 // CHECK-DAG: %[[C16:.+]] = arith.constant 16 : index
-// CHECK-DAG: %[[C26:.+]] = arith.constant 26 : index
+// CHECK-DAG: %[[C103:.+]] = arith.constant 103 : index
 // CHECK-DAG: %[[C32:.+]] = arith.constant 32 : index
 // CHECK: %[[OUT:.+]] = memref.alloc() {alignment = 64 : i64} : memref<1x1x5xf32>
 // CHECK: %[[XR:.+]] = tensor.collapse_shape %[[X]] {{\[\[}}0, 1], [2]]
 // CHECK: %[[OUTR:.+]] = memref.collapse_shape %[[OUT]]
 // CHECK: scf.parallel (%[[N:.+]]) = (%[[C0]]) to (%[[C5]]) step (%[[C1]]) {
 // CHECK: %[[ACC:.+]] = scf.for %[[K:.+]] = %[[C0]] to %[[C32]] step %[[C16]] iter_args(%[[A:.+]] = %[[ZERO]]) -> (vector<16xf32>) {
-// CHECK: %[[AHEAD:.+]] = arith.addi %[[N]], %[[C26]] : index
+// CHECK: %[[AHEAD:.+]] = arith.addi %[[N]], %[[C103]] : index
 // CHECK: %[[ROW:.+]] = arith.minui %[[AHEAD]], %[[C4]] : index
 // CHECK: memref.prefetch %{{.+}}[%[[ROW]], %{{.+}}], read, locality<2>, data : memref<5x40xf32>
 // CHECK-NOT: memref.prefetch
@@ -86,7 +86,7 @@ func.func @gemv_f32_tails(%x: tensor<1x1x40xf32>, %w: tensor<5x40xf32>, %b: tens
 // Tied logits with bf16 weights, rank-2 input, K and N multiples of the
 // vector width and the row block: each weight vector is widened with one
 // arith.extf; no masked step, no row tail. The weights are prefetched
-// into L2 4 KiB ahead, each K step: 32 rows of 128 bytes, row + 32
+// into L2 16 KiB ahead, each K step: 128 rows of 128 bytes, row + 128
 // clamped to the last row, 63.
 // CHECK-LABEL: func @logits_bf16
 // CHECK-SAME: (%[[X:.+]]: tensor<1x64xf32>, %[[W:.+]]: tensor<64x64xbf16>)
@@ -94,7 +94,7 @@ func.func @gemv_f32_tails(%x: tensor<1x1x40xf32>, %w: tensor<5x40xf32>, %b: tens
 // CHECK: %[[WB:.+]] = bufferization.to_buffer %[[W]] read_only : tensor<64x64xbf16> to memref<64x64xbf16>
 // CHECK: scf.parallel (%[[N0:.+]]) = (%{{.+}}) to (%{{.+}}) step (%{{.+}}) {
 // CHECK: scf.for
-// CHECK: %[[AHEAD:.+]] = arith.addi %[[N0]], %c32 : index
+// CHECK: %[[AHEAD:.+]] = arith.addi %[[N0]], %c128 : index
 // CHECK: %[[ROW:.+]] = arith.minui %[[AHEAD]], %c63 : index
 // CHECK: memref.prefetch %[[WB]][%[[ROW]], %{{.+}}], read, locality<2>, data : memref<64x64xbf16>
 // CHECK: %[[XV:.+]] = vector.transfer_read %[[X]]{{.+}} : tensor<1x64xf32>, vector<16xf32>
