@@ -1197,10 +1197,10 @@ static ProjectionTile getGemmTileOfWidth(CPUVectorRegisters registers,
 ProjectionTile llmc::getGemmTile(CPUVectorRegisters registers) {
   // A narrower float tile where the target measured faster with one
   // (registers.floatGemmBits; Zen 4: 4 × 6 vector<8xf32>, Target.h).
-  return getGemmTileOfWidth(registers,
-                            registers.floatGemmBits
-                                ? std::min(registers.bits, registers.floatGemmBits)
-                                : registers.bits);
+  int64_t bits = registers.floatGemmBits
+                     ? std::min(registers.bits, registers.floatGemmBits)
+                     : registers.bits;
+  return getGemmTileOfWidth(registers, bits);
 }
 
 ProjectionTile llmc::getBF16DotGemmTile(CPUVectorRegisters registers) {
@@ -1212,7 +1212,8 @@ bool llmc::usesBF16DotGemm(RankedTensorType weightType, bool bf16Dot) {
 }
 
 ProjectionTile llmc::getInt8GemmTile(CPUVectorRegisters registers) {
-  // Integer dot products at the registers' width (floatGemmBits is about the f32 tile).
+  // Integer dot products at the registers' width (floatGemmBits is about
+  // the f32 tile).
   ProjectionTile tile = getGemmTileOfWidth(registers, registers.bits);
   tile.xRows = kInt8GemmXRows;
   // Per (x row, panel) one int32 and one f32 accumulator; per panel the
