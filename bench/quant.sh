@@ -411,6 +411,13 @@ for k in "${KEYS[@]}"; do
     [ -n "$pp" ] && [ -n "$tg" ] && [ $e = llmc ] && measured=$((measured + 1))
     line="$line$T$pp$T$tg$T$err"
   done
+  # The ratios: each round's llmc ÷ llama.cpp (two runs seconds apart, in one phase of the host), then
+  # the median over rounds; the engines' own medians can come from different phases.
+  for c in 4 5; do
+    line="$line$T$(awk -F'\t' -v k="$k" -v c="$c" '
+      $1 > 0 && $2 == k && $c != "" { v[$1, $3] = $c; r[$1] = 1 }
+      END { for (i in r) if (v[i, "llama"] + 0 > 0 && v[i, "llmc"] != "") print v[i, "llmc"] / v[i, "llama"] }' "$RESULTS" | median)"
+  done
   printf '%s\n' "$line" >>"$ROWS"
 done
 
@@ -425,7 +432,7 @@ echo "load average before/after: $LOAD_BEFORE / $LOAD_AFTER$([ $WAITED -gt 0 ] &
 echo
 awk -F'\t' -v bw="${READBW:-0}" -v peak="${FMAPEAK:-0}" '
   function fmt(x) { return x == "" ? "-" : (x + 0 >= 100 ? sprintf("%.0f", x) : sprintf("%.1f", x)) }
-  function ratio(a, b) { return (a == "" || b == "" || b + 0 == 0) ? "-" : sprintf("%.2fx", a / b) }
+  function ratio(x) { return x == "" ? "-" : sprintf("%.2fx", x) }
   function pct(a, b) { return (a == "" || b + 0 == 0) ? "-" : sprintf("%.0f%%", 100 * a / b) }
   BEGIN {
     f = "| %-30s | %-6s | %9s | %9s | %9s | %9s | %9s | %8s | %8s | %9s | %10s | %10s | %9s | %10s | %10s |\n"
@@ -434,16 +441,16 @@ awk -F'\t' -v bw="${READBW:-0}" -v peak="${FMAPEAK:-0}" '
       "-----------", "-----------", "-----------", "-----------", "----------", "----------", "-----------", "------------", "------------",
       "-----------", "------------", "------------"
   }
-  { label = $1; ftype = $2; bytes = $3; pertok = $4; flops = $5; lpp = $6; ltg = $7; lerr = $8; mpp = $9; mtg = $10; merr = $11
+  { label = $1; ftype = $2; bytes = $3; pertok = $4; flops = $5; lpp = $6; ltg = $7; lerr = $8; mpp = $9; mtg = $10; merr = $11; ppr = $12; tgr = $13
     bound = (bw + 0 > 0 && pertok + 0 > 0) ? bw * 1e9 / pertok : ""
     # The f32 FMA ceiling of prefill: only where both engines multiply float weights in f32 (block
     # formats go through int8 dot products, whose rate fma_peak.c does not measure).
     float = (ftype == "F32" || ftype == "F16" || ftype == "BF16")
     ppbound = (float && peak + 0 > 0 && flops + 0 > 0) ? peak * 1e9 / flops : ""
-    if (lerr != "") { lpp = ""; ltg = "" }
-    if (merr != "") { mpp = ""; mtg = "" }
+    if (lerr != "") { lpp = ""; ltg = ""; ppr = ""; tgr = "" }
+    if (merr != "") { mpp = ""; mtg = ""; ppr = ""; tgr = "" }
     printf f, label, ftype, sprintf("%.1f", bytes / 1e6), fmt(lpp), fmt(ltg), (merr != "" ? "failed" : fmt(mpp)), (merr != "" ? "failed" : fmt(mtg)),
-      ratio(mpp, lpp), ratio(mtg, ltg), fmt(bound), pct(ltg, bound), pct(mtg, bound), fmt(ppbound), pct(lpp, ppbound), pct(mpp, ppbound)
+      ratio(ppr), ratio(tgr), fmt(bound), pct(ltg, bound), pct(mtg, bound), fmt(ppbound), pct(lpp, ppbound), pct(mpp, ppbound)
     if (lerr != "") printf "|   llama.cpp error: %s\n", lerr
     if (merr != "") printf "|   llmc error: %s\n", merr
   }' "$ROWS"
@@ -451,8 +458,10 @@ echo
 echo "pp / tg: prefill of $PROMPT tokens and decode of $GEN tokens after them, tokens/s (llama-bench pp$PROMPT and"
 echo "  tg$GEN @ d$PROMPT; llmc-run decodes after its prompt, steady state: its first 2 decode steps left out); both"
 echo "  engines keep the KV cache in $KV_TYPE (llama-bench -ctk/-ctv $KV_TYPE, llmc compile --kv-type=$KV_TYPE)."
-echo "ratio: llmc / llama.cpp. tg bound: read bandwidth / weight bytes one decoded token reads (every tensor as"
-echo "  stored; an untied token_embd counts one row) = the most tokens/s memory allows; % bd: the engine's tg of it."
+echo "ratio: the median over rounds of each round's llmc / llama.cpp (the two runs of a round are seconds apart;"
+echo "  the host's memory drifts between phases for minutes), so not always the ratio of the medians."
+echo "tg bound: read bandwidth / weight bytes one decoded token reads (every tensor as stored; an untied"
+echo "  token_embd counts one row) = the most tokens/s memory allows; % bd: the engine's tg of it."
 echo "pp bound (float formats only): f32 FMA rate / prefill FLOPs per token (2 x the elements of every matrix but"
 echo "  token_embd and the LM head, which a prefill applies to its last token; attention's products left out) ="
 echo "  the most tokens/s the multiply-adds allow; % pk: the engine's pp of it."
