@@ -372,8 +372,8 @@ for r in $(seq 0 "$ROUNDS"); do
     printf '%s\t%s\n' "$r" "$(sed -n "s/^fma threads=$THREADS GFLOP\/s=//p" "$WORK/logs/fma_peak-r$r.txt")" >>"$PEAKFILE"
   fi
   log "round $r of $ROUNDS$([ "$r" = 0 ] && echo " (warm pass, discarded)")"
-  # The engines take turns going first: this host class drifts between a fast and a slow memory phase for
-  # minutes at a time, and a fixed order would hand one engine the phase changes.
+  # The engines take turns going first: this host class switches between a fast and a slow memory phase
+  # for seconds to minutes at a time, and a fixed order would hand one engine the phase changes.
   for k in "${KEYS[@]}"; do
     if [ $((r % 2)) = 1 ]; then
       run_llama "$r" "$k"
@@ -459,7 +459,7 @@ echo "pp / tg: prefill of $PROMPT tokens and decode of $GEN tokens after them, t
 echo "  tg$GEN @ d$PROMPT; llmc-run decodes after its prompt, steady state: its first 2 decode steps left out); both"
 echo "  engines keep the KV cache in $KV_TYPE (llama-bench -ctk/-ctv $KV_TYPE, llmc compile --kv-type=$KV_TYPE)."
 echo "ratio: the median over rounds of each round's llmc / llama.cpp (the two runs of a round are seconds apart;"
-echo "  the host's memory drifts between phases for minutes), so not always the ratio of the medians."
+echo "  the host's memory switches between phases for seconds to minutes), so not always the ratio of the medians."
 echo "tg bound: read bandwidth / weight bytes one decoded token reads (every tensor as stored; an untied"
 echo "  token_embd counts one row) = the most tokens/s memory allows; % bd: the engine's tg of it."
 echo "pp bound (float formats only): f32 FMA rate / prefill FLOPs per token (2 x the elements of every matrix but"
