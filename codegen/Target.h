@@ -49,7 +49,7 @@ struct CPUVectorRegisterInfo {
   /// znver4 model: 16 flops per cycle for both loops), yet the GEMM of
   /// 4 × 6 vector<8xf32> tiles prefilled LLaMA-3-8B-shaped F16 layers at
   /// 143 tokens/s against 135 with 4 × 6 vector<16xf32> (bench/
-  /// prefill_turns.c, 1.04-1.07x over several runs; TinyLlama's F16 too).
+  /// turns.c, 1.04-1.07x over several runs; TinyLlama's F16 too).
   /// A profile finds the difference in both parts of the GEMM: packing
   /// 96-row panels (16 × 16 transposes in 512-bit shuffles) took 12-13%
   /// of its samples against 9-11% for 48-row ones, and the K loop ran
