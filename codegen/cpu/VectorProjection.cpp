@@ -51,7 +51,7 @@ constexpr int64_t kResultAlignment = 64;
 /// 30-40 rounds of 16 tokens, TinyLlama F16 on that host): 8 KiB 1.001x,
 /// 32 KiB 0.989x of 16 KiB; 32 KiB on TinyLlama Q8_0 0.997x, on the 8B
 /// layers' Q4_K_M 1.010x. In the fast phase the GEMVs then read about 48
-/// GB/s where bench/stream.c reads 60; in the slow one 91-96% of it.
+/// GB/s where bench/stream.c reads 60; in the slow one 89-95% of it.
 constexpr int64_t kPrefetchBytes = 16384;
 
 /// Bytes of x rows the GEMM keeps in cache per row block: well inside the
