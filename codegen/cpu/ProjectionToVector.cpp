@@ -25,7 +25,10 @@ namespace {
 ///   (46-57 either way, already at the read bandwidth). A C loop over the
 ///   same f16 GEMVs read 24.8 GB/s with 2 rows, 21.9 with 4, 29.9 with 1.
 ///   32 lanes per step instead of 16 (four ymm FMA chains instead of two)
-///   measured 87-91 against 96-100.
+///   measured 87-91 against 96-100. On a 2-core Zen 4 (AVX-512, where 16
+///   lanes are one zmm FMA chain per row), bench/turns.c --decode, 20-30
+///   rounds: 2 rows 0.81x (TinyLlama-1.1B F16) and 0.94x (SmolLM2 F16), 32
+///   lanes 0.80x and 0.93x; the one chain does not bound the stream.
 /// - The K-quant GEMVs, 4 -> 1 row (medians of 5): Q4_K_M mix 162 -> 186,
 ///   Q6_K mix 152 -> 177; 2 rows 168 / 162. (On a 2-core Sapphire Rapids,
 ///   before the interleaved layout, 4 rows had beaten 2 for every format;
