@@ -28,7 +28,10 @@ namespace {
 ///   measured 87-91 against 96-100. On a 2-core Zen 4 (AVX-512, where 16
 ///   lanes are one zmm FMA chain per row), bench/turns.c --decode, 20-30
 ///   rounds: 2 rows 0.81x (TinyLlama-1.1B F16) and 0.94x (SmolLM2 F16), 32
-///   lanes 0.80x and 0.93x; the one chain does not bound the stream.
+///   lanes 0.80x and 0.93x; the one chain does not bound the stream. A C
+///   loop over f16 rows (1 thread, 256 MiB, 16 KiB prefetch; stream.c's
+///   read 32.6 GB/s) agrees: one chain 28.8-30.2 GB/s at K = 2048 and
+///   23.9-26.6 at K = 576, two chains 24.6-25.0 and 23.5-24.5.
 /// - The K-quant GEMVs, 4 -> 1 row (medians of 5): Q4_K_M mix 162 -> 186,
 ///   Q6_K mix 152 -> 177; 2 rows 168 / 162. (On a 2-core Sapphire Rapids,
 ///   before the interleaved layout, 4 rows had beaten 2 for every format;
