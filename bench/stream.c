@@ -5,8 +5,8 @@
  * read: sums a 256 MiB f32 array (16-float vectors, 4 independent accumulators, so the loop is
  *       limited by memory, not by add latency); GB/s = bytes read / time. The loop runs twice: as
  *       written (the hardware prefetchers alone) and with a software prefetch of each line 16 KiB
- *       ahead, as llmc's decode GEMVs do (4 KiB until 7 December 2026); the read line is the faster of the two, the ceiling a
- *       weight-streaming decode is held against. On a 2-core Zen 3 (December 2026) the prefetch
+ *       ahead, as llmc's decode GEMVs do (4 KiB until 7 December 2026); the read line is the faster
+ *       of the two, the ceiling a weight-streaming decode is held against. On a 2-core Zen 3 (December 2026) the prefetch
  *       raised the 2-thread read from 25.8-26.7 GB/s to 29.2-30.2, and an f16 GEMV over SmolLM2's
  *       shapes reached 29.9: without it the bound was low by an eighth.
  * copy: copies one 256 MiB array into another; GB/s = (bytes read + bytes written) / time, as
