@@ -27,11 +27,10 @@ namespace {
 constexpr int64_t kResultAlignment = 64;
 
 /// How far ahead of its reads a decode GEMV prefetches, in bytes of weight
-/// rows (whole tiles, at least one), into L2. Block rows give the
-/// out-of-order core too little lookahead to hide DRAM latency (a Q8_0
-/// block is 34 bytes of ~40 instructions), and so do float rows: a tile of
-/// two f16 rows of SmolLM2's 576 columns is 2.3 KiB (f32 rows: see
-/// createVectorProjection's prefetch condition). Measured on a 2-core
+/// rows (whole tiles, at least one), into L2 (which kernels do:
+/// prefetchesWeightRows). Block rows can give the out-of-order core too
+/// little lookahead to hide DRAM latency (a Q4_K block is 144 bytes of
+/// ~100 instructions). Measured on a 2-core
 /// Sapphire Rapids: a stream of GEMVs of SmolLM2-135M's f16 shapes (2
 /// threads) took 17.3 ms with the next tile prefetched into L1, 13.6 ms 4
 /// KiB ahead into L2 and 13.5 ms 8 KiB ahead; llmc-run's decode, medians of
@@ -53,6 +52,48 @@ constexpr int64_t kResultAlignment = 64;
 /// layers' Q4_K_M 1.010x. In the fast phase the GEMVs then read about 48
 /// GB/s where bench/stream.c reads 60; in the slow one 89-95% of it.
 constexpr int64_t kPrefetchBytes = 16384;
+
+/// Float weight rows shorter than this are left to the hardware
+/// prefetchers in the decode GEMV (prefetchesWeightRows).
+constexpr int64_t kPrefetchMinFloatRowBytes = 4096;
+
+/// Whether a projection kernel prefetches its weight rows kPrefetchBytes
+/// ahead: the decode GEMV on float rows of at least
+/// kPrefetchMinFloatRowBytes, and every kernel that reads blocks except
+/// the q8_0 GEMV. The split is measured, not derived (2-core Zen 4,
+/// AVX-512, December 2026; bench/turns.c --decode, 16 tokens after 128,
+/// medians of 5-20 rounds' ratios, without the prefetch ÷ with it, 2
+/// threads and 1):
+///  - float rows of 1152 bytes (SmolLM2-135M F16 / BF16: 1.03-1.07x /
+///    1.13-1.20x; BF16 1.25-1.27x at 1 thread) and 2304 (SmolLM2 F32:
+///    1.01-1.25x) run faster without. Prefetching those 1152 bytes or 4
+///    KiB ahead instead of 16 KiB gave 1.09-1.11x or 1.01-1.02x, none
+///    1.20-1.23x; rows of 3 KiB (SmolLM2's down projection alone) are even.
+///  - rows of 4 KiB and more need it: TinyLlama-1.1B F16 0.68-0.70x
+///    without, LLaMA-3-8B-shaped F16 layers 0.66-0.90x (1 thread: the
+///    hardware prefetchers alone read 19 GB/s there, against 27 with the
+///    prefetch; on SmolLM2's rows they read 27 alone, 21.5 with it).
+///  - the q8_0 GEMV runs faster without at every shape (SmolLM2
+///    1.07-1.08x, TinyLlama 1.31-1.38x, the 8B layers 1.31-1.32x), the
+///    other interleaved formats need it or are even (q4_0 on TinyLlama and
+///    the 8B layers 0.76-0.83x, SmolLM2's q4_0 / q4_1 / q5_0 0.95-1.06x),
+///    and the K-quants need it most (0.28-0.71x).
+/// Why short float rows and q8_0's groups lose is open: the lines 16 KiB
+/// ahead were the ones read, and halving the prefetches (one per line
+/// instead of one per 32 bytes) made SmolLM2's F16 / BF16 3-4% slower, not
+/// faster. Other hosts measured otherwise: on Zen 3 the first decode
+/// prefetch (the next tile into L1, an older kernel) had taken SmolLM2's
+/// q8_0 from 34-36 to 55-64 tok/s, and on a Zen 4 reading 53 GB/s
+/// SmolLM2's F32 decode went from 42.4 to 52.5 tok/s with the prefetch
+/// (then 4 KiB ahead; medians of 7 interleaved llmc-run runs).
+bool prefetchesWeightRows(RankedTensorType weightType,
+                          llm::BlockQuantType weightFormat, bool decodeGemv) {
+  if (weightFormat)
+    return weightFormat.getFormat() != llm::BlockFormat::q8_0;
+  int64_t rowBytes =
+      weightType.getDimSize(1) * weightType.getElementTypeBitWidth() / 8;
+  return decodeGemv && rowBytes >= kPrefetchMinFloatRowBytes;
+}
 
 /// Bytes of x rows the GEMM keeps in cache per row block: well inside the
 /// smallest L2 of the CPUs llmc targets (512 KiB per Zen 3 / Zen 4 core),
@@ -1316,17 +1357,13 @@ Value llmc::createVectorProjection(OpBuilder &b, Location loc, Value x,
     ops.hasDepthTail = !staticDepth || *staticDepth % ops.lanes != 0;
   }
   std::optional<int64_t> staticDepth = getConstantIntValue(ops.depth);
-  // Block weights, and every float weight in the decode GEMV, read too few
-  // bytes per instruction for the hardware prefetchers alone. f32 rows
-  // were left to them until measured on a 2-core Zen 4 (AVX-512, 53 GB/s):
-  // SmolLM2-135M F32 decode, medians of 7 interleaved runs, 42.4 -> 52.5
-  // tok/s with the same prefetch as 16-bit rows (then 4 KiB ahead).
   bool decodeGemv = tile.xRows == 1;
   // Interleaved weights: the interleaved GEMV prefetches whole groups (its
   // tiles are one group, a row of storage), the other kernels none.
   bool interleavedGemv = usesInterleavedGemv(ops, tile);
-  if (weightType.hasStaticShape() && (weightFormat || decodeGemv) &&
-      (interleave == 1 || interleavedGemv)) {
+  if (weightType.hasStaticShape() &&
+      (interleave == 1 || interleavedGemv) &&
+      prefetchesWeightRows(weightType, weightFormat, decodeGemv)) {
     ops.prefetchBuffer = bufferization::ToBufferOp::create(
         b, loc,
         MemRefType::get(weightType.getShape(), weightType.getElementType()),

@@ -18,27 +18,23 @@
 // SEQ-LLVM: llvm.return
 
 // K = 40 = 2·16 + 8: the main loop covers 32 columns, one masked step the
-// last 8; each of the 5 rows is a tile of its own. Each K step prefetches
-// the row's line 16 KiB ahead into L2: 103 rows of 160 bytes, clamped to the
-// last row.
+// last 8; each of the 5 rows is a tile of its own. Rows of 160 bytes are
+// left to the hardware prefetchers (prefetchesWeightRows: float rows under
+// 4 KiB).
 // CHECK-LABEL: func @gemv_f32_tails
 // CHECK-SAME: (%[[X:.+]]: tensor<1x1x40xf32>, %[[W:.+]]: tensor<5x40xf32>, %[[B:.+]]: tensor<5xf32>)
+// CHECK-NOT: memref.prefetch
 // CHECK-DAG: %[[ZERO:.+]] = arith.constant dense<0.000000e+00> : vector<16xf32>
 // CHECK-DAG: %[[C0:.+]] = arith.constant 0 : index
 // CHECK-DAG: %[[C1:.+]] = arith.constant 1 : index
-// CHECK-DAG: %[[C4:.+]] = arith.constant 4 : index
 // CHECK-DAG: %[[C5:.+]] = arith.constant 5 : index
 // CHECK-DAG: %[[C16:.+]] = arith.constant 16 : index
-// CHECK-DAG: %[[C103:.+]] = arith.constant 103 : index
 // CHECK-DAG: %[[C32:.+]] = arith.constant 32 : index
 // CHECK: %[[OUT:.+]] = memref.alloc() {alignment = 64 : i64} : memref<1x1x5xf32>
 // CHECK: %[[XR:.+]] = tensor.collapse_shape %[[X]] {{\[\[}}0, 1], [2]]
 // CHECK: %[[OUTR:.+]] = memref.collapse_shape %[[OUT]]
 // CHECK: scf.parallel (%[[N:.+]]) = (%[[C0]]) to (%[[C5]]) step (%[[C1]]) {
 // CHECK: %[[ACC:.+]] = scf.for %[[K:.+]] = %[[C0]] to %[[C32]] step %[[C16]] iter_args(%[[A:.+]] = %[[ZERO]]) -> (vector<16xf32>) {
-// CHECK: %[[AHEAD:.+]] = arith.addi %[[N]], %[[C103]] : index
-// CHECK: %[[ROW:.+]] = arith.minui %[[AHEAD]], %[[C4]] : index
-// CHECK: memref.prefetch %{{.+}}[%[[ROW]], %{{.+}}], read, locality<2>, data : memref<5x40xf32>
 // CHECK-NOT: memref.prefetch
 // CHECK: %[[XV:.+]] = vector.transfer_read %[[XR]][%[[C0]], %[[K]]], %{{.+}} {in_bounds = [true]} : tensor<1x40xf32>, vector<16xf32>
 // CHECK: %[[WV:.+]] = vector.transfer_read %[[W]][%[[N]], %[[K]]], {{.+}} : tensor<5x40xf32>, vector<16xf32>
@@ -85,20 +81,20 @@ func.func @gemv_f32_tails(%x: tensor<1x1x40xf32>, %w: tensor<5x40xf32>, %b: tens
 
 // Tied logits with bf16 weights, rank-2 input, K and N multiples of the
 // vector width and the row block: each weight vector is widened with one
-// arith.extf; no masked step, no row tail. The weights are prefetched
-// into L2 16 KiB ahead, each K step: 128 rows of 128 bytes, row + 128
-// clamped to the last row, 63.
+// arith.extf; no masked step, no row tail. Rows of 4 KiB are prefetched
+// into L2 16 KiB ahead, each K step: 4 rows, row + 4 clamped to the last
+// row, 63.
 // CHECK-LABEL: func @logits_bf16
-// CHECK-SAME: (%[[X:.+]]: tensor<1x64xf32>, %[[W:.+]]: tensor<64x64xbf16>)
+// CHECK-SAME: (%[[X:.+]]: tensor<1x2048xf32>, %[[W:.+]]: tensor<64x2048xbf16>)
 // CHECK: %[[OUT:.+]] = memref.alloc() {alignment = 64 : i64} : memref<1x64xf32>
-// CHECK: %[[WB:.+]] = bufferization.to_buffer %[[W]] read_only : tensor<64x64xbf16> to memref<64x64xbf16>
+// CHECK: %[[WB:.+]] = bufferization.to_buffer %[[W]] read_only : tensor<64x2048xbf16> to memref<64x2048xbf16>
 // CHECK: scf.parallel (%[[N0:.+]]) = (%{{.+}}) to (%{{.+}}) step (%{{.+}}) {
 // CHECK: scf.for
-// CHECK: %[[AHEAD:.+]] = arith.addi %[[N0]], %c128 : index
+// CHECK: %[[AHEAD:.+]] = arith.addi %[[N0]], %c4 : index
 // CHECK: %[[ROW:.+]] = arith.minui %[[AHEAD]], %c63 : index
-// CHECK: memref.prefetch %[[WB]][%[[ROW]], %{{.+}}], read, locality<2>, data : memref<64x64xbf16>
-// CHECK: %[[XV:.+]] = vector.transfer_read %[[X]]{{.+}} : tensor<1x64xf32>, vector<16xf32>
-// CHECK: %[[WV:.+]] = vector.transfer_read %[[W]][%[[N0]], %{{.+}}], %{{.+}} {in_bounds = [true]} : tensor<64x64xbf16>, vector<16xbf16>
+// CHECK: memref.prefetch %[[WB]][%[[ROW]], %{{.+}}], read, locality<2>, data : memref<64x2048xbf16>
+// CHECK: %[[XV:.+]] = vector.transfer_read %[[X]]{{.+}} : tensor<1x2048xf32>, vector<16xf32>
+// CHECK: %[[WV:.+]] = vector.transfer_read %[[W]][%[[N0]], %{{.+}}], %{{.+}} {in_bounds = [true]} : tensor<64x2048xbf16>, vector<16xbf16>
 // CHECK: %[[WF:.+]] = arith.extf %[[WV]] : vector<16xbf16> to vector<16xf32>
 // CHECK: vector.fma %[[WF]], %[[XV]], %{{.+}} : vector<16xf32>
 // CHECK-NOT: vector.constant_mask
@@ -107,8 +103,8 @@ func.func @gemv_f32_tails(%x: tensor<1x1x40xf32>, %w: tensor<5x40xf32>, %b: tens
 // CHECK: scf.reduce
 // CHECK-NOT: scf.for
 // CHECK: bufferization.to_tensor %[[OUT]] restrict writable
-func.func @logits_bf16(%x: tensor<1x64xf32>, %w: tensor<64x64xbf16>) -> tensor<1x64xf32> {
-  %0 = llm.logits %x, %w {tied} : tensor<1x64xf32>, tensor<64x64xbf16> -> tensor<1x64xf32>
+func.func @logits_bf16(%x: tensor<1x2048xf32>, %w: tensor<64x2048xbf16>) -> tensor<1x64xf32> {
+  %0 = llm.logits %x, %w {tied} : tensor<1x2048xf32>, tensor<64x2048xbf16> -> tensor<1x64xf32>
   return %0 : tensor<1x64xf32>
 }
 
