@@ -60,7 +60,7 @@ constexpr int64_t kPrefetchMinFloatRowBytes = 4096;
 /// Whether a projection kernel prefetches its weight rows kPrefetchBytes
 /// ahead: the decode GEMV on float rows of at least
 /// kPrefetchMinFloatRowBytes, and every kernel that reads blocks except
-/// the q8_0 GEMV. The split is measured, not derived (2-core Zen 4,
+/// the interleaved q8_0 GEMV. The split is measured, not derived (2-core Zen 4,
 /// AVX-512, December 2026; bench/turns.c --decode, 16 tokens after 128,
 /// medians of 5-20 rounds' ratios, without the prefetch ÷ with it, 2
 /// threads and 1):
@@ -68,16 +68,21 @@ constexpr int64_t kPrefetchMinFloatRowBytes = 4096;
 ///    1.13-1.20x; BF16 1.25-1.27x at 1 thread) and 2304 (SmolLM2 F32:
 ///    1.01-1.25x) run faster without. Prefetching those 1152 bytes or 4
 ///    KiB ahead instead of 16 KiB gave 1.09-1.11x or 1.01-1.02x, none
-///    1.20-1.23x; rows of 3 KiB (SmolLM2's down projection alone) are even.
+///    1.20-1.23x; rows of 3 KiB (SmolLM2's down projection alone) are
+///    even. The x86-64-v3 code on the same host: SmolLM2 F16 1.05-1.10x.
 ///  - rows of 4 KiB and more need it: TinyLlama-1.1B F16 0.68-0.70x
 ///    without, LLaMA-3-8B-shaped F16 layers 0.66-0.90x (1 thread: the
 ///    hardware prefetchers alone read 19 GB/s there, against 27 with the
 ///    prefetch; on SmolLM2's rows they read 27 alone, 21.5 with it).
-///  - the q8_0 GEMV runs faster without at every shape (SmolLM2
-///    1.07-1.08x, TinyLlama 1.31-1.38x, the 8B layers 1.31-1.32x), the
-///    other interleaved formats need it or are even (q4_0 on TinyLlama and
-///    the 8B layers 0.76-0.83x, SmolLM2's q4_0 / q4_1 / q5_0 0.95-1.06x),
-///    and the K-quants need it most (0.28-0.71x).
+///  - the interleaved q8_0 GEMV runs faster without at every shape
+///    (SmolLM2 1.07-1.08x, TinyLlama 1.31-1.38x, the 8B layers
+///    1.31-1.32x; x86-64-v3 code on the same host: SmolLM2 1.10-1.11x,
+///    TinyLlama 1.13-1.14x), the other interleaved
+///    formats need it or are even (q4_0 on TinyLlama and the 8B layers
+///    0.76-0.83x, SmolLM2's q4_0 / q4_1 / q5_0 0.95-1.06x), and the
+///    K-quants need it most (0.28-0.71x). A q8_0 weight in its file's rows
+///    (the real SmolLM2-135M-Instruct Q4_1's tied embedding as its LM
+///    head) keeps it: 0.98-0.997x without (30 rounds: 1.022-1.025x with).
 /// Why short float rows and q8_0's groups lose is open: the lines 16 KiB
 /// ahead were the ones read, and halving the prefetches (one per line
 /// instead of one per 32 bytes) made SmolLM2's F16 / BF16 3-4% slower, not
@@ -89,7 +94,8 @@ constexpr int64_t kPrefetchMinFloatRowBytes = 4096;
 bool prefetchesWeightRows(RankedTensorType weightType,
                           llm::BlockQuantType weightFormat, bool decodeGemv) {
   if (weightFormat)
-    return weightFormat.getFormat() != llm::BlockFormat::q8_0;
+    return weightFormat.getFormat() != llm::BlockFormat::q8_0 ||
+           weightFormat.getInterleave() == 1;
   int64_t rowBytes =
       weightType.getDimSize(1) * weightType.getElementTypeBitWidth() / 8;
   return decodeGemv && rowBytes >= kPrefetchMinFloatRowBytes;
