@@ -29,8 +29,8 @@ constexpr int64_t kResultAlignment = 64;
 /// How far ahead of its reads a decode GEMV prefetches, in bytes of weight
 /// rows (whole tiles, at least one), into L2 (which kernels do:
 /// prefetchesWeightRows). Block rows can give the out-of-order core too
-/// little lookahead to hide DRAM latency (a Q4_K block is 144 bytes of
-/// ~100 instructions). Measured on a 2-core
+/// little lookahead to hide DRAM latency (the K-quants' most). Measured on
+/// a 2-core
 /// Sapphire Rapids: a stream of GEMVs of SmolLM2-135M's f16 shapes (2
 /// threads) took 17.3 ms with the next tile prefetched into L1, 13.6 ms 4
 /// KiB ahead into L2 and 13.5 ms 8 KiB ahead; llmc-run's decode, medians of
@@ -77,7 +77,8 @@ constexpr int64_t kPrefetchMinFloatRowBytes = 4096;
 ///  - the interleaved q8_0 GEMV runs faster without at every shape
 ///    (SmolLM2 1.07-1.08x, TinyLlama 1.31-1.38x, the 8B layers
 ///    1.31-1.32x; x86-64-v3 code on the same host: SmolLM2 1.10-1.11x,
-///    TinyLlama 1.13-1.14x), the other interleaved
+///    TinyLlama 1.13-1.14x; SmolLM2's figures with its tied q8_0 head
+///    unprefetched too), the other interleaved
 ///    formats need it or are even (q4_0 on TinyLlama and the 8B layers
 ///    0.76-0.83x, SmolLM2's q4_0 / q4_1 / q5_0 0.95-1.06x), and the
 ///    K-quants need it most (0.28-0.71x). A q8_0 weight in its file's rows
@@ -91,13 +92,12 @@ constexpr int64_t kPrefetchMinFloatRowBytes = 4096;
 /// q8_0 from 34-36 to 55-64 tok/s, and on a Zen 4 reading 53 GB/s
 /// SmolLM2's F32 decode went from 42.4 to 52.5 tok/s with the prefetch
 /// (then 4 KiB ahead; medians of 7 interleaved llmc-run runs).
-bool prefetchesWeightRows(RankedTensorType weightType,
-                          llm::BlockQuantType weightFormat, bool decodeGemv) {
+/// rowBytes: the bytes of one row of the weight's storage.
+bool prefetchesWeightRows(llm::BlockQuantType weightFormat, bool decodeGemv,
+                          int64_t rowBytes) {
   if (weightFormat)
     return weightFormat.getFormat() != llm::BlockFormat::q8_0 ||
            weightFormat.getInterleave() == 1;
-  int64_t rowBytes =
-      weightType.getDimSize(1) * weightType.getElementTypeBitWidth() / 8;
   return decodeGemv && rowBytes >= kPrefetchMinFloatRowBytes;
 }
 
@@ -1367,18 +1367,19 @@ Value llmc::createVectorProjection(OpBuilder &b, Location loc, Value x,
   // Interleaved weights: the interleaved GEMV prefetches whole groups (its
   // tiles are one group, a row of storage), the other kernels none.
   bool interleavedGemv = usesInterleavedGemv(ops, tile);
+  int64_t rowBytes = weightType.hasStaticShape()
+                         ? weightType.getDimSize(1) * getElementBytes(weight)
+                         : 0;
   if (weightType.hasStaticShape() &&
       (interleave == 1 || interleavedGemv) &&
-      prefetchesWeightRows(weightType, weightFormat, decodeGemv)) {
+      prefetchesWeightRows(weightFormat, decodeGemv, rowBytes)) {
     ops.prefetchBuffer = bufferization::ToBufferOp::create(
         b, loc,
         MemRefType::get(weightType.getShape(), weightType.getElementType()),
         weight, b.getUnitAttr());
     ops.lastRow = indexConstant(b, loc, weightType.getDimSize(0) - 1);
     ops.lastColumn = indexConstant(b, loc, weightType.getDimSize(1) - 1);
-    int64_t tileBytes = std::max<int64_t>(
-        1, weightType.getDimSize(1) * getElementBytes(weight) *
-               tile.weightRows);
+    int64_t tileBytes = std::max<int64_t>(1, rowBytes * tile.weightRows);
     ops.prefetchRowsAhead =
         interleavedGemv
             ? llvm::divideCeil(kPrefetchBytes, weightType.getDimSize(1))
