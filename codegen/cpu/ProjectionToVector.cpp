@@ -38,6 +38,33 @@ namespace {
 ///   on Zen 4 2 rows beat 1: getKQuantGemvTile.)
 constexpr llmc::ProjectionTile kRowGemvTile = {/*xRows=*/1, /*weightRows=*/1};
 
+/// FMA chains of the f16 decode GEMV's row where a vector of its lanes is
+/// one register (AVX-512; AVX2's two ymm halves are two chains already,
+/// and four measured slower on Zen 3: above). Measured on a 2-core Zen 4
+/// (bench/turns.c --decode, 4 rounds per turn, alternating with
+/// bench/stream.c; tok/s, one chain -> two):
+/// - SmolLM2-135M's shape F16 (1152-byte rows, not prefetched): two won 11
+///   of 12 turns, 7-17% where the host read 44-60 GB/s (131 -> 149,
+///   146 -> 160, 140 -> 157), 1-6% where it read 31-34; at one thread
+///   1.10x (15 rounds, 1.01 to 1.33).
+/// - Not for the other float rows: BF16 (the same rows, widened by
+///   shifts) even (164-170 either way at 62-73 GB/s; one thread 1.01x),
+///   F32 (2304-byte rows) 0.87x (91 -> 80 at 62-71 GB/s), and f16 rows the
+///   kernel prefetches (TinyLlama-1.1B, 4 KiB; LLaMA-3-8B's layers, 8 and
+///   28 KiB) 0.80-0.87x: VectorProjection keeps one chain there.
+/// Why f16's one chain falls short where bf16's does not is not known
+/// (no performance counters in this VM).
+constexpr int64_t kF16GemvChains = 2;
+
+/// The decode GEMV's tile on float weights of `elementType`.
+llmc::ProjectionTile getFloatGemvTile(llmc::CPUVectorRegisters registers,
+                                      Type elementType) {
+  llmc::ProjectionTile tile = kRowGemvTile;
+  if (elementType.isF16() && registers.bits >= tile.lanes * 32)
+    tile.chains = kF16GemvChains;
+  return tile;
+}
+
 /// The K-quants' int8 decode GEMV (rows in the file's layout, each row's
 /// codes unpacked and its run scales weighted in the dot): two weight rows
 /// per tile on a CPU with 32 vector registers (AVX-512), which then share
@@ -109,7 +136,8 @@ struct ProjectionToVector : OpConversionPattern<OpTy> {
         gemmTile(llmc::getGemmTile(registers)),
         bf16DotGemmTile(llmc::getBF16DotGemmTile(registers)),
         int8GemmTile(llmc::getInt8GemmTile(registers)),
-        kQuantGemvTile(getKQuantGemvTile(registers)), int8Dot(int8Dot),
+        kQuantGemvTile(getKQuantGemvTile(registers)), registers(registers),
+        int8Dot(int8Dot),
         bf16Dot(bf16Dot),
         activations(std::move(activations)) {}
 
@@ -131,7 +159,8 @@ struct ProjectionToVector : OpConversionPattern<OpTy> {
         mlir::llm::getBlockQuantElementType(weightType);
     bool gemv = llmc::getStaticRowCount(xType) == 1;
     bool int8Blocks = weightFormat && int8Dot != llmc::Int8DotKind::None;
-    llmc::ProjectionTile tile = kRowGemvTile;
+    llmc::ProjectionTile tile =
+        getFloatGemvTile(registers, weightType.getElementType());
     if (!gemv)
       tile = int8Blocks                                  ? int8GemmTile
              : llmc::usesBF16DotGemm(weightType, bf16Dot) ? bf16DotGemmTile
@@ -159,6 +188,7 @@ struct ProjectionToVector : OpConversionPattern<OpTy> {
   llmc::ProjectionTile bf16DotGemmTile;
   llmc::ProjectionTile int8GemmTile;
   llmc::ProjectionTile kQuantGemvTile;
+  llmc::CPUVectorRegisters registers;
   llmc::Int8DotKind int8Dot;
   /// Whether the prefill GEMM multiplies bf16 weights in VDPBF16PS.
   bool bf16Dot;

@@ -168,6 +168,9 @@ struct KernelOperands {
   Value depthMain;
   /// False only when K is statically a multiple of `lanes`.
   bool hasDepthTail;
+  /// Independent sums per output of the float K loop (ProjectionTile's
+  /// chains; 1 when the loop prefetches).
+  int64_t chains = 1;
   /// Whether the tiles' work alone is worth starting threads for; when not,
   /// their scf.parallel is marked small (ParallelLoopMarks.h).
   bool threaded;
@@ -752,6 +755,15 @@ void storeOutputs(OpBuilder &b, Location loc, const KernelOperands &ops,
   }
 }
 
+/// `value` rounded down to a multiple of `multiple`.
+Value roundDown(OpBuilder &b, Location loc, Value value, int64_t multiple) {
+  if (multiple == 1)
+    return value;
+  Value rem = b.createOrFold<arith::RemUIOp>(loc, value,
+                                             indexConstant(b, loc, multiple));
+  return b.createOrFold<arith::SubIOp>(loc, value, rem);
+}
+
 /// One tile: out[m0 + i, n0 + j] for i < xRows, j < weightRows.
 void emitTile(OpBuilder &b, Location loc, const KernelOperands &ops, Value m0,
               Value n0, ProjectionTile tile) {
@@ -799,25 +811,57 @@ void emitTile(OpBuilder &b, Location loc, const KernelOperands &ops, Value m0,
   if (ops.blocks) {
     sums = accumulateBlocks(b, loc, ops, xRows, weightRows, init);
   } else {
-    // Unmasked main loop over whole vectors of K. Each step prefetches the
-    // bytes of its vector: for 16-bit weights at 16 lanes that is two
-    // prefetches per 64-byte line, which measured faster than one per line
-    // (a step of two vectors, one prefetch; Zen 3, SmolLM2-135M's shape,
-    // decode medians of 8 interleaved runs: F16 96.4 against 89.7 tok/s,
-    // BF16 97.5 against 94.7, one run of 8 won by the one-per-line loop).
-    auto loop = scf::ForOp::create(
-        b, loc, indexConstant(b, loc, 0), ops.depthMain,
-        indexConstant(b, loc, ops.lanes), init,
-        [&](OpBuilder &nb, Location nloc, Value k, ValueRange accumulators) {
-          if (ops.prefetchBuffer)
-            prefetchAhead(nb, nloc, ops, weightRows, k,
-                          ops.lanes * getElementBytes(ops.weight));
-          scf::YieldOp::create(nb, nloc,
-                               accumulateFloat(nb, nloc, ops, xRows,
-                                               weightRows, k, Value(),
-                                               accumulators));
-        });
-    sums.assign(loop.getResults().begin(), loop.getResults().end());
+    // Unmasked main loop over whole vectors of K, in ops.chains independent
+    // sums per output, added together after it. Each step prefetches the bytes of its vector: for
+    // 16-bit weights at 16 lanes that is two prefetches per 64-byte line,
+    // which measured faster than one per line (a step of two vectors, one
+    // prefetch; Zen 3, SmolLM2-135M's shape, decode medians of 8
+    // interleaved runs: F16 96.4 against 89.7 tok/s, BF16 97.5 against
+    // 94.7, one run of 8 won by the one-per-line loop).
+    int64_t chains = ops.chains;
+    auto stepLoop = [&](Value from, Value to, int64_t stepChains,
+                        ValueRange initial) {
+      return scf::ForOp::create(
+                 b, loc, from, to,
+                 indexConstant(b, loc, stepChains * ops.lanes), initial,
+                 [&](OpBuilder &nb, Location nloc, Value k,
+                     ValueRange accumulators) {
+                   size_t outputs = accumulators.size() / stepChains;
+                   SmallVector<Value> updated;
+                   for (int64_t c = 0; c < stepChains; ++c) {
+                     Value column =
+                         c == 0 ? k
+                                : arith::AddIOp::create(
+                                      nb, nloc, k,
+                                      indexConstant(nb, nloc, c * ops.lanes));
+                     if (ops.prefetchBuffer)
+                       prefetchAhead(nb, nloc, ops, weightRows, column,
+                                     ops.lanes * getElementBytes(ops.weight));
+                     llvm::append_range(
+                         updated,
+                         accumulateFloat(nb, nloc, ops, xRows, weightRows,
+                                         column, Value(),
+                                         accumulators.slice(c * outputs,
+                                                            outputs)));
+                   }
+                   scf::YieldOp::create(nb, nloc, updated);
+                 })
+          .getResults();
+    };
+    Value start = indexConstant(b, loc, 0);
+    if (chains > 1) {
+      Value chainedEnd = roundDown(b, loc, ops.depthMain, chains * ops.lanes);
+      SmallVector<Value> chainInit(init.size() * chains, zero);
+      ValueRange chained = stepLoop(start, chainedEnd, chains, chainInit);
+      init.assign(chained.begin(), chained.begin() + init.size());
+      for (int64_t c = 1; c < chains; ++c)
+        for (size_t i = 0; i < init.size(); ++i)
+          init[i] = arith::AddFOp::create(b, loc, init[i],
+                                          chained[c * init.size() + i]);
+      start = chainedEnd;
+    }
+    ValueRange rest = stepLoop(start, ops.depthMain, 1, init);
+    sums.assign(rest.begin(), rest.end());
   }
 
   // K % lanes leftover columns: one masked step, inactive lanes add 0 · 0.
@@ -999,15 +1043,6 @@ int64_t getRowBlock(std::optional<int64_t> depth, ProjectionTile tile,
   int64_t rows = std::clamp<int64_t>(blockBytes / (*depth * elementBytes),
                                      tile.xRows, kMaxRowBlock);
   return rows / tile.xRows * tile.xRows;
-}
-
-/// `value` rounded down to a multiple of `multiple`.
-Value roundDown(OpBuilder &b, Location loc, Value value, int64_t multiple) {
-  if (multiple == 1)
-    return value;
-  Value rem = b.createOrFold<arith::RemUIOp>(loc, value,
-                                             indexConstant(b, loc, multiple));
-  return b.createOrFold<arith::SubIOp>(loc, value, rem);
 }
 
 /// Bytes of a packed weight panel's K block: at most half of a core's L2
@@ -1385,6 +1420,11 @@ Value llmc::createVectorProjection(OpBuilder &b, Location loc, Value x,
             ? llvm::divideCeil(kPrefetchBytes, weightType.getDimSize(1))
             : llvm::divideCeil(kPrefetchBytes, tileBytes) * tile.weightRows;
   }
+  // A second FMA chain measured slower wherever the rows are prefetched
+  // (TinyLlama-1.1B and LLaMA-3-8B shapes, f16: see kF16GemvChains).
+  assert((tile.chains == 1 || tile.xRows * tile.weightRows == 1) &&
+         "chains split a one-output tile's sum");
+  ops.chains = ops.prefetchBuffer ? 1 : tile.chains;
   // Threads pay off once the work (weight elements × rows of x) outweighs
   // starting an OpenMP region. A prefill's row count is dynamic: it is
   // assumed to fill at least one tile, so that a prefill splits weights

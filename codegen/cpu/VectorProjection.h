@@ -50,6 +50,10 @@ struct ProjectionTile {
   /// A GEMM tile's cache block: bytes of x rows it keeps in cache per row
   /// block (getGemmTile, getInt8GemmTile); 0 for a GEMV's tile.
   int64_t rowBlockBytes = 0;
+  /// Independent sums along K of a one-output tile (xRows = weightRows =
+  /// 1) on float weights, added together after the K loop: FMA chains
+  /// that do not wait on each other. Rows the kernel prefetches keep one.
+  int64_t chains = 1;
 };
 
 /// The prefill GEMM tile for `registers`: vectors one register wide, 4 x

@@ -6,6 +6,8 @@
 // With the default threshold these small weights are not worth threads:
 // the same kernels in loops marked small, which reach the LLVM dialect
 // without an OpenMP region (no sibling loop has threads).
+// AVX2's registers: a vector<16xf32> is two ymm, two FMA chains already.
+// RUN: llmc-opt %s -split-input-file --llm-lower-to-linalg="parallel-min-weight-elements=0 vector-register-bits=256 vector-registers=16" --canonicalize | FileCheck %s --check-prefix=AVX2
 // RUN: llmc-opt %s -split-input-file --llm-lower-to-linalg --canonicalize | FileCheck %s --check-prefix=SEQ
 // RUN: llmc-opt %s -split-input-file --llmc-cpu-to-llvm | FileCheck %s --check-prefix=SEQ-LLVM
 // SEQ-LABEL: func @gemv_f32_tails
@@ -106,6 +108,54 @@ func.func @gemv_f32_tails(%x: tensor<1x1x40xf32>, %w: tensor<5x40xf32>, %b: tens
 func.func @logits_bf16(%x: tensor<1x2048xf32>, %w: tensor<64x2048xbf16>) -> tensor<1x64xf32> {
   %0 = llm.logits %x, %w {tied} : tensor<1x2048xf32>, tensor<64x2048xbf16> -> tensor<1x64xf32>
   return %0 : tensor<1x64xf32>
+}
+
+// -----
+
+// f16 rows too short to prefetch (176 bytes): with AVX-512's registers the
+// K loop sums in two independent FMA chains, a double step of 32 columns
+// each (K = 88: two of them), added together before the step left over
+// (columns 64-79) and the masked tail of 8.
+// CHECK-LABEL: func @gemv_f16_two_chains
+// CHECK-SAME: (%[[X:.+]]: tensor<1x1x88xf32>, %[[W:.+]]: tensor<4x88xf16>)
+// CHECK-NOT: memref.prefetch
+// CHECK: scf.parallel (%[[N:.+]]) =
+// CHECK: %[[CH:.+]]:2 = scf.for %[[K:.+]] = %c0 to %c64 step %c32 iter_args(%[[A:.+]] = %[[Z:.+]], %[[B:.+]] = %[[Z]]) -> (vector<16xf32>, vector<16xf32>) {
+// CHECK: %[[W0:.+]] = vector.transfer_read %[[W]][%[[N]], %[[K]]]
+// CHECK: %[[F0:.+]] = vector.fma %{{.+}}, %{{.+}}, %[[A]] : vector<16xf32>
+// CHECK: %[[K1:.+]] = arith.addi %[[K]], %c16 : index
+// CHECK: %[[W1:.+]] = vector.transfer_read %[[W]][%[[N]], %[[K1]]]
+// CHECK: %[[F1:.+]] = vector.fma %{{.+}}, %{{.+}}, %[[B]] : vector<16xf32>
+// CHECK: scf.yield %[[F0]], %[[F1]]
+// CHECK: %[[SUM:.+]] = arith.addf %[[CH]]#0, %[[CH]]#1 : vector<16xf32>
+// CHECK: vector.transfer_read %[[W]][%[[N]], %c64]
+// CHECK: %[[S64:.+]] = vector.fma %{{.+}}, %{{.+}}, %[[SUM]] : vector<16xf32>
+// CHECK: vector.constant_mask [8] : vector<16xi1>
+// CHECK: vector.transfer_read %[[W]][%[[N]], %c80]
+// CHECK: %[[T:.+]] = vector.fma %{{.+}}, %{{.+}}, %[[S64]] : vector<16xf32>
+// CHECK: vector.reduction <add>, %[[T]] fastmath<reassoc>
+// AVX2-LABEL: func @gemv_f16_two_chains
+// AVX2: scf.for %{{.+}} = %c0 to %c80 step %c16 iter_args(%{{.+}} = %{{.+}}) -> (vector<16xf32>) {
+// AVX2-NOT: arith.addf %{{.+}} : vector<16xf32>
+// AVX2: vector.reduction <add>
+func.func @gemv_f16_two_chains(%x: tensor<1x1x88xf32>, %w: tensor<4x88xf16>) -> tensor<1x1x4xf32> {
+  %0 = llm.linear %x, %w : tensor<1x1x88xf32>, tensor<4x88xf16> -> tensor<1x1x4xf32>
+  return %0 : tensor<1x1x4xf32>
+}
+
+// -----
+
+// f16 rows of 4 KiB are prefetched, and a second chain measured slower
+// there: one chain.
+// CHECK-LABEL: func @gemv_f16_prefetched
+// CHECK: scf.for %{{.+}} = %c0 to %c2048 step %c16 iter_args(%{{.+}} = %{{.+}}) -> (vector<16xf32>) {
+// CHECK: memref.prefetch
+// CHECK: vector.fma
+// CHECK-NOT: arith.addf %{{.+}} : vector<16xf32>
+// CHECK: vector.reduction <add>
+func.func @gemv_f16_prefetched(%x: tensor<1x1x2048xf32>, %w: tensor<4x2048xf16>) -> tensor<1x1x4xf32> {
+  %0 = llm.linear %x, %w : tensor<1x1x2048xf32>, tensor<4x2048xf16> -> tensor<1x1x4xf32>
+  return %0 : tensor<1x1x4xf32>
 }
 
 // -----

@@ -60,6 +60,10 @@ projection("gemv K < vector", [1, 1], 5, 3)
 projection("gemv exact blocks", [1, 1], 64, 32)
 projection("gemv bf16 K tail", [1, 1], 100, 9, wtype="bf16", bias=True)
 projection("gemv rank-2 input", [1], 48, 5, bias=True)
+# f16 rows in two FMA chains (AVX-512): K = 88 = 2 double steps + one step
+# + a masked 8; K = 96 = 3 double steps and nothing left.
+projection("gemv f16 two chains K tail", [1, 1], 88, 7, wtype="f16", bias=True)
+projection("gemv f16 two chains exact", [1, 1], 96, 6, wtype="f16")
 projection("gemv logits", [1, 1], 45, 51, op="llm.logits")
 projection("gemv logits bf16", [1, 1], 64, 40, wtype="bf16", op="llm.logits")
 # Prefill (several rows): T % 4 leftover tokens, N % 2 (AVX-512 tile) or
