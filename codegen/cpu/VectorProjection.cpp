@@ -812,12 +812,14 @@ void emitTile(OpBuilder &b, Location loc, const KernelOperands &ops, Value m0,
     sums = accumulateBlocks(b, loc, ops, xRows, weightRows, init);
   } else {
     // Unmasked main loop over whole vectors of K, in ops.chains independent
-    // sums per output, added together after it. Each step prefetches the bytes of its vector: for
-    // 16-bit weights at 16 lanes that is two prefetches per 64-byte line,
-    // which measured faster than one per line (a step of two vectors, one
-    // prefetch; Zen 3, SmolLM2-135M's shape, decode medians of 8
-    // interleaved runs: F16 96.4 against 89.7 tok/s, BF16 97.5 against
-    // 94.7, one run of 8 won by the one-per-line loop).
+    // sums per output, added together after it (then one loop of single
+    // steps for the vectors left below a multiple of the chains). Each
+    // step prefetches the bytes of its vector: for 16-bit weights at 16
+    // lanes that is two prefetches per 64-byte line, which measured faster
+    // than one per line (a step of two vectors, one prefetch; Zen 3,
+    // SmolLM2-135M's shape, decode medians of 8 interleaved runs: F16 96.4
+    // against 89.7 tok/s, BF16 97.5 against 94.7, one run of 8 won by the
+    // one-per-line loop).
     int64_t chains = ops.chains;
     auto stepLoop = [&](Value from, Value to, int64_t stepChains,
                         ValueRange initial) {
