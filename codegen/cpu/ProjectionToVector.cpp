@@ -59,11 +59,10 @@ constexpr llmc::ProjectionTile kRowGemvTile = {/*xRows=*/1, /*weightRows=*/1};
 /// (no performance counters in this VM).
 constexpr int64_t kF16GemvChains = 2;
 
-/// The decode GEMV's tile on float weights of `elementType`.
-llmc::ProjectionTile getFloatGemvTile(llmc::CPUVectorRegisters registers,
-                                      Type elementType) {
+/// The decode GEMV's tile on f16 weights.
+llmc::ProjectionTile getF16GemvTile(llmc::CPUVectorRegisters registers) {
   llmc::ProjectionTile tile = kRowGemvTile;
-  if (elementType.isF16() && registers.bits >= tile.lanes * 32)
+  if (registers.bits >= tile.lanes * 32)
     tile.chains = kF16GemvChains;
   return tile;
 }
@@ -139,8 +138,8 @@ struct ProjectionToVector : OpConversionPattern<OpTy> {
         gemmTile(llmc::getGemmTile(registers)),
         bf16DotGemmTile(llmc::getBF16DotGemmTile(registers)),
         int8GemmTile(llmc::getInt8GemmTile(registers)),
-        kQuantGemvTile(getKQuantGemvTile(registers)), registers(registers),
-        int8Dot(int8Dot),
+        kQuantGemvTile(getKQuantGemvTile(registers)),
+        f16GemvTile(getF16GemvTile(registers)), int8Dot(int8Dot),
         bf16Dot(bf16Dot),
         activations(std::move(activations)) {}
 
@@ -162,8 +161,7 @@ struct ProjectionToVector : OpConversionPattern<OpTy> {
         mlir::llm::getBlockQuantElementType(weightType);
     bool gemv = llmc::getStaticRowCount(xType) == 1;
     bool int8Blocks = weightFormat && int8Dot != llmc::Int8DotKind::None;
-    llmc::ProjectionTile tile =
-        getFloatGemvTile(registers, weightType.getElementType());
+    llmc::ProjectionTile tile = kRowGemvTile;
     if (!gemv)
       tile = int8Blocks                                  ? int8GemmTile
              : llmc::usesBF16DotGemm(weightType, bf16Dot) ? bf16DotGemmTile
@@ -176,6 +174,8 @@ struct ProjectionToVector : OpConversionPattern<OpTy> {
     else if (int8Blocks && weightFormat.getBlockElements() > 32)
       // The K-quants' 256-element super-blocks, in the file's rows.
       tile = kQuantGemvTile;
+    else if (weightType.getElementType().isF16())
+      tile = f16GemvTile;
     Value result = llmc::createVectorProjection(
         rewriter, op.getLoc(), adaptor.getX(), adaptor.getWeight(),
         weightFormat, bias, resultType,
@@ -191,7 +191,8 @@ struct ProjectionToVector : OpConversionPattern<OpTy> {
   llmc::ProjectionTile bf16DotGemmTile;
   llmc::ProjectionTile int8GemmTile;
   llmc::ProjectionTile kQuantGemvTile;
-  llmc::CPUVectorRegisters registers;
+  /// f16 weights' decode GEMV (kF16GemvChains).
+  llmc::ProjectionTile f16GemvTile;
   llmc::Int8DotKind int8Dot;
   /// Whether the prefill GEMM multiplies bf16 weights in VDPBF16PS.
   bool bf16Dot;
