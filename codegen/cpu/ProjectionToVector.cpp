@@ -51,10 +51,12 @@ constexpr llmc::ProjectionTile kRowGemvTile = {/*xRows=*/1, /*weightRows=*/1};
 /// - Not for the other float rows: BF16 (the same rows, widened by
 ///   shifts) even (164-170 either way at 62-73 GB/s; one thread 1.01x),
 ///   F32 (2304-byte rows) 0.87x (91 -> 80 at 62-71 GB/s), and f16 rows the
-///   kernel prefetches (TinyLlama-1.1B, 4 KiB: 0.85-0.90x in the fast
-///   phase; LLaMA-3-8B's layers, 8 and 28 KiB: 0.79-0.83x, and 0.80-0.96x
-///   with the prefetch 32 or 64 KiB ahead): VectorProjection keeps one
-///   chain there.
+///   kernel prefetches (TinyLlama-1.1B's 4 KiB rows while they were
+///   prefetched: 0.85-0.90x in the fast phase; LLaMA-3-8B's layers, 8 and
+///   28 KiB: 0.79-0.83x, and 0.80-0.96x with the prefetch 32 or 64 KiB
+///   ahead): VectorProjection keeps one chain there. TinyLlama's rows are
+///   now summed in two chains without the prefetch, which measured faster
+///   still (prefetchesWeightRows).
 /// Why f16's one chain falls short where bf16's does not is not known
 /// (no performance counters in this VM).
 constexpr int64_t kF16GemvChains = 2;

@@ -53,14 +53,18 @@ constexpr int64_t kResultAlignment = 64;
 /// GB/s where bench/stream.c reads 60; in the slow one 89-95% of it.
 constexpr int64_t kPrefetchBytes = 16384;
 
-/// Float weight rows shorter than this are left to the hardware
-/// prefetchers in the decode GEMV (prefetchesWeightRows).
+/// f32 weight rows shorter than this are left to the hardware prefetchers
+/// in the decode GEMV (prefetchesWeightRows).
 constexpr int64_t kPrefetchMinFloatRowBytes = 4096;
+/// The same for f16 and bf16 rows: twice the bytes (the same 2048 elements
+/// as kPrefetchMinFloatRowBytes' f32 rows).
+constexpr int64_t kPrefetchMinHalfRowBytes = 8192;
 
 /// Whether a projection kernel prefetches its weight rows kPrefetchBytes
-/// ahead: the decode GEMV on float rows of at least
-/// kPrefetchMinFloatRowBytes, and every kernel that reads blocks except
-/// the interleaved q8_0 GEMV. The split is measured, not derived (2-core Zen 4,
+/// ahead: the decode GEMV on f32 rows of at least kPrefetchMinFloatRowBytes
+/// and f16 / bf16 rows of at least kPrefetchMinHalfRowBytes, and every
+/// kernel that reads blocks except the interleaved q8_0 GEMV. The split is
+/// measured, not derived (2-core Zen 4,
 /// AVX-512, December 2026; bench/turns.c --decode, 16 tokens after 128,
 /// medians of 5-20 rounds' ratios, without the prefetch ÷ with it, 2
 /// threads and 1):
@@ -70,10 +74,25 @@ constexpr int64_t kPrefetchMinFloatRowBytes = 4096;
 ///    KiB ahead instead of 16 KiB gave 1.09-1.11x or 1.01-1.02x, none
 ///    1.20-1.23x; rows of 3 KiB (SmolLM2's down projection alone) are
 ///    even. The x86-64-v3 code on the same host: SmolLM2 F16 1.05-1.10x.
-///  - rows of 4 KiB and more need it: TinyLlama-1.1B F16 0.68-0.70x
-///    without, LLaMA-3-8B-shaped F16 layers 0.66-0.90x (1 thread: the
-///    hardware prefetchers alone read 19 GB/s there, against 27 with the
-///    prefetch; on SmolLM2's rows they read 27 alone, 21.5 with it).
+///  - f32 rows of 4 KiB and more need it (SmolLM2 F32's 6 KiB down
+///    projection rows without it: 0.956x at 1 thread, 1.01-1.04x at 2), and
+///    16-bit rows of 8 KiB and more: LLaMA-3-8B-shaped F16 layers (8 and 28
+///    KiB rows) 0.66-0.90x without (1 thread: the hardware prefetchers
+///    alone read 19 GB/s there, against 27 with the prefetch; on SmolLM2's
+///    rows they read 27 alone, 21.5 with it).
+///  - 16-bit rows of 4 KiB (TinyLlama-1.1B's K = 2048) ran 0.68-0.70x
+///    without it in one FMA chain, but faster without it since f16 rows sum
+///    in two (kF16GemvChains in ProjectionToVector.cpp; 7 December 2026,
+///    15:00 UTC, 2 threads alternating with bench/stream.c): TinyLlama F16
+///    1.019-1.052x (6 of 6, stream at 31-49 GB/s), 1.060x at 1 thread; its
+///    x86-64-v3 code 1.021-1.086x (4 of 4), 1.040x at 1 thread; TinyLlama
+///    BF16 (one chain) 1.019-1.055x (3 of 3), 1.040x at 1 thread. A C loop
+///    over 384 MB of f16 rows on this host (1 thread, GB/s): two chains
+///    without the prefetch against one with it 1.07x at K = 2048, 1.19x at
+///    2560, 1.13x at 3072, 0.86x at 4096, 0.51-0.56x from 5632 to 14336
+///    (bench/f16_rows.c; another run had 1.10x at 4096, 0.66x at 5632).
+///    The 8B layers' 8 KiB rows without it in two chains: 0.97-1.02x at 2
+///    threads (4 turns), 1.02x at 1.
 ///  - the interleaved q8_0 GEMV runs faster without at every shape
 ///    (SmolLM2 1.07-1.08x, TinyLlama 1.31-1.38x, the 8B layers
 ///    1.31-1.32x; x86-64-v3 code on the same host: SmolLM2 1.10-1.11x,
@@ -92,13 +111,16 @@ constexpr int64_t kPrefetchMinFloatRowBytes = 4096;
 /// q8_0 from 34-36 to 55-64 tok/s, and on a Zen 4 reading 53 GB/s
 /// SmolLM2's F32 decode went from 42.4 to 52.5 tok/s with the prefetch
 /// (then 4 KiB ahead; medians of 7 interleaved llmc-run runs).
-/// rowBytes: the bytes of one row of the weight's storage.
+/// rowBytes: the bytes of one row of the weight's storage; elementBytes:
+/// of one of its elements (float rows).
 bool prefetchesWeightRows(llm::BlockQuantType weightFormat, bool decodeGemv,
-                          int64_t rowBytes) {
+                          int64_t rowBytes, int64_t elementBytes) {
   if (weightFormat)
     return weightFormat.getFormat() != llm::BlockFormat::q8_0 ||
            weightFormat.getInterleave() == 1;
-  return decodeGemv && rowBytes >= kPrefetchMinFloatRowBytes;
+  return decodeGemv && rowBytes >= (elementBytes == 2
+                                        ? kPrefetchMinHalfRowBytes
+                                        : kPrefetchMinFloatRowBytes);
 }
 
 /// Bytes of x rows the GEMM keeps in cache per row block: well inside the
@@ -1409,7 +1431,8 @@ Value llmc::createVectorProjection(OpBuilder &b, Location loc, Value x,
                          : 0;
   if (weightType.hasStaticShape() &&
       (interleave == 1 || interleavedGemv) &&
-      prefetchesWeightRows(weightFormat, decodeGemv, rowBytes)) {
+      prefetchesWeightRows(weightFormat, decodeGemv, rowBytes,
+                           getElementBytes(weight))) {
     ops.prefetchBuffer = bufferization::ToBufferOp::create(
         b, loc,
         MemRefType::get(weightType.getShape(), weightType.getElementType()),
@@ -1423,7 +1446,8 @@ Value llmc::createVectorProjection(OpBuilder &b, Location loc, Value x,
             : llvm::divideCeil(kPrefetchBytes, tileBytes) * tile.weightRows;
   }
   // A second FMA chain measured slower wherever the rows are prefetched
-  // (TinyLlama-1.1B and LLaMA-3-8B shapes, f16: see kF16GemvChains).
+  // (LLaMA-3-8B's shapes, and TinyLlama-1.1B's while its rows were, f16:
+  // see kF16GemvChains).
   assert((tile.chains == 1 || tile.xRows * tile.weightRows == 1) &&
          "chains split a one-output tile's sum");
   ops.chains = ops.prefetchBuffer ? 1 : tile.chains;

@@ -83,20 +83,20 @@ func.func @gemv_f32_tails(%x: tensor<1x1x40xf32>, %w: tensor<5x40xf32>, %b: tens
 
 // Tied logits with bf16 weights, rank-2 input, K and N multiples of the
 // vector width and the row block: each weight vector is widened with one
-// arith.extf; no masked step, no row tail. Rows of 4 KiB are prefetched
-// into L2 16 KiB ahead, each K step: 4 rows, row + 4 clamped to the last
-// row, 63.
+// arith.extf; no masked step, no row tail. 16-bit rows of 8 KiB are
+// prefetched into L2 16 KiB ahead, each K step: 4 rows, row + 2 clamped to
+// the last row, 63.
 // CHECK-LABEL: func @logits_bf16
-// CHECK-SAME: (%[[X:.+]]: tensor<1x2048xf32>, %[[W:.+]]: tensor<64x2048xbf16>)
+// CHECK-SAME: (%[[X:.+]]: tensor<1x4096xf32>, %[[W:.+]]: tensor<64x4096xbf16>)
 // CHECK: %[[OUT:.+]] = memref.alloc() {alignment = 64 : i64} : memref<1x64xf32>
-// CHECK: %[[WB:.+]] = bufferization.to_buffer %[[W]] read_only : tensor<64x2048xbf16> to memref<64x2048xbf16>
+// CHECK: %[[WB:.+]] = bufferization.to_buffer %[[W]] read_only : tensor<64x4096xbf16> to memref<64x4096xbf16>
 // CHECK: scf.parallel (%[[N0:.+]]) = (%{{.+}}) to (%{{.+}}) step (%{{.+}}) {
 // CHECK: scf.for
-// CHECK: %[[AHEAD:.+]] = arith.addi %[[N0]], %c4 : index
+// CHECK: %[[AHEAD:.+]] = arith.addi %[[N0]], %c2 : index
 // CHECK: %[[ROW:.+]] = arith.minui %[[AHEAD]], %c63 : index
-// CHECK: memref.prefetch %[[WB]][%[[ROW]], %{{.+}}], read, locality<2>, data : memref<64x2048xbf16>
-// CHECK: %[[XV:.+]] = vector.transfer_read %[[X]]{{.+}} : tensor<1x2048xf32>, vector<16xf32>
-// CHECK: %[[WV:.+]] = vector.transfer_read %[[W]][%[[N0]], %{{.+}}], %{{.+}} {in_bounds = [true]} : tensor<64x2048xbf16>, vector<16xbf16>
+// CHECK: memref.prefetch %[[WB]][%[[ROW]], %{{.+}}], read, locality<2>, data : memref<64x4096xbf16>
+// CHECK: %[[XV:.+]] = vector.transfer_read %[[X]]{{.+}} : tensor<1x4096xf32>, vector<16xf32>
+// CHECK: %[[WV:.+]] = vector.transfer_read %[[W]][%[[N0]], %{{.+}}], %{{.+}} {in_bounds = [true]} : tensor<64x4096xbf16>, vector<16xbf16>
 // CHECK: %[[WF:.+]] = arith.extf %[[WV]] : vector<16xbf16> to vector<16xf32>
 // CHECK: vector.fma %[[WF]], %[[XV]], %{{.+}} : vector<16xf32>
 // CHECK-NOT: vector.constant_mask
@@ -105,8 +105,8 @@ func.func @gemv_f32_tails(%x: tensor<1x1x40xf32>, %w: tensor<5x40xf32>, %b: tens
 // CHECK: scf.reduce
 // CHECK-NOT: scf.for
 // CHECK: bufferization.to_tensor %[[OUT]] restrict writable
-func.func @logits_bf16(%x: tensor<1x2048xf32>, %w: tensor<64x2048xbf16>) -> tensor<1x64xf32> {
-  %0 = llm.logits %x, %w {tied} : tensor<1x2048xf32>, tensor<64x2048xbf16> -> tensor<1x64xf32>
+func.func @logits_bf16(%x: tensor<1x4096xf32>, %w: tensor<64x4096xbf16>) -> tensor<1x64xf32> {
+  %0 = llm.logits %x, %w {tied} : tensor<1x4096xf32>, tensor<64x4096xbf16> -> tensor<1x64xf32>
   return %0 : tensor<1x64xf32>
 }
 
@@ -145,16 +145,57 @@ func.func @gemv_f16_two_chains(%x: tensor<1x1x88xf32>, %w: tensor<4x88xf16>) -> 
 
 // -----
 
-// f16 rows of 4 KiB are prefetched, and a second chain measured slower
+// f16 rows of 8 KiB are prefetched, and a second chain measured slower
 // there: one chain.
 // CHECK-LABEL: func @gemv_f16_prefetched
-// CHECK: scf.for %{{.+}} = %c0 to %c2048 step %c16 iter_args(%{{.+}} = %{{.+}}) -> (vector<16xf32>) {
+// CHECK: scf.for %{{.+}} = %c0 to %c4096 step %c16 iter_args(%{{.+}} = %{{.+}}) -> (vector<16xf32>) {
 // CHECK: memref.prefetch
 // CHECK: vector.fma
 // CHECK-NOT: arith.addf %{{.+}} : vector<16xf32>
 // CHECK: vector.reduction <add>
-func.func @gemv_f16_prefetched(%x: tensor<1x1x2048xf32>, %w: tensor<4x2048xf16>) -> tensor<1x1x4xf32> {
+func.func @gemv_f16_prefetched(%x: tensor<1x1x4096xf32>, %w: tensor<4x4096xf16>) -> tensor<1x1x4xf32> {
+  %0 = llm.linear %x, %w : tensor<1x1x4096xf32>, tensor<4x4096xf16> -> tensor<1x1x4xf32>
+  return %0 : tensor<1x1x4xf32>
+}
+
+// -----
+
+// 16-bit rows of 4 KiB are left to the hardware prefetchers (f16 then sums
+// in two chains under AVX-512's registers, bf16 in one); f32 rows of 4 KiB
+// are prefetched.
+// CHECK-LABEL: func @gemv_f16_4k_rows
+// CHECK-NOT: memref.prefetch
+// CHECK: scf.for %{{.+}} = %c0 to %c2048 step %c32 iter_args(%{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) -> (vector<16xf32>, vector<16xf32>) {
+// CHECK-NOT: memref.prefetch
+// CHECK: vector.reduction <add>
+// AVX2-LABEL: func @gemv_f16_4k_rows
+// AVX2-NOT: memref.prefetch
+// AVX2: vector.reduction <add>
+func.func @gemv_f16_4k_rows(%x: tensor<1x1x2048xf32>, %w: tensor<4x2048xf16>) -> tensor<1x1x4xf32> {
   %0 = llm.linear %x, %w : tensor<1x1x2048xf32>, tensor<4x2048xf16> -> tensor<1x1x4xf32>
+  return %0 : tensor<1x1x4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @gemv_bf16_4k_rows
+// CHECK-NOT: memref.prefetch
+// CHECK: scf.for %{{.+}} = %c0 to %c2048 step %c16 iter_args(%{{.+}} = %{{.+}}) -> (vector<16xf32>) {
+// CHECK-NOT: memref.prefetch
+// CHECK: vector.reduction <add>
+func.func @gemv_bf16_4k_rows(%x: tensor<1x1x2048xf32>, %w: tensor<4x2048xbf16>) -> tensor<1x1x4xf32> {
+  %0 = llm.linear %x, %w : tensor<1x1x2048xf32>, tensor<4x2048xbf16> -> tensor<1x1x4xf32>
+  return %0 : tensor<1x1x4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @gemv_f32_4k_rows
+// CHECK: scf.for %{{.+}} = %c0 to %c1024 step %c16 iter_args(%{{.+}} = %{{.+}}) -> (vector<16xf32>) {
+// CHECK: memref.prefetch
+// CHECK: vector.reduction <add>
+func.func @gemv_f32_4k_rows(%x: tensor<1x1x1024xf32>, %w: tensor<4x1024xf32>) -> tensor<1x1x4xf32> {
+  %0 = llm.linear %x, %w : tensor<1x1x1024xf32>, tensor<4x1024xf32> -> tensor<1x1x4xf32>
   return %0 : tensor<1x1x4xf32>
 }
 
