@@ -49,7 +49,9 @@ constexpr llmc::ProjectionTile kRowGemvTile = {/*xRows=*/1, /*weightRows=*/1};
 ///   146 -> 160, 140 -> 157), 1-6% where it read 31-34; at one thread
 ///   1.10x (15 rounds, 1.01 to 1.33).
 /// - Not for the other float rows: BF16 (the same rows, widened by
-///   shifts) even (164-170 either way at 62-73 GB/s; one thread 1.01x),
+///   shifts) even (164-170 either way at 62-73 GB/s; one thread 1.01x;
+///   a TinyLlama-shaped BF16 file's unprefetched 4 KiB rows 0.99-1.01x in
+///   4 turns, 0.988x at one thread, 16:40 UTC; SmolLM2's 0.81-1.01x),
 ///   F32 (2304-byte rows) 0.87x (91 -> 80 at 62-71 GB/s), and f16 rows the
 ///   kernel prefetches (TinyLlama-1.1B's 4 KiB rows while they were
 ///   prefetched: 0.85-0.90x in the fast phase; LLaMA-3-8B's layers, 8 and
