@@ -37,7 +37,7 @@ struct AttentionScoreRule {
 /// tile's), which the thread reads once this tile is done. A decode step
 /// reads each key once and keys are far apart in the cache (a row of every
 /// KV head per position), so without it the products wait on memory: see
-/// README, "Decode attention over a long context".
+/// bench/HISTORY.md, "Decode attention over a long context".
 struct KeyPrefetch {
   /// The whole keys (or values) the tile was sliced from: a memref (B, S,
   /// KVH, ≥ D).
