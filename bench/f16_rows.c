@@ -27,11 +27,11 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/mman.h>
 
+#include "huge_alloc.h"
 #include "now.h"
 
-enum { kPrefetchBytes = 16384, kGroupRows = 16, kMaxKernels = 8 };
+enum { kPrefetchBytes = 16384, kGroupRows = 16 };
 
 static int K, N;
 static const uint16_t *rows_f16, *groups_f16;
@@ -57,10 +57,11 @@ static inline float row_sum(const uint16_t *row, int chains, int prefetch) {
   return _mm512_reduce_add_ps(_mm512_add_ps(a, b));
 }
 
-static void row_1chain_pf(int lo, int hi) { for (int i = lo; i < hi; ++i) y[i] = row_sum(rows_f16 + (size_t)i * K, 1, 1); }
-static void row_1chain(int lo, int hi) { for (int i = lo; i < hi; ++i) y[i] = row_sum(rows_f16 + (size_t)i * K, 1, 0); }
-static void row_2chain(int lo, int hi) { for (int i = lo; i < hi; ++i) y[i] = row_sum(rows_f16 + (size_t)i * K, 2, 0); }
-static void row_2chain_pf(int lo, int hi) { for (int i = lo; i < hi; ++i) y[i] = row_sum(rows_f16 + (size_t)i * K, 2, 1); }
+/* Rows [lo, hi) by row_sum. */
+static void row_range(int lo, int hi, int chains, int prefetch) {
+  for (int i = lo; i < hi; ++i)
+    y[i] = row_sum(rows_f16 + (size_t)i * K, chains, prefetch);
+}
 
 /* Groups [lo / 16, hi / 16): column k of the group's 16 rows times x[k], four chains over k. */
 static void inter16(int lo, int hi) {
@@ -76,41 +77,28 @@ static void inter16(int lo, int hi) {
   }
 }
 
-typedef void (*Kernel)(int lo, int hi);
-static const struct { const char *name; Kernel run; } kKernels[] = {
-    {"row-1chain-pf", row_1chain_pf}, {"row-1chain", row_1chain}, {"row-2chain", row_2chain},
-    {"row-2chain-pf", row_2chain_pf}, {"inter16", inter16}};
+/* A kernel of the table: rows in `chains` chains with or without the prefetch, or (chains 0) inter16. */
+typedef struct {
+  const char *name;
+  int chains, prefetch;
+} Kernel;
+static const Kernel kKernels[] = {{"row-1chain-pf", 1, 1}, {"row-1chain", 1, 0}, {"row-2chain", 2, 0},
+                                  {"row-2chain-pf", 2, 1}, {"inter16", 0, 0}};
 enum { kKernelCount = sizeof kKernels / sizeof kKernels[0] };
 
 /* Seconds of one pass of `kernel` over every row, the threads on equal slices of whole groups. */
-static double run_pass(Kernel kernel, int threads) {
+static double run_pass(const Kernel *kernel, int threads) {
   double start = now();
 #pragma omp parallel num_threads(threads)
   {
     int t = omp_get_thread_num(), slice = N / threads / kGroupRows * kGroupRows;
-    kernel(slice * t, t == threads - 1 ? N : slice * (t + 1));
+    int lo = slice * t, hi = t == threads - 1 ? N : slice * (t + 1);
+    if (kernel->chains)
+      row_range(lo, hi, kernel->chains, kernel->prefetch);
+    else
+      inter16(lo, hi);
   }
   return now() - start;
-}
-
-enum { kHugePage = 2 << 20 };
-
-/* A 2 MiB-aligned run of memory with MADV_HUGEPAGE inside its own mapping. */
-typedef struct {
-  void *mapping, *data;
-  size_t mapped;
-} HugeBuffer;
-
-static HugeBuffer huge_alloc(size_t bytes) {
-  HugeBuffer buffer = {NULL, NULL, bytes + kHugePage};
-  buffer.mapping = mmap(NULL, buffer.mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (buffer.mapping == MAP_FAILED) {
-    perror("f16_rows: mmap");
-    exit(1);
-  }
-  buffer.data = (void *)(((uintptr_t)buffer.mapping + kHugePage - 1) & ~(uintptr_t)(kHugePage - 1));
-  madvise(buffer.data, bytes, MADV_HUGEPAGE);
-  return buffer;
 }
 
 /* One line of the table for row length k. */
@@ -126,8 +114,7 @@ static int measure(int k, int threads, size_t bytes, int rounds) {
     return 1;
   }
   size_t elements = (size_t)N * K;
-  HugeBuffer row_buffer = huge_alloc(elements * 2), group_buffer = huge_alloc(elements * 2);
-  uint16_t *rows = row_buffer.data, *groups = group_buffer.data;
+  uint16_t *rows = huge_alloc("f16_rows", elements * 2), *groups = huge_alloc("f16_rows", elements * 2);
   float *xs = aligned_alloc(64, (size_t)K * 4), *ys = aligned_alloc(64, (size_t)N * 4), *reference = malloc((size_t)N * 4);
   for (size_t i = 0; i < elements; ++i)
     rows[i] = (uint16_t)(0x3800 ^ (i * 2654435761u >> 22 & 0x3ff)); /* f16 in [0.5, 1) */
@@ -138,11 +125,11 @@ static int measure(int k, int threads, size_t bytes, int rounds) {
   for (int c = 0; c < K; ++c)
     xs[c] = (float)((c % 61) - 30) / 64.0f;
   rows_f16 = rows, groups_f16 = groups, x = xs, y = ys;
-  run_pass(row_1chain_pf, threads);
+  run_pass(&kKernels[0], threads);
   for (int i = 0; i < N; ++i)
     reference[i] = y[i];
   for (int v = 1; v < kKernelCount; ++v) {
-    run_pass(kKernels[v].run, threads);
+    run_pass(&kKernels[v], threads);
     for (int i = 0; i < N; ++i)
       if (fabsf(y[i] - reference[i]) > 1e-3f * (1.0f + fabsf(reference[i]))) {
         fprintf(stderr, "f16_rows: error: %s row %d: %g, row-1chain-pf %g\n", kKernels[v].name, i, y[i], reference[i]);
@@ -153,15 +140,13 @@ static int measure(int k, int threads, size_t bytes, int rounds) {
   for (int round = 0; round < rounds; ++round)
     for (int i = 0; i < kKernelCount; ++i) {
       int v = (i + round) % kKernelCount;
-      seconds[v] += run_pass(kKernels[v].run, threads);
+      seconds[v] += run_pass(&kKernels[v], threads);
     }
   printf("| %d | %.2f |", K, elements * 2 / 1e6);
   for (int v = 0; v < kKernelCount; ++v)
     printf(" %.1f |", elements * 2.0 * rounds / seconds[v] / 1e9);
   printf("\n");
-  munmap(row_buffer.mapping, row_buffer.mapped);
-  munmap(group_buffer.mapping, group_buffer.mapped);
-  free(xs), free(ys), free(reference);
+  free(rows), free(groups), free(xs), free(ys), free(reference);
   return 0;
 }
 

@@ -31,7 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
+#include "huge_alloc.h"
 #include "now.h"
 
 typedef float v16 __attribute__((vector_size(64)));
@@ -124,21 +124,11 @@ static double best_pass(const v16 *src, v16 *dst, size_t n, int threads, int cop
   return best;
 }
 
-static void *huge_alloc(size_t bytes) {
-  void *p = NULL;
-  if (posix_memalign(&p, 2u << 20, bytes) != 0) {
-    fprintf(stderr, "stream: cannot allocate %zu bytes\n", bytes);
-    exit(1);
-  }
-  madvise(p, bytes, MADV_HUGEPAGE);
-  return p;
-}
-
 int main(int argc, char **argv) {
   size_t mib = argc > 1 ? strtoul(argv[1], NULL, 10) : 256;
   int reps = argc > 2 ? atoi(argv[2]) : 10;
   size_t bytes = mib << 20, n = bytes / sizeof(v16);
-  v16 *a = huge_alloc(bytes), *b = huge_alloc(bytes);
+  v16 *a = huge_alloc("stream", bytes), *b = huge_alloc("stream", bytes);
   float *fa = (float *)a;
   for (size_t i = 0; i < bytes / 4; ++i)
     fa[i] = (float)(i & 1023) * 1e-3f;
