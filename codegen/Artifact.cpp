@@ -112,7 +112,7 @@ llvm::Error writeManifest(const ArtifactPaths &paths, const ModelConfig &config,
                               {"shape", toJSON(spec.shape)},
                               {"dtype", spec.format}};
     // Groups of rows stored interleaved, repacked from the file's rows at
-    // load (the dtype's blocks, in another order).
+    // load (the dtype's blocks or elements, in another order).
     if (spec.interleave > 1)
       weight["interleave"] = spec.interleave;
     // Planes of each segment of the blocks (the same bytes, in another

@@ -8,6 +8,8 @@ using namespace mlir;
 std::string llmc::getWeightFormatName(Type elementType) {
   if (auto block = dyn_cast<llm::BlockQuantType>(elementType))
     return llm::stringifyBlockFormat(block.getFormat()).str();
+  if (auto interleaved = dyn_cast<llm::InterleavedFloatType>(elementType))
+    return getWeightFormatName(interleaved.getElementType());
   if (elementType.isF32())
     return "f32";
   if (elementType.isF16())
@@ -44,6 +46,9 @@ llvm::Expected<llmc::ModelInterface> llmc::getModelInterface(ModuleOp module) {
       weight.interleave = block.getInterleave();
       weight.planar = block.getPlanar();
     }
+    if (auto interleaved =
+            dyn_cast<llm::InterleavedFloatType>(tensor.getElementType()))
+      weight.interleave = interleaved.getRows();
     if (auto source =
             decode.getArgAttrOfType<StringAttr>(index, "llm.weight_source")) {
       auto rows = decode.getArgAttrOfType<DenseI64ArrayAttr>(

@@ -21,8 +21,9 @@ struct InterfaceWeight {
   /// "f32", "f16", "bf16", or a block format ("q4_k"): how the buffer the
   /// runtime passes is laid out.
   std::string format;
-  /// Rows of a block format stored together (`interleave` of
-  /// `!llm.block`): 1, or 8 when the runtime repacks the rows at load.
+  /// Rows stored together (`interleave` of `!llm.block`, `rows` of
+  /// `!llm.interleaved`): 1, or 8 (blocks) or 16 (floats) when the runtime
+  /// repacks the rows at load.
   int64_t interleave = 1;
   /// A block format stored as planes (`planar` of `!llm.block`), repacked
   /// from the file's rows at load.

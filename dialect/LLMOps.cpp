@@ -87,32 +87,43 @@ LogicalResult verifyNorm(Operation *op, ShapedType x, ShapedType weight,
 
 /// A block-quantized weight (`!llm.block<f>` elements; its rank 2 is checked
 /// by the caller) has rows of whole blocks: a static row length that is a
-/// multiple of the format's block. An interleaved one has a static row count
-/// that is a multiple of its groups, and is never gathered a row at a time
-/// (`gathered`: an embedding table). Float weights pass unchecked.
+/// multiple of the format's block. A weight stored in interleaved groups of
+/// rows (an interleaved block format, or `!llm.interleaved<...>` floats,
+/// whose row length must be static) has a static row count that is a
+/// multiple of its groups, and only the projections read it:
+/// `notInterleaved`, when given, says why `op` cannot (an embedding table's
+/// rows are gathered one at a time). Plain float weights pass unchecked.
 LogicalResult verifyWeightFormat(Operation *op, ShapedType weight,
-                                 StringRef name, bool gathered = false) {
-  BlockQuantType block = getBlockQuantElementType(weight);
-  if (!block)
-    return success();
+                                 StringRef name,
+                                 StringRef notInterleaved = {}) {
+  int64_t groupRows = 1;
   int64_t row = weight.getDimSize(1);
-  if (ShapedType::isDynamic(row) || row % block.getBlockElements() != 0)
-    return op->emitOpError()
-           << name << " row length (" << extentString(row)
-           << ") must be a multiple of the " << stringifyBlockFormat(block.getFormat())
-           << " block (" << block.getBlockElements() << " elements)";
-  if (!block.isInterleaved())
+  if (BlockQuantType block = getBlockQuantElementType(weight)) {
+    if (ShapedType::isDynamic(row) || row % block.getBlockElements() != 0)
+      return op->emitOpError()
+             << name << " row length (" << extentString(row)
+             << ") must be a multiple of the "
+             << stringifyBlockFormat(block.getFormat()) << " block ("
+             << block.getBlockElements() << " elements)";
+    groupRows = block.getInterleave();
+  } else if (InterleavedFloatType interleaved =
+                 getInterleavedFloatElementType(weight)) {
+    if (ShapedType::isDynamic(row))
+      return op->emitOpError()
+             << name << " in interleaved rows must have a static row length";
+    groupRows = interleaved.getRows();
+  }
+  if (groupRows == 1)
     return success();
-  if (gathered)
+  if (!notInterleaved.empty())
     return op->emitOpError()
-           << name << " must not be interleaved: its rows are gathered one "
-                      "at a time";
+           << name << " must not be interleaved: " << notInterleaved;
   int64_t rows = weight.getDimSize(0);
-  if (ShapedType::isDynamic(rows) || rows % block.getInterleave() != 0)
+  if (ShapedType::isDynamic(rows) || rows % groupRows != 0)
     return op->emitOpError()
            << name << " row count (" << extentString(rows)
-           << ") must be a multiple of its interleaved groups ("
-           << block.getInterleave() << " rows)";
+           << ") must be a multiple of its interleaved groups (" << groupRows
+           << " rows)";
   return success();
 }
 
@@ -164,7 +175,8 @@ LogicalResult EmbeddingOp::verify() {
   auto table = getTable().getType();
   auto result = getResult().getType();
   if (failed(requireRank(*this, table, 2, "table")) ||
-      failed(verifyWeightFormat(*this, table, "table", /*gathered=*/true)))
+      failed(verifyWeightFormat(*this, table, "table",
+                                "its rows are gathered one at a time")))
     return failure();
   if (result.getRank() != tokens.getRank() + 1)
     return emitOpError() << "result rank (" << result.getRank()

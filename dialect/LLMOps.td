@@ -9,8 +9,10 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/IR/BuiltinAttributeInterfaces.td"
 
 def LLM_FloatTensor : RankedTensorOf<[AnyFloat]>;
-/// A weight matrix: float elements, or GGUF blocks (`!llm.block<...>`).
-def LLM_WeightTensor : RankedTensorOf<[AnyFloat, LLM_BlockQuantType]>;
+/// A weight matrix: float elements, GGUF blocks (`!llm.block<...>`), or
+/// float rows in interleaved groups (`!llm.interleaved<...>`).
+def LLM_WeightTensor
+    : RankedTensorOf<[AnyFloat, LLM_BlockQuantType, LLM_InterleavedFloatType]>;
 def LLM_IntTensor : RankedTensorOf<[AnySignlessInteger]>;
 def LLM_PageTable : RankedTensorOf<[I32]>;
 

@@ -292,3 +292,38 @@ RankedTensorType mlir::llm::getBlockStorageType(RankedTensorType type) {
   }
   return RankedTensorType::get(shape, IntegerType::get(type.getContext(), 8));
 }
+
+LogicalResult
+InterleavedFloatType::verify(function_ref<InFlightDiagnostic()> emitError,
+                             Type elementType, int64_t rows) {
+  if (!elementType.isF32() && !elementType.isF16() && !elementType.isBF16())
+    return emitError() << "interleaved rows hold f32, f16 or bf16, not "
+                       << elementType;
+  if (rows != kGroupRows)
+    return emitError() << "interleaved float rows come in groups of "
+                       << kGroupRows << ", got " << rows;
+  return success();
+}
+
+InterleavedFloatType mlir::llm::getInterleavedFloatElementType(Type type) {
+  auto shaped = dyn_cast<ShapedType>(type);
+  return shaped ? dyn_cast<InterleavedFloatType>(shaped.getElementType())
+                : InterleavedFloatType();
+}
+
+RankedTensorType
+mlir::llm::getInterleavedFloatStorageType(RankedTensorType type) {
+  auto interleaved = cast<InterleavedFloatType>(type.getElementType());
+  SmallVector<int64_t> shape(type.getShape());
+  shape.front() /= interleaved.getRows();
+  shape.back() *= interleaved.getRows();
+  return RankedTensorType::get(shape, interleaved.getElementType());
+}
+
+RankedTensorType mlir::llm::getWeightStorageType(RankedTensorType type) {
+  if (isa<BlockQuantType>(type.getElementType()))
+    return getBlockStorageType(type);
+  if (isa<InterleavedFloatType>(type.getElementType()))
+    return getInterleavedFloatStorageType(type);
+  return type;
+}

@@ -39,6 +39,20 @@ BlockQuantType getBlockQuantElementType(Type type);
 /// `interleave = R`, one row of storage per group of R rows: tensor<N / R x
 /// (R · K / block_elements · block_bytes) x i8>.
 RankedTensorType getBlockStorageType(RankedTensorType type);
+
+/// The `!llm.interleaved<...>` element type of a shaped `type`; null for
+/// any other type.
+InterleavedFloatType getInterleavedFloatElementType(Type type);
+
+/// What an interleaved float weight is stored in: tensor<N x K x
+/// !llm.interleaved<t, rows = R>> -> tensor<N / R x R · K x t> (N a
+/// multiple of R, as the ops verify), a row of storage per group.
+RankedTensorType getInterleavedFloatStorageType(RankedTensorType type);
+
+/// The type the lowerings give a weight tensor: its storage when its
+/// elements are blocks (getBlockStorageType) or interleaved floats
+/// (getInterleavedFloatStorageType), else `type` itself.
+RankedTensorType getWeightStorageType(RankedTensorType type);
 } // namespace mlir::llm
 
 #endif // LLMC_DIALECT_LLMTYPES_H

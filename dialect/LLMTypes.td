@@ -1,4 +1,4 @@
-// Types of the `llm` dialect: the runtime-owned KV cache and block-quantized weight elements.
+// Types of the `llm` dialect: the runtime-owned KV cache, block-quantized and interleaved float weight elements.
 #ifndef LLMC_DIALECT_LLMTYPES_TD
 #define LLMC_DIALECT_LLMTYPES_TD
 
@@ -244,6 +244,41 @@ def LLM_BlockQuantType : TypeDef<LLM_Dialect, "BlockQuant"> {
     int64_t getRowBytes(int64_t elements) const {
       return elements / getBlockElements() * getBlockBytes();
     }
+  }];
+}
+
+def LLM_InterleavedFloatType : TypeDef<LLM_Dialect, "InterleavedFloat"> {
+  let mnemonic = "interleaved";
+  let summary = "one element of a float weight matrix stored in groups of rows";
+  let description = [{
+    The element type of a float weight whose rows are stored in interleaved
+    groups: a `tensor<N x K x !llm.interleaved<f16, rows = 16>>` is the
+    logical (N, K) matrix of f16 elements, stored as N / 16 groups, each
+    group K columns of its 16 rows, a column's 16 elements together: group
+    g's element (k, r) is row 16 · g + r, column k. One vector load reaches
+    column k of all 16 rows, so a kernel keeps the group's rows in the
+    lanes of its vectors and broadcasts x's element k to them: the decode
+    GEMV reads each group as one sequential stream and sums it without a
+    final reduction, and the prefill GEMM reads its panels as they are
+    stored, without packing them. The lowering maps the tensor to its
+    storage, `tensor<N / 16 x 16 · K x f16>`, a row per group, which is
+    what the entry points take. The element type is f32, f16 or bf16; N
+    must be a static multiple of the group, K static, and only projections
+    (`llm.linear`, `llm.logits`) take such weights. The CPU target chooses
+    it (`llm-cpu-interleave-weights`, for f16 matrices); the runtime
+    repacks the file's rows into it at load.
+
+    Example:
+    ```mlir
+    %y = llm.linear %x, %w : tensor<1x1x576xf32>, tensor<1536x576x!llm.interleaved<f16, rows = 16>> -> tensor<1x1x1536xf32>
+    ```
+  }];
+  let parameters = (ins "::mlir::Type":$element_type, "int64_t":$rows);
+  let assemblyFormat = "`<` $element_type `,` `rows` `=` $rows `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Rows per group: the lanes of one AVX-512 vector of f32 sums.
+    static constexpr int64_t kGroupRows = 16;
   }];
 }
 

@@ -1,4 +1,4 @@
-// The llm-cpu-interleave-weights pass: projection weights of the 32-element block formats stored in groups of 8 interleaved rows.
+// The llm-cpu-interleave-weights pass: projection weights of the 32-element block formats stored in groups of 8 interleaved rows, f16 ones in groups of 16.
 #include "passes/Passes.h"
 #include "passes/WeightLayout.h"
 
@@ -30,6 +30,24 @@ bool isCandidateType(Type type) {
              0;
 }
 
+/// An f16 matrix with a static shape whose row count is a multiple of the
+/// float groups: the interleaved float kernels' candidates.
+bool isFloatCandidate(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor && tensor.getRank() == 2 && tensor.hasStaticShape() &&
+         tensor.getElementType().isF16() &&
+         tensor.getDimSize(0) % llm::InterleavedFloatType::kGroupRows == 0;
+}
+
+/// A projection's weight use whose result is f32, the interleaved float
+/// kernels' (isVectorProjectionSupported).
+bool isFloatGroupsUse(OpOperand &use) {
+  return llmc::isProjectionWeightUse(use) &&
+         llvm::all_of(use.getOwner()->getResultTypes(), [](Type type) {
+           return getElementTypeOrSelf(type).isF32();
+         });
+}
+
 struct LLMCPUInterleaveWeightsPass
     : public llmc::impl::LLMCPUInterleaveWeightsBase<
           LLMCPUInterleaveWeightsPass> {
@@ -41,6 +59,13 @@ struct LLMCPUInterleaveWeightsPass
           auto block = cast<BlockQuantType>(tensor.getElementType());
           return tensor.clone(
               block.withInterleave(BlockQuantType::kInterleavedRows));
+        });
+    llmc::relayoutWeightArguments(
+        getOperation(), isFloatCandidate, isFloatGroupsUse, [](Type type) {
+          auto tensor = cast<RankedTensorType>(type);
+          return tensor.clone(llm::InterleavedFloatType::get(
+              type.getContext(), tensor.getElementType(),
+              llm::InterleavedFloatType::kGroupRows));
         });
   }
 };

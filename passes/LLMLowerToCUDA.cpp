@@ -93,9 +93,14 @@ struct LLMLowerToCUDAPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     if (failed(verifyBlockWeightUsers(module)) ||
-        failed(llmc::verifyBlockWeightLayouts(
-            module, [](llm::BlockQuantType block) { return block.getPlanar(); },
-            "the CUDA kernels read planar blocks (llm-cuda-planar-weights)")) ||
+        failed(llmc::verifyWeightLayouts(
+            module,
+            [](Type element) {
+              auto block = dyn_cast<llm::BlockQuantType>(element);
+              return block && block.getPlanar();
+            },
+            "the CUDA kernels read planar blocks (llm-cuda-planar-weights) "
+            "and float rows")) ||
         failed(llmc::cuda::verifyStoredKVViews(module)) ||
         failed(llmc::decomposeFusedOps(module, needsDecomposition)))
       return signalPassFailure();

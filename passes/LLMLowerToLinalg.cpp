@@ -25,6 +25,27 @@ using namespace mlir;
 
 namespace {
 
+/// The CPU kernels of weights in interleaved float rows take f32, f16 or
+/// bf16 inputs and store f32 sums (isVectorProjectionSupported): any other
+/// projection on such a weight is an error naming its types.
+LogicalResult verifyInterleavedFloatProjections(ModuleOp module) {
+  WalkResult walk = module.walk([](Operation *op) {
+    if (!isa<llm::LinearOp, llm::LogitsOp>(op) ||
+        !llm::getInterleavedFloatElementType(op->getOperand(1).getType()))
+      return WalkResult::advance();
+    Type x = getElementTypeOrSelf(op->getOperand(0).getType());
+    Type result = getElementTypeOrSelf(op->getResult(0).getType());
+    if ((x.isF32() || x.isF16() || x.isBF16()) && result.isF32())
+      return WalkResult::advance();
+    op->emitOpError() << "reads float rows in interleaved groups, which the "
+                         "CPU kernels multiply with f32, f16 or bf16 inputs "
+                         "into f32 results; got "
+                      << x << " inputs and " << result << " results";
+    return WalkResult::interrupt();
+  });
+  return failure(walk.wasInterrupted());
+}
+
 struct LLMLowerToLinalgPass
     : public llmc::impl::LLMLowerToLinalgBase<LLMLowerToLinalgPass> {
   using LLMLowerToLinalgBase::LLMLowerToLinalgBase;
@@ -34,17 +55,21 @@ struct LLMLowerToLinalgPass
     // ops: the fused projections go back to their parts.
     // A planar block weight (llm-cuda-planar-weights) is an error naming
     // its argument.
-    if (failed(llmc::verifyBlockWeightLayouts(
+    if (failed(llmc::verifyWeightLayouts(
             getOperation(),
-            [](llm::BlockQuantType block) { return !block.getPlanar(); },
+            [](Type element) {
+              auto block = dyn_cast<llm::BlockQuantType>(element);
+              return !block || !block.getPlanar();
+            },
             "the CPU kernels read the file's rows or interleaved groups")) ||
+        failed(verifyInterleavedFloatProjections(getOperation())) ||
         failed(llmc::decomposeFusedOps(getOperation())))
       return signalPassFailure();
     MLIRContext *context = &getContext();
     TypeConverter converter;
     converter.addConversion([](Type type) { return type; });
     llmc::addKVCacheTypeConversion(converter);
-    llmc::addBlockStorageTypeConversion(converter);
+    llmc::addWeightStorageTypeConversion(converter);
 
     RewritePatternSet patterns(context);
     llmc::populateElementwiseToLinalgPatterns(converter, patterns);

@@ -88,20 +88,24 @@ void llmc::relayoutWeightArguments(
   });
 }
 
-LogicalResult llmc::verifyBlockWeightLayouts(
-    ModuleOp module, function_ref<bool(llm::BlockQuantType)> readsLayout,
-    StringRef reader) {
+LogicalResult llmc::verifyWeightLayouts(
+    ModuleOp module, function_ref<bool(Type)> readsLayout, StringRef reader) {
   WalkResult walk = module.walk([&](func::FuncOp func) {
     for (BlockArgument argument : func.getArguments()) {
-      llm::BlockQuantType block =
-          llm::getBlockQuantElementType(argument.getType());
-      if (!block || readsLayout(block))
+      auto shaped = dyn_cast<ShapedType>(argument.getType());
+      if (!shaped)
         continue;
-      StringRef layout = block.getPlanar() ? "planar blocks, the CUDA "
-                                             "kernels' layout"
-                         : block.isInterleaved()
-                             ? "interleaved rows, the CPU kernels' layout"
-                             : "the file's rows";
+      Type element = shaped.getElementType();
+      auto block = dyn_cast<llm::BlockQuantType>(element);
+      if ((!block && !isa<llm::InterleavedFloatType>(element)) ||
+          readsLayout(element))
+        continue;
+      StringRef layout =
+          !block ? "float rows in interleaved groups, the CPU kernels' layout"
+          : block.getPlanar() ? "planar blocks, the CUDA kernels' layout"
+          : block.isInterleaved()
+              ? "interleaved rows, the CPU kernels' layout"
+              : "the file's rows";
       func.emitError() << "argument #" << argument.getArgNumber() << " ("
                        << argument.getType() << ") has " << layout << "; "
                        << reader;

@@ -33,13 +33,14 @@ void relayoutWeightArguments(
     llvm::function_ref<mlir::Type(mlir::Type)> retype);
 
 /// Fails, with an error on its function, at the first function argument of
-/// `module` holding block weights in a layout `readsLayout` rejects:
-/// "argument #i (type) has <its layout>; <reader>", where `reader` says
-/// which layout the target's kernels read.
-mlir::LogicalResult verifyBlockWeightLayouts(
-    mlir::ModuleOp module,
-    llvm::function_ref<bool(mlir::llm::BlockQuantType)> readsLayout,
-    llvm::StringRef reader);
+/// `module` holding weights in a stored layout (block formats, or float
+/// rows in interleaved groups) that `readsLayout` rejects (it is given the
+/// argument's element type): "argument #i (type) has <its layout>;
+/// <reader>", where `reader` says which layouts the target's kernels read.
+mlir::LogicalResult
+verifyWeightLayouts(mlir::ModuleOp module,
+                    llvm::function_ref<bool(mlir::Type)> readsLayout,
+                    llvm::StringRef reader);
 
 } // namespace llmc
 

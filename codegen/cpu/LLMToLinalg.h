@@ -25,9 +25,10 @@ constexpr int64_t kKeysIndex = 0;
 void addKVCacheTypeConversion(mlir::TypeConverter &converter);
 
 /// Maps block-quantized weights, tensor<N x K x !llm.block<f>>, to their
-/// bytes, tensor<N x rowBytes x i8> (getBlockStorageType): what the entry
-/// points take and the block decoders read.
-void addBlockStorageTypeConversion(mlir::TypeConverter &converter);
+/// bytes, tensor<N x rowBytes x i8>, and interleaved float weights to their
+/// groups, tensor<N / 16 x 16 · K x t> (getWeightStorageType): what the
+/// entry points take and the kernels read.
+void addWeightStorageTypeConversion(mlir::TypeConverter &converter);
 
 /// One layer of a converted cache that llm.attention reads a key tile at a
 /// time: a paged cache (through its page table) or a quantized one (whose

@@ -88,11 +88,12 @@ Value llmc::softcapInPlace(OpBuilder &builder, Location loc, Value tensor,
                             });
 }
 
-void llmc::addBlockStorageTypeConversion(TypeConverter &converter) {
+void llmc::addWeightStorageTypeConversion(TypeConverter &converter) {
   converter.addConversion([](RankedTensorType type) -> std::optional<Type> {
-    if (!llm::getBlockQuantElementType(type))
+    RankedTensorType storage = llm::getWeightStorageType(type);
+    if (storage == type)
       return std::nullopt;
-    return llm::getBlockStorageType(type);
+    return storage;
   });
 }
 

@@ -1,7 +1,8 @@
-// The prefill GEMM on float weights as an outer product of x elements and packed weight panels.
+// The float GEMM and GEMV as outer products of x elements and weight panels: packed per projection, or stored in interleaved groups.
 #include "codegen/cpu/PackedGemm.h"
 #include "codegen/cpu/BF16Dot.h"
 #include "codegen/cpu/LoweringUtils.h"
+#include "dialect/LLMTypes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -150,6 +151,115 @@ void llmc::multiplyPackedPanel(OpBuilder &b, Location loc, Value x,
         }
         return updated;
       });
+}
+
+/// The broadcast of x[row, k] widened to f32 across `lanes` lanes.
+static Value broadcastElement(OpBuilder &b, Location loc, Value x, Value row,
+                              Value k, int64_t lanes) {
+  Value element = tensor::ExtractOp::create(b, loc, x, ValueRange{row, k});
+  return vector::BroadcastOp::create(
+      b, loc, VectorType::get({lanes}, b.getF32Type()),
+      convertFloat(b, loc, element, b.getF32Type()));
+}
+
+/// The offset of column k in a row of interleaved groups' storage: k · R.
+static Value getGroupColumnOffset(OpBuilder &b, Location loc, Value k) {
+  return arith::MulIOp::create(
+      b, loc, k, indexConstant(b, loc, llm::InterleavedFloatType::kGroupRows));
+}
+
+/// Column k of the interleaved group `group` of `groups` ([N / R, R · K]),
+/// at `offset` (getGroupColumnOffset): its R rows' element k, widened to
+/// f32.
+static Value readGroupColumn(OpBuilder &b, Location loc, Value groups,
+                             Value group, Value offset) {
+  return readWidenedRowVector(b, loc, groups, group, offset, Value(),
+                              llm::InterleavedFloatType::kGroupRows);
+}
+
+void llmc::multiplyInterleavedPanel(OpBuilder &b, Location loc, Value x,
+                                    Value groups, Value out, Value m, Value n0,
+                                    int64_t xRows, int64_t panelGroups,
+                                    Value k0, Value k1,
+                                    ValueRange initialSums) {
+  constexpr int64_t lanes = llm::InterleavedFloatType::kGroupRows;
+  Value firstGroup =
+      arith::DivUIOp::create(b, loc, n0, indexConstant(b, loc, lanes));
+  SmallVector<Value> panelGroupIndices;
+  for (int64_t v = 0; v < panelGroups; ++v)
+    panelGroupIndices.push_back(
+        v == 0 ? firstGroup
+               : arith::AddIOp::create(b, loc, firstGroup,
+                                       indexConstant(b, loc, v)));
+  accumulatePanelTile(
+      b, loc, out, m, n0, xRows, panelGroups, lanes, k0, k1, initialSums,
+      [&](OpBuilder &fb, Location floc, Value k, ArrayRef<Value> rows,
+          ValueRange sums) {
+        Value offset = getGroupColumnOffset(fb, floc, k);
+        SmallVector<Value> weights;
+        for (Value group : panelGroupIndices)
+          weights.push_back(readGroupColumn(fb, floc, groups, group, offset));
+        SmallVector<Value> updated;
+        for (Value row : rows) {
+          Value broadcast = broadcastElement(fb, floc, x, row, k, lanes);
+          for (Value weight : weights)
+            updated.push_back(vector::FMAOp::create(fb, floc, weight, broadcast,
+                                                    sums[updated.size()]));
+        }
+        return updated;
+      });
+}
+
+Value llmc::sumInterleavedGroup(OpBuilder &b, Location loc, Value x,
+                                Value groups, Value m, Value group,
+                                int64_t depth, int64_t chains, Value initial) {
+  constexpr int64_t lanes = llm::InterleavedFloatType::kGroupRows;
+  auto sumType = VectorType::get({lanes}, b.getF32Type());
+  Value zero = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(sumType, b.getF32FloatAttr(0.0f)));
+  // Chain c sums the columns k ≡ c (mod chains); the first starts from
+  // `initial`.
+  SmallVector<Value> init(chains, zero);
+  init.front() = initial;
+  auto accumulateColumns = [&](OpBuilder &fb, Location floc, Value k0,
+                               ValueRange sums) {
+    SmallVector<Value> updated;
+    for (auto [c, sum] : llvm::enumerate(sums)) {
+      Value k = c == 0 ? k0
+                       : arith::AddIOp::create(fb, floc, k0,
+                                               indexConstant(fb, floc, c));
+      updated.push_back(vector::FMAOp::create(
+          fb, floc,
+          readGroupColumn(fb, floc, groups, group,
+                          getGroupColumnOffset(fb, floc, k)),
+          broadcastElement(fb, floc, x, m, k, lanes), sum));
+    }
+    return updated;
+  };
+  int64_t depthMain = depth / chains * chains;
+  auto loop = scf::ForOp::create(
+      b, loc, indexConstant(b, loc, 0), indexConstant(b, loc, depthMain),
+      indexConstant(b, loc, chains), init,
+      [&](OpBuilder &fb, Location floc, Value k0, ValueRange sums) {
+        scf::YieldOp::create(fb, floc, accumulateColumns(fb, floc, k0, sums));
+      });
+  SmallVector<Value> sums(loop.getResults());
+  // The columns left below a multiple of the chains, one at a time.
+  if (depth > depthMain)
+    sums.front() =
+        scf::ForOp::create(
+            b, loc, indexConstant(b, loc, depthMain),
+            indexConstant(b, loc, depth), indexConstant(b, loc, 1),
+            ValueRange{sums.front()},
+            [&](OpBuilder &fb, Location floc, Value k, ValueRange sum) {
+              scf::YieldOp::create(fb, floc,
+                                   accumulateColumns(fb, floc, k, sum));
+            })
+            .getResult(0);
+  Value total = sums.front();
+  for (Value sum : ArrayRef<Value>(sums).drop_front())
+    total = arith::AddFOp::create(b, loc, total, sum);
+  return total;
 }
 
 Value llmc::packWeightPairPanel(OpBuilder &b, Location loc, Value rows,

@@ -1,4 +1,4 @@
-// The prefill GEMM on float weights as an outer product of x elements and packed weight panels.
+// The float GEMM and GEMV as outer products of x elements and weight panels: packed per projection, or stored in interleaved groups.
 #ifndef LLMC_CODEGEN_CPU_PACKEDGEMM_H
 #define LLMC_CODEGEN_CPU_PACKEDGEMM_H
 
@@ -30,6 +30,32 @@ void multiplyPackedPanel(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
                          mlir::Value n0, int64_t xRows, int64_t lanes,
                          mlir::Value k0, mlir::Value k1,
                          mlir::ValueRange initialSums = {});
+
+/// multiplyPackedPanel on a weight stored in interleaved groups
+/// (`!llm.interleaved<t, rows = 16>`, whose storage `groups` is the tensor
+/// [N / 16, 16 · K] of f32, f16 or bf16): the panel is the `panelGroups`
+/// groups from row n0 (a multiple of 16) as they are stored, column k of a
+/// group one vector of 16 rows, widened to f32 in the K loop; nothing is
+/// packed. The tile's output vectors are out[m + i, n0 + 16·v, +16).
+void multiplyInterleavedPanel(mlir::OpBuilder &b, mlir::Location loc,
+                              mlir::Value x, mlir::Value groups,
+                              mlir::Value out, mlir::Value m, mlir::Value n0,
+                              int64_t xRows, int64_t panelGroups,
+                              mlir::Value k0, mlir::Value k1,
+                              mlir::ValueRange initialSums = {});
+
+/// The decode GEMV of one interleaved group: Σ_{k < depth} x[m, k] ·
+/// column k of group `group` of `groups` (as for multiplyInterleavedPanel),
+/// plus `initial` (a vector<16xf32>: the bias or zeros), as a
+/// vector<16xf32> of the group's 16 outputs. Each column's vector is
+/// multiplied with x's element k broadcast, in `chains` independent FMA
+/// chains over k (k mod chains), added together after the loop; the group
+/// is read as one sequential stream, and no sum is reduced across lanes.
+mlir::Value sumInterleavedGroup(mlir::OpBuilder &b, mlir::Location loc,
+                                mlir::Value x, mlir::Value groups,
+                                mlir::Value m, mlir::Value group,
+                                int64_t depth, int64_t chains,
+                                mlir::Value initial);
 
 /// Packs weight rows [n0, n0 + panelRows) of `rows` (a tensor [N, depth]
 /// of bf16) in pairs of K into a fresh buffer, memref<ceil(depth / 2) x

@@ -16,9 +16,17 @@ using namespace mlir;
 namespace {
 
 /// Block-quantized weights are decoded in registers by the vector kernels
-/// (ProjectionToVector.cpp); the generic contraction reads plain elements.
-constexpr const char *kBlocksNeedVectorKernels =
-    "block-quantized weights need the vector projection kernels";
+/// (ProjectionToVector.cpp), which also read float rows in interleaved
+/// groups; the generic contraction reads plain rows of elements.
+constexpr const char *kStoredLayoutNeedsVectorKernels =
+    "block-quantized and interleaved weights need the vector projection "
+    "kernels";
+
+/// Whether `weight`'s storage differs from its plain rows of elements.
+bool hasStoredLayout(Value weight) {
+  auto type = cast<RankedTensorType>(weight.getType());
+  return llm::getWeightStorageType(type) != type;
+}
 
 /// The body of a contraction generic over (x, w, acc): yields acc + x·w,
 /// both factors widened to `accType`.
@@ -165,8 +173,8 @@ struct LinearOpLowering : OpConversionPattern<llm::LinearOp> {
     // llm-lower-to-linalg decomposes residuals into llm.add first.
     if (op.getResidual())
       return rewriter.notifyMatchFailure(op, "residual not decomposed");
-    if (llm::getBlockQuantElementType(op.getWeight().getType()))
-      return rewriter.notifyMatchFailure(op, kBlocksNeedVectorKernels);
+    if (hasStoredLayout(op.getWeight()))
+      return rewriter.notifyMatchFailure(op, kStoredLayoutNeedsVectorKernels);
     rewriter.replaceOp(
         op, createProjection(rewriter, op.getLoc(), adaptor.getX(),
                              adaptor.getWeight(), adaptor.getBias(),
@@ -238,8 +246,8 @@ struct LogitsOpLowering : OpConversionPattern<llm::LogitsOp> {
                   ConversionPatternRewriter &rewriter) const override {
     // `tied` only tells the runtime to bind one buffer twice; the math is the
     // same.
-    if (llm::getBlockQuantElementType(op.getWeight().getType()))
-      return rewriter.notifyMatchFailure(op, kBlocksNeedVectorKernels);
+    if (hasStoredLayout(op.getWeight()))
+      return rewriter.notifyMatchFailure(op, kStoredLayoutNeedsVectorKernels);
     Value logits = createProjection(rewriter, op.getLoc(), adaptor.getX(),
                                     adaptor.getWeight(), adaptor.getBias(),
                                     cast<RankedTensorType>(op.getType()));

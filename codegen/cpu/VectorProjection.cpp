@@ -173,6 +173,9 @@ struct KernelOperands {
   /// Set when the packed GEMM multiplies bf16 weights with x rounded to
   /// bf16, in VDPBF16PS (PackedGemm.h's pair panels).
   bool bf16Dot = false;
+  /// Set when the weight is float rows in interleaved groups: `weight` is
+  /// its storage, [N / 16, 16 · K] (PackedGemm.h's interleaved kernels).
+  llm::InterleavedFloatType floatGroups;
   /// Set (with `int8`) when the tile's weight rows are decoded into codes
   /// (the GEMM's x tiles of one row block share them).
   std::optional<WeightCodeTile> codeTile;
@@ -1137,15 +1140,16 @@ bool usesPackedGemm(const KernelOperands &ops, ProjectionTile tile) {
          cast<MemRefType>(ops.out.getType()).getElementType().isF32();
 }
 
-/// The GEMM over weight rows [0, nHi) (a multiple of the panel) and every x
-/// row: an scf.parallel over (x row blocks, weight panels of tile.weightRows
-/// vectors of lanes rows); each iteration packs its panel and per K block
-/// of the panel runs tiles of tile.xRows x rows (then single rows) over it,
-/// the first block's tiles starting from the bias (no pass that sets the
+/// The GEMM over weight rows [nLo, nHi) (a multiple of the panel) and
+/// every x row: an scf.parallel over (x row blocks, weight panels of
+/// tile.weightRows vectors of lanes rows); each iteration packs its panel
+/// (interleaved float groups are read as stored) and per K block of the
+/// panel runs tiles of tile.xRows x rows (then single rows) over it, the
+/// first block's tiles starting from the bias (no pass that sets the
 /// outputs first: SmolLM2's K = 576 is one block), the later ones adding
 /// to out.
 void emitPackedGemm(OpBuilder &b, Location loc, const KernelOperands &ops,
-                    Value nHi, ProjectionTile tile) {
+                    Value nLo, Value nHi, ProjectionTile tile) {
   int64_t panelRows = tile.weightRows * tile.lanes;
   int64_t depth = *getConstantIntValue(ops.depth);
   // The panel's steps along K: elements (f32 FMAs), or pairs of elements
@@ -1164,7 +1168,7 @@ void emitPackedGemm(OpBuilder &b, Location loc, const KernelOperands &ops,
   // one's tiles run (see prefetchNextPanel).
   auto weightType = cast<RankedTensorType>(ops.weight.getType());
   Value weightBuffer;
-  if (!ops.blocks && weightType.hasStaticShape())
+  if (!ops.blocks && !ops.floatGroups && weightType.hasStaticShape())
     weightBuffer = bufferization::ToBufferOp::create(
         b, loc,
         MemRefType::get(weightType.getShape(), weightType.getElementType()),
@@ -1172,7 +1176,7 @@ void emitPackedGemm(OpBuilder &b, Location loc, const KernelOperands &ops,
   // VDPBF16PS meets x rounded to bf16, once per projection.
   Value xPairs =
       ops.bf16Dot ? packRowsAsBF16Pairs(b, loc, ops.x, ops.rows, depth) : Value();
-  TileDim dims[] = {{zero, ops.rows, rowBlock}, {zero, nHi, panelRows}};
+  TileDim dims[] = {{zero, ops.rows, rowBlock}, {nLo, nHi, panelRows}};
   emitTileLoop(b, loc, ops, dims,
                [&](OpBuilder &nb, Location nloc, ValueRange starts) {
     Value m0 = starts[0], n0 = starts[1];
@@ -1182,6 +1186,7 @@ void emitPackedGemm(OpBuilder &b, Location loc, const KernelOperands &ops,
                                        indexConstant(nb, nloc, rowBlock)),
         ops.rows);
     Value rows = ops.weight, firstRow = n0;
+    Value panel;
     if (ops.blocks) {
       rows = memref::AllocOp::create(
           nb, nloc, MemRefType::get({panelRows, depth}, nb.getF32Type()),
@@ -1189,10 +1194,10 @@ void emitPackedGemm(OpBuilder &b, Location loc, const KernelOperands &ops,
       decodeWeightRows(nb, nloc, ops, n0, panelRows, rows);
       firstRow = indexConstant(nb, nloc, 0);
     }
-    Value panel =
-        ops.bf16Dot
-            ? packWeightPairPanel(nb, nloc, rows, firstRow, panelRows, depth)
-            : packWeightPanel(nb, nloc, rows, firstRow, panelRows, depth,
+    if (ops.bf16Dot)
+      panel = packWeightPairPanel(nb, nloc, rows, firstRow, panelRows, depth);
+    else if (!ops.floatGroups)
+      panel = packWeightPanel(nb, nloc, rows, firstRow, panelRows, depth,
                               tile.lanes);
     SmallVector<Value> initialSums = getPanelInitialSums(
         nb, nloc, ops.bias, n0, panelRows, tile.lanes);
@@ -1217,6 +1222,10 @@ void emitPackedGemm(OpBuilder &b, Location loc, const KernelOperands &ops,
               if (ops.bf16Dot)
                 multiplyPackedPairPanel(tb, tloc, xPairs, panel, ops.out, m,
                                         n0, xRows, s0, s1, initial);
+              else if (ops.floatGroups)
+                multiplyInterleavedPanel(tb, tloc, ops.x, ops.weight, ops.out,
+                                         m, n0, xRows, tile.weightRows, s0,
+                                         s1, initial);
               else
                 multiplyPackedPanel(tb, tloc, ops.x, panel, ops.out, m, n0,
                                     xRows, tile.lanes, s0, s1, initial);
@@ -1245,6 +1254,46 @@ void emitPackedGemm(OpBuilder &b, Location loc, const KernelOperands &ops,
   });
 }
 
+/// A projection on float rows in interleaved groups (ops.floatGroups),
+/// whose kernels read each group's column k as one vector of its 16 rows.
+/// One x row (decode, tile.xRows = 1): an scf.parallel over the groups,
+/// each summed by sumInterleavedGroup in ops.chains FMA chains from its
+/// bias and stored as one vector (no reduction across lanes, no prefetch:
+/// each group is one sequential stream). More rows: emitPackedGemm over
+/// panels of tile.weightRows groups read as they are stored (no packing),
+/// then the groups left below a panel as panels of one group.
+void emitInterleavedFloatProjection(OpBuilder &b, Location loc,
+                                    const KernelOperands &ops,
+                                    ProjectionTile tile) {
+  constexpr int64_t groupRows = llm::InterleavedFloatType::kGroupRows;
+  assert(tile.lanes == groupRows && "a group's rows are a vector's lanes");
+  Value zero = indexConstant(b, loc, 0);
+  if (tile.xRows == 1) {
+    int64_t depth = *getConstantIntValue(ops.depth);
+    TileDim dims[] = {{zero, ops.outputs, groupRows}};
+    emitTileLoop(
+        b, loc, ops, dims,
+        [&](OpBuilder &nb, Location nloc, ValueRange starts) {
+          Value n0 = starts[0];
+          Value group = arith::DivUIOp::create(
+              nb, nloc, n0, indexConstant(nb, nloc, groupRows));
+          Value initial = getPanelInitialSums(nb, nloc, ops.bias, n0,
+                                              groupRows, groupRows)
+                              .front();
+          Value sum = sumInterleavedGroup(nb, nloc, ops.x, ops.weight, zero,
+                                          group, depth, ops.chains, initial);
+          vector::StoreOp::create(nb, nloc, sum, ops.out,
+                                  ValueRange{zero, n0});
+        });
+    return;
+  }
+  Value panelEnd = roundDown(b, loc, ops.outputs, tile.weightRows * groupRows);
+  emitPackedGemm(b, loc, ops, zero, panelEnd, tile);
+  if (tile.weightRows > 1)
+    emitPackedGemm(b, loc, ops, panelEnd, ops.outputs,
+                   {tile.xRows, /*weightRows=*/1, groupRows});
+}
+
 /// A dimension of `tensor` as an index value (a constant when static).
 Value getDim(OpBuilder &b, Location loc, Value tensor, int64_t dim) {
   auto type = cast<RankedTensorType>(tensor.getType());
@@ -1264,6 +1313,10 @@ bool llmc::isVectorProjectionSupported(RankedTensorType xType,
   if (biasType &&
       !isKernelElementType(cast<RankedTensorType>(biasType).getElementType()))
     return false;
+  // The interleaved kernels store f32 vectors.
+  if (isa<mlir::llm::InterleavedFloatType>(weightType.getElementType()))
+    return isKernelElementType(xType.getElementType()) &&
+           resultType.getElementType().isF32();
   return isKernelElementType(xType.getElementType()) &&
          (isKernelElementType(weightType.getElementType()) ||
           isa<mlir::llm::BlockQuantType>(weightType.getElementType())) &&
@@ -1318,6 +1371,25 @@ ProjectionTile llmc::getBF16DotGemmTile(CPUVectorRegisters registers) {
   return getGemmTileOfWidth(registers, registers.bits);
 }
 
+ProjectionTile llmc::getInterleavedGemmTile(CPUVectorRegisters registers) {
+  // A group's 16 rows take 16 × 32 / bits registers per vector; the most
+  // x rows (8, 6, 4, 2, 1) × groups (3, 2, 1) whose accumulators, the
+  // step's group columns and one broadcast fit the registers, x rows first.
+  int64_t perVector =
+      std::max<int64_t>(1, llm::InterleavedFloatType::kGroupRows * 32 /
+                               registers.bits);
+  ProjectionTile tile{/*xRows=*/1, /*weightRows=*/1,
+                      /*lanes=*/llm::InterleavedFloatType::kGroupRows};
+  for (int64_t xRows : {8, 6, 4, 2, 1})
+    for (int64_t groups : {3, 2, 1})
+      if ((xRows * groups + groups) * perVector + 1 <= registers.count) {
+        tile.xRows = xRows;
+        tile.weightRows = groups;
+        return tile;
+      }
+  return tile;
+}
+
 bool llmc::usesBF16DotGemm(RankedTensorType weightType, bool bf16Dot) {
   return bf16Dot && weightType.getElementType().isBF16();
 }
@@ -1351,7 +1423,7 @@ std::optional<int64_t> llmc::getStaticRowCount(RankedTensorType xType) {
 
 Value llmc::createVectorProjection(OpBuilder &b, Location loc, Value x,
                                    Value weight,
-                                   mlir::llm::BlockQuantType weightFormat,
+                                   RankedTensorType logicalWeightType,
                                    Value bias,
                                    RankedTensorType resultType,
                                    ProjectionTile tile,
@@ -1359,6 +1431,8 @@ Value llmc::createVectorProjection(OpBuilder &b, Location loc, Value x,
                                    int64_t minParallelWeightElements,
                                    QuantizedActivationCache &activations) {
   int64_t rank = resultType.getRank();
+  llm::BlockQuantType weightFormat =
+      llm::getBlockQuantElementType(logicalWeightType);
 
   // The result: a fresh buffer, returned as a tensor that bufferization may
   // write to (restrict: nothing else aliases it).
@@ -1384,9 +1458,12 @@ Value llmc::createVectorProjection(OpBuilder &b, Location loc, Value x,
   ops.rows = getDim(b, loc, ops.x, 0);
   ops.outputs = getDim(b, loc, weight, 0);
   ops.lanes = tile.lanes;
+  ops.floatGroups = llm::getInterleavedFloatElementType(logicalWeightType);
   auto weightType = cast<RankedTensorType>(weight.getType());
   // An interleaved weight's storage has a row per group of rows.
-  int64_t interleave = weightFormat ? weightFormat.getInterleave() : 1;
+  int64_t interleave = weightFormat  ? weightFormat.getInterleave()
+                       : ops.floatGroups ? ops.floatGroups.getRows()
+                                         : 1;
   if (interleave > 1)
     ops.outputs = arith::MulIOp::create(b, loc, ops.outputs,
                                         indexConstant(b, loc, interleave));
@@ -1415,6 +1492,11 @@ Value llmc::createVectorProjection(OpBuilder &b, Location loc, Value x,
                          ->getParentOfType<ModuleOp>(),
                      int8Dot);
     }
+  } else if (ops.floatGroups) {
+    // A static K (verified): a group's storage row holds its rows' columns.
+    ops.depth = indexConstant(b, loc, weightType.getDimSize(1) / interleave);
+    ops.depthMain = ops.depth;
+    ops.hasDepthTail = false;
   } else {
     ops.depth = getDim(b, loc, weight, 1);
     ops.depthMain = roundDown(b, loc, ops.depth, ops.lanes);
@@ -1465,8 +1547,14 @@ Value llmc::createVectorProjection(OpBuilder &b, Location loc, Value x,
                          std::max<int64_t>(rows, 1) >=
                      minParallelWeightElements;
 
-  // The GEMM on float weights: whole panels by the packed kernel first.
   Value zero = indexConstant(b, loc, 0);
+  if (ops.floatGroups) {
+    emitInterleavedFloatProjection(b, loc, ops, tile);
+    return bufferization::ToTensorOp::create(b, loc, resultType, out,
+                                             /*restrict=*/b.getUnitAttr(),
+                                             /*writable=*/b.getUnitAttr());
+  }
+  // The GEMM on float weights: whole panels by the packed kernel first.
   Value outputsStart = zero;
   if (usesPackedGemm(ops, tile)) {
     // bf16 weights on VDPBF16PS, where the CPU has it: x rounded to bf16.
@@ -1478,7 +1566,7 @@ Value llmc::createVectorProjection(OpBuilder &b, Location loc, Value x,
     }
     outputsStart =
         roundDown(b, loc, ops.outputs, tile.weightRows * tile.lanes);
-    emitPackedGemm(b, loc, ops, outputsStart, tile);
+    emitPackedGemm(b, loc, ops, zero, outputsStart, tile);
   }
   // Full tiles, then the x rows left below a tile (every weight row block),
   // then the weight rows left below a block (every x row).

@@ -73,6 +73,19 @@ ProjectionTile getInt8GemmTile(CPUVectorRegisters registers);
 /// says about the f32 tile.
 ProjectionTile getBF16DotGemmTile(CPUVectorRegisters registers);
 
+/// The prefill GEMM tile on float rows in interleaved groups
+/// (`!llm.interleaved<t, rows = 16>`; lanes 16, one group per weight
+/// vector, so weightRows counts groups): x rows × groups, as many x rows
+/// first and then groups as keep the accumulators, the step's group
+/// columns and one broadcast x element in registers: 8 × 3 on AVX-512 (28
+/// zmm), 6 × 1 on AVX2 (each vector two ymm: 15), 2 × 1 on 16 SSE
+/// registers. The 8 × 3 tile, widening
+/// the 3 group columns in the K loop (3 VCVTPH2PS per 24 FMAs, nothing
+/// packed), ran f16 weights at 96-99% of the FMA rate on one Zen 4 core
+/// (bench/f16_panels.c, M = 128), where packing the rows into f32 panels for
+/// 4 × 6 vector<8xf32> tiles ran at 89-92%.
+ProjectionTile getInterleavedGemmTile(CPUVectorRegisters registers);
+
 /// Whether the prefill GEMM multiplies `weightType`'s weights in VDPBF16PS
 /// (bf16 weights, under bf16Dot), with getBF16DotGemmTile's tile.
 bool usesBF16DotGemm(mlir::RankedTensorType weightType, bool bf16Dot);
@@ -80,8 +93,8 @@ bool usesBF16DotGemm(mlir::RankedTensorType weightType, bool bf16Dot);
 /// True when the vector kernel handles a projection of these types: every
 /// element type is f32, bf16 or f16 (products are accumulated in f32), or
 /// for the weight a block format (`weightType` is then the logical
-/// tensor<N x K x !llm.block<...>>), and x has at least one leading (row)
-/// dimension.
+/// tensor<N x K x !llm.block<...>>) or float rows in interleaved groups (an
+/// f32 result only), and x has at least one leading (row) dimension.
 bool isVectorProjectionSupported(mlir::RankedTensorType xType,
                                  mlir::RankedTensorType weightType,
                                  mlir::Type biasType,
@@ -99,8 +112,10 @@ std::optional<int64_t> getStaticRowCount(mlir::RankedTensorType xType);
 /// tile an scf.for over K in vector<`tile.lanes` x f32> with vector.fma
 /// accumulators, a masked tail for K % lanes and one reassociating
 /// vector.reduction per output. Rows that do not fill a tile are computed by
-/// smaller tiles. With `weightFormat`, `weight` holds the bytes of
-/// block-quantized rows ([N, rowBytes] i8) and the K loop walks whole
+/// smaller tiles. `weight` is the weight's storage and `logicalWeightType`
+/// the op's type of it. With a block format (`!llm.block<...>`), `weight`
+/// holds the bytes of block-quantized rows ([N, rowBytes] i8) and the K
+/// loop walks whole
 /// blocks, decoding each in registers (BlockDecoder) once per tile and
 /// reusing it for every x row of the tile; in a cache block of several x
 /// tiles, block and 16-bit weight rows are instead decoded (widened) once
@@ -117,13 +132,17 @@ std::optional<int64_t> getStaticRowCount(mlir::RankedTensorType xType);
 /// leaves only the rows below a panel to the dot-product tiles; with
 /// `bf16Dot`, bf16 weights (on 16-lane vectors) go to its VDPBF16PS kernel
 /// instead, x rounded to bf16 (relative 2^-9 per element) once per
-/// projection, the weights packed in pairs of K. When the
+/// projection, the weights packed in pairs of K. Float rows in interleaved
+/// groups (`!llm.interleaved<...>`, storage [N / 16, 16 · K]) go to their
+/// own kernels (PackedGemm.h): the GEMV sums each group in `tile.chains`
+/// chains with x's elements broadcast, the GEMM runs `tile`
+/// (getInterleavedGemmTile) over the groups as stored. When the
 /// work is small (fewer than `minParallelWeightElements` weight elements
 /// times the rows of x, at least `tile.xRows` when the row count is
 /// dynamic), the scf.parallel loops are marked small (ParallelLoopMarks.h).
 mlir::Value createVectorProjection(mlir::OpBuilder &builder, mlir::Location loc,
                                    mlir::Value x, mlir::Value weight,
-                                   mlir::llm::BlockQuantType weightFormat,
+                                   mlir::RankedTensorType logicalWeightType,
                                    mlir::Value bias,
                                    mlir::RankedTensorType resultType,
                                    ProjectionTile tile,

@@ -106,8 +106,7 @@ void llmc::cuda::addTypeConversions(TypeConverter &converter) {
   converter.addConversion([](RankedTensorType type) -> Type {
     // A block-quantized weight is its bytes, (N, rowBytes) i8, as the
     // entry points take it and the block decoders read it.
-    if (llm::getBlockQuantElementType(type))
-      type = llm::getBlockStorageType(type);
+    type = llm::getWeightStorageType(type);
     return MemRefType::get(type.getShape(), type.getElementType());
   });
   converter.addConversion([](llm::KVCacheType type) -> Type {

@@ -327,15 +327,16 @@ void parse_weights(const Fields &top, Manifest &m) {
     if (w.optional("interleave")) {
       // Rows stored in interleaved groups (the CPU kernels' layout of some
       // block weights), repacked from the file's rows at load.
-      mw.interleave = w.integer("interleave", 1, 8);
+      mw.interleave = w.integer("interleave", 1, 16);
       if (mw.interleave != 1 &&
-          (mw.interleave != 8 || !block ||
-           interleave_header_bytes(mw.format) == 0 ||
-           mw.shape[0] % mw.interleave != 0 || m.target != TargetKind::Cpu))
+          (!can_interleave(mw.format, mw.interleave) ||
+           mw.shape.size() != 2 || mw.shape[0] % mw.interleave != 0 ||
+           m.target != TargetKind::Cpu))
         fail(LLMC_ERR_FORMAT, m.path, ": weight '", mw.name, "' has interleave ",
              mw.interleave, "; this runtime interleaves groups of 8 rows of a "
-             "CPU artifact's q8_0, q4_0, q4_1, q5_0 or q5_1 matrix whose row "
-             "count is a multiple of 8");
+             "CPU artifact's q8_0, q4_0, q4_1, q5_0 or q5_1 matrix, and groups "
+             "of 16 rows of its f32, f16 or bf16 matrices, whose row count is "
+             "a multiple of the group");
     }
     if (w.optional("layout")) {
       // "rows" (the file's, the default) or "planar": planes of each block

@@ -263,16 +263,25 @@ const void *bind_weight(const Manifest &m, WeightSet &set, size_t i,
   // Rows the kernels read as they are: resident in the set when it caches
   // for the session; planar and interleaved rows are repacked from them.
   bool final_rows = !w.planar && w.interleave == 1;
+  const size_t owned_before = owned.size();
   const void *rows =
       bind_rows(m, set, i, owned, cache_in_set, cache_in_set && final_rows);
+  // Rows converted for this binding (the last buffer bind_rows made) are
+  // dropped once repacked.
+  auto keep_repacked = [&](AlignedBuffer repacked) {
+    if (owned.size() > owned_before && rows == owned.back().data())
+      owned.back() = std::move(repacked);
+    else
+      owned.push_back(std::move(repacked));
+    return owned.back().data();
+  };
   if (w.planar) {
     // The CUDA backend copies the planes to the device at once.
     AlignedBuffer planes(static_cast<size_t>(weight_bytes(w)), w.name.c_str());
     planar_blocks(w.format, static_cast<const uint8_t *>(rows),
                   w.n_elements / dtype_traits(w.format).block_elems,
                   static_cast<uint8_t *>(planes.data()));
-    owned.push_back(std::move(planes));
-    return owned.back().data();
+    return keep_repacked(std::move(planes));
   }
   if (w.interleave == 1)
     return rows;
@@ -285,11 +294,10 @@ const void *bind_weight(const Manifest &m, WeightSet &set, size_t i,
     return set.tensor_interleaved(index, w.format, w.shape[0], row_blocks,
                                   w.interleave);
   AlignedBuffer groups(static_cast<size_t>(weight_bytes(w)), w.name.c_str());
-  interleave_block_rows(w.format, static_cast<const uint8_t *>(rows),
-                        w.shape[0], row_blocks, w.interleave,
-                        static_cast<uint8_t *>(groups.data()));
-  owned.push_back(std::move(groups));
-  return owned.back().data();
+  interleave_rows(w.format, static_cast<const uint8_t *>(rows), w.shape[0],
+                  row_blocks, w.interleave,
+                  static_cast<uint8_t *>(groups.data()));
+  return keep_repacked(std::move(groups));
 }
 
 uint64_t weight_bytes(const ManifestWeight &w) {

@@ -135,7 +135,7 @@ const void *WeightSet::tensor_interleaved(size_t index, llmc_dtype format,
   if (it != interleaved_cache_.end())
     return it->second;
   void *groups = resident_.allocate(static_cast<size_t>(t.n_bytes), t.name.c_str());
-  interleave_block_rows(format, t.data, rows, row_blocks, group,
+  interleave_rows(format, t.data, rows, row_blocks, group,
                         static_cast<uint8_t *>(groups));
   release_file_pages(t);
   interleaved_cache_.emplace(key, groups);

@@ -99,7 +99,7 @@ public:
 
   /// The bytes of tensor `index`, `rows` rows of `row_blocks` blocks of
   /// `format` as the artifact takes them, repacked into groups of `group`
-  /// rows (interleave_block_rows, quant/interleave.h) once, into the
+  /// rows (interleave_rows, quant/interleave.h) once, into the
   /// resident weights, and cached, so that every session binding the tensor
   /// reads one copy. Thread-safe.
   const void *tensor_interleaved(size_t index, llmc_dtype format, int64_t rows,

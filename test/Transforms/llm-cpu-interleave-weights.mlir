@@ -77,3 +77,37 @@ func.func @k_quant(%x: tensor<1x1x256xf32>, %w: tensor<64x256x!llm.block<q4_k>> 
   %y = llm.linear %x, %w : tensor<1x1x256xf32>, tensor<64x256x!llm.block<q4_k>> -> tensor<1x1x64xf32>
   return %y : tensor<1x1x64xf32>
 }
+
+// -----
+
+// f16 matrices that only projections with f32 results read, whose row count
+// is a multiple of 16, are stored in groups of 16 rows; the tied f16 table
+// (gathered), a row count that is no multiple of 16, an f16 result, bf16 and
+// f32 weights keep their rows.
+// CHECK-LABEL: func.func @floats(
+// CHECK-SAME: %{{.*}}: tensor<64x64xf16> {llm.weight = "embed"}
+// CHECK-SAME: %{{.*}}: tensor<64x64x!llm.interleaved<f16, rows = 16>> {llm.weight = "wq"}
+// CHECK-SAME: %{{.*}}: tensor<40x64xf16> {llm.weight = "wk"}
+// CHECK-SAME: %{{.*}}: tensor<64x64xf16> {llm.weight = "wh"}
+// CHECK-SAME: %{{.*}}: tensor<64x64xbf16> {llm.weight = "wb"}
+// CHECK-SAME: %{{.*}}: tensor<64x64xf32> {llm.weight = "wf"}
+// CHECK: llm.linear %{{.*}}, %{{.*}} : tensor<1x1x64xf32>, tensor<64x64x!llm.interleaved<f16, rows = 16>> -> tensor<1x1x64xf32>
+// CHECK: llm.logits %{{.*}}, %{{.*}} {tied} : tensor<1x1x64xf32>, tensor<64x64xf16>
+func.func @floats(%tokens: tensor<1x1xi32>,
+                  %embed: tensor<64x64xf16> {llm.weight = "embed"},
+                  %wq: tensor<64x64xf16> {llm.weight = "wq"},
+                  %wk: tensor<40x64xf16> {llm.weight = "wk"},
+                  %wh: tensor<64x64xf16> {llm.weight = "wh"},
+                  %wb: tensor<64x64xbf16> {llm.weight = "wb"},
+                  %wf: tensor<64x64xf32> {llm.weight = "wf"}) -> tensor<1x1x64xf32> {
+  %h = llm.embedding %tokens, %embed : tensor<1x1xi32>, tensor<64x64xf16> -> tensor<1x1x64xf32>
+  %q = llm.linear %h, %wq : tensor<1x1x64xf32>, tensor<64x64xf16> -> tensor<1x1x64xf32>
+  %k = llm.linear %q, %wk : tensor<1x1x64xf32>, tensor<40x64xf16> -> tensor<1x1x40xf32>
+  %h16 = arith.truncf %q : tensor<1x1x64xf32> to tensor<1x1x64xf16>
+  %y16 = llm.linear %h16, %wh : tensor<1x1x64xf16>, tensor<64x64xf16> -> tensor<1x1x64xf16>
+  %y = arith.extf %y16 : tensor<1x1x64xf16> to tensor<1x1x64xf32>
+  %b = llm.linear %y, %wb : tensor<1x1x64xf32>, tensor<64x64xbf16> -> tensor<1x1x64xf32>
+  %f = llm.linear %b, %wf : tensor<1x1x64xf32>, tensor<64x64xf32> -> tensor<1x1x64xf32>
+  %logits = llm.logits %f, %embed {tied} : tensor<1x1x64xf32>, tensor<64x64xf16> -> tensor<1x1x64xf32>
+  return %logits : tensor<1x1x64xf32>
+}

@@ -76,7 +76,7 @@ module {
 // kernels' layout (llm-cpu-interleave-weights runs in the CPU pipeline
 // only), and the file's rows are not read either.
 module {
-  // expected-error @+1 {{argument #1 ('tensor<64x256x!llm.block<q4_0, interleave = 8>>') has interleaved rows, the CPU kernels' layout; the CUDA kernels read planar blocks (llm-cuda-planar-weights)}}
+  // expected-error @+1 {{argument #1 ('tensor<64x256x!llm.block<q4_0, interleave = 8>>') has interleaved rows, the CPU kernels' layout; the CUDA kernels read planar blocks (llm-cuda-planar-weights) and float rows}}
   func.func private @decode(%x: tensor<1x1x256xf32>, %w: tensor<64x256x!llm.block<q4_0, interleave = 8>> {llm.weight = "w"}) -> tensor<1x1x64xf32> {
     %y = llm.linear %x, %w : tensor<1x1x256xf32>, tensor<64x256x!llm.block<q4_0, interleave = 8>> -> tensor<1x1x64xf32>
     return %y : tensor<1x1x64xf32>
@@ -86,9 +86,20 @@ module {
 // -----
 
 module {
-  // expected-error @+1 {{argument #1 ('tensor<64x256x!llm.block<q4_k>>') has the file's rows; the CUDA kernels read planar blocks (llm-cuda-planar-weights)}}
+  // expected-error @+1 {{argument #1 ('tensor<64x256x!llm.block<q4_k>>') has the file's rows; the CUDA kernels read planar blocks (llm-cuda-planar-weights) and float rows}}
   func.func private @decode(%x: tensor<1x1x256xf32>, %w: tensor<64x256x!llm.block<q4_k>> {llm.weight = "w"}) -> tensor<1x1x64xf32> {
     %y = llm.linear %x, %w : tensor<1x1x256xf32>, tensor<64x256x!llm.block<q4_k>> -> tensor<1x1x64xf32>
+    return %y : tensor<1x1x64xf32>
+  }
+}
+
+// -----
+
+// Float rows in interleaved groups are the CPU kernels' layout too.
+module {
+  // expected-error @+1 {{argument #1 ('tensor<64x256x!llm.interleaved<f16, rows = 16>>') has float rows in interleaved groups, the CPU kernels' layout; the CUDA kernels read planar blocks (llm-cuda-planar-weights) and float rows}}
+  func.func private @decode(%x: tensor<1x1x256xf32>, %w: tensor<64x256x!llm.interleaved<f16, rows = 16>> {llm.weight = "w"}) -> tensor<1x1x64xf32> {
+    %y = llm.linear %x, %w : tensor<1x1x256xf32>, tensor<64x256x!llm.interleaved<f16, rows = 16>> -> tensor<1x1x64xf32>
     return %y : tensor<1x1x64xf32>
   }
 }

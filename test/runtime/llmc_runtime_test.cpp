@@ -1095,7 +1095,7 @@ void add_test_matrix(llmc::rt::WeightSet &set, llmc::rt::Manifest &m,
 /// binds (copying the result to the device at once): prints whether the CPU
 /// bindings share one repacked copy and own nothing, whether the CUDA
 /// binding owns its own, and whether each holds the bytes
-/// interleave_block_rows makes of the file's rows.
+/// interleave_rows makes of the file's rows.
 int cmd_bind_shared(const std::vector<std::string> &) {
   using namespace llmc::rt;
   const int64_t rows = 16, cols = 64, row_blocks = 2; // 18-byte blocks
@@ -1108,7 +1108,7 @@ int cmd_bind_shared(const std::vector<std::string> &) {
                   LLMC_DTYPE_Q4_0, "q4_0", LLMC_DTYPE_Q4_0, file.data(),
                   file.size(), rows, cols, 8);
   std::vector<uint8_t> expected(file.size());
-  interleave_block_rows(LLMC_DTYPE_Q4_0, file.data(), rows, row_blocks, 8,
+  interleave_rows(LLMC_DTYPE_Q4_0, file.data(), rows, row_blocks, 8,
                         expected.data());
   auto bytes = [&](const void *p) {
     return std::memcmp(p, expected.data(), expected.size()) == 0 ? "interleaved"
@@ -1206,7 +1206,7 @@ int cmd_bind_resident(const std::vector<std::string> &args) {
     widened[i] = f16_to_f32(h);
   }
   std::vector<uint8_t> groups(q4.size());
-  interleave_block_rows(LLMC_DTYPE_Q4_0, q4.data(), rows, 2, 8, groups.data());
+  interleave_rows(LLMC_DTYPE_Q4_0, q4.data(), rows, 2, 8, groups.data());
   const void *expected[] = {f16.data(), widened.data(), groups.data()};
   const size_t sizes[] = {f16.size(), widened.size() * 4, groups.size()};
   auto print_bindings = [&](const Manifest &m, const BoundWeights &first,

@@ -1,4 +1,4 @@
-// Block rows repacked into interleaved groups of rows.
+// Rows of blocks or floats repacked into interleaved groups of rows.
 #include "interleave.h"
 
 #include "../dtype.h"
@@ -23,6 +23,39 @@ uint32_t interleave_header_bytes(llmc_dtype dtype) {
   }
 }
 
+bool can_interleave(llmc_dtype dtype, int64_t group) {
+  switch (dtype) {
+  case LLMC_DTYPE_F32:
+  case LLMC_DTYPE_F16:
+  case LLMC_DTYPE_BF16:
+    return group == 16;
+  default:
+    return group == 8 && interleave_header_bytes(dtype) != 0;
+  }
+}
+
+namespace {
+
+/// Element k of the group's rows r = 0..group-1 at dst[k · group + r]: a
+/// transpose of each group of rows of `T` elements.
+template <typename T>
+void interleave_float_rows(const uint8_t *src, size_t rows, size_t columns,
+                           size_t group, uint8_t *dst) {
+  for (size_t g = 0; g < rows / group; ++g) {
+    const uint8_t *group_src = src + g * group * columns * sizeof(T);
+    uint8_t *group_dst = dst + g * group * columns * sizeof(T);
+    for (size_t r = 0; r < group; ++r) {
+      const uint8_t *row = group_src + r * columns * sizeof(T);
+      for (size_t k = 0; k < columns; ++k) {
+        T element;
+        std::memcpy(&element, row + k * sizeof(T), sizeof(T));
+        std::memcpy(group_dst + (k * group + r) * sizeof(T), &element,
+                    sizeof(T));
+      }
+    }
+  }
+}
+
 void interleave_block_rows(llmc_dtype dtype, const uint8_t *src, int64_t rows,
                            int64_t row_blocks, int64_t group, uint8_t *dst) {
   const size_t block = dtype_traits(dtype).block_bytes;
@@ -44,6 +77,23 @@ void interleave_block_rows(llmc_dtype dtype, const uint8_t *src, int64_t rows,
                       in + header + run * 4, 4);
       }
     }
+  }
+}
+
+} // namespace
+
+void interleave_rows(llmc_dtype dtype, const uint8_t *src, int64_t rows,
+                     int64_t row_blocks, int64_t group, uint8_t *dst) {
+  const size_t r = static_cast<size_t>(rows), k = static_cast<size_t>(row_blocks),
+               n = static_cast<size_t>(group);
+  switch (dtype) {
+  case LLMC_DTYPE_F32:
+    return interleave_float_rows<uint32_t>(src, r, k, n, dst);
+  case LLMC_DTYPE_F16:
+  case LLMC_DTYPE_BF16:
+    return interleave_float_rows<uint16_t>(src, r, k, n, dst);
+  default:
+    return interleave_block_rows(dtype, src, rows, row_blocks, group, dst);
   }
 }
 

@@ -971,6 +971,42 @@ func.func @f(%x: tensor<1x1x64xf32>, %w: tensor<60x64x!llm.block<q4_0, interleav
 
 // -----
 
+// Interleaved float rows: f32, f16 or bf16 elements in groups of 16, never
+// gathered, a static row length and a row count that fills whole groups.
+// expected-error @+1 {{interleaved float rows come in groups of 16, got 8}}
+func.func @f(%w: tensor<64x256x!llm.interleaved<f16, rows = 8>>)
+
+// -----
+
+// expected-error @+1 {{interleaved rows hold f32, f16 or bf16, not 'i8'}}
+func.func @f(%w: tensor<64x256x!llm.interleaved<i8, rows = 16>>)
+
+// -----
+
+func.func @f(%t: tensor<1x1xi32>, %table: tensor<512x64x!llm.interleaved<f16, rows = 16>>) {
+  // expected-error @+1 {{'llm.embedding' op table must not be interleaved: its rows are gathered one at a time}}
+  %0 = llm.embedding %t, %table : tensor<1x1xi32>, tensor<512x64x!llm.interleaved<f16, rows = 16>> -> tensor<1x1x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x1x64xf32>, %w: tensor<40x64x!llm.interleaved<f16, rows = 16>>) {
+  // expected-error @+1 {{'llm.linear' op weight row count (40) must be a multiple of its interleaved groups (16 rows)}}
+  %0 = llm.linear %x, %w : tensor<1x1x64xf32>, tensor<40x64x!llm.interleaved<f16, rows = 16>> -> tensor<1x1x40xf32>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x1x?xf32>, %w: tensor<32x?x!llm.interleaved<f16, rows = 16>>) {
+  // expected-error @+1 {{'llm.linear' op weight in interleaved rows must have a static row length}}
+  %0 = llm.linear %x, %w : tensor<1x1x?xf32>, tensor<32x?x!llm.interleaved<f16, rows = 16>> -> tensor<1x1x32xf32>
+  return
+}
+
+// -----
+
 // A block weight is interleaved or planar, not both.
 // expected-error @+1 {{a block weight is either interleaved or planar}}
 func.func @f(%w: tensor<64x256x!llm.block<q4_0, interleave = 8, planar>>)

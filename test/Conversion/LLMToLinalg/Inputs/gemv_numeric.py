@@ -1,11 +1,12 @@
 """The vector projection kernels (GEMV for one row, register-tiled for more)
 executed with OpenMP threads against numpy: K and N that do not fill a vector
-or a row block, bias, bf16 weights, logits, dynamic token counts, and the
-packed-panel GEMM with its K blocks and row blocks."""
+or a row block, bias, bf16 weights, logits, dynamic token counts, the
+packed-panel GEMM with its K blocks and row blocks, and weights stored in
+interleaved groups of 16 rows (`!llm.interleaved<t, rows = 16>`)."""
 import numpy as np
 
 from llm_numeric_cases import MainBuilder, check_all, round_bf16
-from llmc_numeric import run
+from llmc_numeric import dense, run
 
 rng = np.random.default_rng(11)
 checks = []
@@ -26,13 +27,33 @@ def reference(x, w, b=None):
     return out if b is None else out + b
 
 
+GROUP_ROWS = 16
+
+
+def interleaved_weight(w, wtype):
+    """The weight stored in groups of 16 rows, column k of a group's rows
+    together, as the dialect documents `!llm.interleaved<t, rows = 16>`: the
+    storage constant [N / 16, 16 · K] cast to the logical type."""
+    n, k = w.shape
+    storage = w.reshape(n // GROUP_ROWS, GROUP_ROWS, k).transpose(0, 2, 1)
+    literal, storage_type = dense(storage.reshape(n // GROUP_ROWS, -1), wtype)
+    cs = m.fresh("groups")
+    m.lines.append("  %s = arith.constant %s" % (cs, literal))
+    wty = "tensor<%dx%dx!llm.interleaved<%s, rows = %d>>" % (n, k, wtype,
+                                                             GROUP_ROWS)
+    cw = m.fresh("w")
+    m.lines.append("  %s = builtin.unrealized_conversion_cast %s : %s to %s"
+                   % (cw, cs, storage_type, wty))
+    return cw, wty
+
+
 def projection(name, lead, k, n, wtype="f32", bias=False, op="llm.linear",
-               dynamic=False):
+               dynamic=False, interleaved=False):
     x = rng.standard_normal(tuple(lead) + (k,)).astype(np.float32)
     w = weights(n, k, wtype)
     b = rng.standard_normal(n).astype(np.float32) if bias else None
+    cw, wty = interleaved_weight(w, wtype) if interleaved else m.constant(w, wtype)
     cx, xty = m.constant(x)
-    cw, wty = m.constant(w, wtype)
     yty = "tensor<%sxf32>" % "x".join(str(d) for d in tuple(lead) + (n,))
     operands, types = [cx, cw], [xty, wty]
     if bias:
@@ -87,5 +108,23 @@ projection("gemm packed bf16 T=9 K=37 N=99", [1, 9], 37, 99, wtype="bf16",
            bias=True)
 projection("gemm packed f16 T=6 K=64 N=192", [1, 6], 64, 192, wtype="f16",
            dynamic=True)
+
+# Interleaved groups of 16 rows. Decode: K = 37 (9 steps of the 4 chains and
+# one column left), K = 64 (no column left); f32, bf16 and f16 elements.
+# Prefill: panels of 3 groups (AVX-512's 8 x 3 tiles; AVX2's are 6 x 1) and
+# the groups below a panel, 8-row tiles and rows left below a tile, two
+# blocks of x rows (128 + 5) and K in several blocks of the panel.
+projection("gemv interleaved f16 K=37 N=48 bias", [1, 1], 37, 48, "f16",
+           bias=True, interleaved=True)
+projection("gemv interleaved bf16 K=64 N=16", [1, 1], 64, 16, "bf16",
+           interleaved=True)
+projection("gemv interleaved f32 logits K=20 N=32", [1, 1], 20, 32, "f32",
+           op="llm.logits", interleaved=True)
+projection("gemm interleaved f16 T=13 K=37 N=80 bias", [1, 13], 37, 80, "f16",
+           bias=True, dynamic=True, interleaved=True)
+projection("gemm interleaved f16 T=133 K=2741 N=64", [1, 133], 2741, 64, "f16",
+           dynamic=True, interleaved=True)
+projection("gemm interleaved bf16 static 2x5 K=33 N=32 bias", [2, 5], 33, 32,
+           "bf16", bias=True, interleaved=True)
 
 check_all(checks, run(m.module()))
