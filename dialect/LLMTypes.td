@@ -265,7 +265,7 @@ def LLM_InterleavedFloatType : TypeDef<LLM_Dialect, "InterleavedFloat"> {
     what the entry points take. The element type is f32, f16 or bf16; N
     must be a static multiple of the group, K static, and only projections
     (`llm.linear`, `llm.logits`) take such weights. The CPU target chooses
-    it (`llm-cpu-interleave-weights`, for f16 matrices); the runtime
+    it (`llm-cpu-interleave-weights`, for f16 and f32 matrices); the runtime
     repacks the file's rows into it at load.
 
     Example:

@@ -102,7 +102,7 @@ def LLMFuseRopeAppend : Pass<"llm-fuse-rope-append"> {
 }
 
 def LLMCPUInterleaveWeights : Pass<"llm-cpu-interleave-weights", "::mlir::ModuleOp"> {
-  let summary = "Store projection weights of the 32-element block formats (q4_0, q4_1, q5_0, q5_1, q8_0) in groups of 8 interleaved rows, and f16 ones in groups of 16 (the CPU's weight layouts)";
+  let summary = "Store projection weights of the 32-element block formats (q4_0, q4_1, q5_0, q5_1, q8_0) in groups of 8 interleaved rows, and f16 and f32 ones in groups of 16 (the CPU's weight layouts)";
   let description = [{
     Gives every `!llm.block<q4_0>`, `q4_1`, `q5_0`, `q5_1` or `q8_0` weight that only
     projections read (through any number of calls) the same format with
@@ -116,13 +116,12 @@ def LLMCPUInterleaveWeights : Pass<"llm-cpu-interleave-weights", "::mlir::Module
     manifest records the layout and the runtime repacks the file's rows at
     load. Runs at the end of the CPU's fused phase.
 
-    Likewise every static f16 matrix that only projections with f32 results
-    read, whose row count is a multiple of 16, becomes
-    `!llm.interleaved<f16, rows = 16>`: column k of 16 rows in one vector,
-    which the decode GEMV multiplies with x's element k broadcast and the
-    prefill GEMM reads as a panel without packing it. bf16 weights keep
-    their rows (the prefill's VDPBF16PS panels pair their elements along
-    K), as do f32 ones.
+    Likewise every static f16 or f32 matrix that only projections with f32
+    results read, whose row count is a multiple of 16, becomes
+    `!llm.interleaved<f16, rows = 16>` (or `f32`): column k of 16 rows in one
+    vector, which the decode GEMV multiplies with x's element k broadcast and
+    the prefill GEMM reads as a panel without packing it. bf16 weights keep
+    their rows (the prefill's VDPBF16PS panels pair their elements along K).
 
     Before:
     ```mlir

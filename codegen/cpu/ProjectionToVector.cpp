@@ -39,7 +39,9 @@ namespace {
 constexpr llmc::ProjectionTile kRowGemvTile = {/*xRows=*/1, /*weightRows=*/1};
 
 /// FMA chains of the f16 decode GEMV's row where a vector of its lanes is
-/// one register (AVX-512; AVX2's two ymm halves are two chains already:
+/// one register (f16 weights in their rows: a tied embedding table read as
+/// the LM head, or a row count that is no multiple of 16; the others are
+/// interleaved, kInterleavedFloatGemvTile. AVX-512; AVX2's two ymm halves are two chains already:
 /// four measured slower on Zen 3, above, and even on Zen 4's x86-64-v3
 /// code, 0.97-1.04x in 8 turns). Measured on a 2-core Zen 4
 /// (bench/turns.c --decode, 4 rounds per turn, alternating with

@@ -4,15 +4,15 @@
 // projections read, through a call into a layer function: the entry
 // argument, the callee's argument and the ops all take the interleaved type. The tied embedding table (gathered, and read by
 // llm.logits) keeps its rows, and so do a row count that is no multiple of
-// 8 and a float weight.
+// 8 and a bf16 weight.
 // CHECK-LABEL: func.func @decode(
 // CHECK-SAME: %{{.*}}: tensor<64x64x!llm.block<q4_0>> {llm.weight = "embed"}
 // CHECK-SAME: %{{.*}}: tensor<64x64x!llm.block<q4_0, interleave = 8>> {llm.weight = "wq"}
 // CHECK-SAME: %{{.*}}: tensor<64x64x!llm.block<q8_0, interleave = 8>> {llm.weight = "wk"}
 // CHECK-SAME: %{{.*}}: tensor<64x64x!llm.block<q5_1, interleave = 8>> {llm.weight = "wu"}
 // CHECK-SAME: %{{.*}}: tensor<12x64x!llm.block<q4_0>> {llm.weight = "wv"}
-// CHECK-SAME: %{{.*}}: tensor<64x64xf32> {llm.weight = "wo"}
-// CHECK: call @layer(%{{.*}}) : (tensor<1x1x64xf32>, tensor<64x64x!llm.block<q4_0, interleave = 8>>, tensor<64x64x!llm.block<q8_0, interleave = 8>>, tensor<64x64x!llm.block<q5_1, interleave = 8>>, tensor<12x64x!llm.block<q4_0>>, tensor<64x64xf32>)
+// CHECK-SAME: %{{.*}}: tensor<64x64xbf16> {llm.weight = "wo"}
+// CHECK: call @layer(%{{.*}}) : (tensor<1x1x64xf32>, tensor<64x64x!llm.block<q4_0, interleave = 8>>, tensor<64x64x!llm.block<q8_0, interleave = 8>>, tensor<64x64x!llm.block<q5_1, interleave = 8>>, tensor<12x64x!llm.block<q4_0>>, tensor<64x64xbf16>)
 // CHECK: llm.logits %{{.*}}, %{{.*}} {tied} : tensor<1x1x64xf32>, tensor<64x64x!llm.block<q4_0>>
 // CHECK-LABEL: func.func private @layer(
 // CHECK-SAME: %{{.*}}: tensor<64x64x!llm.block<q4_0, interleave = 8>>, %{{.*}}: tensor<64x64x!llm.block<q8_0, interleave = 8>>, %{{.*}}: tensor<64x64x!llm.block<q5_1, interleave = 8>>, %{{.*}}: tensor<12x64x!llm.block<q4_0>>
@@ -23,21 +23,21 @@ func.func @decode(%tokens: tensor<1x1xi32>,
                   %wk: tensor<64x64x!llm.block<q8_0>> {llm.weight = "wk"},
                   %wu: tensor<64x64x!llm.block<q5_1>> {llm.weight = "wu"},
                   %wv: tensor<12x64x!llm.block<q4_0>> {llm.weight = "wv"},
-                  %wo: tensor<64x64xf32> {llm.weight = "wo"}) -> tensor<1x1x64xf32> {
+                  %wo: tensor<64x64xbf16> {llm.weight = "wo"}) -> tensor<1x1x64xf32> {
   %h = llm.embedding %tokens, %embed : tensor<1x1xi32>, tensor<64x64x!llm.block<q4_0>> -> tensor<1x1x64xf32>
-  %y = call @layer(%h, %wq, %wk, %wu, %wv, %wo) : (tensor<1x1x64xf32>, tensor<64x64x!llm.block<q4_0>>, tensor<64x64x!llm.block<q8_0>>, tensor<64x64x!llm.block<q5_1>>, tensor<12x64x!llm.block<q4_0>>, tensor<64x64xf32>) -> tensor<1x1x64xf32>
+  %y = call @layer(%h, %wq, %wk, %wu, %wv, %wo) : (tensor<1x1x64xf32>, tensor<64x64x!llm.block<q4_0>>, tensor<64x64x!llm.block<q8_0>>, tensor<64x64x!llm.block<q5_1>>, tensor<12x64x!llm.block<q4_0>>, tensor<64x64xbf16>) -> tensor<1x1x64xf32>
   %logits = llm.logits %y, %embed {tied} : tensor<1x1x64xf32>, tensor<64x64x!llm.block<q4_0>> -> tensor<1x1x64xf32>
   return %logits : tensor<1x1x64xf32>
 }
 func.func private @layer(%x: tensor<1x1x64xf32>, %wq: tensor<64x64x!llm.block<q4_0>>,
                          %wk: tensor<64x64x!llm.block<q8_0>>, %wu: tensor<64x64x!llm.block<q5_1>>,
                          %wv: tensor<12x64x!llm.block<q4_0>>,
-                         %wo: tensor<64x64xf32>) -> tensor<1x1x64xf32> {
+                         %wo: tensor<64x64xbf16>) -> tensor<1x1x64xf32> {
   %q = llm.linear %x, %wq : tensor<1x1x64xf32>, tensor<64x64x!llm.block<q4_0>> -> tensor<1x1x64xf32>
   %k = llm.linear %x, %wk : tensor<1x1x64xf32>, tensor<64x64x!llm.block<q8_0>> -> tensor<1x1x64xf32>
   %u = llm.linear %x, %wu : tensor<1x1x64xf32>, tensor<64x64x!llm.block<q5_1>> -> tensor<1x1x64xf32>
   %v = llm.linear %x, %wv : tensor<1x1x64xf32>, tensor<12x64x!llm.block<q4_0>> -> tensor<1x1x12xf32>
-  %o = llm.linear %q, %wo : tensor<1x1x64xf32>, tensor<64x64xf32> -> tensor<1x1x64xf32>
+  %o = llm.linear %q, %wo : tensor<1x1x64xf32>, tensor<64x64xbf16> -> tensor<1x1x64xf32>
   return %o : tensor<1x1x64xf32>
 }
 
@@ -80,17 +80,17 @@ func.func @k_quant(%x: tensor<1x1x256xf32>, %w: tensor<64x256x!llm.block<q4_k>> 
 
 // -----
 
-// f16 matrices that only projections with f32 results read, whose row count
-// is a multiple of 16, are stored in groups of 16 rows; the tied f16 table
-// (gathered), a row count that is no multiple of 16, an f16 result, bf16 and
-// f32 weights keep their rows.
+// f16 and f32 matrices that only projections with f32 results read, whose
+// row count is a multiple of 16, are stored in groups of 16 rows; the tied
+// f16 table (gathered), a row count that is no multiple of 16, an f16 result
+// and bf16 weights keep their rows.
 // CHECK-LABEL: func.func @floats(
 // CHECK-SAME: %{{.*}}: tensor<64x64xf16> {llm.weight = "embed"}
 // CHECK-SAME: %{{.*}}: tensor<64x64x!llm.interleaved<f16, rows = 16>> {llm.weight = "wq"}
 // CHECK-SAME: %{{.*}}: tensor<40x64xf16> {llm.weight = "wk"}
 // CHECK-SAME: %{{.*}}: tensor<64x64xf16> {llm.weight = "wh"}
 // CHECK-SAME: %{{.*}}: tensor<64x64xbf16> {llm.weight = "wb"}
-// CHECK-SAME: %{{.*}}: tensor<64x64xf32> {llm.weight = "wf"}
+// CHECK-SAME: %{{.*}}: tensor<64x64x!llm.interleaved<f32, rows = 16>> {llm.weight = "wf"}
 // CHECK: llm.linear %{{.*}}, %{{.*}} : tensor<1x1x64xf32>, tensor<64x64x!llm.interleaved<f16, rows = 16>> -> tensor<1x1x64xf32>
 // CHECK: llm.logits %{{.*}}, %{{.*}} {tied} : tensor<1x1x64xf32>, tensor<64x64xf16>
 func.func @floats(%tokens: tensor<1x1xi32>,

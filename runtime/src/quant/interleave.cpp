@@ -3,6 +3,7 @@
 
 #include "../dtype.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace llmc::rt {
@@ -37,20 +38,26 @@ bool can_interleave(llmc_dtype dtype, int64_t group) {
 namespace {
 
 /// Element k of the group's rows r = 0..group-1 at dst[k · group + r]: a
-/// transpose of each group of rows of `T` elements.
+/// transpose of each group of rows of `T` elements, in tiles of kTile
+/// columns whose group × kTile elements stay in L1 while each row's part is
+/// read in one sequential run.
 template <typename T>
 void interleave_float_rows(const uint8_t *src, size_t rows, size_t columns,
                            size_t group, uint8_t *dst) {
+  constexpr size_t kTile = 64;
   for (size_t g = 0; g < rows / group; ++g) {
     const uint8_t *group_src = src + g * group * columns * sizeof(T);
     uint8_t *group_dst = dst + g * group * columns * sizeof(T);
-    for (size_t r = 0; r < group; ++r) {
-      const uint8_t *row = group_src + r * columns * sizeof(T);
-      for (size_t k = 0; k < columns; ++k) {
-        T element;
-        std::memcpy(&element, row + k * sizeof(T), sizeof(T));
-        std::memcpy(group_dst + (k * group + r) * sizeof(T), &element,
-                    sizeof(T));
+    for (size_t k0 = 0; k0 < columns; k0 += kTile) {
+      const size_t k1 = std::min(columns, k0 + kTile);
+      for (size_t r = 0; r < group; ++r) {
+        const uint8_t *row = group_src + r * columns * sizeof(T);
+        for (size_t k = k0; k < k1; ++k) {
+          T element;
+          std::memcpy(&element, row + k * sizeof(T), sizeof(T));
+          std::memcpy(group_dst + (k * group + r) * sizeof(T), &element,
+                      sizeof(T));
+        }
       }
     }
   }

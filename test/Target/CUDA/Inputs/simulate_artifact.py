@@ -119,6 +119,9 @@ def fill_weights(model, manifest, path):
             values = np.concatenate([values[start + g * stride:start + g * stride + count]
                                      for g in range(groups)])
         if values.dtype == np.uint8:  # blocks, as stored
+            if w.get("interleave", 1) > 1:
+                raise SystemExit("%s: %s: interleaved block rows (a CPU artifact's) are not "
+                                 "written here" % (path, w["name"]))
             raw = np.ascontiguousarray(values)
             if w.get("layout") == "planar":
                 raw = planar(w["dtype"], raw)
@@ -135,6 +138,12 @@ def fill_weights(model, manifest, path):
         if list(values.shape) != list(w["shape"]):
             raise SystemExit("%s: %s has shape %s, the artifact wants %s"
                              % (path, w["name"], list(values.shape), w["shape"]))
+        if w.get("interleave", 1) > 1:
+            # A CPU artifact's float rows in interleaved groups: column k of
+            # a group's rows together (`!llm.interleaved<t, rows = R>`).
+            group = w["interleave"]
+            n, k = values.shape
+            values = values.reshape(n // group, group, k).transpose(0, 2, 1)
         raw = np.ascontiguousarray(cuda_sim.to_memory(values.reshape(-1), w["dtype"]))
         address, size = model.weight_addresses[w["name"]]
         assert raw.nbytes == size
