@@ -96,6 +96,15 @@ void accumulatePanelTile(OpBuilder &b, Location loc, Value out, Value m,
 
 } // namespace
 
+/// The broadcast of x[row, k] widened to f32 across `lanes` lanes.
+static Value broadcastElement(OpBuilder &b, Location loc, Value x, Value row,
+                              Value k, int64_t lanes) {
+  Value element = tensor::ExtractOp::create(b, loc, x, ValueRange{row, k});
+  return vector::BroadcastOp::create(
+      b, loc, VectorType::get({lanes}, b.getF32Type()),
+      convertFloat(b, loc, element, b.getF32Type()));
+}
+
 Value llmc::packWeightPanel(OpBuilder &b, Location loc, Value rows, Value n0,
                             int64_t panelRows, int64_t depth, int64_t lanes) {
   assert(panelRows % lanes == 0 && "whole groups of lanes rows");
@@ -140,26 +149,13 @@ void llmc::multiplyPackedPanel(OpBuilder &b, Location loc, Value x,
               ValueRange{k, indexConstant(fb, floc, v * lanes)}));
         SmallVector<Value> updated;
         for (Value row : rows) {
-          Value element = tensor::ExtractOp::create(fb, floc, x,
-                                                    ValueRange{row, k});
-          Value broadcast = vector::BroadcastOp::create(
-              fb, floc, vectorType,
-              convertFloat(fb, floc, element, fb.getF32Type()));
+          Value broadcast = broadcastElement(fb, floc, x, row, k, lanes);
           for (int64_t v = 0; v < vectors; ++v)
             updated.push_back(vector::FMAOp::create(
                 fb, floc, weights[v], broadcast, sums[updated.size()]));
         }
         return updated;
       });
-}
-
-/// The broadcast of x[row, k] widened to f32 across `lanes` lanes.
-static Value broadcastElement(OpBuilder &b, Location loc, Value x, Value row,
-                              Value k, int64_t lanes) {
-  Value element = tensor::ExtractOp::create(b, loc, x, ValueRange{row, k});
-  return vector::BroadcastOp::create(
-      b, loc, VectorType::get({lanes}, b.getF32Type()),
-      convertFloat(b, loc, element, b.getF32Type()));
 }
 
 /// The offset of column k in a row of interleaved groups' storage: k · R.
