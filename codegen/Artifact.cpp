@@ -115,6 +115,9 @@ llvm::Error writeManifest(const ArtifactPaths &paths, const ModelConfig &config,
     // load (the dtype's blocks or elements, in another order).
     if (spec.interleave > 1)
       weight["interleave"] = spec.interleave;
+    // ... a row's runs of elements side by side (bf16 pairs).
+    if (spec.interleaveColumns > 1)
+      weight["interleave_columns"] = spec.interleaveColumns;
     // Planes of each segment of the blocks (the same bytes, in another
     // order), repacked from the file's rows at load.
     if (spec.planar)

@@ -47,8 +47,10 @@ llvm::Expected<llmc::ModelInterface> llmc::getModelInterface(ModuleOp module) {
       weight.planar = block.getPlanar();
     }
     if (auto interleaved =
-            dyn_cast<llm::InterleavedFloatType>(tensor.getElementType()))
+            dyn_cast<llm::InterleavedFloatType>(tensor.getElementType())) {
       weight.interleave = interleaved.getRows();
+      weight.interleaveColumns = interleaved.getColumns();
+    }
     if (auto source =
             decode.getArgAttrOfType<StringAttr>(index, "llm.weight_source")) {
       auto rows = decode.getArgAttrOfType<DenseI64ArrayAttr>(

@@ -25,6 +25,9 @@ struct InterfaceWeight {
   /// `!llm.interleaved`): 1, or 8 (blocks) or 16 (floats) when the runtime
   /// repacks the rows at load.
   int64_t interleave = 1;
+  /// Elements of a row side by side in an interleaved group (`columns` of
+  /// `!llm.interleaved`): 1, or 2 for bf16 pairs.
+  int64_t interleaveColumns = 1;
   /// A block format stored as planes (`planar` of `!llm.block`), repacked
   /// from the file's rows at load.
   bool planar = false;

@@ -89,8 +89,9 @@ LogicalResult verifyNorm(Operation *op, ShapedType x, ShapedType weight,
 /// by the caller) has rows of whole blocks: a static row length that is a
 /// multiple of the format's block. A weight stored in interleaved groups of
 /// rows (an interleaved block format, or `!llm.interleaved<...>` floats,
-/// whose row length must be static) has a static row count that is a
-/// multiple of its groups, and only the projections read it:
+/// whose row length must be static and a multiple of their runs of
+/// columns) has a static row count that is a multiple of its groups, and
+/// only the projections read it:
 /// `notInterleaved`, when given, says why `op` cannot (an embedding table's
 /// rows are gathered one at a time). Plain float weights pass unchecked.
 LogicalResult verifyWeightFormat(Operation *op, ShapedType weight,
@@ -111,6 +112,11 @@ LogicalResult verifyWeightFormat(Operation *op, ShapedType weight,
     if (ShapedType::isDynamic(row))
       return op->emitOpError()
              << name << " in interleaved rows must have a static row length";
+    if (row % interleaved.getColumns() != 0)
+      return op->emitOpError()
+             << name << " row length (" << row
+             << ") must be a multiple of its interleaved runs ("
+             << interleaved.getColumns() << " columns)";
     groupRows = interleaved.getRows();
   }
   if (groupRows == 1)

@@ -295,13 +295,19 @@ RankedTensorType mlir::llm::getBlockStorageType(RankedTensorType type) {
 
 LogicalResult
 InterleavedFloatType::verify(function_ref<InFlightDiagnostic()> emitError,
-                             Type elementType, int64_t rows) {
+                             Type elementType, int64_t rows,
+                             int64_t columns) {
   if (!elementType.isF32() && !elementType.isF16() && !elementType.isBF16())
     return emitError() << "interleaved rows hold f32, f16 or bf16, not "
                        << elementType;
   if (rows != kGroupRows)
     return emitError() << "interleaved float rows come in groups of "
                        << kGroupRows << ", got " << rows;
+  if (columns != 1 && !(columns == kBF16PairColumns && elementType.isBF16()))
+    return emitError() << "interleaved " << elementType
+                       << " rows stand in runs of 1 column"
+                       << (elementType.isBF16() ? " or 2" : "") << ", got "
+                       << columns;
   return success();
 }
 

@@ -262,23 +262,44 @@ def LLM_InterleavedFloatType : TypeDef<LLM_Dialect, "InterleavedFloat"> {
     final reduction, and the prefill GEMM reads its panels as they are
     stored, without packing them. The lowering maps the tensor to its
     storage, `tensor<N / 16 x 16 · K x f16>`, a row per group, which is
-    what the entry points take. The element type is f32, f16 or bf16; N
-    must be a static multiple of the group, K static, and only projections
-    (`llm.linear`, `llm.logits`) take such weights. The CPU target chooses
-    it (`llm-cpu-interleave-weights`, for f16 and f32 matrices); the runtime
-    repacks the file's rows into it at load.
+    what the entry points take.
+
+    With `columns = 2` (bf16 only), each row's elements stand in pairs of
+    columns: group g holds K / 2 runs, run p being rows 16 · g + r's
+    elements 2p and 2p + 1 side by side for r = 0..15 (element (p, r, j) is
+    row 16 · g + r, column 2p + j). A run is one 512-bit operand of AVX-512
+    BF16's VDPBF16PS, which the prefill multiplies by x's pair p; the decode
+    GEMV widens a run's even and odd columns to two f32 vectors with a shift
+    and a mask. K must then be even.
+
+    The element type is f32, f16 or bf16; N must be a static multiple of the
+    group, K static, and only projections (`llm.linear`, `llm.logits`) take
+    such weights. The CPU target chooses it (`llm-cpu-interleave-weights`);
+    the runtime repacks the file's rows into it at load.
 
     Example:
     ```mlir
     %y = llm.linear %x, %w : tensor<1x1x576xf32>, tensor<1536x576x!llm.interleaved<f16, rows = 16>> -> tensor<1x1x1536xf32>
+    %z = llm.linear %x, %v : tensor<1x1x576xf32>, tensor<1536x576x!llm.interleaved<bf16, rows = 16, columns = 2>> -> tensor<1x1x1536xf32>
     ```
   }];
-  let parameters = (ins "::mlir::Type":$element_type, "int64_t":$rows);
-  let assemblyFormat = "`<` $element_type `,` `rows` `=` $rows `>`";
+  let parameters = (ins "::mlir::Type":$element_type, "int64_t":$rows,
+                        DefaultValuedParameter<"int64_t", "1">:$columns);
+  let assemblyFormat =
+      "`<` $element_type `,` `rows` `=` $rows (`,` `columns` `=` $columns^)? `>`";
   let genVerifyDecl = 1;
+  let builders = [
+    TypeBuilderWithInferredContext<(ins "::mlir::Type":$element_type,
+                                        "int64_t":$rows,
+                                        CArg<"int64_t", "1">:$columns), [{
+      return $_get(element_type.getContext(), element_type, rows, columns);
+    }]>
+  ];
   let extraClassDeclaration = [{
     /// Rows per group: the lanes of one AVX-512 vector of f32 sums.
     static constexpr int64_t kGroupRows = 16;
+    /// Columns of a row side by side in a bf16 group (VDPBF16PS's pairs).
+    static constexpr int64_t kBF16PairColumns = 2;
   }];
 }
 

@@ -1,4 +1,4 @@
-// The llm-cpu-interleave-weights pass: projection weights of the 32-element block formats stored in groups of 8 interleaved rows, f16 and f32 ones in groups of 16.
+// The llm-cpu-interleave-weights pass: projection weights of the 32-element block formats stored in groups of 8 interleaved rows, float ones in groups of 16 (bf16 in pairs of columns).
 #include "passes/Passes.h"
 #include "passes/WeightLayout.h"
 
@@ -30,9 +30,9 @@ bool isCandidateType(Type type) {
              0;
 }
 
-/// An f16 or f32 matrix with a static shape whose row count is a multiple
-/// of the float groups: the interleaved float kernels' candidates (bf16
-/// keeps its rows for the prefill's VDPBF16PS pair panels). Measured on a
+/// A float matrix with a static shape whose row count is a multiple of the
+/// float groups: the interleaved float kernels' candidates (a bf16 one with
+/// an even row length: its groups hold pairs of columns). Measured on a
 /// 2-core Zen 4 (bench/turns.c, 2 threads unless noted, interleaved ÷ rows):
 /// prefill (128 tokens) SmolLM2-135M's shape F16 1.17x, TinyLlama-1.1B's
 /// 1.18x, LLaMA-3-8B's layers 1.16x, their x86-64-v3 code 1.08x / 0.99x /
@@ -42,10 +42,15 @@ bool isCandidateType(Type type) {
 /// 1.31x (1.36x at one thread).
 bool isFloatCandidate(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
-  return tensor && tensor.getRank() == 2 && tensor.hasStaticShape() &&
-         (tensor.getElementType().isF16() ||
-          tensor.getElementType().isF32()) &&
-         tensor.getDimSize(0) % llm::InterleavedFloatType::kGroupRows == 0;
+  if (!tensor || tensor.getRank() != 2 || !tensor.hasStaticShape() ||
+      tensor.getDimSize(0) % llm::InterleavedFloatType::kGroupRows != 0)
+    return false;
+  Type element = tensor.getElementType();
+  return element.isF16() || element.isF32() ||
+         (element.isBF16() &&
+          tensor.getDimSize(1) %
+                  llm::InterleavedFloatType::kBF16PairColumns ==
+              0);
 }
 
 /// A projection's weight use whose result is f32, the interleaved float
@@ -72,9 +77,11 @@ struct LLMCPUInterleaveWeightsPass
     llmc::relayoutWeightArguments(
         getOperation(), isFloatCandidate, isFloatGroupsUse, [](Type type) {
           auto tensor = cast<RankedTensorType>(type);
+          Type element = tensor.getElementType();
           return tensor.clone(llm::InterleavedFloatType::get(
-              type.getContext(), tensor.getElementType(),
-              llm::InterleavedFloatType::kGroupRows));
+              element, llm::InterleavedFloatType::kGroupRows,
+              element.isBF16() ? llm::InterleavedFloatType::kBF16PairColumns
+                               : 1));
         });
   }
 };

@@ -102,7 +102,7 @@ def LLMFuseRopeAppend : Pass<"llm-fuse-rope-append"> {
 }
 
 def LLMCPUInterleaveWeights : Pass<"llm-cpu-interleave-weights", "::mlir::ModuleOp"> {
-  let summary = "Store projection weights of the 32-element block formats (q4_0, q4_1, q5_0, q5_1, q8_0) in groups of 8 interleaved rows, and f16 and f32 ones in groups of 16 (the CPU's weight layouts)";
+  let summary = "Store projection weights of the 32-element block formats (q4_0, q4_1, q5_0, q5_1, q8_0) in groups of 8 interleaved rows, and float ones in groups of 16 (the CPU's weight layouts)";
   let description = [{
     Gives every `!llm.block<q4_0>`, `q4_1`, `q5_0`, `q5_1` or `q8_0` weight that only
     projections read (through any number of calls) the same format with
@@ -120,8 +120,10 @@ def LLMCPUInterleaveWeights : Pass<"llm-cpu-interleave-weights", "::mlir::Module
     results read, whose row count is a multiple of 16, becomes
     `!llm.interleaved<f16, rows = 16>` (or `f32`): column k of 16 rows in one
     vector, which the decode GEMV multiplies with x's element k broadcast and
-    the prefill GEMM reads as a panel without packing it. bf16 weights keep
-    their rows (the prefill's VDPBF16PS panels pair their elements along K).
+    the prefill GEMM reads as a panel without packing it. A bf16 one with an
+    even row length becomes `!llm.interleaved<bf16, rows = 16, columns = 2>`:
+    its 16 rows' columns 2p and 2p + 1 in one vector, the operand of the
+    prefill's VDPBF16PS, which the decode GEMV widens to two f32 vectors.
 
     Before:
     ```mlir

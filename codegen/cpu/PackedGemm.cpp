@@ -158,49 +158,107 @@ void llmc::multiplyPackedPanel(OpBuilder &b, Location loc, Value x,
       });
 }
 
-/// The offset of column k in a row of interleaved groups' storage: k · R.
+/// The offset in a row of interleaved groups' storage of the run that
+/// starts at column k (a multiple of the runs' columns): k · R.
 static Value getGroupColumnOffset(OpBuilder &b, Location loc, Value k) {
   return arith::MulIOp::create(
       b, loc, k, indexConstant(b, loc, llm::InterleavedFloatType::kGroupRows));
 }
 
-/// Column k of the interleaved group `group` of `groups` ([N / R, R · K]),
-/// at `offset` (getGroupColumnOffset): its R rows' element k, widened to
-/// f32.
-static Value readGroupColumn(OpBuilder &b, Location loc, Value groups,
-                             Value group, Value offset) {
-  return readWidenedRowVector(b, loc, groups, group, offset, Value(),
-                              llm::InterleavedFloatType::kGroupRows);
+/// The bf16 run at `offset` of the interleaved group `group` of `groups`
+/// (`columns = 2`): its R rows' two columns, row r's at 2r and 2r + 1, as
+/// VDPBF16PS takes an operand.
+static Value readGroupPairs(OpBuilder &b, Location loc, Value groups,
+                            Value group, Value offset) {
+  constexpr int64_t lanes = llm::InterleavedFloatType::kGroupRows;
+  Type bf16 = b.getBF16Type();
+  return vector::TransferReadOp::create(
+      b, loc, VectorType::get({2 * lanes}, bf16), groups,
+      ValueRange{group, offset},
+      AffineMap::getMinorIdentityMap(2, 1, b.getContext()),
+      arith::ConstantOp::create(b, loc, b.getFloatAttr(bf16, 0.0)), Value(),
+      b.getBoolArrayAttr({true}));
+}
+
+/// The run at `offset` (getGroupColumnOffset) of the interleaved group
+/// `group` of `groups` ([N / R, R · K]), `columns` columns of its R rows:
+/// one vector<R x f32> per column, widened. A bf16 pair's even column is
+/// the low half of each 32-bit lane shifted up, its odd column the high
+/// half with the low bits cleared: the bits of the f32 values.
+static SmallVector<Value> readGroupColumns(OpBuilder &b, Location loc,
+                                           Value groups, Value group,
+                                           Value offset, int64_t columns) {
+  constexpr int64_t lanes = llm::InterleavedFloatType::kGroupRows;
+  if (columns == 1)
+    return {readWidenedRowVector(b, loc, groups, group, offset, Value(),
+                                 lanes)};
+  assert(columns == llm::InterleavedFloatType::kBF16PairColumns &&
+         "runs of one column, or bf16 pairs");
+  auto bitsType = VectorType::get({lanes}, b.getI32Type());
+  auto sumType = VectorType::get({lanes}, b.getF32Type());
+  Value bits = vector::BitCastOp::create(
+      b, loc, bitsType, readGroupPairs(b, loc, groups, group, offset));
+  auto splat = [&](int32_t value) {
+    return arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(bitsType, b.getI32IntegerAttr(value)));
+  };
+  Value even = arith::ShLIOp::create(b, loc, bits, splat(16));
+  Value odd = arith::AndIOp::create(b, loc, bits,
+                                    splat(static_cast<int32_t>(0xFFFF0000u)));
+  return {vector::BitCastOp::create(b, loc, sumType, even),
+          vector::BitCastOp::create(b, loc, sumType, odd)};
+}
+
+/// The storage rows of the `panelGroups` interleaved groups from weight row
+/// n0 (a multiple of R).
+static SmallVector<Value> getPanelGroups(OpBuilder &b, Location loc, Value n0,
+                                         int64_t panelGroups) {
+  Value first = arith::DivUIOp::create(
+      b, loc, n0,
+      indexConstant(b, loc, llm::InterleavedFloatType::kGroupRows));
+  SmallVector<Value> groups;
+  for (int64_t v = 0; v < panelGroups; ++v)
+    groups.push_back(v == 0 ? first
+                            : arith::AddIOp::create(b, loc, first,
+                                                    indexConstant(b, loc, v)));
+  return groups;
 }
 
 void llmc::multiplyInterleavedPanel(OpBuilder &b, Location loc, Value x,
                                     Value groups, Value out, Value m, Value n0,
                                     int64_t xRows, int64_t panelGroups,
-                                    Value k0, Value k1,
+                                    int64_t columns, Value s0, Value s1,
                                     ValueRange initialSums) {
   constexpr int64_t lanes = llm::InterleavedFloatType::kGroupRows;
-  Value firstGroup =
-      arith::DivUIOp::create(b, loc, n0, indexConstant(b, loc, lanes));
-  SmallVector<Value> panelGroupIndices;
-  for (int64_t v = 0; v < panelGroups; ++v)
-    panelGroupIndices.push_back(
-        v == 0 ? firstGroup
-               : arith::AddIOp::create(b, loc, firstGroup,
-                                       indexConstant(b, loc, v)));
+  SmallVector<Value> panelGroupIndices = getPanelGroups(b, loc, n0, panelGroups);
   accumulatePanelTile(
-      b, loc, out, m, n0, xRows, panelGroups, lanes, k0, k1, initialSums,
-      [&](OpBuilder &fb, Location floc, Value k, ArrayRef<Value> rows,
+      b, loc, out, m, n0, xRows, panelGroups, lanes, s0, s1, initialSums,
+      [&](OpBuilder &fb, Location floc, Value s, ArrayRef<Value> rows,
           ValueRange sums) {
-        Value offset = getGroupColumnOffset(fb, floc, k);
-        SmallVector<Value> weights;
+        Value k0 = columns == 1 ? s
+                                : arith::MulIOp::create(
+                                      fb, floc, s, indexConstant(fb, floc, columns));
+        Value offset = getGroupColumnOffset(fb, floc, k0);
+        SmallVector<SmallVector<Value>> weights;
         for (Value group : panelGroupIndices)
-          weights.push_back(readGroupColumn(fb, floc, groups, group, offset));
+          weights.push_back(
+              readGroupColumns(fb, floc, groups, group, offset, columns));
         SmallVector<Value> updated;
         for (Value row : rows) {
-          Value broadcast = broadcastElement(fb, floc, x, row, k, lanes);
-          for (Value weight : weights)
-            updated.push_back(vector::FMAOp::create(fb, floc, weight, broadcast,
-                                                    sums[updated.size()]));
+          SmallVector<Value> broadcasts;
+          for (int64_t j = 0; j < columns; ++j)
+            broadcasts.push_back(broadcastElement(
+                fb, floc, x, row,
+                j == 0 ? k0
+                       : arith::AddIOp::create(fb, floc, k0,
+                                               indexConstant(fb, floc, j)),
+                lanes));
+          for (ArrayRef<Value> run : weights) {
+            Value sum = sums[updated.size()];
+            for (auto [weight, broadcast] : llvm::zip_equal(run, broadcasts))
+              sum = vector::FMAOp::create(fb, floc, weight, broadcast, sum);
+            updated.push_back(sum);
+          }
         }
         return updated;
       });
@@ -208,27 +266,40 @@ void llmc::multiplyInterleavedPanel(OpBuilder &b, Location loc, Value x,
 
 Value llmc::sumInterleavedGroup(OpBuilder &b, Location loc, Value x,
                                 Value groups, Value m, Value group,
-                                int64_t depth, int64_t chains, Value initial) {
+                                int64_t depth, int64_t columns, int64_t chains,
+                                Value initial) {
   constexpr int64_t lanes = llm::InterleavedFloatType::kGroupRows;
+  assert(chains % columns == 0 && depth % columns == 0 &&
+         "chains and K in whole runs");
   auto sumType = VectorType::get({lanes}, b.getF32Type());
   Value zero = arith::ConstantOp::create(
       b, loc, DenseElementsAttr::get(sumType, b.getF32FloatAttr(0.0f)));
   // Chain c sums the columns k ≡ c (mod chains); the first starts from
-  // `initial`.
+  // `initial`. A loop over sums.size() chains accumulates the columns
+  // [k0, k0 + sums.size()), a run at a time.
   SmallVector<Value> init(chains, zero);
   init.front() = initial;
   auto accumulateColumns = [&](OpBuilder &fb, Location floc, Value k0,
                                ValueRange sums) {
     SmallVector<Value> updated;
-    for (auto [c, sum] : llvm::enumerate(sums)) {
-      Value k = c == 0 ? k0
-                       : arith::AddIOp::create(fb, floc, k0,
-                                               indexConstant(fb, floc, c));
-      updated.push_back(vector::FMAOp::create(
-          fb, floc,
-          readGroupColumn(fb, floc, groups, group,
-                          getGroupColumnOffset(fb, floc, k)),
-          broadcastElement(fb, floc, x, m, k, lanes), sum));
+    for (int64_t c = 0; c < (int64_t)sums.size(); c += columns) {
+      Value runStart =
+          c == 0 ? k0
+                 : arith::AddIOp::create(fb, floc, k0, indexConstant(fb, floc, c));
+      SmallVector<Value> broadcasts;
+      for (int64_t j = 0; j < columns; ++j)
+        broadcasts.push_back(broadcastElement(
+            fb, floc, x, m,
+            j == 0 ? runStart
+                   : arith::AddIOp::create(fb, floc, runStart,
+                                           indexConstant(fb, floc, j)),
+            lanes));
+      SmallVector<Value> run =
+          readGroupColumns(fb, floc, groups, group,
+                           getGroupColumnOffset(fb, floc, runStart), columns);
+      for (auto [column, broadcast] : llvm::zip_equal(run, broadcasts))
+        updated.push_back(vector::FMAOp::create(fb, floc, column, broadcast,
+                                                sums[updated.size()]));
     }
     return updated;
   };
@@ -240,18 +311,17 @@ Value llmc::sumInterleavedGroup(OpBuilder &b, Location loc, Value x,
         scf::YieldOp::create(fb, floc, accumulateColumns(fb, floc, k0, sums));
       });
   SmallVector<Value> sums(loop.getResults());
-  // The columns left below a multiple of the chains, one at a time.
-  if (depth > depthMain)
-    sums.front() =
-        scf::ForOp::create(
-            b, loc, indexConstant(b, loc, depthMain),
-            indexConstant(b, loc, depth), indexConstant(b, loc, 1),
-            ValueRange{sums.front()},
-            [&](OpBuilder &fb, Location floc, Value k, ValueRange sum) {
-              scf::YieldOp::create(fb, floc,
-                                   accumulateColumns(fb, floc, k, sum));
-            })
-            .getResult(0);
+  // The runs left below a multiple of the chains, one at a time, into the
+  // first `columns` chains.
+  if (depth > depthMain) {
+    auto tail = scf::ForOp::create(
+        b, loc, indexConstant(b, loc, depthMain), indexConstant(b, loc, depth),
+        indexConstant(b, loc, columns), ArrayRef<Value>(sums).take_front(columns),
+        [&](OpBuilder &fb, Location floc, Value k, ValueRange first) {
+          scf::YieldOp::create(fb, floc, accumulateColumns(fb, floc, k, first));
+        });
+    llvm::copy(tail.getResults(), sums.begin());
+  }
   Value total = sums.front();
   for (Value sum : ArrayRef<Value>(sums).drop_front())
     total = arith::AddFOp::create(b, loc, total, sum);
@@ -340,12 +410,17 @@ Value llmc::packRowsAsBF16Pairs(OpBuilder &b, Location loc, Value x,
   return pairs;
 }
 
-void llmc::multiplyPackedPairPanel(OpBuilder &b, Location loc, Value xPairs,
-                                   Value panel, Value out, Value m, Value n0,
-                                   int64_t xRows, Value p0, Value p1,
-                                   ValueRange initialSums) {
+/// Loads the `vectors` weight operands (vector<32xbf16>) of pair step p.
+using PairLoadFn = llvm::function_ref<SmallVector<Value>(OpBuilder &, Location,
+                                                         Value p)>;
+
+/// The tile of both pair-panel kernels: x's pairs broadcast and multiplied
+/// in VDPBF16PS with the `vectors` operands loadWeights gives per step.
+static void multiplyPairTile(OpBuilder &b, Location loc, Value xPairs,
+                             Value out, Value m, Value n0, int64_t xRows,
+                             int64_t vectors, Value p0, Value p1,
+                             ValueRange initialSums, PairLoadFn loadWeights) {
   constexpr int64_t lanes = kBF16DotLanes;
-  int64_t vectors = cast<MemRefType>(panel.getType()).getDimSize(1) / (2 * lanes);
   auto operandType = VectorType::get({2 * lanes}, b.getBF16Type());
   auto pairType = VectorType::get({2}, b.getBF16Type());
   auto bitsType = VectorType::get({1}, b.getI32Type());
@@ -354,11 +429,7 @@ void llmc::multiplyPackedPairPanel(OpBuilder &b, Location loc, Value xPairs,
       b, loc, out, m, n0, xRows, vectors, lanes, p0, p1, initialSums,
       [&](OpBuilder &fb, Location floc, Value p, ArrayRef<Value> rows,
           ValueRange sums) {
-        SmallVector<Value> weights;
-        for (int64_t v = 0; v < vectors; ++v)
-          weights.push_back(vector::LoadOp::create(
-              fb, floc, operandType, panel,
-              ValueRange{p, indexConstant(fb, floc, v * 2 * lanes)}));
+        SmallVector<Value> weights = loadWeights(fb, floc, p);
         Value k = arith::MulIOp::create(fb, floc, p, indexConstant(fb, floc, 2));
         SmallVector<Value> updated;
         for (Value row : rows) {
@@ -371,11 +442,50 @@ void llmc::multiplyPackedPairPanel(OpBuilder &b, Location loc, Value xPairs,
           Value broadcast = vector::BitCastOp::create(
               fb, floc, operandType,
               vector::BroadcastOp::create(fb, floc, broadcastType, bits));
-          for (int64_t v = 0; v < vectors; ++v)
+          for (Value weight : weights)
             updated.push_back(createBF16Dot(fb, floc, sums[updated.size()],
-                                            broadcast, weights[v]));
+                                            broadcast, weight));
         }
         return updated;
+      });
+}
+
+void llmc::multiplyPackedPairPanel(OpBuilder &b, Location loc, Value xPairs,
+                                   Value panel, Value out, Value m, Value n0,
+                                   int64_t xRows, Value p0, Value p1,
+                                   ValueRange initialSums) {
+  constexpr int64_t lanes = kBF16DotLanes;
+  int64_t vectors = cast<MemRefType>(panel.getType()).getDimSize(1) / (2 * lanes);
+  auto operandType = VectorType::get({2 * lanes}, b.getBF16Type());
+  multiplyPairTile(b, loc, xPairs, out, m, n0, xRows, vectors, p0, p1,
+                   initialSums, [&](OpBuilder &fb, Location floc, Value p) {
+                     SmallVector<Value> weights;
+                     for (int64_t v = 0; v < vectors; ++v)
+                       weights.push_back(vector::LoadOp::create(
+                           fb, floc, operandType, panel,
+                           ValueRange{p, indexConstant(fb, floc, v * 2 * lanes)}));
+                     return weights;
+                   });
+}
+
+void llmc::multiplyInterleavedPairPanel(OpBuilder &b, Location loc,
+                                        Value xPairs, Value groups, Value out,
+                                        Value m, Value n0, int64_t xRows,
+                                        int64_t panelGroups, Value p0,
+                                        Value p1, ValueRange initialSums) {
+  static_assert(kBF16DotLanes == llm::InterleavedFloatType::kGroupRows,
+                "a group's run is one VDPBF16PS operand");
+  SmallVector<Value> panelGroupIndices = getPanelGroups(b, loc, n0, panelGroups);
+  multiplyPairTile(
+      b, loc, xPairs, out, m, n0, xRows, panelGroups, p0, p1, initialSums,
+      [&](OpBuilder &fb, Location floc, Value p) {
+        Value offset = getGroupColumnOffset(
+            fb, floc,
+            arith::MulIOp::create(fb, floc, p, indexConstant(fb, floc, 2)));
+        SmallVector<Value> weights;
+        for (Value group : panelGroupIndices)
+          weights.push_back(readGroupPairs(fb, floc, groups, group, offset));
+        return weights;
       });
 }
 

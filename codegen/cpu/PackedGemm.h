@@ -32,16 +32,17 @@ void multiplyPackedPanel(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
                          mlir::ValueRange initialSums = {});
 
 /// multiplyPackedPanel on a weight stored in interleaved groups
-/// (`!llm.interleaved<t, rows = 16>`, whose storage `groups` is the tensor
-/// [N / 16, 16 · K] of f32, f16 or bf16): the panel is the `panelGroups`
-/// groups from row n0 (a multiple of 16) as they are stored, column k of a
-/// group one vector of 16 rows, widened to f32 in the K loop; nothing is
-/// packed. The tile's output vectors are out[m + i, n0 + 16·v, +16).
+/// (`!llm.interleaved<t, rows = 16, columns = c>`, whose storage `groups`
+/// is the tensor [N / 16, 16 · K] of f32, f16 or bf16): the panel is the
+/// `panelGroups` groups from row n0 (a multiple of 16) as they are stored,
+/// each K step [s0, s1) one run of `columns` columns of a group's 16 rows,
+/// a vector per column, widened to f32 in the K loop; nothing is packed.
+/// The tile's output vectors are out[m + i, n0 + 16·v, +16).
 void multiplyInterleavedPanel(mlir::OpBuilder &b, mlir::Location loc,
                               mlir::Value x, mlir::Value groups,
                               mlir::Value out, mlir::Value m, mlir::Value n0,
                               int64_t xRows, int64_t panelGroups,
-                              mlir::Value k0, mlir::Value k1,
+                              int64_t columns, mlir::Value s0, mlir::Value s1,
                               mlir::ValueRange initialSums = {});
 
 /// The decode GEMV of one interleaved group: Σ_{k < depth} x[m, k] ·
@@ -49,12 +50,13 @@ void multiplyInterleavedPanel(mlir::OpBuilder &b, mlir::Location loc,
 /// plus `initial` (a vector<16xf32>: the bias or zeros), as a
 /// vector<16xf32> of the group's 16 outputs. Each column's vector is
 /// multiplied with x's element k broadcast, in `chains` independent FMA
-/// chains over k (k mod chains), added together after the loop; the group
-/// is read as one sequential stream, and no sum is reduced across lanes.
+/// chains over k (k mod chains; a multiple of the runs' `columns`), added
+/// together after the loop; the group is read as one sequential stream,
+/// and no sum is reduced across lanes.
 mlir::Value sumInterleavedGroup(mlir::OpBuilder &b, mlir::Location loc,
                                 mlir::Value x, mlir::Value groups,
                                 mlir::Value m, mlir::Value group,
-                                int64_t depth, int64_t chains,
+                                int64_t depth, int64_t columns, int64_t chains,
                                 mlir::Value initial);
 
 /// Packs weight rows [n0, n0 + panelRows) of `rows` (a tensor [N, depth]
@@ -93,6 +95,19 @@ void multiplyPackedPairPanel(mlir::OpBuilder &b, mlir::Location loc,
                              mlir::Value n0, int64_t xRows, mlir::Value p0,
                              mlir::Value p1,
                              mlir::ValueRange initialSums = {});
+
+/// multiplyPackedPairPanel on bf16 weights stored in interleaved groups of
+/// pairs (`!llm.interleaved<bf16, rows = 16, columns = 2>`, storage
+/// `groups` [N / 16, 16 · K]): the panel is the `panelGroups` groups from
+/// row n0 as they are stored, a group's run p being the VDPBF16PS operand
+/// of its 16 rows' pair p; nothing is packed.
+void multiplyInterleavedPairPanel(mlir::OpBuilder &b, mlir::Location loc,
+                                  mlir::Value xPairs, mlir::Value groups,
+                                  mlir::Value out, mlir::Value m,
+                                  mlir::Value n0, int64_t xRows,
+                                  int64_t panelGroups, mlir::Value p0,
+                                  mlir::Value p1,
+                                  mlir::ValueRange initialSums = {});
 
 /// The sums a panel's outputs start from, one vector<lanes x f32> per
 /// `lanes` rows of the panel: bias[n0 + j] for j < panelRows (widened to

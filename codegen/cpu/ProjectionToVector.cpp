@@ -1,5 +1,6 @@
 // Lowers llm.linear / llm.logits to the threaded vector kernels: a GEMV for
 // one row (decode), a register-tiled GEMM for more (prefill).
+#include "codegen/cpu/BF16Dot.h"
 #include "codegen/cpu/LLMToLinalg.h"
 #include "codegen/cpu/LoweringUtils.h"
 #include "codegen/cpu/VectorProjection.h"
@@ -159,7 +160,9 @@ struct ProjectionToVector : OpConversionPattern<OpTy> {
         int8GemmTile(llmc::getInt8GemmTile(registers)),
         kQuantGemvTile(getKQuantGemvTile(registers)),
         f16GemvTile(getF16GemvTile(registers)),
-        interleavedGemmTile(llmc::getInterleavedGemmTile(registers)),
+        interleavedGemmTile(llmc::getInterleavedGemmTile(registers, 1)),
+        interleavedPairGemmTile(llmc::getInterleavedGemmTile(
+            registers, mlir::llm::InterleavedFloatType::kBF16PairColumns)),
         int8Dot(int8Dot),
         bf16Dot(bf16Dot),
         activations(std::move(activations)) {}
@@ -183,9 +186,17 @@ struct ProjectionToVector : OpConversionPattern<OpTy> {
     bool gemv = llmc::getStaticRowCount(xType) == 1;
     bool int8Blocks = weightFormat && int8Dot != llmc::Int8DotKind::None;
     llmc::ProjectionTile tile = kRowGemvTile;
-    if (mlir::llm::getInterleavedFloatElementType(weightType))
-      tile = gemv ? kInterleavedFloatGemvTile : interleavedGemmTile;
-    else if (!gemv)
+    bool dot = bf16Dot;
+    if (auto groups = mlir::llm::getInterleavedFloatElementType(weightType)) {
+      // bf16 pairs: VDPBF16PS takes a group's run as one operand (a vector
+      // per group and step, as for one column), where the CPU has it at
+      // full width; else the run's two columns are widened for f32 FMAs.
+      bool pairs = groups.getColumns() > 1;
+      dot = pairs && bf16Dot && bf16DotGemmTile.lanes == llmc::kBF16DotLanes;
+      tile = gemv                ? kInterleavedFloatGemvTile
+             : pairs && !dot     ? interleavedPairGemmTile
+                                 : interleavedGemmTile;
+    } else if (!gemv)
       tile = int8Blocks                                  ? int8GemmTile
              : llmc::usesBF16DotGemm(weightType, bf16Dot) ? bf16DotGemmTile
                                                           : gemmTile;
@@ -202,7 +213,7 @@ struct ProjectionToVector : OpConversionPattern<OpTy> {
     Value result = llmc::createVectorProjection(
         rewriter, op.getLoc(), adaptor.getX(), adaptor.getWeight(),
         weightType, bias, resultType,
-        tile, int8Dot, bf16Dot, minParallelWeightElements, *activations);
+        tile, int8Dot, dot, minParallelWeightElements, *activations);
     rewriter.replaceOp(op, llmc::softcapInPlace(rewriter, op.getLoc(), result,
                                                 getSoftcap(op)));
     return success();
@@ -216,8 +227,11 @@ struct ProjectionToVector : OpConversionPattern<OpTy> {
   llmc::ProjectionTile kQuantGemvTile;
   /// f16 weights' decode GEMV (kF16GemvChains).
   llmc::ProjectionTile f16GemvTile;
-  /// Float rows in interleaved groups' prefill GEMM.
+  /// Float rows in interleaved groups' prefill GEMM (bf16 pairs' on
+  /// VDPBF16PS too).
   llmc::ProjectionTile interleavedGemmTile;
+  /// bf16 pairs' prefill GEMM in f32 FMAs (a run widened to two vectors).
+  llmc::ProjectionTile interleavedPairGemmTile;
   llmc::Int8DotKind int8Dot;
   /// Whether the prefill GEMM multiplies bf16 weights in VDPBF16PS.
   bool bf16Dot;

@@ -1153,8 +1153,11 @@ void emitPackedGemm(OpBuilder &b, Location loc, const KernelOperands &ops,
   int64_t panelRows = tile.weightRows * tile.lanes;
   int64_t depth = *getConstantIntValue(ops.depth);
   // The panel's steps along K: elements (f32 FMAs), or pairs of elements
-  // (VDPBF16PS); a step's row of the panel is panelRows × 4 bytes either way.
-  int64_t kPerStep = ops.bf16Dot ? 2 : 1;
+  // (VDPBF16PS, and bf16 groups' runs of two columns); a step's row of the
+  // panel is panelRows × 4 bytes either way (f16 groups: half that).
+  int64_t kPerStep = ops.bf16Dot         ? 2
+                     : ops.floatGroups ? ops.floatGroups.getColumns()
+                                       : 1;
   int64_t steps = llvm::divideCeil(depth, kPerStep);
   // K blocks of equal size, each at most kPanelBlockBytes of the panel.
   int64_t maxBlock =
@@ -1194,9 +1197,11 @@ void emitPackedGemm(OpBuilder &b, Location loc, const KernelOperands &ops,
       decodeWeightRows(nb, nloc, ops, n0, panelRows, rows);
       firstRow = indexConstant(nb, nloc, 0);
     }
-    if (ops.bf16Dot)
+    if (ops.floatGroups)
+      ; // read as stored
+    else if (ops.bf16Dot)
       panel = packWeightPairPanel(nb, nloc, rows, firstRow, panelRows, depth);
-    else if (!ops.floatGroups)
+    else
       panel = packWeightPanel(nb, nloc, rows, firstRow, panelRows, depth,
                               tile.lanes);
     SmallVector<Value> initialSums = getPanelInitialSums(
@@ -1219,13 +1224,18 @@ void emitPackedGemm(OpBuilder &b, Location loc, const KernelOperands &ops,
               if (weightBuffer && xRows == tile.xRows)
                 prefetchNextPanel(tb, tloc, weightBuffer, m0, m, n0, panelRows,
                                   xRows, k0, stepBlock * kPerStep);
-              if (ops.bf16Dot)
+              if (ops.bf16Dot && ops.floatGroups)
+                multiplyInterleavedPairPanel(tb, tloc, xPairs, ops.weight,
+                                             ops.out, m, n0, xRows,
+                                             tile.weightRows, s0, s1, initial);
+              else if (ops.bf16Dot)
                 multiplyPackedPairPanel(tb, tloc, xPairs, panel, ops.out, m,
                                         n0, xRows, s0, s1, initial);
               else if (ops.floatGroups)
                 multiplyInterleavedPanel(tb, tloc, ops.x, ops.weight, ops.out,
-                                         m, n0, xRows, tile.weightRows, s0,
-                                         s1, initial);
+                                         m, n0, xRows, tile.weightRows,
+                                         ops.floatGroups.getColumns(), s0, s1,
+                                         initial);
               else
                 multiplyPackedPanel(tb, tloc, ops.x, panel, ops.out, m, n0,
                                     xRows, tile.lanes, s0, s1, initial);
@@ -1281,7 +1291,9 @@ void emitInterleavedFloatProjection(OpBuilder &b, Location loc,
                                               groupRows, groupRows)
                               .front();
           Value sum = sumInterleavedGroup(nb, nloc, ops.x, ops.weight, zero,
-                                          group, depth, ops.chains, initial);
+                                          group, depth,
+                                          ops.floatGroups.getColumns(),
+                                          ops.chains, initial);
           vector::StoreOp::create(nb, nloc, sum, ops.out,
                                   ValueRange{zero, n0});
         });
@@ -1371,18 +1383,22 @@ ProjectionTile llmc::getBF16DotGemmTile(CPUVectorRegisters registers) {
   return getGemmTileOfWidth(registers, registers.bits);
 }
 
-ProjectionTile llmc::getInterleavedGemmTile(CPUVectorRegisters registers) {
+ProjectionTile llmc::getInterleavedGemmTile(CPUVectorRegisters registers,
+                                            int64_t stepVectors) {
   // A group's 16 rows take 16 × 32 / bits registers per vector; the most
-  // x rows (8, 6, 4, 2, 1) × groups (3, 2, 1) whose accumulators, the
-  // step's group columns and one broadcast fit the registers, x rows first.
+  // x rows (8, 6, 4, 2) × groups (3, 2, 1) whose accumulators, the
+  // step's stepVectors weight vectors per group and as many broadcasts fit
+  // the registers, x rows first; 2 × 1 where none fits (bf16 pairs on 16
+  // SSE registers: 18 vectors), since a GEMM tile has several x rows.
   int64_t perVector =
       std::max<int64_t>(1, llm::InterleavedFloatType::kGroupRows * 32 /
                                registers.bits);
-  ProjectionTile tile{/*xRows=*/1, /*weightRows=*/1,
+  ProjectionTile tile{/*xRows=*/2, /*weightRows=*/1,
                       /*lanes=*/llm::InterleavedFloatType::kGroupRows};
-  for (int64_t xRows : {8, 6, 4, 2, 1})
+  for (int64_t xRows : {8, 6, 4, 2})
     for (int64_t groups : {3, 2, 1})
-      if ((xRows * groups + groups) * perVector + 1 <= registers.count) {
+      if ((xRows * groups + groups * stepVectors) * perVector + stepVectors <=
+          registers.count) {
         tile.xRows = xRows;
         tile.weightRows = groups;
         return tile;
@@ -1549,6 +1565,16 @@ Value llmc::createVectorProjection(OpBuilder &b, Location loc, Value x,
 
   Value zero = indexConstant(b, loc, 0);
   if (ops.floatGroups) {
+    // bf16 pairs on VDPBF16PS, where the caller asks for it: x rounded to
+    // bf16 for the prefill GEMM.
+    if (bf16Dot && tile.xRows > 1 &&
+        ops.floatGroups.getColumns() ==
+            llm::InterleavedFloatType::kBF16PairColumns) {
+      ops.bf16Dot = true;
+      declareBF16Dot(b, loc,
+                     b.getInsertionBlock()->getParentOp()
+                         ->getParentOfType<ModuleOp>());
+    }
     emitInterleavedFloatProjection(b, loc, ops, tile);
     return bufferization::ToTensorOp::create(b, loc, resultType, out,
                                              /*restrict=*/b.getUnitAttr(),

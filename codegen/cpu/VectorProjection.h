@@ -83,8 +83,12 @@ ProjectionTile getBF16DotGemmTile(CPUVectorRegisters registers);
 /// the 3 group columns in the K loop (3 VCVTPH2PS per 24 FMAs, nothing
 /// packed), ran f16 weights at 96-99% of the FMA rate on one Zen 4 core
 /// (bench/f16_panels.c, M = 128), where packing the rows into f32 panels for
-/// 4 × 6 vector<8xf32> tiles ran at 89-92%.
-ProjectionTile getInterleavedGemmTile(CPUVectorRegisters registers);
+/// 4 × 6 vector<8xf32> tiles ran at 89-92%. `stepVectors` is what a group
+/// gives each K step: its run's columns (1, or bf16's pairs widened to 2
+/// vectors), or 1 for VDPBF16PS, whose operand is a whole pair run; a
+/// step broadcasts as many x elements (or pairs) per x row.
+ProjectionTile getInterleavedGemmTile(CPUVectorRegisters registers,
+                                      int64_t stepVectors);
 
 /// Whether the prefill GEMM multiplies `weightType`'s weights in VDPBF16PS
 /// (bf16 weights, under bf16Dot), with getBF16DotGemmTile's tile.
@@ -136,7 +140,8 @@ std::optional<int64_t> getStaticRowCount(mlir::RankedTensorType xType);
 /// groups (`!llm.interleaved<...>`, storage [N / 16, 16 · K]) go to their
 /// own kernels (PackedGemm.h): the GEMV sums each group in `tile.chains`
 /// chains with x's elements broadcast, the GEMM runs `tile`
-/// (getInterleavedGemmTile) over the groups as stored. When the
+/// (getInterleavedGemmTile) over the groups as stored, bf16 pair groups in
+/// VDPBF16PS under `bf16Dot` (x rounded to bf16). When the
 /// work is small (fewer than `minParallelWeightElements` weight elements
 /// times the rows of x, at least `tile.xRows` when the row count is
 /// dynamic), the scf.parallel loops are marked small (ParallelLoopMarks.h).

@@ -329,7 +329,7 @@ void parse_weights(const Fields &top, Manifest &m) {
       // block weights), repacked from the file's rows at load.
       mw.interleave = w.integer("interleave", 1, 16);
       if (mw.interleave != 1 &&
-          (!can_interleave(mw.format, mw.interleave) ||
+          (!can_interleave(mw.format, mw.interleave, 1) ||
            mw.shape.size() != 2 || mw.shape[0] % mw.interleave != 0 ||
            m.target != TargetKind::Cpu))
         fail(LLMC_ERR_FORMAT, m.path, ": weight '", mw.name, "' has interleave ",
@@ -337,6 +337,18 @@ void parse_weights(const Fields &top, Manifest &m) {
              "CPU artifact's q8_0, q4_0, q4_1, q5_0 or q5_1 matrix, and groups "
              "of 16 rows of its f32, f16 or bf16 matrices, whose row count is "
              "a multiple of the group");
+    }
+    if (w.optional("interleave_columns")) {
+      // A row's elements side by side in its group (bf16 pairs).
+      mw.interleave_columns = w.integer("interleave_columns", 1, 2);
+      if (mw.interleave_columns != 1 &&
+          (mw.interleave == 1 ||
+           !can_interleave(mw.format, mw.interleave, mw.interleave_columns) ||
+           mw.shape[1] % mw.interleave_columns != 0))
+        fail(LLMC_ERR_FORMAT, m.path, ": weight '", mw.name,
+             "' has interleave_columns ", mw.interleave_columns,
+             "; this runtime stores runs of 2 columns only in the interleaved "
+             "groups of a bf16 matrix whose row length is even");
     }
     if (w.optional("layout")) {
       // "rows" (the file's, the default) or "planar": planes of each block

@@ -21,6 +21,9 @@ struct ManifestWeight {
   /// CPU kernels read in interleaved groups (quant/interleave.h), repacked
   /// at load.
   int64_t interleave = 1;
+  /// Elements of a row side by side in an interleaved group (manifest
+  /// "interleave_columns"): 1, or 2 for a bf16 matrix in VDPBF16PS's pairs.
+  int64_t interleave_columns = 1;
   /// A block matrix the CUDA kernels read as planes of each block segment
   /// (quant/planar.h; manifest "layout": "planar"), repacked at load.
   bool planar = false;

@@ -292,10 +292,10 @@ const void *bind_weight(const Manifest &m, WeightSet &set, size_t i,
   if (cache_in_set && rows == set.tensor(index).data &&
       set.tensor(index).n_bytes == weight_bytes(w))
     return set.tensor_interleaved(index, w.format, w.shape[0], row_blocks,
-                                  w.interleave);
+                                  w.interleave, w.interleave_columns);
   AlignedBuffer groups(static_cast<size_t>(weight_bytes(w)), w.name.c_str());
   interleave_rows(w.format, static_cast<const uint8_t *>(rows), w.shape[0],
-                  row_blocks, w.interleave,
+                  row_blocks, w.interleave, w.interleave_columns,
                   static_cast<uint8_t *>(groups.data()));
   return keep_repacked(std::move(groups));
 }

@@ -127,16 +127,16 @@ const void *WeightSet::tensor_resident(size_t index) {
 
 const void *WeightSet::tensor_interleaved(size_t index, llmc_dtype format,
                                           int64_t rows, int64_t row_blocks,
-                                          int64_t group) {
+                                          int64_t group, int64_t columns) {
   const TensorEntry &t = tensors_[index];
   std::lock_guard<std::mutex> lock(cache_mutex_);
-  auto key = std::make_tuple(index, rows, group);
+  auto key = std::make_tuple(index, rows, group, columns);
   auto it = interleaved_cache_.find(key);
   if (it != interleaved_cache_.end())
     return it->second;
   void *groups = resident_.allocate(static_cast<size_t>(t.n_bytes), t.name.c_str());
-  interleave_rows(format, t.data, rows, row_blocks, group,
-                        static_cast<uint8_t *>(groups));
+  interleave_rows(format, t.data, rows, row_blocks, group, columns,
+                  static_cast<uint8_t *>(groups));
   release_file_pages(t);
   interleaved_cache_.emplace(key, groups);
   return groups;

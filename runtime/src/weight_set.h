@@ -99,11 +99,12 @@ public:
 
   /// The bytes of tensor `index`, `rows` rows of `row_blocks` blocks of
   /// `format` as the artifact takes them, repacked into groups of `group`
-  /// rows (interleave_rows, quant/interleave.h) once, into the
+  /// rows in runs of `columns` (interleave_rows, quant/interleave.h) once, into the
   /// resident weights, and cached, so that every session binding the tensor
   /// reads one copy. Thread-safe.
   const void *tensor_interleaved(size_t index, llmc_dtype format, int64_t rows,
-                                 int64_t row_blocks, int64_t group);
+                                 int64_t row_blocks, int64_t group,
+                                 int64_t columns);
 
 private:
   std::string context_ = "weights";
@@ -128,8 +129,8 @@ private:
   HugePageArena resident_;
   std::unordered_map<size_t, const void *> resident_cache_;
   std::unordered_map<size_t, const float *> f32_cache_;
-  /// tensor_interleaved's copies, by tensor, rows and group size.
-  std::map<std::tuple<size_t, int64_t, int64_t>, const void *>
+  /// tensor_interleaved's copies, by tensor, rows, group size and runs.
+  std::map<std::tuple<size_t, int64_t, int64_t, int64_t>, const void *>
       interleaved_cache_;
 };
 

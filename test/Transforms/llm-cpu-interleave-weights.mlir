@@ -3,19 +3,20 @@
 // Weights of the 32-element formats (here q4_0, q8_0, q5_1) that only
 // projections read, through a call into a layer function: the entry
 // argument, the callee's argument and the ops all take the interleaved type. The tied embedding table (gathered, and read by
-// llm.logits) keeps its rows, and so do a row count that is no multiple of
-// 8 and a bf16 weight.
+// llm.logits) keeps its rows, and so does a row count that is no multiple
+// of 8; the bf16 weight takes the float groups (in pairs of columns), through
+// the call too.
 // CHECK-LABEL: func.func @decode(
 // CHECK-SAME: %{{.*}}: tensor<64x64x!llm.block<q4_0>> {llm.weight = "embed"}
 // CHECK-SAME: %{{.*}}: tensor<64x64x!llm.block<q4_0, interleave = 8>> {llm.weight = "wq"}
 // CHECK-SAME: %{{.*}}: tensor<64x64x!llm.block<q8_0, interleave = 8>> {llm.weight = "wk"}
 // CHECK-SAME: %{{.*}}: tensor<64x64x!llm.block<q5_1, interleave = 8>> {llm.weight = "wu"}
 // CHECK-SAME: %{{.*}}: tensor<12x64x!llm.block<q4_0>> {llm.weight = "wv"}
-// CHECK-SAME: %{{.*}}: tensor<64x64xbf16> {llm.weight = "wo"}
-// CHECK: call @layer(%{{.*}}) : (tensor<1x1x64xf32>, tensor<64x64x!llm.block<q4_0, interleave = 8>>, tensor<64x64x!llm.block<q8_0, interleave = 8>>, tensor<64x64x!llm.block<q5_1, interleave = 8>>, tensor<12x64x!llm.block<q4_0>>, tensor<64x64xbf16>)
+// CHECK-SAME: %{{.*}}: tensor<64x64x!llm.interleaved<bf16, rows = 16, columns = 2>> {llm.weight = "wo"}
+// CHECK: call @layer(%{{.*}}) : (tensor<1x1x64xf32>, tensor<64x64x!llm.block<q4_0, interleave = 8>>, tensor<64x64x!llm.block<q8_0, interleave = 8>>, tensor<64x64x!llm.block<q5_1, interleave = 8>>, tensor<12x64x!llm.block<q4_0>>, tensor<64x64x!llm.interleaved<bf16, rows = 16, columns = 2>>)
 // CHECK: llm.logits %{{.*}}, %{{.*}} {tied} : tensor<1x1x64xf32>, tensor<64x64x!llm.block<q4_0>>
 // CHECK-LABEL: func.func private @layer(
-// CHECK-SAME: %{{.*}}: tensor<64x64x!llm.block<q4_0, interleave = 8>>, %{{.*}}: tensor<64x64x!llm.block<q8_0, interleave = 8>>, %{{.*}}: tensor<64x64x!llm.block<q5_1, interleave = 8>>, %{{.*}}: tensor<12x64x!llm.block<q4_0>>
+// CHECK-SAME: %{{.*}}: tensor<64x64x!llm.block<q4_0, interleave = 8>>, %{{.*}}: tensor<64x64x!llm.block<q8_0, interleave = 8>>, %{{.*}}: tensor<64x64x!llm.block<q5_1, interleave = 8>>, %{{.*}}: tensor<12x64x!llm.block<q4_0>>, %{{.*}}: tensor<64x64x!llm.interleaved<bf16, rows = 16, columns = 2>>
 // CHECK: llm.linear %{{.*}}, %{{.*}} : tensor<1x1x64xf32>, tensor<64x64x!llm.block<q4_0, interleave = 8>>
 func.func @decode(%tokens: tensor<1x1xi32>,
                   %embed: tensor<64x64x!llm.block<q4_0>> {llm.weight = "embed"},
@@ -80,17 +81,19 @@ func.func @k_quant(%x: tensor<1x1x256xf32>, %w: tensor<64x256x!llm.block<q4_k>> 
 
 // -----
 
-// f16 and f32 matrices that only projections with f32 results read, whose
-// row count is a multiple of 16, are stored in groups of 16 rows; the tied
-// f16 table (gathered), a row count that is no multiple of 16, an f16 result
-// and bf16 weights keep their rows.
+// Float matrices that only projections with f32 results read, whose row
+// count is a multiple of 16, are stored in groups of 16 rows, bf16 ones in
+// pairs of columns; the tied f16 table (gathered), a row count that is no
+// multiple of 16, an f16 result and a bf16 row length that is odd keep
+// their rows.
 // CHECK-LABEL: func.func @floats(
 // CHECK-SAME: %{{.*}}: tensor<64x64xf16> {llm.weight = "embed"}
 // CHECK-SAME: %{{.*}}: tensor<64x64x!llm.interleaved<f16, rows = 16>> {llm.weight = "wq"}
 // CHECK-SAME: %{{.*}}: tensor<40x64xf16> {llm.weight = "wk"}
 // CHECK-SAME: %{{.*}}: tensor<64x64xf16> {llm.weight = "wh"}
-// CHECK-SAME: %{{.*}}: tensor<64x64xbf16> {llm.weight = "wb"}
+// CHECK-SAME: %{{.*}}: tensor<64x64x!llm.interleaved<bf16, rows = 16, columns = 2>> {llm.weight = "wb"}
 // CHECK-SAME: %{{.*}}: tensor<64x64x!llm.interleaved<f32, rows = 16>> {llm.weight = "wf"}
+// CHECK-SAME: %{{.*}}: tensor<64x63xbf16> {llm.weight = "wodd"}
 // CHECK: llm.linear %{{.*}}, %{{.*}} : tensor<1x1x64xf32>, tensor<64x64x!llm.interleaved<f16, rows = 16>> -> tensor<1x1x64xf32>
 // CHECK: llm.logits %{{.*}}, %{{.*}} {tied} : tensor<1x1x64xf32>, tensor<64x64xf16>
 func.func @floats(%tokens: tensor<1x1xi32>,
@@ -99,7 +102,8 @@ func.func @floats(%tokens: tensor<1x1xi32>,
                   %wk: tensor<40x64xf16> {llm.weight = "wk"},
                   %wh: tensor<64x64xf16> {llm.weight = "wh"},
                   %wb: tensor<64x64xbf16> {llm.weight = "wb"},
-                  %wf: tensor<64x64xf32> {llm.weight = "wf"}) -> tensor<1x1x64xf32> {
+                  %wf: tensor<64x64xf32> {llm.weight = "wf"},
+                  %wodd: tensor<64x63xbf16> {llm.weight = "wodd"}) -> tensor<1x1x64xf32> {
   %h = llm.embedding %tokens, %embed : tensor<1x1xi32>, tensor<64x64xf16> -> tensor<1x1x64xf32>
   %q = llm.linear %h, %wq : tensor<1x1x64xf32>, tensor<64x64xf16> -> tensor<1x1x64xf32>
   %k = llm.linear %q, %wk : tensor<1x1x64xf32>, tensor<40x64xf16> -> tensor<1x1x40xf32>
@@ -108,6 +112,8 @@ func.func @floats(%tokens: tensor<1x1xi32>,
   %y = arith.extf %y16 : tensor<1x1x64xf16> to tensor<1x1x64xf32>
   %b = llm.linear %y, %wb : tensor<1x1x64xf32>, tensor<64x64xbf16> -> tensor<1x1x64xf32>
   %f = llm.linear %b, %wf : tensor<1x1x64xf32>, tensor<64x64xf32> -> tensor<1x1x64xf32>
-  %logits = llm.logits %f, %embed {tied} : tensor<1x1x64xf32>, tensor<64x64xf16> -> tensor<1x1x64xf32>
+  %f63 = tensor.extract_slice %f[0, 0, 0] [1, 1, 63] [1, 1, 1] : tensor<1x1x64xf32> to tensor<1x1x63xf32>
+  %o = llm.linear %f63, %wodd : tensor<1x1x63xf32>, tensor<64x63xbf16> -> tensor<1x1x64xf32>
+  %logits = llm.logits %o, %embed {tied} : tensor<1x1x64xf32>, tensor<64x64xf16> -> tensor<1x1x64xf32>
   return %logits : tensor<1x1x64xf32>
 }

@@ -1108,8 +1108,8 @@ int cmd_bind_shared(const std::vector<std::string> &) {
                   LLMC_DTYPE_Q4_0, "q4_0", LLMC_DTYPE_Q4_0, file.data(),
                   file.size(), rows, cols, 8);
   std::vector<uint8_t> expected(file.size());
-  interleave_rows(LLMC_DTYPE_Q4_0, file.data(), rows, row_blocks, 8,
-                        expected.data());
+  interleave_rows(LLMC_DTYPE_Q4_0, file.data(), rows, row_blocks, 8, 1,
+                  expected.data());
   auto bytes = [&](const void *p) {
     return std::memcmp(p, expected.data(), expected.size()) == 0 ? "interleaved"
                                                                  : "wrong";
@@ -1206,7 +1206,7 @@ int cmd_bind_resident(const std::vector<std::string> &args) {
     widened[i] = f16_to_f32(h);
   }
   std::vector<uint8_t> groups(q4.size());
-  interleave_rows(LLMC_DTYPE_Q4_0, q4.data(), rows, 2, 8, groups.data());
+  interleave_rows(LLMC_DTYPE_Q4_0, q4.data(), rows, 2, 8, 1, groups.data());
   const void *expected[] = {f16.data(), widened.data(), groups.data()};
   const size_t sizes[] = {f16.size(), widened.size() * 4, groups.size()};
   auto print_bindings = [&](const Manifest &m, const BoundWeights &first,

@@ -24,14 +24,15 @@ uint32_t interleave_header_bytes(llmc_dtype dtype) {
   }
 }
 
-bool can_interleave(llmc_dtype dtype, int64_t group) {
+bool can_interleave(llmc_dtype dtype, int64_t group, int64_t columns) {
   switch (dtype) {
   case LLMC_DTYPE_F32:
   case LLMC_DTYPE_F16:
+    return group == 16 && columns == 1;
   case LLMC_DTYPE_BF16:
-    return group == 16;
+    return group == 16 && (columns == 1 || columns == 2);
   default:
-    return group == 8 && interleave_header_bytes(dtype) != 0;
+    return group == 8 && columns == 1 && interleave_header_bytes(dtype) != 0;
   }
 }
 
@@ -90,15 +91,19 @@ void interleave_block_rows(llmc_dtype dtype, const uint8_t *src, int64_t rows,
 } // namespace
 
 void interleave_rows(llmc_dtype dtype, const uint8_t *src, int64_t rows,
-                     int64_t row_blocks, int64_t group, uint8_t *dst) {
+                     int64_t row_blocks, int64_t group, int64_t columns,
+                     uint8_t *dst) {
   const size_t r = static_cast<size_t>(rows), k = static_cast<size_t>(row_blocks),
                n = static_cast<size_t>(group);
   switch (dtype) {
   case LLMC_DTYPE_F32:
     return interleave_float_rows<uint32_t>(src, r, k, n, dst);
   case LLMC_DTYPE_F16:
-  case LLMC_DTYPE_BF16:
     return interleave_float_rows<uint16_t>(src, r, k, n, dst);
+  case LLMC_DTYPE_BF16:
+    // A pair of bf16 columns moves as one 32-bit unit.
+    return columns == 2 ? interleave_float_rows<uint32_t>(src, r, k / 2, n, dst)
+                        : interleave_float_rows<uint16_t>(src, r, k, n, dst);
   default:
     return interleave_block_rows(dtype, src, rows, row_blocks, group, dst);
   }

@@ -69,3 +69,30 @@ func.func @f16_panel(%x: tensor<1x?x64xf32>, %w: tensor<96x64xf16>) -> tensor<1x
   %0 = llm.linear %x, %w : tensor<1x?x64xf32>, tensor<96x64xf16> -> tensor<1x?x96xf32>
   return %0 : tensor<1x?x96xf32>
 }
+
+// -----
+
+// bf16 weights stored in interleaved groups of pairs (`columns = 2`): the
+// panels of 3 groups are read as stored, each K pair's step one
+// vector<32xbf16> per group (the VDPBF16PS operand), nothing packed; x is
+// rounded to bf16 once as for the packed panels, and the 8 × 3 tile runs
+// 24 VDPBF16PS per pair.
+// CHECK-LABEL: func @interleaved_pairs
+// CHECK-SAME: (%[[X:.+]]: tensor<1x?x64xf32>, %[[W:.+]]: tensor<3x1024xbf16>)
+// CHECK: %[[XP:.+]] = memref.alloc(%{{.+}}) {alignment = 64 : i64} : memref<?x64xbf16>
+// CHECK: arith.truncf %{{.+}} : vector<16xf32> to vector<16xbf16>
+// CHECK-NOT: memref.alloc() {{.*}}bf16
+// CHECK: scf.for %[[P:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args({{.+}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>) {
+// CHECK: %[[G0:.+]] = vector.transfer_read %[[W]][%{{.+}}, %[[COLUMN:.+]]], %{{.+}} {in_bounds = [true]} : tensor<3x1024xbf16>, vector<32xbf16>
+// CHECK: %[[G1:.+]] = vector.transfer_read %[[W]][%{{.+}}, %[[COLUMN]]], %{{.+}} {in_bounds = [true]} : tensor<3x1024xbf16>, vector<32xbf16>
+// CHECK: %[[G2:.+]] = vector.transfer_read %[[W]][%{{.+}}, %[[COLUMN]]], %{{.+}} {in_bounds = [true]} : tensor<3x1024xbf16>, vector<32xbf16>
+// CHECK: vector.load %[[XP]][%{{.+}}, %{{.+}}] : memref<?x64xbf16>, vector<2xbf16>
+// CHECK: call @llvm.x86.avx512bf16.dpbf16ps.512(%{{.+}}, %[[XB:.+]], %[[G0]])
+// CHECK: call @llvm.x86.avx512bf16.dpbf16ps.512(%{{.+}}, %[[XB]], %[[G1]])
+// CHECK: call @llvm.x86.avx512bf16.dpbf16ps.512(%{{.+}}, %[[XB]], %[[G2]])
+// CHECK-COUNT-21: call @llvm.x86.avx512bf16.dpbf16ps.512
+// CHECK: scf.yield
+func.func @interleaved_pairs(%x: tensor<1x?x64xf32>, %w: tensor<48x64x!llm.interleaved<bf16, rows = 16, columns = 2>>) -> tensor<1x?x48xf32> {
+  %y = llm.linear %x, %w : tensor<1x?x64xf32>, tensor<48x64x!llm.interleaved<bf16, rows = 16, columns = 2>> -> tensor<1x?x48xf32>
+  return %y : tensor<1x?x48xf32>
+}

@@ -94,3 +94,48 @@ func.func @gemm(%x: tensor<1x?x40xf32>, %w: tensor<80x40x!llm.interleaved<f16, r
   %y = llm.linear %x, %w : tensor<1x?x40xf32>, tensor<80x40x!llm.interleaved<f16, rows = 16>> -> tensor<1x?x80xf32>
   return %y : tensor<1x?x80xf32>
 }
+
+// -----
+
+// bf16 rows in pairs of columns (`columns = 2`): each K step of the GEMV's 4
+// chains reads two runs (vector<32xbf16>, columns 2p and 2p + 1 of the
+// group's 16 rows side by side) and widens each to its even column (the
+// 32-bit lanes shifted up by 16) and its odd one (the low half cleared),
+// one FMA chain each; K = 66 leaves one run to the tail, which adds into
+// the first two chains.
+// CHECK-LABEL: func @gemv_pairs
+// CHECK-SAME: (%[[X:.+]]: tensor<1x1x66xf32>, %[[W:.+]]: tensor<3x1056xbf16>)
+// CHECK-DAG: %[[SHIFT:.+]] = arith.constant dense<16> : vector<16xi32>
+// CHECK-DAG: %[[HIGH:.+]] = arith.constant dense<-65536> : vector<16xi32>
+// CHECK-DAG: %[[C1024:.+]] = arith.constant 1024 : index
+// CHECK-DAG: %[[C64:.+]] = arith.constant 64 : index
+// CHECK-DAG: %[[C65:.+]] = arith.constant 65 : index
+// CHECK: %[[SUMS:.+]]:4 = scf.for %[[K:.+]] = %{{.+}} to %[[C64]] step %{{.+}} iter_args(%[[S0:.+]] = %{{.+}}, %[[S1:.+]] = %{{.+}}, %[[S2:.+]] = %{{.+}}, %[[S3:.+]] = %{{.+}})
+// CHECK: %[[XE:.+]] = tensor.extract %{{.+}}[%{{.+}}, %[[K]]]
+// CHECK: %[[BE:.+]] = vector.broadcast %[[XE]]
+// CHECK: %[[XO:.+]] = tensor.extract
+// CHECK: %[[BO:.+]] = vector.broadcast %[[XO]]
+// CHECK: %[[PAIRS:.+]] = vector.transfer_read %[[W]][%{{.+}}, %{{.+}}], %{{.+}} {in_bounds = [true]} : tensor<3x1056xbf16>, vector<32xbf16>
+// CHECK: %[[BITS:.+]] = vector.bitcast %[[PAIRS]] : vector<32xbf16> to vector<16xi32>
+// CHECK: %[[EVENBITS:.+]] = arith.shli %[[BITS]], %[[SHIFT]] : vector<16xi32>
+// CHECK: %[[ODDBITS:.+]] = arith.andi %[[BITS]], %[[HIGH]] : vector<16xi32>
+// CHECK: %[[EVEN:.+]] = vector.bitcast %[[EVENBITS]] : vector<16xi32> to vector<16xf32>
+// CHECK: %[[ODD:.+]] = vector.bitcast %[[ODDBITS]] : vector<16xi32> to vector<16xf32>
+// CHECK: vector.fma %[[EVEN]], %[[BE]], %[[S0]] : vector<16xf32>
+// CHECK: vector.fma %[[ODD]], %[[BO]], %[[S1]] : vector<16xf32>
+// CHECK: vector.transfer_read %[[W]]
+// CHECK: vector.fma %{{.+}}, %{{.+}}, %[[S2]] : vector<16xf32>
+// CHECK: vector.fma %{{.+}}, %{{.+}}, %[[S3]] : vector<16xf32>
+// CHECK: scf.yield
+// CHECK: tensor.extract %{{.+}}[%{{.+}}, %[[C64]]]
+// CHECK: tensor.extract %{{.+}}[%{{.+}}, %[[C65]]]
+// CHECK: vector.transfer_read %[[W]][%{{.+}}, %[[C1024]]]
+// CHECK: %[[T0:.+]] = vector.fma %{{.+}}, %{{.+}}, %[[SUMS]]#0 : vector<16xf32>
+// CHECK: %[[T1:.+]] = vector.fma %{{.+}}, %{{.+}}, %[[SUMS]]#1 : vector<16xf32>
+// CHECK: arith.addf %[[T0]], %[[T1]] : vector<16xf32>
+// CHECK-NOT: vector.reduction
+// CHECK: vector.store
+func.func @gemv_pairs(%x: tensor<1x1x66xf32>, %w: tensor<48x66x!llm.interleaved<bf16, rows = 16, columns = 2>>) -> tensor<1x1x48xf32> {
+  %y = llm.linear %x, %w : tensor<1x1x66xf32>, tensor<48x66x!llm.interleaved<bf16, rows = 16, columns = 2>> -> tensor<1x1x48xf32>
+  return %y : tensor<1x1x48xf32>
+}

@@ -983,6 +983,26 @@ func.func @f(%w: tensor<64x256x!llm.interleaved<i8, rows = 16>>)
 
 // -----
 
+// Runs of 2 columns (VDPBF16PS's pairs) are bf16's alone, and nothing
+// wider; a row length that splits a run is refused.
+// expected-error @+1 {{interleaved 'f16' rows stand in runs of 1 column, got 2}}
+func.func @f(%w: tensor<64x256x!llm.interleaved<f16, rows = 16, columns = 2>>)
+
+// -----
+
+// expected-error @+1 {{interleaved 'bf16' rows stand in runs of 1 column or 2, got 4}}
+func.func @f(%w: tensor<64x256x!llm.interleaved<bf16, rows = 16, columns = 4>>)
+
+// -----
+
+func.func @f(%x: tensor<1x1x65xf32>, %w: tensor<64x65x!llm.interleaved<bf16, rows = 16, columns = 2>>) {
+  // expected-error @+1 {{'llm.linear' op weight row length (65) must be a multiple of its interleaved runs (2 columns)}}
+  %0 = llm.linear %x, %w : tensor<1x1x65xf32>, tensor<64x65x!llm.interleaved<bf16, rows = 16, columns = 2>> -> tensor<1x1x64xf32>
+  return
+}
+
+// -----
+
 func.func @f(%t: tensor<1x1xi32>, %table: tensor<512x64x!llm.interleaved<f16, rows = 16>>) {
   // expected-error @+1 {{'llm.embedding' op table must not be interleaved: its rows are gathered one at a time}}
   %0 = llm.embedding %t, %table : tensor<1x1xi32>, tensor<512x64x!llm.interleaved<f16, rows = 16>> -> tensor<1x1x64xf32>

@@ -262,19 +262,25 @@ func.func @interleaved_block_weights(%x: tensor<1x?x256xf32>,
   return
 }
 
-// Float rows in interleaved groups of 16 (f16, bf16, f32) for the
-// projections.
+// Float rows in interleaved groups of 16 (f16, bf16, f32; bf16 also in
+// pairs of columns, `columns = 1` being the default) for the projections.
 // CHECK-LABEL: func @interleaved_float_weights
 func.func @interleaved_float_weights(%x: tensor<1x?x256xf32>,
     %h: tensor<64x256x!llm.interleaved<f16, rows = 16>>,
     %b: tensor<512x256x!llm.interleaved<bf16, rows = 16>>,
-    %f: tensor<32x256x!llm.interleaved<f32, rows = 16>>) {
+    %f: tensor<32x256x!llm.interleaved<f32, rows = 16>>,
+    %p: tensor<48x256x!llm.interleaved<bf16, rows = 16, columns = 2>>,
+    %one: tensor<32x256x!llm.interleaved<f16, rows = 16, columns = 1>>) {
   // CHECK: llm.linear %{{.*}}, %{{.*}} : tensor<1x?x256xf32>, tensor<64x256x!llm.interleaved<f16, rows = 16>> -> tensor<1x?x64xf32>
   %0 = llm.linear %x, %h : tensor<1x?x256xf32>, tensor<64x256x!llm.interleaved<f16, rows = 16>> -> tensor<1x?x64xf32>
   // CHECK: llm.logits %{{.*}}, %{{.*}} : tensor<1x?x256xf32>, tensor<512x256x!llm.interleaved<bf16, rows = 16>> -> tensor<1x?x512xf32>
   %1 = llm.logits %x, %b : tensor<1x?x256xf32>, tensor<512x256x!llm.interleaved<bf16, rows = 16>> -> tensor<1x?x512xf32>
   // CHECK: llm.linear %{{.*}}, %{{.*}} : tensor<1x?x256xf32>, tensor<32x256x!llm.interleaved<f32, rows = 16>> -> tensor<1x?x32xf32>
   %2 = llm.linear %x, %f : tensor<1x?x256xf32>, tensor<32x256x!llm.interleaved<f32, rows = 16>> -> tensor<1x?x32xf32>
+  // CHECK: llm.linear %{{.*}}, %{{.*}} : tensor<1x?x256xf32>, tensor<48x256x!llm.interleaved<bf16, rows = 16, columns = 2>> -> tensor<1x?x48xf32>
+  %3 = llm.linear %x, %p : tensor<1x?x256xf32>, tensor<48x256x!llm.interleaved<bf16, rows = 16, columns = 2>> -> tensor<1x?x48xf32>
+  // CHECK: llm.linear %{{.*}}, %{{.*}} : tensor<1x?x256xf32>, tensor<32x256x!llm.interleaved<f16, rows = 16>> -> tensor<1x?x32xf32>
+  %4 = llm.linear %x, %one : tensor<1x?x256xf32>, tensor<32x256x!llm.interleaved<f16, rows = 16, columns = 1>> -> tensor<1x?x32xf32>
   return
 }
 

@@ -9,6 +9,11 @@ Shapes: N = 197 weight rows (two panels of 96 and 5 rows left to the f32
 dot-product tiles), K = 67 (two 32-element blocks, a tail of 3, an odd last
 pair) and K = 64; T = 5, 11 and 133 x rows (tiles of 4, single rows left
 over, and two row blocks of at most 128); with and without a bf16 bias.
+And the weights stored in interleaved groups of pairs
+(`!llm.interleaved<bf16, rows = 16, columns = 2>`, read as stored): N = 208
+(4 panels of 3 groups and one of a single group), K = 66 and 64, T = 5, 11
+(8-row tiles and rows left over) and 133; every output of these goes through
+VDPBF16PS under bf16-dot, through f32 FMAs on the widened pairs otherwise.
 
 Bounds, per output (Σ|w·x| the magnitude, over K ≤ 67 terms):
   f32 kind, and the bf16-dot kind's columns past the last whole panel:
@@ -37,7 +42,11 @@ OUTPUTS = 197
 PANEL_ROWS = 96  # the AVX-512 GEMM tile's 6 vectors of 16 weight rows
 PRINT_RTOL = 5e-6
 F32_RTOL = 1e-5
-CASES = [(67, 5, False), (67, 11, True), (64, 133, False), (67, 133, True)]
+# (K, T, bias, interleaved)
+CASES = [(67, 5, False, False), (67, 11, True, False), (64, 133, False, False),
+         (67, 133, True, False), (66, 5, False, True), (66, 11, True, True),
+         (64, 133, True, True)]
+INTERLEAVED_OUTPUTS = 208
 
 rng = np.random.default_rng(41)
 
@@ -45,13 +54,15 @@ rng = np.random.default_rng(41)
 def main():
     m = MainBuilder()
     checks = []  # (name, reference, bound)
-    for k, rows, with_bias in CASES:
-        w = round_bf16(rng.standard_normal((OUTPUTS, k)) / np.sqrt(k))
+    for k, rows, with_bias, interleaved in CASES:
+        outputs = INTERLEAVED_OUTPUTS if interleaved else OUTPUTS
+        w = round_bf16(rng.standard_normal((outputs, k)) / np.sqrt(k))
         x = rng.standard_normal((rows, k)).astype(np.float32)
-        bias = round_bf16(rng.standard_normal(OUTPUTS)) if with_bias else None
-        cw, wty = m.constant(w, "bf16")
+        bias = round_bf16(rng.standard_normal(outputs)) if with_bias else None
+        cw, wty = (m.interleaved_constant(w, "bf16", columns=2) if interleaved
+                   else m.constant(w, "bf16"))
         cx, xty = m.constant(x.reshape(1, rows, k))
-        yty = "tensor<1x%dx%dxf32>" % (rows, OUTPUTS)
+        yty = "tensor<1x%dx%dxf32>" % (rows, outputs)
         if with_bias:
             cb, bty = m.constant(bias, "bf16")
             r = m.op("llm.linear %s, %s, %s : %s, %s, %s -> %s"
@@ -65,18 +76,20 @@ def main():
         rounded = round_bf16(x).astype(np.float64) @ w64.T
         ref = exact.copy()
         if BF16_DOT:
-            panels = OUTPUTS // PANEL_ROWS * PANEL_ROWS
+            panels = outputs if interleaved else OUTPUTS // PANEL_ROWS * PANEL_ROWS
             ref[:, :panels] = rounded[:, :panels]
         if with_bias:
             ref = ref + bias
         magnitude = np.abs(x.astype(np.float64)) @ np.abs(w64).T
         bound = F32_RTOL * magnitude + PRINT_RTOL * np.abs(ref)
-        label = "K=%d T=%d%s" % (k, rows, " bias" if with_bias else "")
+        label = "%sK=%d T=%d%s" % ("interleaved pairs N=208 " if interleaved
+                                   else "", k, rows,
+                                   " bias" if with_bias else "")
         # How far x's rounding alone moves the panels' outputs: what the
         # bound would have to absorb if x were not rounded as stated.
         spread = float(np.max(np.abs(rounded - exact) / bound))
-        checks.append((label, ref.reshape(1, rows, OUTPUTS),
-                       bound.reshape(1, rows, OUTPUTS), spread))
+        checks.append((label, ref.reshape(1, rows, outputs),
+                       bound.reshape(1, rows, outputs), spread))
     results = run(m.module())
     if len(results) != len(checks):
         sys.exit("expected %d results, got %d" % (len(checks), len(results)))

@@ -6,7 +6,7 @@ interleaved groups of 16 rows (`!llm.interleaved<t, rows = 16>`)."""
 import numpy as np
 
 from llm_numeric_cases import MainBuilder, check_all, round_bf16
-from llmc_numeric import dense, run
+from llmc_numeric import run
 
 rng = np.random.default_rng(11)
 checks = []
@@ -27,32 +27,14 @@ def reference(x, w, b=None):
     return out if b is None else out + b
 
 
-GROUP_ROWS = 16
-
-
-def interleaved_weight(w, wtype):
-    """The weight stored in groups of 16 rows, column k of a group's rows
-    together, as the dialect documents `!llm.interleaved<t, rows = 16>`: the
-    storage constant [N / 16, 16 · K] cast to the logical type."""
-    n, k = w.shape
-    storage = w.reshape(n // GROUP_ROWS, GROUP_ROWS, k).transpose(0, 2, 1)
-    literal, storage_type = dense(storage.reshape(n // GROUP_ROWS, -1), wtype)
-    cs = m.fresh("groups")
-    m.lines.append("  %s = arith.constant %s" % (cs, literal))
-    wty = "tensor<%dx%dx!llm.interleaved<%s, rows = %d>>" % (n, k, wtype,
-                                                             GROUP_ROWS)
-    cw = m.fresh("w")
-    m.lines.append("  %s = builtin.unrealized_conversion_cast %s : %s to %s"
-                   % (cw, cs, storage_type, wty))
-    return cw, wty
-
-
 def projection(name, lead, k, n, wtype="f32", bias=False, op="llm.linear",
-               dynamic=False, interleaved=False):
+               dynamic=False, interleaved=False, columns=1):
+    """`columns` > 1: interleaved bf16 runs of that many columns."""
     x = rng.standard_normal(tuple(lead) + (k,)).astype(np.float32)
     w = weights(n, k, wtype)
     b = rng.standard_normal(n).astype(np.float32) if bias else None
-    cw, wty = interleaved_weight(w, wtype) if interleaved else m.constant(w, wtype)
+    cw, wty = (m.interleaved_constant(w, wtype, columns) if interleaved
+               else m.constant(w, wtype))
     cx, xty = m.constant(x)
     yty = "tensor<%sxf32>" % "x".join(str(d) for d in tuple(lead) + (n,))
     operands, types = [cx, cw], [xty, wty]
@@ -126,5 +108,16 @@ projection("gemm interleaved f16 T=133 K=2741 N=64", [1, 133], 2741, 64, "f16",
            dynamic=True, interleaved=True)
 projection("gemm interleaved bf16 static 2x5 K=33 N=32 bias", [2, 5], 33, 32,
            "bf16", bias=True, interleaved=True)
+# bf16 in pairs of columns (`columns = 2`): the GEMV's 4 chains over K = 66
+# leave one run to the tail loop, K = 64 none; the GEMM's K steps are runs
+# (f32 FMAs here: no bf16-dot), 133 rows over K = 2742 in K blocks.
+projection("gemv interleaved bf16 pairs K=66 N=48 bias", [1, 1], 66, 48,
+           "bf16", bias=True, interleaved=True, columns=2)
+projection("gemv interleaved bf16 pairs logits K=64 N=32", [1, 1], 64, 32,
+           "bf16", op="llm.logits", interleaved=True, columns=2)
+projection("gemm interleaved bf16 pairs T=13 K=38 N=80 bias", [1, 13], 38, 80,
+           "bf16", bias=True, dynamic=True, interleaved=True, columns=2)
+projection("gemm interleaved bf16 pairs T=133 K=2742 N=64", [1, 133], 2742,
+           64, "bf16", dynamic=True, interleaved=True, columns=2)
 
 check_all(checks, run(m.module()))

@@ -19,6 +19,10 @@ def round_bf16(array):
     return rounded.astype(np.uint32).view(np.float32)
 
 
+# Rows per group of an interleaved float weight (`!llm.interleaved<...>`).
+GROUP_ROWS = 16
+
+
 class MainBuilder:
     """Collects the body of `func.func @main()`: constants, ops, prints."""
 
@@ -36,6 +40,24 @@ class MainBuilder:
         name = self.fresh("c")
         self.lines.append("  %s = arith.constant %s" % (name, literal))
         return name, tensor_type
+
+    def interleaved_constant(self, w, element_type, columns=1):
+        """The weight `w` [N, K] stored in groups of 16 rows, as the dialect
+        documents `!llm.interleaved<t, rows = 16, columns = c>`: group g's
+        run p holds its rows' columns [c·p, c·p + c), row by row. Returns
+        the storage constant [N / 16, 16 · K] cast to the logical type,
+        and that type."""
+        n, k = w.shape
+        storage = (w.reshape(n // GROUP_ROWS, GROUP_ROWS, k // columns, columns)
+                   .transpose(0, 2, 1, 3).reshape(n // GROUP_ROWS, -1))
+        stored, storage_type = self.constant(storage, element_type)
+        logical_type = "tensor<%dx%dx!llm.interleaved<%s, rows = %d%s>>" % (
+            n, k, element_type, GROUP_ROWS,
+            ", columns = %d" % columns if columns > 1 else "")
+        name = self.fresh("w")
+        self.lines.append("  %s = builtin.unrealized_conversion_cast %s : %s to %s"
+                          % (name, stored, storage_type, logical_type))
+        return name, logical_type
 
     def op(self, text, result_type):
         """Appends `%r = <text>`; returns (name, result type)."""

@@ -139,11 +139,13 @@ def fill_weights(model, manifest, path):
             raise SystemExit("%s: %s has shape %s, the artifact wants %s"
                              % (path, w["name"], list(values.shape), w["shape"]))
         if w.get("interleave", 1) > 1:
-            # A CPU artifact's float rows in interleaved groups: column k of
-            # a group's rows together (`!llm.interleaved<t, rows = R>`).
-            group = w["interleave"]
+            # A CPU artifact's float rows in interleaved groups: run p (of
+            # `columns` columns) of a group's rows together
+            # (`!llm.interleaved<t, rows = R, columns = c>`).
+            group, columns = w["interleave"], w.get("interleave_columns", 1)
             n, k = values.shape
-            values = values.reshape(n // group, group, k).transpose(0, 2, 1)
+            values = values.reshape(n // group, group, k // columns,
+                                    columns).transpose(0, 2, 1, 3)
         raw = np.ascontiguousarray(cuda_sim.to_memory(values.reshape(-1), w["dtype"]))
         address, size = model.weight_addresses[w["name"]]
         assert raw.nbytes == size
