@@ -6,15 +6,13 @@
 #include "aligned_buffer.h"
 #include "error.h"
 #include "half.h"
+#include "parallel_chunks.h"
 #include "quant/quantize.h"
 #include "weight_binding.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cstring>
 #include <string>
-#include <system_error>
-#include <thread>
 #include <vector>
 
 namespace llmc::rt {
@@ -126,29 +124,6 @@ llmc_dtype dtype_of(const ManifestWeight &w) {
   return w.format;
 }
 
-/// Runs every job on up to hardware_concurrency threads (the caller's
-/// included); each thread takes the next chunk until none is left.
-void run_all(const std::vector<Job> &jobs) {
-  std::atomic<size_t> next{0};
-  auto worker = [&] {
-    for (size_t j; (j = next.fetch_add(1, std::memory_order_relaxed)) < jobs.size();)
-      run(jobs[j]);
-  };
-  size_t wanted = std::max<size_t>(1, std::thread::hardware_concurrency());
-  wanted = std::min(wanted, jobs.size());
-  std::vector<std::thread> threads;
-  for (size_t t = 1; t < wanted; ++t) {
-    try {
-      threads.emplace_back(worker);
-    } catch (const std::system_error &) {
-      break; // fewer threads: same bytes, just slower
-    }
-  }
-  worker();
-  for (std::thread &t : threads)
-    t.join();
-}
-
 } // namespace
 
 void make_random_weights(const Manifest &m, uint64_t seed, WeightSet &set) {
@@ -183,7 +158,10 @@ void make_random_weights(const Manifest &m, uint64_t seed, WeightSet &set) {
     set.keep_buffer(std::move(buf));
     set.add_tensor(std::move(t));
   }
-  run_all(jobs);
+  parallel_chunks(jobs.size(), 1, [&](size_t begin, size_t end) {
+    for (size_t j = begin; j < end; ++j)
+      run(jobs[j]);
+  });
 }
 
 } // namespace llmc::rt

@@ -2,6 +2,7 @@
 #include "interleave.h"
 
 #include "../dtype.h"
+#include "../parallel_chunks.h"
 
 #include <algorithm>
 #include <cstring>
@@ -38,15 +39,18 @@ bool can_interleave(llmc_dtype dtype, int64_t group, int64_t columns) {
 
 namespace {
 
-/// Element k of the group's rows r = 0..group-1 at dst[k · group + r]: a
-/// transpose of each group of rows of `T` elements, in tiles of kTile
-/// columns whose group × kTile elements stay in L1 while each row's part is
-/// read in one sequential run.
+/// Bytes of groups one thread repacks at a time.
+constexpr size_t kChunkBytes = size_t{1} << 20;
+
+/// Element k of the group's rows r = 0..group-1 at dst[k · group + r], for
+/// the groups [g0, g1): a transpose of each group of rows of `T` elements,
+/// in tiles of kTile columns whose group × kTile elements stay in L1 while
+/// each row's part is read in one sequential run.
 template <typename T>
-void interleave_float_rows(const uint8_t *src, size_t rows, size_t columns,
-                           size_t group, uint8_t *dst) {
+void interleave_float_rows(const uint8_t *src, size_t g0, size_t g1,
+                           size_t columns, size_t group, uint8_t *dst) {
   constexpr size_t kTile = 64;
-  for (size_t g = 0; g < rows / group; ++g) {
+  for (size_t g = g0; g < g1; ++g) {
     const uint8_t *group_src = src + g * group * columns * sizeof(T);
     uint8_t *group_dst = dst + g * group * columns * sizeof(T);
     for (size_t k0 = 0; k0 < columns; k0 += kTile) {
@@ -64,18 +68,18 @@ void interleave_float_rows(const uint8_t *src, size_t rows, size_t columns,
   }
 }
 
-void interleave_block_rows(llmc_dtype dtype, const uint8_t *src, int64_t rows,
-                           int64_t row_blocks, int64_t group, uint8_t *dst) {
+/// The groups [g0, g1) of block rows (interleave_rows' layout).
+void interleave_block_rows(llmc_dtype dtype, const uint8_t *src, size_t g0,
+                           size_t g1, size_t row_blocks, size_t g_rows,
+                           uint8_t *dst) {
   const size_t block = dtype_traits(dtype).block_bytes;
   const size_t header = interleave_header_bytes(dtype);
   const size_t codes = block - header;
-  const size_t row_bytes = static_cast<size_t>(row_blocks) * block;
-  const size_t groups = static_cast<size_t>(rows / group);
-  const size_t g_rows = static_cast<size_t>(group);
-  for (size_t g = 0; g < groups; ++g) {
+  const size_t row_bytes = row_blocks * block;
+  for (size_t g = g0; g < g1; ++g) {
     const uint8_t *group_src = src + g * g_rows * row_bytes;
     uint8_t *group_dst = dst + g * g_rows * row_bytes;
-    for (size_t b = 0; b < static_cast<size_t>(row_blocks); ++b) {
+    for (size_t b = 0; b < row_blocks; ++b) {
       uint8_t *out = group_dst + b * g_rows * block;
       for (size_t r = 0; r < g_rows; ++r) {
         const uint8_t *in = group_src + r * row_bytes + b * block;
@@ -93,20 +97,26 @@ void interleave_block_rows(llmc_dtype dtype, const uint8_t *src, int64_t rows,
 void interleave_rows(llmc_dtype dtype, const uint8_t *src, int64_t rows,
                      int64_t row_blocks, int64_t group, int64_t columns,
                      uint8_t *dst) {
-  const size_t r = static_cast<size_t>(rows), k = static_cast<size_t>(row_blocks),
-               n = static_cast<size_t>(group);
-  switch (dtype) {
-  case LLMC_DTYPE_F32:
-    return interleave_float_rows<uint32_t>(src, r, k, n, dst);
-  case LLMC_DTYPE_F16:
-    return interleave_float_rows<uint16_t>(src, r, k, n, dst);
-  case LLMC_DTYPE_BF16:
-    // A pair of bf16 columns moves as one 32-bit unit.
-    return columns == 2 ? interleave_float_rows<uint32_t>(src, r, k / 2, n, dst)
-                        : interleave_float_rows<uint16_t>(src, r, k, n, dst);
-  default:
-    return interleave_block_rows(dtype, src, rows, row_blocks, group, dst);
-  }
+  const size_t k = static_cast<size_t>(row_blocks), n = static_cast<size_t>(group);
+  const size_t groups = static_cast<size_t>(rows) / n;
+  const size_t group_bytes = n * k * dtype_traits(dtype).block_bytes;
+  // The groups are independent: the threads take them a chunk at a time.
+  parallel_chunks(groups, std::max<size_t>(1, kChunkBytes / std::max<size_t>(group_bytes, 1)),
+                  [&](size_t g0, size_t g1) {
+    switch (dtype) {
+    case LLMC_DTYPE_F32:
+      return interleave_float_rows<uint32_t>(src, g0, g1, k, n, dst);
+    case LLMC_DTYPE_F16:
+      return interleave_float_rows<uint16_t>(src, g0, g1, k, n, dst);
+    case LLMC_DTYPE_BF16:
+      // A pair of bf16 columns moves as one 32-bit unit.
+      return columns == 2
+                 ? interleave_float_rows<uint32_t>(src, g0, g1, k / 2, n, dst)
+                 : interleave_float_rows<uint16_t>(src, g0, g1, k, n, dst);
+    default:
+      return interleave_block_rows(dtype, src, g0, g1, k, n, dst);
+    }
+  });
 }
 
 } // namespace llmc::rt

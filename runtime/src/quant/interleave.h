@@ -29,7 +29,8 @@ bool can_interleave(llmc_dtype dtype, int64_t group, int64_t columns);
 /// of each of its rows, row by row, then the run from b + columns
 /// (column-major within the group when `columns` is 1). `rows` must be a
 /// multiple of `group`, `row_blocks` of `columns`, and
-/// can_interleave(dtype, group, columns) true.
+/// can_interleave(dtype, group, columns) true. The groups are repacked on
+/// the machine's hardware threads (parallel_chunks).
 void interleave_rows(llmc_dtype dtype, const uint8_t *src, int64_t rows,
                      int64_t row_blocks, int64_t group, int64_t columns,
                      uint8_t *dst);
