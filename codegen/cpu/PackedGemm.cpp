@@ -209,6 +209,20 @@ static SmallVector<Value> readGroupColumns(OpBuilder &b, Location loc,
           vector::BitCastOp::create(b, loc, sumType, odd)};
 }
 
+/// x[row, k0 + j] for j < columns (a run's columns), each widened to f32 and
+/// broadcast to a group's 16 lanes.
+static SmallVector<Value> broadcastRun(OpBuilder &b, Location loc, Value x,
+                                       Value row, Value k0, int64_t columns) {
+  SmallVector<Value> broadcasts;
+  for (int64_t j = 0; j < columns; ++j)
+    broadcasts.push_back(broadcastElement(
+        b, loc, x, row,
+        j == 0 ? k0
+               : arith::AddIOp::create(b, loc, k0, indexConstant(b, loc, j)),
+        llm::InterleavedFloatType::kGroupRows));
+  return broadcasts;
+}
+
 /// The storage rows of the `panelGroups` interleaved groups from weight row
 /// n0 (a multiple of R).
 static SmallVector<Value> getPanelGroups(OpBuilder &b, Location loc, Value n0,
@@ -245,14 +259,8 @@ void llmc::multiplyInterleavedPanel(OpBuilder &b, Location loc, Value x,
               readGroupColumns(fb, floc, groups, group, offset, columns));
         SmallVector<Value> updated;
         for (Value row : rows) {
-          SmallVector<Value> broadcasts;
-          for (int64_t j = 0; j < columns; ++j)
-            broadcasts.push_back(broadcastElement(
-                fb, floc, x, row,
-                j == 0 ? k0
-                       : arith::AddIOp::create(fb, floc, k0,
-                                               indexConstant(fb, floc, j)),
-                lanes));
+          SmallVector<Value> broadcasts =
+              broadcastRun(fb, floc, x, row, k0, columns);
           for (ArrayRef<Value> run : weights) {
             Value sum = sums[updated.size()];
             for (auto [weight, broadcast] : llvm::zip_equal(run, broadcasts))
@@ -286,14 +294,8 @@ Value llmc::sumInterleavedGroup(OpBuilder &b, Location loc, Value x,
       Value runStart =
           c == 0 ? k0
                  : arith::AddIOp::create(fb, floc, k0, indexConstant(fb, floc, c));
-      SmallVector<Value> broadcasts;
-      for (int64_t j = 0; j < columns; ++j)
-        broadcasts.push_back(broadcastElement(
-            fb, floc, x, m,
-            j == 0 ? runStart
-                   : arith::AddIOp::create(fb, floc, runStart,
-                                           indexConstant(fb, floc, j)),
-            lanes));
+      SmallVector<Value> broadcasts =
+          broadcastRun(fb, floc, x, m, runStart, columns);
       SmallVector<Value> run =
           readGroupColumns(fb, floc, groups, group,
                            getGroupColumnOffset(fb, floc, runStart), columns);
