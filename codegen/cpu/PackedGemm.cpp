@@ -358,7 +358,7 @@ Value llmc::packWeightPairPanel(OpBuilder &b, Location loc, Value rows,
     }
     SmallVector<Value> columns = transposeRows(pb, ploc, vectors);
     Value p0 = arith::DivUIOp::create(pb, ploc, k0, indexConstant(pb, ploc, 2));
-    for (int64_t t = 0; t < llvm::divideCeil(elements, 2); ++t) {
+    for (int64_t t = 0, pairs = llvm::divideCeil(elements, 2); t < pairs; ++t) {
       Value p = arith::AddIOp::create(pb, ploc, p0, indexConstant(pb, ploc, t));
       vector::StoreOp::create(
           pb, ploc, vector::BitCastOp::create(pb, ploc, rowType, columns[t]),
