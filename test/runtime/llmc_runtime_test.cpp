@@ -14,11 +14,14 @@
 #include "half.h"
 #include "huge_page_arena.h"
 #include "json_lite.h"
+#include "parallel_chunks.h"
 #include "quant/interleave.h"
 #include "sampler.h"
 #include "weight_binding.h"
 #include "weight_set.h"
 
+#include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <chrono>
 #include <cmath>
@@ -30,6 +33,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -1307,6 +1311,82 @@ int cmd_residency(const std::vector<std::string> &args) {
   return 0;
 }
 
+/// interleave-layout: float matrices of 160 rows (10 groups of 16) and
+/// 8192 columns repacked by interleave_rows (in chunks on the machine's
+/// threads) into groups of 16 rows in runs of 1 or 2 columns; prints per
+/// case how many elements of the groups differ from the layout
+/// `!llm.interleaved<t, rows = 16, columns = c>` documents: group g's run p
+/// holds rows 16g + r's columns cp + j at (p · 16 + r) · c + j.
+int cmd_interleave_layout(const std::vector<std::string> &) {
+  using namespace llmc::rt;
+  constexpr size_t kRows = 160, kCols = 8192, kGroup = 16;
+  struct Case {
+    llmc_dtype dtype;
+    const char *name;
+    size_t bytes, columns;
+  };
+  for (const Case &c : {Case{LLMC_DTYPE_F32, "f32", 4, 1},
+                        Case{LLMC_DTYPE_F16, "f16", 2, 1},
+                        Case{LLMC_DTYPE_BF16, "bf16", 2, 1},
+                        Case{LLMC_DTYPE_BF16, "bf16", 2, 2}}) {
+    // Element (row, col) of the file holds bytes that name it.
+    auto element = [&](size_t row, size_t col, size_t byte) {
+      return static_cast<uint8_t>((row * 131 + col * 7 + byte * 61) ^ (col >> 5));
+    };
+    std::vector<uint8_t> rows(kRows * kCols * c.bytes), groups(rows.size());
+    for (size_t r = 0; r < kRows; ++r)
+      for (size_t k = 0; k < kCols; ++k)
+        for (size_t b = 0; b < c.bytes; ++b)
+          rows[(r * kCols + k) * c.bytes + b] = element(r, k, b);
+    interleave_rows(c.dtype, rows.data(), kRows, kCols, kGroup, c.columns,
+                    groups.data());
+    size_t wrong = 0;
+    for (size_t g = 0; g < kRows / kGroup; ++g)
+      for (size_t p = 0; p < kCols / c.columns; ++p)
+        for (size_t r = 0; r < kGroup; ++r)
+          for (size_t j = 0; j < c.columns; ++j) {
+            size_t at = g * kGroup * kCols + (p * kGroup + r) * c.columns + j;
+            for (size_t b = 0; b < c.bytes; ++b)
+              wrong += groups[at * c.bytes + b] !=
+                       element(g * kGroup + r, p * c.columns + j, b);
+          }
+    std::printf("%s in runs of %zu: %zu x %zu in %zu groups, %zu bytes wrong\n",
+                c.name, c.columns, kRows, kCols, kRows / kGroup, wrong);
+  }
+  return 0;
+}
+
+/// parallel-chunks: the chunks parallel_chunks hands out for 10 items in
+/// chunks of 3 (sorted), and whether 1000 items in chunks of 7 and 0 items
+/// are each covered exactly once.
+int cmd_parallel_chunks(const std::vector<std::string> &) {
+  using namespace llmc::rt;
+  std::mutex mutex;
+  std::vector<std::pair<size_t, size_t>> chunks;
+  parallel_chunks(10, 3, [&](size_t begin, size_t end) {
+    std::lock_guard<std::mutex> lock(mutex);
+    chunks.emplace_back(begin, end);
+  });
+  std::sort(chunks.begin(), chunks.end());
+  for (const auto &[begin, end] : chunks)
+    std::printf("[%zu, %zu)\n", begin, end);
+  for (size_t count : {size_t{1000}, size_t{0}}) {
+    std::vector<std::atomic<int>> visits(count);
+    std::atomic<size_t> calls{0};
+    parallel_chunks(count, 7, [&](size_t begin, size_t end) {
+      ++calls;
+      for (size_t i = begin; i < end; ++i)
+        ++visits[i];
+    });
+    size_t once = 0;
+    for (const auto &v : visits)
+      once += v.load() == 1;
+    std::printf("%zu items: %zu visited once, %zu calls\n", count, once,
+                calls.load());
+  }
+  return 0;
+}
+
 /// planar-layout: two blocks of q4_0, q8_0, q5_1 and q6_k (a 2-row matrix)
 /// bound as a CUDA artifact's planar weight; prints, a line per run, which
 /// bytes of the file's blocks each stretch of the bound buffer holds
@@ -2207,6 +2287,8 @@ int main(int argc, char **argv) {
           {"residency", cmd_residency},
           {"huge-page-arena", cmd_huge_page_arena},
           {"planar-layout", cmd_planar_layout},
+          {"interleave-layout", cmd_interleave_layout},
+          {"parallel-chunks", cmd_parallel_chunks},
           {"cuda-rank", cmd_cuda_rank}, {"scratch-arena", cmd_scratch_arena},
           {"scratch-replay", cmd_scratch_replay},
           {"info-model", cmd_info_model}, {"threads", cmd_threads},
