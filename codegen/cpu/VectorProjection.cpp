@@ -1200,13 +1200,12 @@ void emitPackedGemm(OpBuilder &b, Location loc, const KernelOperands &ops,
       decodeWeightRows(nb, nloc, ops, n0, panelRows, rows);
       firstRow = indexConstant(nb, nloc, 0);
     }
-    if (ops.floatGroups)
-      ; // read as stored
-    else if (ops.bf16Dot)
-      panel = packWeightPairPanel(nb, nloc, rows, firstRow, panelRows, depth);
-    else
-      panel = packWeightPanel(nb, nloc, rows, firstRow, panelRows, depth,
-                              tile.lanes);
+    // Interleaved groups are read as stored; rows are packed.
+    if (!ops.floatGroups)
+      panel = ops.bf16Dot ? packWeightPairPanel(nb, nloc, rows, firstRow,
+                                                panelRows, depth)
+                          : packWeightPanel(nb, nloc, rows, firstRow,
+                                            panelRows, depth, tile.lanes);
     SmallVector<Value> initialSums = getPanelInitialSums(
         nb, nloc, ops.bias, n0, panelRows, tile.lanes);
     Value fullEnd = nb.createOrFold<arith::SubIOp>(
@@ -1567,17 +1566,21 @@ Value llmc::createVectorProjection(OpBuilder &b, Location loc, Value x,
                      minParallelWeightElements;
 
   Value zero = indexConstant(b, loc, 0);
+  // The prefill GEMM on bf16 weights in VDPBF16PS where the caller asks for
+  // it (x rounded to bf16): weights stored in groups of pairs, or packed into
+  // pair panels on the CPU's full-width vectors.
+  ops.bf16Dot =
+      ops.floatGroups
+          ? bf16Dot && tile.xRows > 1 &&
+                ops.floatGroups.getColumns() ==
+                    llm::InterleavedFloatType::kBF16PairColumns
+          : usesPackedGemm(ops, tile) && usesBF16DotGemm(weightType, bf16Dot) &&
+                tile.lanes == kBF16DotLanes;
+  if (ops.bf16Dot)
+    declareBF16Dot(b, loc,
+                   b.getInsertionBlock()->getParentOp()
+                       ->getParentOfType<ModuleOp>());
   if (ops.floatGroups) {
-    // bf16 pairs on VDPBF16PS, where the caller asks for it: x rounded to
-    // bf16 for the prefill GEMM.
-    if (bf16Dot && tile.xRows > 1 &&
-        ops.floatGroups.getColumns() ==
-            llm::InterleavedFloatType::kBF16PairColumns) {
-      ops.bf16Dot = true;
-      declareBF16Dot(b, loc,
-                     b.getInsertionBlock()->getParentOp()
-                         ->getParentOfType<ModuleOp>());
-    }
     emitInterleavedFloatProjection(b, loc, ops, tile);
     return bufferization::ToTensorOp::create(b, loc, resultType, out,
                                              /*restrict=*/b.getUnitAttr(),
@@ -1586,13 +1589,6 @@ Value llmc::createVectorProjection(OpBuilder &b, Location loc, Value x,
   // The GEMM on float weights: whole panels by the packed kernel first.
   Value outputsStart = zero;
   if (usesPackedGemm(ops, tile)) {
-    // bf16 weights on VDPBF16PS, where the CPU has it: x rounded to bf16.
-    if (usesBF16DotGemm(weightType, bf16Dot) && tile.lanes == kBF16DotLanes) {
-      ops.bf16Dot = true;
-      declareBF16Dot(b, loc,
-                     b.getInsertionBlock()->getParentOp()
-                         ->getParentOfType<ModuleOp>());
-    }
     outputsStart =
         roundDown(b, loc, ops.outputs, tile.weightRows * tile.lanes);
     emitPackedGemm(b, loc, ops, zero, outputsStart, tile);
